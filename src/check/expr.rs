@@ -1,0 +1,850 @@
+//! Lowering expressions, effects, timings and costs: names become ids, types are checked.
+//! A problem is reported and replaced by a harmless placeholder, so checking goes on and every
+//! problem in the file is found in one run.
+
+use super::lower::Lowerer;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::{self, Builtin, Expr, Func, Who};
+use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
+
+/// The type of an expression. `Unknown` follows an error, so one mistake is reported once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Int,
+    Bool,
+    Unknown,
+}
+
+/// What an expression or effect may refer to where it is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    /// Inside a pool: bare `max` and `min` mean this pool's.
+    pub pool: Option<ir::PoolId>,
+    /// `target` means an action's target.
+    pub target: bool,
+    /// `actor` and `trigger` mean the event being answered.
+    pub event: bool,
+    /// `pay` is allowed (inside `maintain`).
+    pub maintain: bool,
+}
+
+const TIMINGS: &[&str] = &[
+    "encounter_start",
+    "encounter_end",
+    "round_start",
+    "round_end",
+    "turn_start",
+    "turn_end",
+    "phase_start",
+    "phase_end",
+];
+const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "initiative"];
+const WHO_WORDS: &[&str] = &["self", "target", "actor"];
+const RELATIONS: &[&str] = &[
+    "self",
+    "ally",
+    "enemy",
+    "other",
+    "any",
+    "player",
+    "non_player",
+];
+
+/// Dice limits: beyond these a roll is surely a typo, and sums could overflow.
+const MAX_DICE: u32 = 1000;
+const MAX_SIDES: u32 = 1_000_000;
+
+impl Lowerer<'_> {
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
+    }
+
+    pub fn int(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
+        self.typed(e, Ty::Int, ctx)
+    }
+
+    pub fn cond(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
+        self.typed(e, Ty::Bool, ctx)
+    }
+
+    fn typed(&mut self, e: &ast::Expr, want: Ty, ctx: Ctx) -> Expr {
+        let (x, ty) = self.expr(e, ctx);
+        if ty != want && ty != Ty::Unknown {
+            let (what, fix) = match want {
+                Ty::Int => (
+                    "a number",
+                    "use a number here, e.g. a pool or stat instead of a comparison",
+                ),
+                _ => (
+                    "a yes/no condition",
+                    "compare it, e.g. `ap >= 1`, or test a condition with `has`",
+                ),
+            };
+            self.error(
+                Diagnostic::error(Code::TypeMismatch, e.span, format!("expected {what} here"))
+                    .label(match ty {
+                        Ty::Int => "this is a number",
+                        _ => "this is a yes/no condition",
+                    })
+                    .help(fix),
+            );
+        }
+        x
+    }
+
+    fn expect_ty(&mut self, e: &ast::Expr, want: Ty, ctx: Ctx) -> Expr {
+        self.typed(e, want, ctx)
+    }
+
+    pub fn expr(&mut self, e: &ast::Expr, ctx: Ctx) -> (Expr, Ty) {
+        match &e.kind {
+            ExprKind::Int(digits) => match digits.parse::<i64>() {
+                Ok(n) => (Expr::Int(n), Ty::Int),
+                Err(_) => {
+                    self.error(
+                        Diagnostic::error(Code::NumberTooLarge, e.span, "this number is too large")
+                            .label("does not fit in a 64-bit integer")
+                            .help("numbers go up to 9223372036854775807"),
+                    );
+                    (Expr::Int(0), Ty::Unknown)
+                }
+            },
+            ExprKind::Bool(b) => (Expr::Bool(*b), Ty::Bool),
+            ExprKind::Dice { count, sides } => self.dice(e, count, sides),
+            ExprKind::Path(path) => self.value_path(path, ctx),
+            ExprKind::Call { func, args } => self.call(e, func, args, ctx),
+            ExprKind::Neg(inner) => (Expr::Neg(Box::new(self.int(inner, ctx))), Ty::Int),
+            ExprKind::Not(inner) => (Expr::Not(Box::new(self.cond(inner, ctx))), Ty::Bool),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let want = if matches!(op, BinOp::And | BinOp::Or) {
+                    Ty::Bool
+                } else {
+                    Ty::Int
+                };
+                let l = self.expect_ty(lhs, want, ctx);
+                let r = self.expect_ty(rhs, want, ctx);
+                if matches!(op, BinOp::Div | BinOp::Rem) && r == Expr::Int(0) {
+                    self.error(
+                        Diagnostic::error(Code::DivisionByZero, rhs.span, "division by zero")
+                            .label("this is always 0")
+                            .help("divide by a number other than 0"),
+                    );
+                }
+                (Expr::Binary(*op, Box::new(l), Box::new(r)), want)
+            }
+            ExprKind::Compare { op, lhs, rhs } => {
+                let (l, lt) = self.expr(lhs, ctx);
+                let want = if lt == Ty::Bool && matches!(op, ast::CmpOp::Eq | ast::CmpOp::Ne) {
+                    Ty::Bool
+                } else {
+                    Ty::Int
+                };
+                if lt != want && lt != Ty::Unknown {
+                    self.error(
+                        Diagnostic::error(Code::TypeMismatch, lhs.span, "expected a number here")
+                            .label("this is a yes/no condition")
+                            .help("only numbers can be compared with `<`, `<=`, `>`, `>=`"),
+                    );
+                }
+                let r = self.expect_ty(rhs, want, ctx);
+                (Expr::Compare(*op, Box::new(l), Box::new(r)), Ty::Bool)
+            }
+            ExprKind::Has { who, condition } => {
+                let w = self.who_expr(who, ctx);
+                let c = self.condition_ref(condition);
+                (Expr::Has(w, c), Ty::Bool)
+            }
+            ExprKind::Is { who, relation } => self.is(who, relation, ctx),
+        }
+    }
+
+    fn dice(&mut self, e: &ast::Expr, count: &str, sides: &str) -> (Expr, Ty) {
+        let count_n = if count.is_empty() {
+            Ok(1)
+        } else {
+            count.parse::<u32>()
+        };
+        let sides_n = sides.parse::<u32>();
+        match (count_n, sides_n) {
+            (Ok(c), Ok(s)) if c == 0 || s == 0 => {
+                self.error(
+                    Diagnostic::error(
+                        Code::BadDice,
+                        e.span,
+                        "dice need at least one die with at least one side",
+                    )
+                    .label("this rolls nothing")
+                    .help("e.g. `1d6`"),
+                );
+                (Expr::Int(0), Ty::Unknown)
+            }
+            (Ok(c), Ok(s)) if c <= MAX_DICE && s <= MAX_SIDES => {
+                (Expr::Dice { count: c, sides: s }, Ty::Int)
+            }
+            _ => {
+                self.error(
+                    Diagnostic::error(Code::NumberTooLarge, e.span, "these dice are too large")
+                        .label(format!(
+                            "at most {MAX_DICE} dice of at most {MAX_SIDES} sides"
+                        ))
+                        .help("check the numbers: `1d20` is one twenty-sided die"),
+                );
+                (Expr::Int(0), Ty::Unknown)
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        e: &ast::Expr,
+        func: &ast::Ident,
+        args: &[ast::Expr],
+        ctx: Ctx,
+    ) -> (Expr, Ty) {
+        let arity = |n: usize, this: &mut Self| {
+            if args.len() != n {
+                this.error(
+                    Diagnostic::error(
+                        Code::WrongArity,
+                        e.span,
+                        format!("`{}` takes {n} value(s), not {}", func.name, args.len()),
+                    )
+                    .label("wrong number of values"),
+                );
+            }
+        };
+        match func.name.as_str() {
+            "min" | "max" => {
+                if args.len() < 2 {
+                    self.error(
+                        Diagnostic::error(
+                            Code::WrongArity,
+                            e.span,
+                            format!("`{}` needs at least two values", func.name),
+                        )
+                        .label(format!("{} given", args.len()))
+                        .help(format!("e.g. `{}(a, b)`", func.name)),
+                    );
+                }
+                let f = if func.name == "min" {
+                    Func::Min
+                } else {
+                    Func::Max
+                };
+                (
+                    Expr::Call(f, args.iter().map(|a| self.int(a, ctx)).collect()),
+                    Ty::Int,
+                )
+            }
+            "abs" => {
+                arity(1, self);
+                (
+                    Expr::Call(Func::Abs, args.iter().map(|a| self.int(a, ctx)).collect()),
+                    Ty::Int,
+                )
+            }
+            "distance" => {
+                arity(1, self);
+                let who = args
+                    .first()
+                    .map(|a| self.who_expr(a, ctx))
+                    .unwrap_or(Who::Target);
+                (Expr::Distance(who), Ty::Int)
+            }
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        Code::UnknownFunction,
+                        func.span,
+                        format!("there is no function `{}`", func.name),
+                    )
+                    .label("unknown function")
+                    .suggest(&func.name, ["min", "max", "abs", "distance"])
+                    .or_help("functions: min(a, b), max(a, b), abs(a), distance(who)"),
+                );
+                for a in args {
+                    self.expr(a, ctx);
+                }
+                (Expr::Int(0), Ty::Unknown)
+            }
+        }
+    }
+
+    fn is(&mut self, who: &ast::Expr, relation: &ast::Ident, ctx: Ctx) -> (Expr, Ty) {
+        if let ExprKind::Path(p) = &who.kind {
+            if p.parts.len() == 1 && p.parts[0].name == "trigger" {
+                if !ctx.event {
+                    self.misplaced(who.span, "`trigger` means the event a reaction or trigger answers; there is none here");
+                }
+                let event = self.event_ref(relation);
+                return (Expr::TriggerIs(event), Ty::Bool);
+            }
+        }
+        let w = self.who_expr(who, ctx);
+        let r = self.relation(relation);
+        (Expr::Is(w, r), Ty::Bool)
+    }
+
+    pub fn relation(&mut self, word: &ast::Ident) -> ir::Relation {
+        use ir::Relation::*;
+        match word.name.as_str() {
+            "self" => Self_,
+            "ally" => Ally,
+            "enemy" => Enemy,
+            "other" => Other,
+            "any" => Any,
+            "player" => Player,
+            "non_player" => NonPlayer,
+            _ => {
+                self.unknown_option(word, "relation", RELATIONS);
+                Any
+            }
+        }
+    }
+
+    pub fn unknown_option(&mut self, word: &ast::Ident, what: &str, options: &[&str]) {
+        self.error(
+            Diagnostic::error(
+                Code::UnknownOption,
+                word.span,
+                format!("`{}` is not a {what}", word.name),
+            )
+            .label(format!("unknown {what}"))
+            .suggest(&word.name, options.iter().copied())
+            .or_help(format!("accepted: {}", options.join(", "))),
+        );
+    }
+
+    pub fn misplaced(&mut self, span: crate::source::Span, message: &str) {
+        self.error(
+            Diagnostic::error(Code::MisplacedClause, span, message.to_string())
+                .label("not meaningful here"),
+        );
+    }
+
+    /// `self`, `target` or `actor` as written in an expression.
+    fn who_expr(&mut self, e: &ast::Expr, ctx: Ctx) -> Who {
+        match &e.kind {
+            ExprKind::Path(p) if p.parts.len() == 1 => self.who_word(&p.parts[0], ctx),
+            _ => {
+                self.error(
+                    Diagnostic::error(Code::UnknownOption, e.span, "expected a participant here")
+                        .label("not a participant")
+                        .help("participants are `self`, `target` and `actor`"),
+                );
+                Who::Owner
+            }
+        }
+    }
+
+    pub fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
+        match word.name.as_str() {
+            "self" | "owner" => Who::Owner,
+            "target" => {
+                if !ctx.target {
+                    self.misplaced(
+                        word.span,
+                        "`target` is the target of an action, and there is none here",
+                    );
+                }
+                Who::Target
+            }
+            "actor" => {
+                if !ctx.event {
+                    self.misplaced(word.span, "`actor` is whoever did the event a reaction or trigger answers; there is none here");
+                }
+                Who::EventActor
+            }
+            _ => {
+                self.unknown_option(word, "participant", WHO_WORDS);
+                Who::Owner
+            }
+        }
+    }
+
+    /// A name used as a value: a stat, derived value, pool, built-in, or `pool.max`.
+    fn value_path(&mut self, path: &ast::Path, ctx: Ctx) -> (Expr, Ty) {
+        let parts = &path.parts;
+        let (who, rest) = match parts.first().map(|p| p.name.as_str()) {
+            Some(w) if WHO_WORDS.contains(&w) && parts.len() > 1 => {
+                (self.who_word(&parts[0], ctx), &parts[1..])
+            }
+            Some(w) if WHO_WORDS.contains(&w) || w == "trigger" => {
+                self.error(
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        path.span,
+                        format!("`{w}` is a participant, not a value"),
+                    )
+                    .label("a participant")
+                    .help(format!(
+                        "read one of its values, e.g. `{w}.hp`, or test it with `has` / `is`"
+                    )),
+                );
+                return (Expr::Int(0), Ty::Unknown);
+            }
+            _ => (Who::Owner, &parts[..]),
+        };
+        let Some(first) = rest.first() else {
+            return (Expr::Int(0), Ty::Unknown);
+        };
+        if rest.len() == 1 {
+            let name = first.name.as_str();
+            if let Some(i) = self.scope.stats.find(name) {
+                return (Expr::Stat(who, ir::StatId(i)), Ty::Int);
+            }
+            if let Some(i) = self.scope.derived.find(name) {
+                return (Expr::Derived(who, ir::DerivedId(i)), Ty::Int);
+            }
+            if let Some(i) = self.scope.pools.find(name) {
+                return (Expr::Pool(who, ir::PoolId(i)), Ty::Int);
+            }
+            if name == "initiative" {
+                return (Expr::Initiative(who), Ty::Int);
+            }
+            if parts.len() == 1 {
+                match (name, ctx.pool) {
+                    ("round", _) => return (Expr::Builtin(Builtin::Round), Ty::Int),
+                    ("own_turn", _) => return (Expr::Builtin(Builtin::OwnTurn), Ty::Bool),
+                    ("final_turn", _) => return (Expr::Builtin(Builtin::FinalTurn), Ty::Bool),
+                    ("max", Some(p)) => return (Expr::PoolMax(Who::Owner, p), Ty::Int),
+                    ("min", Some(p)) => return (Expr::PoolMin(Who::Owner, p), Ty::Int),
+                    _ => {}
+                }
+            }
+            let mut candidates: Vec<&str> = self.scope.stats.names().collect();
+            candidates.extend(self.scope.derived.names());
+            candidates.extend(self.scope.pools.names());
+            candidates.extend(BUILTINS);
+            let mut d = Diagnostic::error(
+                Code::UnknownName,
+                first.span,
+                format!("no stat, derived value or pool named `{name}`"),
+            )
+            .label("unknown name")
+            .suggest(name, candidates);
+            if (name == "max" || name == "min") && ctx.pool.is_none() {
+                d = d.help(format!("bare `{name}` means a pool's own {name} and works only inside a pool; elsewhere write `POOL.{name}`"));
+            }
+            self.error(d);
+            return (Expr::Int(0), Ty::Unknown);
+        }
+        if rest.len() == 2 {
+            let pool = self.pool_ref(first);
+            return match rest[1].name.as_str() {
+                "max" => (Expr::PoolMax(who, pool), Ty::Int),
+                "min" => (Expr::PoolMin(who, pool), Ty::Int),
+                other => {
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownName,
+                            rest[1].span,
+                            format!("a pool has no `{other}`"),
+                        )
+                        .label("unknown property")
+                        .suggest(other, ["max", "min"])
+                        .or_help("a pool has `.max` and `.min`"),
+                    );
+                    (Expr::Int(0), Ty::Unknown)
+                }
+            };
+        }
+        self.error(
+            Diagnostic::error(Code::UnknownName, path.span, "this name has too many parts")
+                .label("not a value")
+                .help("values are written `name`, `who.name`, `pool.max` or `who.pool.max`"),
+        );
+        (Expr::Int(0), Ty::Unknown)
+    }
+
+    pub fn pool_ref(&mut self, name: &ast::Ident) -> ir::PoolId {
+        match self.scope.pools.find(&name.name) {
+            Some(i) => ir::PoolId(i),
+            None => {
+                let d = Diagnostic::error(
+                    Code::UnknownPool,
+                    name.span,
+                    format!("no pool named `{}`", name.name),
+                )
+                .label("unknown pool")
+                .suggest(&name.name, self.scope.pools.names());
+                self.error(d);
+                ir::PoolId(0)
+            }
+        }
+    }
+
+    pub fn condition_ref(&mut self, name: &ast::Ident) -> ir::ConditionId {
+        match self.scope.conditions.find(&name.name) {
+            Some(i) => ir::ConditionId(i),
+            None => {
+                let d = Diagnostic::error(
+                    Code::UnknownCondition,
+                    name.span,
+                    format!("no condition named `{}`", name.name),
+                )
+                .label("unknown condition")
+                .suggest(&name.name, self.scope.conditions.names())
+                .or_help(format!("declare it: `condition {} {{ ... }}`", name.name));
+                self.error(d);
+                ir::ConditionId(0)
+            }
+        }
+    }
+
+    /// An action, category, action kind or declared event, in that order.
+    pub fn event_ref(&mut self, name: &ast::Ident) -> ir::EventRef {
+        let n = name.name.as_str();
+        if let Some(i) = self.scope.actions.find(n) {
+            return ir::EventRef::Action(ir::ActionId(i));
+        }
+        if let Some(i) = self.scope.categories.find(n) {
+            return ir::EventRef::Category(ir::CategoryId(i));
+        }
+        if let Some(k) = ast::ActionKind::from_word(n) {
+            return ir::EventRef::Kind(k);
+        }
+        if let Some(i) = self.scope.events.find(n) {
+            return ir::EventRef::Custom(ir::EventId(i));
+        }
+        let mut candidates: Vec<&str> = self.scope.actions.names().collect();
+        candidates.extend(self.scope.categories.names());
+        candidates.extend(self.scope.events.names());
+        candidates.extend(ast::ActionKind::ALL.iter().map(|k| k.word()));
+        let d = Diagnostic::error(
+            Code::UnknownEvent,
+            name.span,
+            format!("no action, category, kind or event named `{n}`"),
+        )
+        .label("unknown event")
+        .suggest(n, candidates)
+        .or_help(format!("declare it if it is new: `event {n}`"));
+        self.error(d);
+        ir::EventRef::Kind(ast::ActionKind::Action)
+    }
+
+    pub fn event_pattern(&mut self, p: &ast::EventPattern) -> ir::EventPattern {
+        ir::EventPattern {
+            event: self.event_ref(&p.event),
+            by: p.by.as_ref().map(|w| self.relation(w)),
+            against: p.against.as_ref().map(|w| self.relation(w)),
+        }
+    }
+
+    pub fn timing(&mut self, t: &ast::Timing) -> ir::Timing {
+        use ir::Timing::*;
+        let name = t.name.name.as_str();
+        let phase = |this: &mut Self| -> ir::PhaseId {
+            match &t.arg {
+                Some(arg) => match this.scope.phases.find(&arg.name) {
+                    Some(i) => ir::PhaseId(i),
+                    None => {
+                        let d = Diagnostic::error(
+                            Code::UnknownPhase,
+                            arg.span,
+                            format!("the round has no phase `{}`", arg.name),
+                        )
+                        .label("unknown phase")
+                        .suggest(&arg.name, this.scope.phases.names());
+                        this.error(d);
+                        ir::PhaseId(0)
+                    }
+                },
+                None => {
+                    this.error(
+                        Diagnostic::error(
+                            Code::UnknownPhase,
+                            t.span,
+                            format!("`{name}` needs a phase"),
+                        )
+                        .label("which phase?")
+                        .help(format!("e.g. `{name}(act)`")),
+                    );
+                    ir::PhaseId(0)
+                }
+            }
+        };
+        let timing = match name {
+            "encounter_start" => EncounterStart,
+            "encounter_end" => EncounterEnd,
+            "round_start" => RoundStart,
+            "round_end" => RoundEnd,
+            "turn_start" => TurnStart,
+            "turn_end" => TurnEnd,
+            "phase_start" => return PhaseStart(phase(self)),
+            "phase_end" => return PhaseEnd(phase(self)),
+            _ => {
+                let d = Diagnostic::error(
+                    Code::UnknownTiming,
+                    t.name.span,
+                    format!("`{name}` is not a timing"),
+                )
+                .label("unknown timing")
+                .suggest(name, TIMINGS.iter().copied())
+                .or_help(format!("timings: {}", TIMINGS.join(", ")));
+                self.error(d);
+                return TurnStart;
+            }
+        };
+        if let Some(arg) = &t.arg {
+            self.misplaced(arg.span, "only `phase_start` and `phase_end` name a phase");
+        }
+        timing
+    }
+
+    pub fn guard(&mut self, g: &Option<ast::Guard>, ctx: Ctx) -> Option<Expr> {
+        g.as_ref().map(|g| {
+            let c = self.cond(&g.cond, ctx);
+            if g.negated {
+                Expr::Not(Box::new(c))
+            } else {
+                c
+            }
+        })
+    }
+
+    pub fn duration(&mut self, d: &ast::Duration, ctx: Ctx) -> ir::Duration {
+        match d {
+            ast::Duration::Until(t) => ir::Duration::Until(self.timing(t)),
+            ast::Duration::Rounds(e) => ir::Duration::Rounds(self.int(e, ctx)),
+            ast::Duration::While(e) => ir::Duration::While(self.cond(e, ctx)),
+            ast::Duration::Maintained(_) => ir::Duration::Maintained,
+        }
+    }
+
+    pub fn costs(&mut self, terms: &ast::CostTerms, ctx: Ctx) -> Vec<ir::Cost> {
+        terms
+            .terms
+            .iter()
+            .map(|t| ir::Cost {
+                amount: self.int(&t.amount, ctx),
+                pool: self.pool_ref(&t.pool),
+                per: t.per.as_ref().map(|(n, unit)| {
+                    let u = match unit.name.as_str() {
+                        "unit" | "units" => ir::Unit::Unit,
+                        "zone" | "zones" => ir::Unit::Zone,
+                        _ => {
+                            self.unknown_option(
+                                unit,
+                                "unit of movement",
+                                &["unit", "units", "zone", "zones"],
+                            );
+                            ir::Unit::Unit
+                        }
+                    };
+                    (*n, u)
+                }),
+            })
+            .collect()
+    }
+
+    pub fn block(&mut self, b: &ast::Block, ctx: Ctx) -> Vec<ir::Effect> {
+        b.stmts.iter().map(|s| self.stmt(s, ctx)).collect()
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, ctx: Ctx) -> ir::Effect {
+        use ir::Effect as E;
+        match s {
+            ast::Stmt::Assign {
+                target, op, value, ..
+            } => self.assign(target, *op, value, ctx),
+            ast::Stmt::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => E::If {
+                cond: self.cond(cond, ctx),
+                then: self.block(then, ctx),
+                otherwise: otherwise
+                    .as_ref()
+                    .map(|b| self.block(b, ctx))
+                    .unwrap_or_default(),
+            },
+            ast::Stmt::Apply {
+                condition,
+                to,
+                duration,
+                ..
+            } => E::Apply {
+                who: to
+                    .as_ref()
+                    .map(|w| self.who_word(w, ctx))
+                    .unwrap_or(Who::Owner),
+                condition: self.condition_ref(condition),
+                duration: duration.as_ref().map(|d| self.duration(d, ctx)),
+            },
+            ast::Stmt::Remove {
+                condition, from, ..
+            } => E::Remove {
+                who: from
+                    .as_ref()
+                    .map(|w| self.who_word(w, ctx))
+                    .unwrap_or(Who::Owner),
+                condition: self.condition_ref(condition),
+            },
+            ast::Stmt::Emit(name) => match self.scope.events.find(&name.name) {
+                Some(i) => E::Emit(ir::EventId(i)),
+                None => {
+                    let d = Diagnostic::error(
+                        Code::UnknownEvent,
+                        name.span,
+                        format!("no event named `{}`", name.name),
+                    )
+                    .label("unknown event")
+                    .suggest(&name.name, self.scope.events.names())
+                    .or_help(format!("declare it: `event {}`", name.name));
+                    self.error(d);
+                    E::Cancel
+                }
+            },
+            ast::Stmt::Choose {
+                chooser,
+                question,
+                options,
+                ..
+            } => {
+                let chooser = match chooser.name.as_str() {
+                    "owner" | "self" => ir::Chooser::Owner,
+                    "target" => {
+                        self.who_word(chooser, ctx);
+                        ir::Chooser::Target
+                    }
+                    "gm" => ir::Chooser::Gm,
+                    _ => {
+                        self.unknown_option(chooser, "chooser", &["owner", "target", "gm"]);
+                        ir::Chooser::Owner
+                    }
+                };
+                let mut seen: Vec<&ast::Ident> = Vec::new();
+                let mut out = Vec::new();
+                for (name, block) in options {
+                    if let Some(first) = seen.iter().find(|n| n.name == name.name) {
+                        self.error(
+                            Diagnostic::error(
+                                Code::Duplicate,
+                                name.span,
+                                format!("option `{}` is given twice", name.name),
+                            )
+                            .label("again here")
+                            .with_secondary(first.span, "first here"),
+                        );
+                    }
+                    seen.push(name);
+                    out.push(ir::ChoiceOption {
+                        name: name.name.clone(),
+                        effects: self.block(block, ctx),
+                    });
+                }
+                E::Choose {
+                    chooser,
+                    question: question.clone().unwrap_or_else(|| "choose".to_string()),
+                    options: out,
+                }
+            }
+            ast::Stmt::Check {
+                roll,
+                against,
+                outcomes,
+                ..
+            } => {
+                let mut o = ir::Outcomes::default();
+                for (name, block) in outcomes {
+                    let effects = self.block(block, ctx);
+                    match name.name.as_str() {
+                        "success" => o.success = effects,
+                        "failure" => o.failure = effects,
+                        "critical" => o.critical = Some(effects),
+                        "fumble" => o.fumble = Some(effects),
+                        _ => self.unknown_option(
+                            name,
+                            "check outcome",
+                            &["success", "failure", "critical", "fumble"],
+                        ),
+                    }
+                }
+                E::Check {
+                    roll: self.int(roll, ctx),
+                    against: self.int(against, ctx),
+                    outcomes: o,
+                }
+            }
+            ast::Stmt::Move(e, _) => E::Move(self.int(e, ctx)),
+            ast::Stmt::Push { who, distance, .. } => E::Push {
+                who: self.who_word(who, ctx),
+                distance: self.int(distance, ctx),
+            },
+            ast::Stmt::Pay(terms) => {
+                if !ctx.maintain {
+                    self.misplaced(terms.span, "`pay` belongs in a condition's `maintain` block, where failing to pay ends it");
+                }
+                E::Pay(self.costs(terms, ctx))
+            }
+            ast::Stmt::Follow(who) => E::Follow(self.who_word(who, ctx)),
+            ast::Stmt::EndTurn(_) => E::EndTurn,
+            ast::Stmt::EndEncounter(_) => E::EndEncounter,
+            ast::Stmt::Cancel(span) => {
+                if !ctx.event {
+                    self.misplaced(*span, "`cancel` stops the event a reaction or trigger answers; there is none here");
+                }
+                E::Cancel
+            }
+            ast::Stmt::RollInitiative(_) => E::RollInitiative,
+            ast::Stmt::ClearConditions(_) => E::ClearConditions,
+        }
+    }
+
+    fn assign(
+        &mut self,
+        target: &ast::Path,
+        op: AssignOp,
+        value: &ast::Expr,
+        ctx: Ctx,
+    ) -> ir::Effect {
+        let value = self.int(value, ctx);
+        let parts = &target.parts;
+        let (who, name) = match parts.as_slice() {
+            [name] => (Who::Owner, name),
+            [who, name] => (self.who_word(who, ctx), name),
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        Code::UnknownPool,
+                        target.span,
+                        "only a pool or initiative can be changed",
+                    )
+                    .label("not a pool")
+                    .help("write `pool -= n` or `who.pool -= n`"),
+                );
+                return ir::Effect::Cancel;
+            }
+        };
+        if name.name == "initiative" {
+            return ir::Effect::Initiative { who, op, value };
+        }
+        if self.scope.stats.find(&name.name).is_some()
+            || self.scope.derived.find(&name.name).is_some()
+        {
+            self.error(
+                Diagnostic::error(
+                    Code::UnknownPool,
+                    name.span,
+                    format!(
+                        "`{}` is a stat, and stats do not change during play",
+                        name.name
+                    ),
+                )
+                .label("not a pool")
+                .help("make it a pool if it changes, or a derived value that reads a pool"),
+            );
+            return ir::Effect::Cancel;
+        }
+        let pool = self.pool_ref(name);
+        ir::Effect::Pool {
+            who,
+            pool,
+            op,
+            value,
+        }
+    }
+}

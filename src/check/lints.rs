@@ -1,0 +1,312 @@
+//! Warnings: legal rules that are probably mistakes. Run only on a ruleset without errors.
+
+use super::consteval::eval;
+use super::merge::Entry;
+use super::scope::Scope;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::{self, AssignOp, Effect, Expr};
+use crate::syntax::ast::Decl;
+
+/// How a rule touches a pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Touch {
+    Read,
+    Spend,
+    Refill,
+}
+
+/// Every touch of every pool, with the pool whose own declaration it is in (if any).
+struct Uses {
+    touches: Vec<(ir::PoolId, Touch, Option<ir::PoolId>)>,
+    inside: Option<ir::PoolId>,
+}
+
+impl Uses {
+    fn add(&mut self, pool: ir::PoolId, touch: Touch) {
+        self.touches.push((pool, touch, self.inside));
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => {
+                self.add(*p, Touch::Read)
+            }
+            Expr::Neg(x) | Expr::Not(x) => self.expr(x),
+            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| self.expr(a)),
+            _ => {}
+        }
+    }
+
+    fn costs(&mut self, costs: &[ir::Cost]) {
+        for c in costs {
+            self.add(c.pool, Touch::Spend);
+            self.expr(&c.amount);
+        }
+    }
+
+    fn effects(&mut self, effects: &[Effect]) {
+        for e in effects {
+            match e {
+                Effect::Pool {
+                    pool, op, value, ..
+                } => {
+                    let touch = if *op == AssignOp::Sub {
+                        Touch::Spend
+                    } else {
+                        Touch::Refill
+                    };
+                    self.add(*pool, touch);
+                    self.expr(value);
+                }
+                Effect::Initiative { value, .. }
+                | Effect::Move(value)
+                | Effect::Push {
+                    distance: value, ..
+                } => self.expr(value),
+                Effect::Apply {
+                    duration: Some(d), ..
+                } => self.duration(d),
+                Effect::Choose { options, .. } => {
+                    options.iter().for_each(|o| self.effects(&o.effects))
+                }
+                Effect::Check {
+                    roll,
+                    against,
+                    outcomes,
+                } => {
+                    self.expr(roll);
+                    self.expr(against);
+                    self.effects(&outcomes.success);
+                    self.effects(&outcomes.failure);
+                    outcomes.critical.iter().for_each(|c| self.effects(c));
+                    outcomes.fumble.iter().for_each(|c| self.effects(c));
+                }
+                Effect::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    self.expr(cond);
+                    self.effects(then);
+                    self.effects(otherwise);
+                }
+                Effect::Pay(costs) => self.costs(costs),
+                _ => {}
+            }
+        }
+    }
+
+    fn duration(&mut self, d: &ir::Duration) {
+        if let ir::Duration::Rounds(e) | ir::Duration::While(e) = d {
+            self.expr(e);
+        }
+    }
+}
+
+fn collect(r: &ir::Ruleset) -> Uses {
+    let mut u = Uses {
+        touches: Vec::new(),
+        inside: None,
+    };
+    r.stats.iter().for_each(|s| u.expr(&s.default));
+    r.derived.iter().for_each(|d| u.expr(&d.value));
+    for (i, p) in r.pools.iter().enumerate() {
+        let id = ir::PoolId(i as u32);
+        u.inside = Some(id);
+        p.max.iter().for_each(|e| u.expr(e));
+        u.expr(&p.min);
+        u.expr(&p.start);
+        for step in &p.at {
+            step.guard.iter().for_each(|g| u.expr(g));
+            match &step.op {
+                ir::PoolOp::Refresh | ir::PoolOp::Gain { .. } => u.add(id, Touch::Refill),
+                ir::PoolOp::Decay(e) => u.expr(e),
+                ir::PoolOp::Convert(into) => {
+                    // The target pool is refilled by someone else's declaration.
+                    u.inside = None;
+                    u.add(*into, Touch::Refill);
+                    u.inside = Some(id);
+                }
+                _ => {}
+            }
+        }
+        for g in &p.gains {
+            u.add(id, Touch::Refill);
+            u.expr(&g.amount);
+        }
+        if let Some(o) = &p.overspend {
+            u.expr(&o.floor);
+            u.effects(&o.price);
+        }
+        for t in &p.thresholds {
+            u.expr(&t.value);
+            u.effects(&t.effects);
+        }
+    }
+    u.inside = None;
+    for c in &r.conditions {
+        c.blocks.spend.iter().for_each(|p| u.add(*p, Touch::Read));
+        c.lasts.iter().for_each(|d| u.duration(d));
+        c.maintain.iter().for_each(|(_, e)| u.effects(e));
+        c.hooks.iter().for_each(|(_, e)| u.effects(e));
+    }
+    for a in &r.actions {
+        for rule in &a.costs {
+            rule.when.iter().for_each(|w| u.expr(w));
+            u.costs(&rule.terms);
+        }
+        u.costs(&a.partner_cost);
+        a.requires.iter().for_each(|e| u.expr(e));
+        a.limits
+            .iter()
+            .for_each(|l| l.pool.iter().for_each(|p| u.add(*p, Touch::Read)));
+        u.effects(&a.effects);
+    }
+    for t in &r.triggers {
+        t.requires.iter().for_each(|e| u.expr(e));
+        u.effects(&t.effects);
+    }
+    r.hooks.iter().for_each(|h| u.effects(&h.effects));
+    for l in &r.limits {
+        l.pool.iter().for_each(|p| u.add(*p, Touch::Read));
+    }
+    u.expr(&r.initiative.value);
+    for ph in &r.phases {
+        if let ir::PhaseKind::Step(e) = &ph.kind {
+            u.effects(e);
+        }
+    }
+    r.downtime.iter().for_each(|d| u.effects(&d.effects));
+    r.rests.iter().for_each(|d| u.effects(&d.effects));
+    r.outros.iter().for_each(|d| u.effects(&d.effects));
+    r.state_order.iter().for_each(|p| u.add(*p, Touch::Read));
+    u
+}
+
+pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let uses = collect(r);
+    for (i, pool) in r.pools.iter().enumerate() {
+        let id = ir::PoolId(i as u32);
+        let Some(span) = scope.pools.span(id.0) else {
+            continue;
+        };
+        let outside = uses
+            .touches
+            .iter()
+            .filter(|(p, _, inside)| *p == id && *inside != Some(id))
+            .count();
+        if outside == 0 {
+            out.push(
+                Diagnostic::warning(
+                    Code::UnusedPool,
+                    span,
+                    format!("pool `{}` is never used", pool.name),
+                )
+                .label("nothing spends, reads or changes it")
+                .help("use it in a cost or an effect, or delete it"),
+            );
+            continue;
+        }
+        let spent = uses
+            .touches
+            .iter()
+            .any(|(p, t, _)| *p == id && *t == Touch::Spend);
+        let refilled = uses
+            .touches
+            .iter()
+            .any(|(p, t, _)| *p == id && *t == Touch::Refill);
+        if spent && !refilled {
+            out.push(
+                Diagnostic::warning(
+                    Code::NeverRefilled,
+                    span,
+                    format!("pool `{}` is spent but never refilled", pool.name),
+                )
+                .label("nothing gives it back")
+                .help(format!(
+                    "e.g. `refresh at turn_start` in pool `{}`",
+                    pool.name
+                )),
+            );
+        }
+    }
+    for (i, action) in r.actions.iter().enumerate() {
+        let Some(span) = scope.actions.span(i as u32) else {
+            continue;
+        };
+        for rule in &action.costs {
+            for cost in &rule.terms {
+                let Some(pool) = r.pools.get(cost.pool.index()) else {
+                    continue;
+                };
+                let (Some(amount), Some(max)) = (
+                    eval(r, &cost.amount),
+                    pool.max.as_ref().and_then(|m| eval(r, m)),
+                ) else {
+                    continue;
+                };
+                let lowest = match &pool.overspend {
+                    Some(o) => eval(r, &o.floor),
+                    None => eval(r, &pool.min).map(|m| m.min(0)),
+                };
+                let Some(lowest) = lowest else { continue };
+                if amount > max.saturating_sub(lowest) {
+                    let mut d = Diagnostic::warning(
+                        Code::Unaffordable,
+                        span,
+                        format!(
+                            "`{}` costs {amount} {} but the pool never holds more than {max}",
+                            action.name, pool.name
+                        ),
+                    )
+                    .label("can never be declared")
+                    .help("lower the cost or raise the pool's max");
+                    if let Some(pool_span) = scope.pools.span(cost.pool.0) {
+                        d = d.with_secondary(pool_span, "the pool is declared here");
+                    }
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A pool whose minimum is above its maximum: an error, found with default stats.
+pub fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, pool) in r.pools.iter().enumerate() {
+        let (Some(min), Some(max)) = (
+            eval(r, &pool.min),
+            pool.max.as_ref().and_then(|m| eval(r, m)),
+        ) else {
+            continue;
+        };
+        if min > max {
+            let span = entries
+                .iter()
+                .find_map(|e| match &e.item.decl {
+                    Decl::Pool(p) if p.name.name == pool.name => Some(p.name.span),
+                    _ => None,
+                })
+                .or_else(|| scope.pools.span(i as u32));
+            if let Some(span) = span {
+                out.push(
+                    Diagnostic::error(
+                        Code::EmptyRange,
+                        span,
+                        format!("pool `{}` has min {min} above max {max}", pool.name),
+                    )
+                    .label("no value fits")
+                    .help("lower `min` (or leave it out: the floor is 0) or raise `max`"),
+                );
+            }
+        }
+    }
+    out
+}

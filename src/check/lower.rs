@@ -1,0 +1,1039 @@
+//! Lowering merged declarations to the IR, one function per declaration kind.
+
+use super::expr::Ctx;
+use super::merge::Entry;
+use super::scope::Scope;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::{self, Expr, Who};
+use crate::source::Span;
+use crate::syntax::ast::{
+    self, ActionClause, ActionKind, ConditionClause, Decl, InitiativeClause, PoolClause,
+};
+
+pub struct Lowerer<'a> {
+    pub scope: &'a Scope,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The default order of work at the start and end of a turn (see `sequence`).
+const TURN_START: [ir::TurnStep; 6] = [
+    ir::TurnStep::Pools,
+    ir::TurnStep::Negative,
+    ir::TurnStep::Maintain,
+    ir::TurnStep::Expire,
+    ir::TurnStep::Positive,
+    ir::TurnStep::Hooks,
+];
+const TURN_END: [ir::TurnStep; 6] = [
+    ir::TurnStep::Negative,
+    ir::TurnStep::Positive,
+    ir::TurnStep::Hooks,
+    ir::TurnStep::Maintain,
+    ir::TurnStep::Pools,
+    ir::TurnStep::Expire,
+];
+
+impl<'a> Lowerer<'a> {
+    pub fn new(scope: &'a Scope) -> Lowerer<'a> {
+        Lowerer {
+            scope,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Reports the second of two clauses that may appear once.
+    fn once<'c, C>(
+        &mut self,
+        clauses: &'c [C],
+        kind: impl Fn(&C) -> &'static str,
+        span: impl Fn(&C) -> Span,
+        singles: &[&str],
+    ) {
+        for (i, c) in clauses.iter().enumerate() {
+            let k = kind(c);
+            if !singles.contains(&k) {
+                continue;
+            }
+            if let Some(first) = clauses[..i].iter().find(|f| kind(f) == k) {
+                self.error(
+                    Diagnostic::error(Code::Duplicate, span(c), format!("`{k}` is given twice"))
+                        .label("again here")
+                        .with_secondary(span(first), "first here")
+                        .help("keep one of them"),
+                );
+            }
+        }
+    }
+
+    pub fn lower(&mut self, name: &ast::Ident, entries: &[Entry]) -> ir::Ruleset {
+        let plain = Ctx::default();
+        let mut r = ir::Ruleset {
+            format_version: ir::FORMAT_VERSION,
+            name: name.name.clone(),
+            title: None,
+            stats: Vec::new(),
+            derived: Vec::new(),
+            pools: Vec::new(),
+            categories: Vec::new(),
+            events: Vec::new(),
+            conditions: Vec::new(),
+            actions: Vec::new(),
+            triggers: Vec::new(),
+            hooks: Vec::new(),
+            limits: Vec::new(),
+            initiative: ir::Initiative {
+                value: Expr::Int(0),
+                made_at: ir::Timing::EncounterStart,
+                adjust: None,
+                range: None,
+                order: ir::Order::HighestFirst,
+                ties: Vec::new(),
+                allow: ir::Allow::default(),
+            },
+            phases: Vec::new(),
+            priority: vec![
+                ir::PriorityStep::Active,
+                ir::PriorityStep::Initiative,
+                ir::PriorityStep::Gm,
+            ],
+            chains: ir::Chains {
+                lifo: true,
+                depth: 16,
+            },
+            space: ir::Space::None,
+            surprise: false,
+            downtime: Vec::new(),
+            rests: Vec::new(),
+            outros: Vec::new(),
+            state_order: Vec::new(),
+            turn_start: TURN_START.to_vec(),
+            turn_end: TURN_END.to_vec(),
+            dispatch: ir::Dispatch::default(),
+        };
+        let default_cost = entries.iter().find_map(|e| match &e.item.decl {
+            Decl::DefaultCost(terms) => Some(terms.clone()),
+            _ => None,
+        });
+        let default_cost = default_cost
+            .map(|t| self.costs(&t, plain))
+            .unwrap_or_default();
+        let mut has_round = false;
+        let mut has_initiative = false;
+        for entry in entries {
+            match &entry.item.decl {
+                Decl::Title(t) => r.title = Some(t.clone()),
+                Decl::Stat { name, default } => r.stats.push(ir::Stat {
+                    name: name.name.clone(),
+                    default: self.int(default, plain),
+                }),
+                Decl::Derive { name, value } => r.derived.push(ir::Derived {
+                    name: name.name.clone(),
+                    value: self.int(value, plain),
+                }),
+                Decl::Category { name, label } => r.categories.push(ir::Named {
+                    name: name.name.clone(),
+                    label: label.clone(),
+                }),
+                Decl::Event { name, label } => r.events.push(ir::Named {
+                    name: name.name.clone(),
+                    label: label.clone(),
+                }),
+                Decl::Pool(p) => {
+                    let id = ir::PoolId(r.pools.len() as u32);
+                    let pool = self.pool(p, id);
+                    r.pools.push(pool);
+                }
+                Decl::Condition(c) => {
+                    let cond = self.condition(c);
+                    r.conditions.push(cond);
+                }
+                Decl::Action(a) => {
+                    let action = self.action(a, &default_cost);
+                    r.actions.push(action);
+                }
+                Decl::Trigger(t) => {
+                    let trigger = self.trigger(t);
+                    r.triggers.push(trigger);
+                }
+                Decl::Hook(h) => {
+                    let hook = ir::Hook {
+                        timing: self.timing(&h.at),
+                        guard: self.guard(&h.guard, plain),
+                        effects: self.block(&h.body, plain),
+                    };
+                    r.hooks.push(hook);
+                }
+                Decl::Limit(l) => {
+                    let limit = self.limit(l);
+                    r.limits.push(limit);
+                }
+                Decl::Initiative(clauses) => {
+                    has_initiative = true;
+                    r.initiative = self.initiative(clauses);
+                }
+                Decl::Round(phases) => {
+                    has_round = true;
+                    r.phases = self.round(phases);
+                    if phases.is_empty() {
+                        self.error(
+                            Diagnostic::error(
+                                Code::MissingDeclaration,
+                                entry.item.span,
+                                "a round needs at least one phase",
+                            )
+                            .label("no phases")
+                            .help("e.g. `round { phase act: turns }`"),
+                        );
+                    }
+                }
+                Decl::Priority(steps) => {
+                    r.priority = steps
+                        .iter()
+                        .map(|s| match s.name.as_str() {
+                            "active" => ir::PriorityStep::Active,
+                            "initiative" => ir::PriorityStep::Initiative,
+                            "gm" => ir::PriorityStep::Gm,
+                            _ => {
+                                self.unknown_option(
+                                    s,
+                                    "priority step",
+                                    &["active", "initiative", "gm"],
+                                );
+                                ir::PriorityStep::Gm
+                            }
+                        })
+                        .collect()
+                }
+                Decl::Chains { order, depth } => {
+                    let lifo = match order.name.as_str() {
+                        "lifo" => true,
+                        "fifo" => false,
+                        _ => {
+                            self.unknown_option(order, "chain order", &["lifo", "fifo"]);
+                            true
+                        }
+                    };
+                    let depth = match depth {
+                        Some(d) => match self.int(d, plain) {
+                            Expr::Int(n) if (1..=1000).contains(&n) => n as u32,
+                            _ => {
+                                self.error(
+                                    Diagnostic::error(
+                                        Code::UnknownOption,
+                                        d.span,
+                                        "a chain depth is a number from 1 to 1000",
+                                    )
+                                    .label("not a number from 1 to 1000"),
+                                );
+                                16
+                            }
+                        },
+                        None => 16,
+                    };
+                    r.chains = ir::Chains { lifo, depth };
+                }
+                Decl::DefaultCost(_) => {}
+                Decl::Space { kind, zones } => {
+                    r.space = match kind.name.as_str() {
+                        "none" => ir::Space::None,
+                        "grid" => ir::Space::Grid,
+                        "zones" => {
+                            if zones.is_empty() {
+                                self.error(
+                                    Diagnostic::error(
+                                        Code::MissingDeclaration,
+                                        kind.span,
+                                        "zones need names",
+                                    )
+                                    .label("which zones?")
+                                    .help("e.g. `space zones: engaged, near, far`"),
+                                );
+                            }
+                            ir::Space::Zones(zones.iter().map(|z| z.name.clone()).collect())
+                        }
+                        _ => {
+                            self.unknown_option(kind, "space", &["none", "grid", "zones"]);
+                            ir::Space::None
+                        }
+                    };
+                    if !zones.is_empty() && kind.name != "zones" {
+                        self.misplaced(zones[0].span, "only `space zones` takes a list of zones");
+                    }
+                }
+                Decl::Surprise => r.surprise = true,
+                Decl::Downtime { every, body } => {
+                    let d = ir::Downtime {
+                        every_hours: self.int(every, plain),
+                        effects: self.block(body, plain),
+                    };
+                    r.downtime.push(d);
+                }
+                Decl::Rest {
+                    name,
+                    label,
+                    hours,
+                    body,
+                } => {
+                    let rest = ir::Rest {
+                        name: name.name.clone(),
+                        label: label.clone(),
+                        hours: hours.as_ref().map(|h| self.int(h, plain)),
+                        effects: self.block(body, plain),
+                    };
+                    r.rests.push(rest);
+                }
+                Decl::Outro {
+                    name,
+                    label,
+                    continues,
+                    body,
+                } => {
+                    let outro = ir::Outro {
+                        name: name.name.clone(),
+                        label: label.clone(),
+                        continues: *continues,
+                        effects: self.block(body, plain),
+                    };
+                    r.outros.push(outro);
+                }
+                Decl::StateOrder(pools) => {
+                    r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect()
+                }
+                Decl::Sequence { timing, steps } => {
+                    let lowered = steps.iter().map(|s| self.turn_step(s)).collect();
+                    match timing.name.as_str() {
+                        "turn_start" => r.turn_start = lowered,
+                        "turn_end" => r.turn_end = lowered,
+                        _ => self.unknown_option(
+                            timing,
+                            "sequence timing",
+                            &["turn_start", "turn_end"],
+                        ),
+                    }
+                }
+                Decl::Remove { .. } => {}
+            }
+        }
+        if !has_round {
+            self.error(
+                Diagnostic::error(
+                    Code::MissingDeclaration,
+                    name.span,
+                    format!("ruleset `{}` has no `round`", name.name),
+                )
+                .label("no round declared here or in a base")
+                .help("say what a round is made of, e.g. `round { phase act: turns }`"),
+            );
+        }
+        if !has_initiative {
+            self.error(
+                Diagnostic::error(Code::MissingDeclaration, name.span, format!("ruleset `{}` has no `initiative`", name.name))
+                    .label("no initiative declared here or in a base")
+                    .help("say how turn order is made, e.g. `initiative { value 1d20; order highest_first }`"),
+            );
+        }
+        r.dispatch = dispatch(&r);
+        r
+    }
+
+    fn turn_step(&mut self, s: &ast::Ident) -> ir::TurnStep {
+        use ir::TurnStep::*;
+        match s.name.as_str() {
+            "pools" => Pools,
+            "negative" => Negative,
+            "maintain" => Maintain,
+            "expire" => Expire,
+            "positive" => Positive,
+            "hooks" => Hooks,
+            _ => {
+                self.unknown_option(
+                    s,
+                    "turn step",
+                    &[
+                        "pools", "negative", "maintain", "expire", "positive", "hooks",
+                    ],
+                );
+                Hooks
+            }
+        }
+    }
+
+    fn pool(&mut self, p: &ast::Pool, id: ir::PoolId) -> ir::Pool {
+        let ctx = Ctx {
+            pool: Some(id),
+            ..Ctx::default()
+        };
+        self.once(
+            &p.clauses,
+            PoolClause::kind_word,
+            PoolClause::span,
+            &["max", "min", "start", "overspend"],
+        );
+        let mut pool = ir::Pool {
+            name: p.name.name.clone(),
+            label: p.label.clone(),
+            max: None,
+            min: Expr::Int(0),
+            start: Expr::Int(0),
+            at: Vec::new(),
+            gains: Vec::new(),
+            overspend: None,
+            thresholds: Vec::new(),
+        };
+        let mut start = None;
+        for clause in &p.clauses {
+            match clause {
+                PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
+                PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
+                PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
+                PoolClause::Refresh { at, guard, .. } => {
+                    self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx)
+                }
+                PoolClause::Keep { at, .. } => {
+                    self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx)
+                }
+                PoolClause::Lose { at, guard, .. } => {
+                    self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx)
+                }
+                PoolClause::Decay {
+                    amount, at, guard, ..
+                } => {
+                    let amount = self.int(amount, ctx);
+                    self.step(&mut pool, at, ir::PoolOp::Decay(amount), guard, ctx)
+                }
+                PoolClause::Convert {
+                    into, at, guard, ..
+                } => {
+                    let into = self.pool_ref(into);
+                    self.step(&mut pool, at, ir::PoolOp::Convert(into), guard, ctx)
+                }
+                PoolClause::Gain {
+                    amount,
+                    when,
+                    guard,
+                    cap,
+                    ..
+                } => {
+                    let amount_ir;
+                    let cap_ir;
+                    match when {
+                        ast::GainWhen::At(at) => {
+                            amount_ir = self.int(amount, ctx);
+                            cap_ir = cap.as_ref().map(|c| (self.int(&c.amount, ctx), c.per));
+                            let op = ir::PoolOp::Gain {
+                                amount: amount_ir,
+                                cap: cap_ir,
+                            };
+                            self.step(&mut pool, at, op, guard, ctx);
+                        }
+                        ast::GainWhen::On(pattern) => {
+                            let ectx = Ctx { event: true, ..ctx };
+                            let on = self.event_pattern(pattern);
+                            let gain = ir::Gain {
+                                on,
+                                amount: self.int(amount, ectx),
+                                guard: self.guard(guard, ectx),
+                                cap: cap.as_ref().map(|c| (self.int(&c.amount, ectx), c.per)),
+                            };
+                            pool.gains.push(gain);
+                        }
+                    }
+                }
+                PoolClause::Overspend { floor, price, .. } => {
+                    pool.overspend = Some(ir::Overspend {
+                        floor: self.int(floor, ctx),
+                        price: self.block(price, ctx),
+                    })
+                }
+                PoolClause::Threshold {
+                    op, value, body, ..
+                } => {
+                    let t = ir::Threshold {
+                        op: *op,
+                        value: self.int(value, ctx),
+                        effects: self.block(body, ctx),
+                    };
+                    pool.thresholds.push(t);
+                }
+            }
+        }
+        if pool.max.is_none() {
+            for clause in &p.clauses {
+                if let PoolClause::Refresh { span, .. } = clause {
+                    self.misplaced(
+                        *span,
+                        "`refresh` sets a pool to its max, and this pool has no max",
+                    );
+                }
+            }
+        }
+        pool.start = start.unwrap_or(match pool.max {
+            Some(_) => Expr::PoolMax(Who::Owner, id),
+            None => Expr::Int(0),
+        });
+        pool
+    }
+
+    fn step(
+        &mut self,
+        pool: &mut ir::Pool,
+        at: &ast::Timing,
+        op: ir::PoolOp,
+        guard: &Option<ast::Guard>,
+        ctx: Ctx,
+    ) {
+        let timing = self.timing(at);
+        let guard = self.guard(guard, ctx);
+        pool.at.push(ir::PoolStep { timing, op, guard });
+    }
+
+    fn condition(&mut self, c: &ast::Condition) -> ir::Condition {
+        let ctx = Ctx::default();
+        let span = |cl: &ConditionClause| match cl {
+            ConditionClause::Blocks(_, s)
+            | ConditionClause::Implies(_, s)
+            | ConditionClause::Lasts(_, s)
+            | ConditionClause::Polarity { span: s, .. }
+            | ConditionClause::Maintain { span: s, .. }
+            | ConditionClause::Hook { span: s, .. } => *s,
+        };
+        self.once(
+            &c.clauses,
+            ConditionClause::kind_word,
+            span,
+            &["lasts", "polarity"],
+        );
+        let mut out = ir::Condition {
+            name: c.name.name.clone(),
+            label: c.label.clone(),
+            blocks: ir::Blocks::default(),
+            implies: Vec::new(),
+            lasts: None,
+            positive: None,
+            maintain: Vec::new(),
+            hooks: Vec::new(),
+        };
+        for clause in &c.clauses {
+            match clause {
+                ConditionClause::Blocks(things, _) => {
+                    for thing in things {
+                        match thing {
+                            ast::Blocked::Spend(pool) => {
+                                let p = self.pool_ref(pool);
+                                out.blocks.spend.push(p);
+                            }
+                            ast::Blocked::Thing(word) => {
+                                let kind = match word.name.as_str() {
+                                    "actions" => Some(ActionKind::Action),
+                                    "free_actions" | "free" => Some(ActionKind::Free),
+                                    "reactions" => Some(ActionKind::Reaction),
+                                    "preparations" => Some(ActionKind::Preparation),
+                                    "activities" => Some(ActionKind::Activity),
+                                    "movement" => {
+                                        out.blocks.movement = true;
+                                        None
+                                    }
+                                    _ => {
+                                        self.unknown_option(
+                                            word,
+                                            "thing a condition blocks",
+                                            &[
+                                                "actions",
+                                                "free_actions",
+                                                "reactions",
+                                                "preparations",
+                                                "activities",
+                                                "movement",
+                                                "spend POOL",
+                                            ],
+                                        );
+                                        None
+                                    }
+                                };
+                                if let Some(k) = kind {
+                                    out.blocks.kinds.push(k);
+                                }
+                            }
+                        }
+                    }
+                }
+                ConditionClause::Implies(names, _) => {
+                    for n in names {
+                        let id = self.condition_ref(n);
+                        out.implies.push(id);
+                    }
+                }
+                ConditionClause::Lasts(d, _) => out.lasts = Some(self.duration(d, ctx)),
+                ConditionClause::Polarity { positive, .. } => out.positive = Some(*positive),
+                ConditionClause::Maintain { at, body, .. } => {
+                    let t = self.timing(at);
+                    let effects = self.block(
+                        body,
+                        Ctx {
+                            maintain: true,
+                            ..ctx
+                        },
+                    );
+                    out.maintain.push((t, effects));
+                }
+                ConditionClause::Hook { at, body, .. } => {
+                    let t = self.timing(at);
+                    let effects = self.block(body, ctx);
+                    out.hooks.push((t, effects));
+                }
+            }
+        }
+        out
+    }
+
+    fn use_limit(&mut self, l: &ast::LimitAmount, ctx: Ctx) -> ir::UseLimit {
+        ir::UseLimit {
+            amount: self.int(&l.amount, ctx),
+            pool: l.pool.as_ref().map(|p| self.pool_ref(p)),
+            per: l.per,
+        }
+    }
+
+    fn action(&mut self, a: &ast::Action, default_cost: &[ir::Cost]) -> ir::Action {
+        const SINGLES: &[&str] = &[
+            "partner",
+            "target",
+            "on",
+            "interrupts",
+            "ends_turn",
+            "rounds",
+            "resolve",
+        ];
+        self.once(
+            &a.clauses,
+            ActionClause::kind_word,
+            ActionClause::span,
+            SINGLES,
+        );
+        let has_target = a
+            .clauses
+            .iter()
+            .any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
+        let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
+        let ctx = Ctx {
+            target: has_target,
+            event: has_on,
+            ..Ctx::default()
+        };
+        let mut out = ir::Action {
+            name: a.name.name.clone(),
+            label: a.label.clone(),
+            kind: a.kind,
+            costs: Vec::new(),
+            partner_cost: Vec::new(),
+            categories: Vec::new(),
+            limits: Vec::new(),
+            target: ir::Target {
+                kind: ir::TargetKind::None,
+                within: None,
+            },
+            requires: Vec::new(),
+            on: None,
+            interrupts: false,
+            ends_turn: false,
+            rounds: None,
+            effects: Vec::new(),
+        };
+        let mut unguarded: Option<(ir::CostRule, Span)> = None;
+        for clause in &a.clauses {
+            match clause {
+                ActionClause::Cost { terms, when, span } => {
+                    let rule = ir::CostRule {
+                        when: when.as_ref().map(|w| self.cond(w, ctx)),
+                        terms: self.costs(terms, ctx),
+                    };
+                    if rule.when.is_some() {
+                        out.costs.push(rule);
+                    } else if let Some((_, first)) = &unguarded {
+                        self.error(
+                            Diagnostic::error(Code::Duplicate, *span, "this action has two costs without `when`")
+                                .label("second cost")
+                                .with_secondary(*first, "first cost")
+                                .help("join them with `+` (`cost 1 ap + 2 energy`), or guard one with `when`"),
+                        );
+                    } else {
+                        unguarded = Some((rule, *span));
+                    }
+                }
+                ActionClause::Partner(terms, _) => out.partner_cost = self.costs(terms, ctx),
+                ActionClause::Category(names, _) => {
+                    for n in names {
+                        match self.scope.categories.find(&n.name) {
+                            Some(i) => out.categories.push(ir::CategoryId(i)),
+                            None => {
+                                let d = Diagnostic::error(
+                                    Code::UnknownAction,
+                                    n.span,
+                                    format!("no category named `{}`", n.name),
+                                )
+                                .label("unknown category")
+                                .suggest(&n.name, self.scope.categories.names())
+                                .or_help(format!("declare it: `category {}`", n.name));
+                                self.error(d);
+                            }
+                        }
+                    }
+                }
+                ActionClause::Limit(l) => {
+                    let limit = self.use_limit(l, ctx);
+                    out.limits.push(limit);
+                }
+                ActionClause::Target { who, within, .. } => {
+                    use ir::TargetKind::*;
+                    let kind = match who.name.as_str() {
+                        "none" => None,
+                        "self" => Self_,
+                        "ally" => Ally,
+                        "enemy" => Enemy,
+                        "any" => Any,
+                        "other" => Other,
+                        _ => {
+                            self.unknown_option(
+                                who,
+                                "target",
+                                &["none", "self", "ally", "enemy", "any", "other"],
+                            );
+                            Any
+                        }
+                    };
+                    out.target = ir::Target {
+                        kind,
+                        within: within.as_ref().map(|w| self.int(w, ctx)),
+                    };
+                }
+                ActionClause::Requires(e, _) => {
+                    let c = self.cond(e, ctx);
+                    out.requires.push(c);
+                }
+                ActionClause::On(p) => {
+                    if a.kind != ActionKind::Reaction {
+                        self.misplaced(
+                            p.span,
+                            "only reactions and triggers answer events; make this a `reaction`",
+                        );
+                    }
+                    out.on = Some(self.event_pattern(p));
+                }
+                ActionClause::Interrupts(span) => {
+                    if !has_on {
+                        self.misplaced(
+                            *span,
+                            "`interrupts` needs an `on` clause saying what it interrupts",
+                        );
+                    }
+                    out.interrupts = true;
+                }
+                ActionClause::EndsTurn(_) => out.ends_turn = true,
+                ActionClause::Rounds(e, _) => out.rounds = Some(self.int(e, ctx)),
+                ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
+            }
+        }
+        if a.kind == ActionKind::Reaction && !has_on {
+            self.error(
+                Diagnostic::error(
+                    Code::MisplacedClause,
+                    a.name.span,
+                    format!("reaction `{}` does not say what it answers", a.name.name),
+                )
+                .label("no `on` clause")
+                .help("add e.g. `on attack against self`"),
+            );
+        }
+        match unguarded {
+            Some((rule, _)) => out.costs.push(rule),
+            // Actions and reactions cost the default when they name no cost; free actions,
+            // preparations and activities cost nothing unless they say so.
+            None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction)
+                && !default_cost.is_empty() =>
+            {
+                out.costs.push(ir::CostRule {
+                    when: None,
+                    terms: default_cost.to_vec(),
+                })
+            }
+            None => {}
+        }
+        out
+    }
+
+    fn trigger(&mut self, t: &ast::Action) -> ir::Trigger {
+        self.once(
+            &t.clauses,
+            ActionClause::kind_word,
+            ActionClause::span,
+            &["on", "interrupts", "resolve"],
+        );
+        let ctx = Ctx {
+            event: true,
+            ..Ctx::default()
+        };
+        let mut out = ir::Trigger {
+            name: t.name.name.clone(),
+            on: ir::EventPattern {
+                event: ir::EventRef::Kind(ActionKind::Action),
+                by: None,
+                against: None,
+            },
+            requires: Vec::new(),
+            interrupts: false,
+            limits: Vec::new(),
+            effects: Vec::new(),
+        };
+        let mut has_on = false;
+        for clause in &t.clauses {
+            match clause {
+                ActionClause::On(p) => {
+                    has_on = true;
+                    out.on = self.event_pattern(p);
+                }
+                ActionClause::Requires(e, _) => {
+                    let c = self.cond(e, ctx);
+                    out.requires.push(c);
+                }
+                ActionClause::Interrupts(_) => out.interrupts = true,
+                ActionClause::Limit(l) => {
+                    let limit = self.use_limit(l, ctx);
+                    out.limits.push(limit);
+                }
+                ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
+                other => {
+                    let word = other.kind_word();
+                    self.misplaced(
+                        other.span(),
+                        &format!("a trigger happens by itself, so `{word}` has no meaning on it"),
+                    );
+                }
+            }
+        }
+        if !has_on {
+            self.error(
+                Diagnostic::error(
+                    Code::MisplacedClause,
+                    t.name.span,
+                    format!("trigger `{}` does not say what it answers", t.name.name),
+                )
+                .label("no `on` clause")
+                .help("add e.g. `on hit by self`"),
+            );
+        }
+        out
+    }
+
+    fn limit(&mut self, l: &ast::Limit) -> ir::Limit {
+        let ctx = Ctx::default();
+        let n = l.subject.name.as_str();
+        let subject = if let Some(k) = ActionKind::from_word(n) {
+            ir::LimitSubject::Kind(k)
+        } else if let Some(i) = self.scope.categories.find(n) {
+            ir::LimitSubject::Category(ir::CategoryId(i))
+        } else if let Some(i) = self.scope.actions.find(n) {
+            ir::LimitSubject::Action(ir::ActionId(i))
+        } else {
+            let mut candidates: Vec<&str> = ActionKind::ALL.iter().map(|k| k.word()).collect();
+            candidates.extend(self.scope.categories.names());
+            candidates.extend(self.scope.actions.names());
+            let d = Diagnostic::error(
+                Code::UnknownAction,
+                l.subject.span,
+                format!("no action kind, category or action named `{n}`"),
+            )
+            .label("nothing to limit")
+            .suggest(n, candidates);
+            self.error(d);
+            ir::LimitSubject::Kind(ActionKind::Action)
+        };
+        let u = self.use_limit(&l.amount, ctx);
+        ir::Limit {
+            subject,
+            each: l.each,
+            amount: u.amount,
+            pool: u.pool,
+            per: u.per,
+            guard: self.guard(&l.guard, ctx),
+        }
+    }
+
+    fn initiative(&mut self, clauses: &[InitiativeClause]) -> ir::Initiative {
+        let ctx = Ctx::default();
+        let span = |c: &InitiativeClause| match c {
+            InitiativeClause::Value(_, s)
+            | InitiativeClause::Made(_, s)
+            | InitiativeClause::Adjust(_, s)
+            | InitiativeClause::Range(_, _, s)
+            | InitiativeClause::Order(_, s)
+            | InitiativeClause::Ties(_, s)
+            | InitiativeClause::Allow(_, s) => *s,
+        };
+        self.once(
+            clauses,
+            InitiativeClause::kind_word,
+            span,
+            &["value", "made", "adjust", "range", "order", "ties"],
+        );
+        let mut out = ir::Initiative {
+            value: Expr::Int(0),
+            made_at: ir::Timing::EncounterStart,
+            adjust: None,
+            range: None,
+            order: ir::Order::HighestFirst,
+            ties: Vec::new(),
+            allow: ir::Allow::default(),
+        };
+        for clause in clauses {
+            match clause {
+                InitiativeClause::Value(e, _) => out.value = self.int(e, ctx),
+                InitiativeClause::Made(t, _) => out.made_at = self.timing(t),
+                InitiativeClause::Adjust(e, _) => out.adjust = Some(self.int(e, ctx)),
+                InitiativeClause::Range(lo, hi, _) => {
+                    out.range = Some((self.int(lo, ctx), self.int(hi, ctx)))
+                }
+                InitiativeClause::Order(word, _) => {
+                    out.order = match word.name.as_str() {
+                        "highest_first" => ir::Order::HighestFirst,
+                        "lowest_first" => ir::Order::LowestFirst,
+                        "by_side" => ir::Order::BySide,
+                        "table" => ir::Order::Table,
+                        _ => {
+                            self.unknown_option(
+                                word,
+                                "initiative order",
+                                &["highest_first", "lowest_first", "by_side", "table"],
+                            );
+                            ir::Order::HighestFirst
+                        }
+                    }
+                }
+                InitiativeClause::Ties(ties, _) => {
+                    for t in ties {
+                        let tb = match t {
+                            ast::TieBreak::Higher(name) => {
+                                let e = ast::Expr {
+                                    kind: ast::ExprKind::Path(ast::Path {
+                                        parts: vec![name.clone()],
+                                        span: name.span,
+                                    }),
+                                    span: name.span,
+                                };
+                                ir::TieBreak::Higher(self.int(&e, ctx))
+                            }
+                            ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
+                            ast::TieBreak::Named(word) => match word.name.as_str() {
+                                "players_first" => ir::TieBreak::PlayersFirst,
+                                "simultaneous" => ir::TieBreak::Simultaneous,
+                                "gm" => ir::TieBreak::Gm,
+                                "table" => ir::TieBreak::Table,
+                                _ => {
+                                    self.unknown_option(
+                                        word,
+                                        "tie-break",
+                                        &[
+                                            "higher STAT",
+                                            "roll DICE",
+                                            "players_first",
+                                            "simultaneous",
+                                            "gm",
+                                            "table",
+                                        ],
+                                    );
+                                    ir::TieBreak::Gm
+                                }
+                            },
+                        };
+                        out.ties.push(tb);
+                    }
+                }
+                InitiativeClause::Allow(words, _) => {
+                    for w in words {
+                        match w.name.as_str() {
+                            "delay" => out.allow.delay = true,
+                            "ready" => out.allow.ready = true,
+                            "stay" => out.allow.stay = true,
+                            _ => self.unknown_option(
+                                w,
+                                "initiative option",
+                                &["delay", "ready", "stay"],
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn round(&mut self, phases: &[ast::Phase]) -> Vec<ir::Phase> {
+        let mut out = Vec::new();
+        for (i, ph) in phases.iter().enumerate() {
+            if let Some(first) = phases[..i].iter().find(|f| f.name.name == ph.name.name) {
+                self.error(
+                    Diagnostic::error(
+                        Code::Duplicate,
+                        ph.name.span,
+                        format!("phase `{}` is declared twice", ph.name.name),
+                    )
+                    .label("again here")
+                    .with_secondary(first.name.span, "first here")
+                    .help("give each phase its own name"),
+                );
+            }
+            let kind = match &ph.kind {
+                ast::PhaseKind::Turns => ir::PhaseKind::Turns,
+                ast::PhaseKind::Simultaneous(k) => ir::PhaseKind::Simultaneous(*k),
+                ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
+            };
+            out.push(ir::Phase {
+                name: ph.name.name.clone(),
+                kind,
+            });
+        }
+        out
+    }
+}
+
+/// Who answers which event: reactions, triggers and pool gains, by event slot.
+fn dispatch(r: &ir::Ruleset) -> ir::Dispatch {
+    let mut d = ir::Dispatch {
+        by_event: Vec::new(),
+        n_categories: r.categories.len() as u32,
+        n_actions: r.actions.len() as u32,
+    };
+    let slots = ActionKind::ALL.len() + r.categories.len() + r.actions.len() + r.events.len();
+    d.by_event = vec![Vec::new(); slots];
+    let add = |d: &mut ir::Dispatch, event: ir::EventRef, who: ir::Responder| {
+        let slot = d.slot(event);
+        if let Some(list) = d.by_event.get_mut(slot) {
+            list.push(who);
+        }
+    };
+    for (i, a) in r.actions.iter().enumerate() {
+        if let Some(on) = &a.on {
+            add(
+                &mut d,
+                on.event,
+                ir::Responder::Reaction(ir::ActionId(i as u32)),
+            );
+        }
+    }
+    for (i, t) in r.triggers.iter().enumerate() {
+        add(
+            &mut d,
+            t.on.event,
+            ir::Responder::Trigger(ir::TriggerId(i as u32)),
+        );
+    }
+    for (p, pool) in r.pools.iter().enumerate() {
+        for (g, gain) in pool.gains.iter().enumerate() {
+            add(
+                &mut d,
+                gain.on.event,
+                ir::Responder::Gain(ir::PoolId(p as u32), g as u32),
+            );
+        }
+    }
+    d
+}

@@ -1,0 +1,302 @@
+//! Joining a variant with the files it extends into one list of declarations.
+//!
+//! Rules: a declaration whose name the base already has must say `override`; an `override`
+//! replaces every clause *kind* it states and keeps the base's other clauses; `remove` drops a
+//! declaration; overriding or removing something the base lacks is an error with a did-you-mean.
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::source::Span;
+use crate::syntax::ast::*;
+
+/// What makes two declarations "the same thing" for duplicates and overrides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Key {
+    Named(DeclKind, String),
+    /// Blocks a ruleset has at most one of: `round`, `initiative`, ...
+    Single(&'static str),
+    /// Declarations that may repeat: hooks, limits, downtime.
+    None,
+}
+
+fn key(decl: &Decl) -> Key {
+    let named = |k: DeclKind, i: &Ident| Key::Named(k, i.name.clone());
+    match decl {
+        Decl::Stat { name, .. } => named(DeclKind::Stat, name),
+        Decl::Derive { name, .. } => named(DeclKind::Derive, name),
+        Decl::Category { name, .. } => named(DeclKind::Category, name),
+        Decl::Event { name, .. } => named(DeclKind::Event, name),
+        Decl::Pool(p) => named(DeclKind::Pool, &p.name),
+        Decl::Condition(c) => named(DeclKind::Condition, &c.name),
+        Decl::Action(a) => named(DeclKind::Action, &a.name),
+        Decl::Trigger(t) => named(DeclKind::Trigger, &t.name),
+        Decl::Rest { name, .. } => named(DeclKind::Rest, name),
+        Decl::Outro { name, .. } => named(DeclKind::Outro, name),
+        Decl::Title(_) => Key::Single("title"),
+        Decl::Initiative(_) => Key::Single("initiative"),
+        Decl::Round(_) => Key::Single("round"),
+        Decl::Priority(_) => Key::Single("priority"),
+        Decl::Chains { .. } => Key::Single("chains"),
+        Decl::DefaultCost(_) => Key::Single("default cost"),
+        Decl::Space { .. } => Key::Single("space"),
+        Decl::Surprise => Key::Single("surprise"),
+        Decl::StateOrder(_) => Key::Single("state_order"),
+        Decl::Sequence { timing, .. } => match timing.name.as_str() {
+            "turn_end" => Key::Single("sequence turn_end"),
+            _ => Key::Single("sequence turn_start"),
+        },
+        Decl::Limit(_) | Decl::Hook(_) | Decl::Downtime { .. } | Decl::Remove { .. } => Key::None,
+    }
+}
+
+fn describe(key: &Key) -> String {
+    match key {
+        Key::Named(kind, name) => format!("{} `{name}`", kind.word()),
+        Key::Single(word) => format!("`{word}`"),
+        Key::None => "declaration".to_string(),
+    }
+}
+
+/// Where a declaration's name is written, for labels.
+fn name_span(item: &Item) -> Span {
+    match &item.decl {
+        Decl::Stat { name, .. }
+        | Decl::Derive { name, .. }
+        | Decl::Category { name, .. }
+        | Decl::Event { name, .. }
+        | Decl::Rest { name, .. }
+        | Decl::Outro { name, .. } => name.span,
+        Decl::Pool(p) => p.name.span,
+        Decl::Condition(c) => c.name.span,
+        Decl::Action(a) | Decl::Trigger(a) => a.name.span,
+        _ => Span {
+            end: item.span.start + 1,
+            ..item.span
+        },
+    }
+}
+
+/// One declaration after merging, with the file index it was (first) declared in.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub item: Item,
+    pub file_index: usize,
+}
+
+/// Merges `files` (base first) into one list, reporting what cannot be merged.
+pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    for (file_index, file) in files.iter().enumerate() {
+        let has_base = file_index > 0;
+        for item in &file.items {
+            if let Decl::Remove { kind, name } = &item.decl {
+                if !has_base {
+                    diagnostics.push(without_base(item, "remove"));
+                    continue;
+                }
+                remove(&mut entries, *kind, name, diagnostics);
+                continue;
+            }
+            let k = key(&item.decl);
+            let existing = match &k {
+                Key::None => None,
+                _ => entries.iter().position(|e| key(&e.item.decl) == k),
+            };
+            if item.is_override {
+                if !has_base {
+                    diagnostics.push(without_base(item, "override"));
+                    continue;
+                }
+                match existing {
+                    Some(i) if entries[i].file_index < file_index => {
+                        let merged = override_item(&entries[i].item, item);
+                        if merged.decl.same_as(&entries[i].item.decl) {
+                            diagnostics.push(
+                                Diagnostic::warning(
+                                    Code::OverrideNoChange,
+                                    name_span(item),
+                                    format!("this override of {} changes nothing", describe(&k)),
+                                )
+                                .label("states what the base already says")
+                                .with_secondary(
+                                    name_span(&entries[i].item),
+                                    "the base says the same here",
+                                )
+                                .help(
+                                    "delete the override, or change the value you meant to change",
+                                ),
+                            );
+                        }
+                        entries[i].item = merged;
+                    }
+                    Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
+                    None => {
+                        let candidates: Vec<String> = entries
+                            .iter()
+                            .filter_map(|e| match (key(&e.item.decl), &k) {
+                                (Key::Named(a, n), Key::Named(b, _)) if a == *b => Some(n),
+                                _ => None,
+                            })
+                            .collect();
+                        let wanted = match &k {
+                            Key::Named(_, n) => n.clone(),
+                            _ => String::new(),
+                        };
+                        diagnostics.push(
+                            Diagnostic::error(
+                                Code::OverrideUnknown,
+                                name_span(item),
+                                format!("the base has no {} to override", describe(&k)),
+                            )
+                            .label("not in any extended file")
+                            .suggest(&wanted, candidates.iter().map(String::as_str))
+                            .or_help("to add something new, leave out `override`"),
+                        );
+                    }
+                }
+                continue;
+            }
+            match existing {
+                Some(i) if entries[i].file_index < file_index => diagnostics.push(
+                    Diagnostic::error(
+                        Code::NeedsOverride,
+                        name_span(item),
+                        format!("the base already has {}", describe(&k)),
+                    )
+                    .label("declared again here")
+                    .with_secondary(name_span(&entries[i].item), "the base declares it here")
+                    .help(format!(
+                        "write `override` in front to change it: `override {}`",
+                        first_words(item)
+                    )),
+                ),
+                Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
+                None => entries.push(Entry {
+                    item: item.clone(),
+                    file_index,
+                }),
+            }
+        }
+    }
+    entries
+}
+
+fn first_words(item: &Item) -> String {
+    match key(&item.decl) {
+        Key::Named(kind, name) => {
+            let word = match (kind, &item.decl) {
+                (DeclKind::Action, Decl::Action(a)) => a.kind.word(),
+                (DeclKind::Derive, _) => "derive",
+                _ => kind.word(),
+            };
+            format!("{word} {name} ...")
+        }
+        Key::Single(word) => format!("{word} ..."),
+        Key::None => String::new(),
+    }
+}
+
+fn without_base(item: &Item, word: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::OverrideWithoutBase,
+        Span {
+            end: item.span.start + word.len() as u32,
+            ..item.span
+        },
+        format!("`{word}` needs a base ruleset, but this ruleset extends nothing"),
+    )
+    .label("nothing to change")
+    .help(format!(
+        "add `extends \"base.rules\"` to the header, or drop `{word}`"
+    ))
+}
+
+fn duplicate(item: &Item, first: &Item, k: &Key) -> Diagnostic {
+    Diagnostic::error(
+        Code::Duplicate,
+        name_span(item),
+        format!("{} is declared twice", describe(k)),
+    )
+    .label("declared again here")
+    .with_secondary(name_span(first), "first declared here")
+    .help("rename or delete one of them")
+}
+
+fn remove(
+    entries: &mut Vec<Entry>,
+    kind: DeclKind,
+    name: &Ident,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let before = entries.len();
+    entries.retain(|e| match (&e.item.decl, kind) {
+        (Decl::Limit(l), DeclKind::Limit) => l.subject.name != name.name,
+        (d, _) => key(d) != Key::Named(kind, name.name.clone()),
+    });
+    if entries.len() == before {
+        let candidates: Vec<String> = entries
+            .iter()
+            .filter_map(|e| match (&e.item.decl, key(&e.item.decl)) {
+                (Decl::Limit(l), _) if kind == DeclKind::Limit => Some(l.subject.name.clone()),
+                (_, Key::Named(k, n)) if k == kind => Some(n),
+                _ => None,
+            })
+            .collect();
+        diagnostics.push(
+            Diagnostic::error(
+                Code::OverrideUnknown,
+                name.span,
+                format!("the base has no {} `{}` to remove", kind.word(), name.name),
+            )
+            .label("not in any extended file")
+            .suggest(&name.name, candidates.iter().map(String::as_str)),
+        );
+    }
+}
+
+/// Replaces each clause kind the override states; keeps the base's other clauses.
+fn replace_kinds<C: Clone>(base: &[C], new: &[C], kind: impl Fn(&C) -> &'static str) -> Vec<C> {
+    let stated: Vec<&str> = new.iter().map(&kind).collect();
+    let mut out: Vec<C> = base
+        .iter()
+        .filter(|c| !stated.contains(&kind(c)))
+        .cloned()
+        .collect();
+    out.extend(new.iter().cloned());
+    out
+}
+
+fn override_item(base: &Item, new: &Item) -> Item {
+    let decl = match (&base.decl, &new.decl) {
+        (Decl::Pool(b), Decl::Pool(n)) => Decl::Pool(Pool {
+            name: b.name.clone(),
+            label: n.label.clone().or(b.label.clone()),
+            clauses: replace_kinds(&b.clauses, &n.clauses, PoolClause::kind_word),
+        }),
+        (Decl::Condition(b), Decl::Condition(n)) => Decl::Condition(Condition {
+            name: b.name.clone(),
+            label: n.label.clone().or(b.label.clone()),
+            clauses: replace_kinds(&b.clauses, &n.clauses, ConditionClause::kind_word),
+        }),
+        (Decl::Action(b), Decl::Action(n)) => Decl::Action(merge_action(b, n)),
+        (Decl::Trigger(b), Decl::Trigger(n)) => Decl::Trigger(merge_action(b, n)),
+        (Decl::Initiative(b), Decl::Initiative(n)) => {
+            Decl::Initiative(replace_kinds(b, n, InitiativeClause::kind_word))
+        }
+        _ => new.decl.clone(),
+    };
+    Item {
+        doc: new.doc.clone().or(base.doc.clone()),
+        is_override: false,
+        decl,
+        span: base.span,
+    }
+}
+
+fn merge_action(b: &Action, n: &Action) -> Action {
+    Action {
+        kind: n.kind,
+        name: b.name.clone(),
+        label: n.label.clone().or(b.label.clone()),
+        clauses: replace_kinds(&b.clauses, &n.clauses, ActionClause::kind_word),
+    }
+}

@@ -1,0 +1,123 @@
+//! Check: files joined through `extends` → names resolved → rules checked → IR.
+//!
+//! Invariants: checking never stops at the first problem (every diagnostic in every file is
+//! returned); the IR is returned only when there are no errors; nothing here prints or exits.
+
+mod consteval;
+mod expr;
+mod lints;
+pub mod load;
+mod lower;
+mod merge;
+mod scope;
+
+pub use load::{FsLoader, Loader};
+
+use crate::diagnostics::{self, Diagnostic};
+use crate::ir;
+use crate::source::SourceMap;
+use std::path::{Path, PathBuf};
+
+/// Everything a compilation produced.
+#[derive(Debug)]
+pub struct Compilation {
+    pub sources: SourceMap,
+    /// Sorted: by file, then position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Present only when there are no errors.
+    pub ruleset: Option<ir::Ruleset>,
+    /// The file asked for could not be read (the command line exits 2).
+    pub unreadable: bool,
+}
+
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Compiles the file at `path`, reading it and its bases from the file system.
+pub fn compile_path(path: &Path) -> Compilation {
+    compile_with(&FsLoader, path)
+}
+
+/// Compiles `path` with files from `loader`.
+pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
+    let mut sources = SourceMap::new();
+    let mut diagnostics = Vec::new();
+    let loaded = load::load(loader, path, &mut sources, &mut diagnostics);
+    let mut ruleset = None;
+    if let Some(root) = loaded.files.last() {
+        let entries = merge::merge(&loaded.files, &mut diagnostics);
+        let scope = scope::Scope::new(&entries);
+        let mut lowerer = lower::Lowerer::new(&scope);
+        let r = lowerer.lower(&root.name, &entries);
+        diagnostics.append(&mut lowerer.diagnostics);
+        diagnostics.extend(consteval::cyclic_derives(&r, &scope));
+        diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.extend(lints::lints(&r, &scope, &entries));
+            ruleset = Some(r);
+        }
+    }
+    diagnostics::sort(&mut diagnostics);
+    diagnostics.dedup();
+    Compilation {
+        sources,
+        diagnostics,
+        ruleset,
+        unreadable: loaded.unreadable,
+    }
+}
+
+/// Files held in memory, for tests, fuzzing and the editor's unsaved buffers.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryLoader {
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+}
+
+impl MemoryLoader {
+    pub fn new() -> MemoryLoader {
+        MemoryLoader::default()
+    }
+
+    pub fn with(mut self, path: impl Into<PathBuf>, text: impl Into<Vec<u8>>) -> MemoryLoader {
+        self.files.push((path.into(), text.into()));
+        self
+    }
+}
+
+impl Loader for MemoryLoader {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        let wanted = normalize(path);
+        self.files
+            .iter()
+            .find(|(p, _)| normalize(p) == wanted)
+            .map(|(_, t)| t.clone())
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    }
+
+    fn identity(&self, path: &Path) -> PathBuf {
+        normalize(path)
+    }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the disk.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Compiles one in-memory text named `name` (which may extend nothing but files in `loader`).
+pub fn compile_str(name: &str, text: &str) -> Compilation {
+    compile_with(&MemoryLoader::new().with(name, text), Path::new(name))
+}

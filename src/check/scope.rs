@@ -1,0 +1,71 @@
+//! The names a ruleset declares, per namespace, in declaration order (base first).
+//! Lookups happen at compile time only; the IR holds the resulting indices.
+
+use super::merge::Entry;
+use crate::source::Span;
+use crate::syntax::ast::Decl;
+
+/// One namespace: names in declaration order with where each was declared.
+#[derive(Debug, Default)]
+pub struct Names {
+    list: Vec<(String, Span)>,
+}
+
+impl Names {
+    fn push(&mut self, name: &str, span: Span) {
+        self.list.push((name.to_string(), span));
+    }
+
+    pub fn find(&self, name: &str) -> Option<u32> {
+        self.list
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|i| i as u32)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> + Clone {
+        self.list.iter().map(|(n, _)| n.as_str())
+    }
+
+    pub fn span(&self, index: u32) -> Option<Span> {
+        self.list.get(index as usize).map(|(_, s)| *s)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Scope {
+    pub stats: Names,
+    pub derived: Names,
+    pub pools: Names,
+    pub categories: Names,
+    pub events: Names,
+    pub conditions: Names,
+    pub actions: Names,
+    pub triggers: Names,
+    pub phases: Names,
+}
+
+impl Scope {
+    pub fn new(entries: &[Entry]) -> Scope {
+        let mut scope = Scope::default();
+        for entry in entries {
+            match &entry.item.decl {
+                Decl::Stat { name, .. } => scope.stats.push(&name.name, name.span),
+                Decl::Derive { name, .. } => scope.derived.push(&name.name, name.span),
+                Decl::Pool(p) => scope.pools.push(&p.name.name, p.name.span),
+                Decl::Category { name, .. } => scope.categories.push(&name.name, name.span),
+                Decl::Event { name, .. } => scope.events.push(&name.name, name.span),
+                Decl::Condition(c) => scope.conditions.push(&c.name.name, c.name.span),
+                Decl::Action(a) => scope.actions.push(&a.name.name, a.name.span),
+                Decl::Trigger(t) => scope.triggers.push(&t.name.name, t.name.span),
+                Decl::Round(phases) => {
+                    for ph in phases {
+                        scope.phases.push(&ph.name.name, ph.name.span);
+                    }
+                }
+                _ => {}
+            }
+        }
+        scope
+    }
+}

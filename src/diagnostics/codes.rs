@@ -1,0 +1,355 @@
+//! Every diagnostic code, its stable name and its long explanation for `tempo explain`.
+//! A code is never renamed once released: scripts and editors match on it.
+
+macro_rules! codes {
+    ($($variant:ident => $slug:literal, $explain:literal;)*) => {
+        /// A stable diagnostic code. `tempo explain CODE` prints the long form.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant),* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The name without the `tempo::` prefix, e.g. `unknown-pool`.
+            pub fn slug(self) -> &'static str {
+                match self { $(Code::$variant => $slug),* }
+            }
+
+            /// The long explanation, with an example that shows the problem and the fix.
+            pub fn explanation(self) -> &'static str {
+                match self { $(Code::$variant => $explain),* }
+            }
+        }
+    };
+}
+
+impl Code {
+    /// The full code as shown to people and in JSON: `tempo::unknown-pool`.
+    pub fn name(self) -> String {
+        format!("tempo::{}", self.slug())
+    }
+
+    /// Accepts `tempo::unknown-pool` or `unknown-pool`.
+    pub fn parse(text: &str) -> Option<Code> {
+        let slug = text.strip_prefix("tempo::").unwrap_or(text);
+        Code::ALL.iter().copied().find(|c| c.slug() == slug)
+    }
+}
+
+codes! {
+    Syntax => "syntax", "The file does not follow the grammar of the rules language at this point. The message \
+says what could come here instead.
+
+Example:
+
+    pool ap {
+      max 3 +
+    }
+
+`max 3 +` needs a value after `+`. Fix: `max 3 + finesse_mod`.";
+
+    TooDeep => "too-deep", "Brackets, parentheses or braces are nested deeper than the language allows (64 \
+levels). Real rulesets never come close; this protects the tool from files that would exhaust its stack.
+
+Example:
+
+    stat x = ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1))))...
+
+Fix: write the expression without the extra brackets, or split it into `derive` values.";
+
+    NotText => "not-text", "The file is not UTF-8 text (it may be a binary file, or saved in another encoding). \
+Rules files are plain UTF-8 text.
+
+Example: running `tempo check picture.png`.
+
+Fix: check the file name, or re-save the file as UTF-8.";
+
+    EmptyFile => "empty-file", "The file is empty or holds only comments. Every rules file starts with a header \
+naming the ruleset.
+
+Example: an empty `duel.rules`.
+
+Fix:
+
+    ruleset duel
+    pool ap { max 3; refresh at turn_start }";
+
+    NumberTooLarge => "number-too-large", "A number does not fit in the integers the tool computes with (64-bit, \
+up to 9223372036854775807), or a dice expression has an absurd count or size.
+
+Example:
+
+    stat hp = 99999999999999999999
+
+Fix: use a smaller number. Dice are limited to 1000 dice of at most 1000000 sides.";
+
+    UnreadableFile => "unreadable-file", "A file named on the command line could not be read (missing, a folder, \
+or no permission). The tool exits with code 2.
+
+Example: `tempo check rulesets/frontier.rules` when the file is `frontiers.rules`.
+
+Fix: check the path.";
+
+    MissingBase => "missing-base", "The file `extends` a base file that cannot be found. The path is relative to \
+the file that names it.
+
+Example:
+
+    ruleset two_ap extends \"frontier.rules\"
+
+Fix: `ruleset two_ap extends \"frontiers.rules\"`.";
+
+    ExtendsCycle => "extends-cycle", "Files extend each other in a circle (or a file extends itself), so there is \
+no base to start from.
+
+Example: `a.rules` says `extends \"b.rules\"` and `b.rules` says `extends \"a.rules\"`.
+
+Fix: one of them must be the base and extend nothing.";
+
+    Duplicate => "duplicate-definition", "Two declarations in the same ruleset have the same name, or one \
+declaration has the same clause twice. The second is reported; the first is shown beside it.
+
+Example:
+
+    pool ap { max 3 }
+    pool ap { max 4 }
+
+Fix: rename one, or delete one. In a variant, change the base's pool with `override pool ap { max 4 }`.";
+
+    UnknownPool => "unknown-pool", "A name is used as a pool, but no pool has that name (in this file or the \
+files it extends).
+
+Example:
+
+    action strike { cost 2 apx }
+
+Fix: `cost 2 ap`, or declare the pool: `pool apx { max 3 }`.";
+
+    UnknownCondition => "unknown-condition", "A name is used as a condition (`apply`, `has`, `implies`, \
+`unless self has ...`), but no condition has that name.
+
+Example:
+
+    reaction dodge { requires not self has unconsious }
+
+Fix: `requires not self has unconscious`, or declare `condition unconscious { blocks actions }`.";
+
+    UnknownName => "unknown-name", "A name in an expression is not a stat, derived value, pool or built-in value.
+
+Example:
+
+    derive defense = 10 + agilty
+
+Fix: `derive defense = 10 + agility`, or declare `stat agility = 0`. Built-in values: `round`, \
+`own_turn`, `final_turn`, `self`, `target`, `actor`, `trigger`.";
+
+    UnknownEvent => "unknown-event", "An `on` clause or `emit` names something that is not an action, a \
+category, an action kind or a declared event.
+
+Example:
+
+    reaction dodge { on atack against self }
+
+Fix: `on attack against self`, or declare `event atack` if it is a new event.";
+
+    UnknownTiming => "unknown-timing", "A timing point is not one the runner knows. Timings: encounter_start, \
+encounter_end, round_start, round_end, turn_start, turn_end, phase_start(PHASE), phase_end(PHASE).
+
+Example:
+
+    pool ap { refresh at turnstart }
+
+Fix: `refresh at turn_start`.";
+
+    UnknownPhase => "unknown-phase", "A timing names a phase that the round does not have.
+
+Example:
+
+    round { phase act: turns }
+    at phase_end(upkeep) { hp += 1 }
+
+Fix: add the phase to the round, or name an existing one: `at phase_end(act)`.";
+
+    UnknownAction => "unknown-action", "A limit or `remove` names an action, category or kind that does not \
+exist.
+
+Example:
+
+    limit reactoin: 1 per round
+
+Fix: `limit reaction: 1 per round`.";
+
+    UnknownOption => "unknown-option", "A word is not one of the choices this place accepts, such as an \
+initiative order, a tie-break, a priority step, a target, or a chooser.
+
+Example:
+
+    initiative { order highest }
+
+Fix: `order highest_first`. The help lists the accepted words.";
+
+    UnknownFunction => "unknown-function", "A call names a function the language does not have. Functions: \
+min(a, b), max(a, b), abs(a), distance(who).
+
+Example:
+
+    derive half = half(energy_max)
+
+Fix: `derive half = energy_max / 2` (division rounds down).";
+
+    OverrideUnknown => "override-unknown", "An `override` or `remove` names something the base ruleset does not \
+have, so there is nothing to change.
+
+Example:
+
+    ruleset two_ap extends \"frontiers.rules\"
+    override pool apx { max 2 }
+
+Fix: `override pool ap { max 2 }`. To add something new, leave out `override`.";
+
+    NeedsOverride => "needs-override", "A variant declares something its base already has, without `override`. \
+Saying `override` makes the change deliberate.
+
+Example:
+
+    ruleset two_ap extends \"frontiers.rules\"
+    pool ap { max 2 }
+
+Fix: `override pool ap { max 2 }`.";
+
+    OverrideWithoutBase => "override-without-base", "`override` or `remove` is used in a ruleset that extends \
+nothing.
+
+Example:
+
+    ruleset duel
+    override pool ap { max 2 }
+
+Fix: add `extends \"base.rules\"` to the header, or drop `override`.";
+
+    TypeMismatch => "type-mismatch", "A yes/no condition is used where a number is needed, or a number where a \
+condition is needed.
+
+Example:
+
+    action strike { requires ap }
+
+Fix: `requires ap >= 1`.";
+
+    WrongArity => "wrong-arity", "A function is called with the wrong number of values.
+
+Example:
+
+    derive x = min(a)
+
+Fix: `derive x = min(a, b)`.";
+
+    BadDice => "bad-dice", "Dice must have at least one side and be rolled at least once.
+
+Example:
+
+    initiative { value 1d0 }
+
+Fix: `value 1d10`.";
+
+    DivisionByZero => "division-by-zero", "An expression divides by a value that is always zero.
+
+Example:
+
+    derive half = energy_max / 0
+
+Fix: divide by a non-zero number.";
+
+    MissingDeclaration => "missing-declaration", "A ruleset that others can run needs a `round` (what phases a \
+round has) and an `initiative` block, in the file or in the base it extends.
+
+Example:
+
+    ruleset duel
+    pool ap { max 3; refresh at turn_start }
+
+Fix: add `round { phase act: turns }` and `initiative { value 0; order highest_first }`.";
+
+    MisplacedClause => "misplaced-clause", "A clause or value is used where it has no meaning: `interrupts` on \
+something that answers no event, `on` on an ordinary action, `max` outside a pool, `target` where the action \
+has no target, `pay` outside `maintain`, a reaction without an `on` clause.
+
+Example:
+
+    reaction dodge { cost 1 ap }
+
+Fix: say what it answers: `reaction dodge { cost 1 ap; on attack against self }`.";
+
+    CyclicDerive => "cyclic-derive", "Derived values depend on each other in a circle, so none can be computed.
+
+Example:
+
+    derive a = b + 1
+    derive b = a + 1
+
+Fix: make one of them depend only on stats and pools.";
+
+    EmptyRange => "empty-range", "A pool's minimum is above its maximum, or a range's low end is above its high \
+end, so no value fits.
+
+Example:
+
+    pool rage { max 3; min 5 }
+
+Fix: `min 0` (or leave it out: the floor is 0).";
+
+    Unaffordable => "unaffordable", "Warning: an action costs more of a pool than the pool can ever hold, so no \
+participant can ever declare it (with the stats' default values).
+
+Example:
+
+    pool ap { max 3; refresh at turn_start }
+    action meteor { cost 4 ap }
+
+Fix: lower the cost, raise the pool's max, or give the pool overspend.";
+
+    NeverRefilled => "never-refilled", "Warning: a pool is spent by actions but nothing ever gives it back (no \
+refresh, gain, downtime or effect that adds to it), so once spent it stays empty for the rest of the run.
+
+Example:
+
+    pool ap { max 3 }
+    action strike { cost 1 ap }
+
+Fix: `pool ap { max 3; refresh at turn_start }`.";
+
+    UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it, spends it or changes it.
+
+Example:
+
+    pool focus { max 2 }
+
+Fix: use it in a cost or an effect, or delete it.";
+
+    OverrideNoChange => "override-no-change", "Warning: an `override` in a variant states exactly what the base \
+already says, so it changes nothing.
+
+Example:
+
+    ruleset same extends \"frontiers.rules\"
+    override pool ap { max 3 }
+
+Fix: delete the override, or change the value you meant to change.";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_and_has_an_example() {
+        for &code in Code::ALL {
+            assert_eq!(Code::parse(&code.name()), Some(code));
+            assert!(
+                code.explanation().contains("Example"),
+                "{} lacks an example",
+                code.slug()
+            );
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Diagnostics are plain data: a code, a severity, a message, labelled spans and help.
+//! They become text in exactly one place (`render`) for the terminal, JSON and the editor.
+
+mod codes;
+pub mod render;
+
+pub use codes::Code;
+
+use crate::source::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A span with what to say about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    /// Where the problem is. Always present: a file that could not be read gets an empty span.
+    pub primary: Label,
+    /// Other places involved, such as the first definition of a duplicate.
+    pub secondary: Vec<Label>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, span, message)
+    }
+
+    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, span, message)
+    }
+
+    fn new(severity: Severity, code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: Label {
+                span,
+                message: String::new(),
+            },
+            secondary: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The text under the primary span.
+    pub fn label(mut self, text: impl Into<String>) -> Diagnostic {
+        self.primary.message = text.into();
+        self
+    }
+
+    pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label {
+            span,
+            message: text.into(),
+        });
+        self
+    }
+
+    pub fn help(mut self, text: impl Into<String>) -> Diagnostic {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Sets the help unless a did-you-mean already filled it.
+    pub fn or_help(self, text: impl Into<String>) -> Diagnostic {
+        if self.help.is_some() {
+            self
+        } else {
+            self.help(text)
+        }
+    }
+
+    /// Adds "did you mean `x`?" when a candidate is close enough.
+    pub fn suggest<'a>(
+        self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+    ) -> Diagnostic {
+        match did_you_mean(name, candidates) {
+            Some(best) => self.help(format!("did you mean `{best}`?")),
+            None => self,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The closest candidate by edit distance, if it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut best: Option<(f64, &str)> = None;
+    for candidate in candidates {
+        if candidate == name {
+            continue;
+        }
+        let score = strsim::jaro_winkler(name, candidate);
+        let close = score >= 0.8 || strsim::levenshtein(name, candidate) <= 1 + name.len() / 4;
+        if close && best.is_none_or(|(b, c)| score > b || (score == b && candidate < c)) {
+            best = Some((score, candidate));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
+}
+
+/// Errors first, then by file and position, so output is stable whatever order checks ran in.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| {
+        (
+            d.primary.span.file,
+            d.primary.span.start,
+            d.severity,
+            d.code,
+        )
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(
+            did_you_mean("apx", ["ap", "mp", "energy"]).as_deref(),
+            Some("ap")
+        );
+        assert_eq!(
+            did_you_mean("fatige", ["fatigue", "wounds"]).as_deref(),
+            Some("fatigue")
+        );
+        assert_eq!(did_you_mean("zzzzzz", ["ap", "mp"]), None);
+    }
+}

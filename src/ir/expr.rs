@@ -1,0 +1,134 @@
+//! Expressions and effects in the IR.
+
+use super::*;
+
+/// Whose value an expression reads, relative to the rule being run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Who {
+    /// The participant the rule runs for: the actor, the reactor, the pool's or condition's holder.
+    Owner,
+    /// The target of the action being resolved.
+    Target,
+    /// Whoever did the event a reaction or trigger answers.
+    EventActor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Builtin {
+    /// The current round number, 1-based (0 before the first round).
+    Round,
+    /// True during the owner's own turn.
+    OwnTurn,
+    /// True during the last turn of the current phase.
+    FinalTurn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Func {
+    Min,
+    Max,
+    Abs,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Expr {
+    Int(i64),
+    Bool(bool),
+    Dice {
+        count: u32,
+        sides: u32,
+    },
+    Stat(Who, StatId),
+    Derived(Who, DerivedId),
+    Pool(Who, PoolId),
+    PoolMax(Who, PoolId),
+    PoolMin(Who, PoolId),
+    Initiative(Who),
+    Builtin(Builtin),
+    Distance(Who),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Compare(CmpOp, Box<Expr>, Box<Expr>),
+    Has(Who, ConditionId),
+    Is(Who, Relation),
+    /// The event a reaction or trigger answers is (or is of) this action, category or kind.
+    TriggerIs(EventRef),
+    Call(Func, Vec<Expr>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Effect {
+    Pool {
+        who: Who,
+        pool: PoolId,
+        op: AssignOp,
+        value: Expr,
+    },
+    Initiative {
+        who: Who,
+        op: AssignOp,
+        value: Expr,
+    },
+    Apply {
+        who: Who,
+        condition: ConditionId,
+        duration: Option<Duration>,
+    },
+    Remove {
+        who: Who,
+        condition: ConditionId,
+    },
+    Emit(EventId),
+    Choose {
+        chooser: Chooser,
+        question: String,
+        options: Vec<ChoiceOption>,
+    },
+    Check {
+        roll: Expr,
+        against: Expr,
+        outcomes: Outcomes,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Effect>,
+        otherwise: Vec<Effect>,
+    },
+    Move(Expr),
+    Push {
+        who: Who,
+        distance: Expr,
+    },
+    Pay(Vec<Cost>),
+    Follow(Who),
+    EndTurn,
+    EndEncounter,
+    Cancel,
+    RollInitiative,
+    ClearConditions,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceOption {
+    pub name: String,
+    pub effects: Vec<Effect>,
+}
+
+/// Who answers a choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Chooser {
+    Owner,
+    Target,
+    Gm,
+}
+
+/// What a check does on each result; a missing `critical` falls back to `success`, a missing
+/// `fumble` to `failure`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outcomes {
+    pub success: Vec<Effect>,
+    pub failure: Vec<Effect>,
+    pub critical: Option<Vec<Effect>>,
+    pub fumble: Option<Vec<Effect>>,
+}

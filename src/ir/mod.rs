@@ -1,0 +1,501 @@
+//! The interpreter IR: what the runner executes.
+//!
+//! Invariants: every reference is a typed index into one of the `Ruleset` vectors (no name
+//! lookups at run time; strings are for display only); the IR round-trips through RON exactly;
+//! `format_version` changes whenever the shape does. Reactions, triggers and event gains are
+//! indexed by event in `dispatch`, so the runner asks only the rules that answer an event.
+
+mod expr;
+
+pub use crate::syntax::ast::{ActionKind, AssignOp, BinOp, CmpOp, Period};
+pub use expr::*;
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever the IR's shape changes; the runner refuses other versions.
+pub const FORMAT_VERSION: u32 = 1;
+
+macro_rules! ids {
+    ($($name:ident),*) => {$(
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+ids!(
+    StatId,
+    DerivedId,
+    PoolId,
+    CategoryId,
+    EventId,
+    ConditionId,
+    ActionId,
+    TriggerId,
+    PhaseId
+);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ruleset {
+    pub format_version: u32,
+    pub name: String,
+    pub title: Option<String>,
+    pub stats: Vec<Stat>,
+    pub derived: Vec<Derived>,
+    pub pools: Vec<Pool>,
+    pub categories: Vec<Named>,
+    pub events: Vec<Named>,
+    pub conditions: Vec<Condition>,
+    pub actions: Vec<Action>,
+    pub triggers: Vec<Trigger>,
+    pub hooks: Vec<Hook>,
+    pub limits: Vec<Limit>,
+    pub initiative: Initiative,
+    pub phases: Vec<Phase>,
+    pub priority: Vec<PriorityStep>,
+    pub chains: Chains,
+    pub space: Space,
+    pub surprise: bool,
+    pub downtime: Vec<Downtime>,
+    pub rests: Vec<Rest>,
+    pub outros: Vec<Outro>,
+    /// Pools whose thresholds resolve first when several change at once (the rest follow in
+    /// declaration order); condition changes from thresholds are applied after all of them.
+    pub state_order: Vec<PoolId>,
+    pub turn_start: Vec<TurnStep>,
+    pub turn_end: Vec<TurnStep>,
+    pub dispatch: Dispatch,
+}
+
+/// A name for display, with an optional longer label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Named {
+    pub name: String,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    pub name: String,
+    pub default: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Derived {
+    pub name: String,
+    pub value: Expr,
+}
+
+/// A moment rules hang on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Timing {
+    EncounterStart,
+    EncounterEnd,
+    RoundStart,
+    RoundEnd,
+    TurnStart,
+    TurnEnd,
+    PhaseStart(PhaseId),
+    PhaseEnd(PhaseId),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pool {
+    pub name: String,
+    pub label: Option<String>,
+    /// `None`: unbounded.
+    pub max: Option<Expr>,
+    pub min: Expr,
+    pub start: Expr,
+    /// What happens to the pool at timings, in the order written.
+    pub at: Vec<PoolStep>,
+    /// Gains answering events; indexed in `Ruleset::dispatch`.
+    pub gains: Vec<Gain>,
+    pub overspend: Option<Overspend>,
+    pub thresholds: Vec<Threshold>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolStep {
+    pub timing: Timing,
+    pub op: PoolOp,
+    /// Runs only when this holds (an `unless` is stored negated).
+    pub guard: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PoolOp {
+    /// Set to max, overwriting what is left.
+    Refresh,
+    /// Leftovers stay; recorded so a trace can say so.
+    Keep,
+    /// Drop to the floor.
+    Lose,
+    Decay(Expr),
+    /// Move what is left into another pool.
+    Convert(PoolId),
+    /// Add, up to max, optionally capped per period.
+    Gain {
+        amount: Expr,
+        cap: Option<(Expr, Period)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Gain {
+    pub on: EventPattern,
+    pub amount: Expr,
+    pub guard: Option<Expr>,
+    pub cap: Option<(Expr, Period)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Overspend {
+    /// The lowest the pool may go when overspending (usually negative).
+    pub floor: Expr,
+    /// Effects paid for each overspend.
+    pub price: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Threshold {
+    pub op: CmpOp,
+    pub value: Expr,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    pub name: String,
+    pub label: Option<String>,
+    pub blocks: Blocks,
+    pub implies: Vec<ConditionId>,
+    pub lasts: Option<Duration>,
+    /// `Some(true)` positive, `Some(false)` negative: its place in the turn-start sequence.
+    pub positive: Option<bool>,
+    pub maintain: Vec<(Timing, Vec<Effect>)>,
+    pub hooks: Vec<(Timing, Vec<Effect>)>,
+}
+
+/// What a condition forbids its holder.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blocks {
+    pub kinds: Vec<ActionKind>,
+    pub movement: bool,
+    pub spend: Vec<PoolId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Duration {
+    Until(Timing),
+    Rounds(Expr),
+    While(Expr),
+    Maintained,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    pub name: String,
+    pub label: Option<String>,
+    pub kind: ActionKind,
+    /// Guarded costs first, in the order written; the first whose guard holds applies, else the
+    /// unguarded one (or the ruleset's default cost).
+    pub costs: Vec<CostRule>,
+    pub partner_cost: Vec<Cost>,
+    pub categories: Vec<CategoryId>,
+    pub limits: Vec<UseLimit>,
+    pub target: Target,
+    pub requires: Vec<Expr>,
+    pub on: Option<EventPattern>,
+    pub interrupts: bool,
+    pub ends_turn: bool,
+    /// A multi-round action: paid each round for this many rounds, resolved at the end.
+    pub rounds: Option<Expr>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostRule {
+    pub when: Option<Expr>,
+    pub terms: Vec<Cost>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    pub amount: Expr,
+    pub pool: PoolId,
+    /// `per 2 units`: the amount buys this many units of movement.
+    pub per: Option<(u32, Unit)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Unit {
+    Unit,
+    Zone,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UseLimit {
+    pub amount: Expr,
+    /// Counts an amount of this pool spent, instead of uses.
+    pub pool: Option<PoolId>,
+    pub per: Period,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub within: Option<Expr>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TargetKind {
+    None,
+    Self_,
+    Ally,
+    Enemy,
+    Any,
+    Other,
+}
+
+/// What a reaction, trigger or gain answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventPattern {
+    pub event: EventRef,
+    pub by: Option<Relation>,
+    pub against: Option<Relation>,
+}
+
+/// Something that happens: an action (declared or resolved), any action of a category or
+/// kind, or an event effects emit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EventRef {
+    Kind(ActionKind),
+    Category(CategoryId),
+    Action(ActionId),
+    Custom(EventId),
+}
+
+/// Who someone is relative to the rule's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Relation {
+    Self_,
+    Ally,
+    Enemy,
+    Other,
+    Any,
+    Player,
+    NonPlayer,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trigger {
+    pub name: String,
+    pub on: EventPattern,
+    pub requires: Vec<Expr>,
+    pub interrupts: bool,
+    pub limits: Vec<UseLimit>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hook {
+    pub timing: Timing,
+    pub guard: Option<Expr>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Limit {
+    pub subject: LimitSubject,
+    /// Counted for each action of the subject separately ("once per round per ability").
+    pub each: bool,
+    pub amount: Expr,
+    pub pool: Option<PoolId>,
+    pub per: Period,
+    pub guard: Option<Expr>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LimitSubject {
+    Kind(ActionKind),
+    Category(CategoryId),
+    Action(ActionId),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Initiative {
+    pub value: Expr,
+    pub made_at: Timing,
+    /// Each participant may move their value by up to this much, once, when it is made.
+    pub adjust: Option<Expr>,
+    pub range: Option<(Expr, Expr)>,
+    pub order: Order,
+    pub ties: Vec<TieBreak>,
+    pub allow: Allow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    HighestFirst,
+    LowestFirst,
+    /// All of the first side (players' side first), then the next; scenario order within a side.
+    BySide,
+    /// The scenario's seating order, no values.
+    Table,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TieBreak {
+    Higher(Expr),
+    Roll(Expr),
+    PlayersFirst,
+    Simultaneous,
+    Gm,
+    Table,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Allow {
+    /// Wait and re-enter lower, keeping the new place.
+    pub delay: bool,
+    /// Ready an action on a trigger; acting moves your place.
+    pub ready: bool,
+    /// Choose a later place once, then locked.
+    pub stay: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub name: String,
+    pub kind: PhaseKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PhaseKind {
+    Turns,
+    Simultaneous(Option<ActionKind>),
+    Step(Vec<Effect>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PriorityStep {
+    Active,
+    Initiative,
+    Gm,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chains {
+    pub lifo: bool,
+    pub depth: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Space {
+    None,
+    Grid,
+    Zones(Vec<String>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Downtime {
+    pub every_hours: Expr,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rest {
+    pub name: String,
+    pub label: Option<String>,
+    pub hours: Option<Expr>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outro {
+    pub name: String,
+    pub label: Option<String>,
+    /// Rounds go on without initiative (slow burn) instead of the encounter ending.
+    pub continues: bool,
+    pub effects: Vec<Effect>,
+}
+
+/// A step of the work done at the start or end of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TurnStep {
+    /// Pool refreshes and other pool steps at this timing.
+    Pools,
+    /// Effects of negative conditions.
+    Negative,
+    /// Upkeep payments of maintained conditions.
+    Maintain,
+    /// Conditions that end at this timing.
+    Expire,
+    /// Effects of positive conditions.
+    Positive,
+    /// Hooks (`at turn_start { ... }`) and effects of conditions with no polarity.
+    Hooks,
+}
+
+/// Who answers which event, precomputed so the runner never scans every rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// Indexed by [`Dispatch::slot`]; in declaration order within a slot.
+    pub by_event: Vec<Vec<Responder>>,
+    pub n_categories: u32,
+    pub n_actions: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Responder {
+    Reaction(ActionId),
+    Trigger(TriggerId),
+    /// The `index`th gain of a pool.
+    Gain(PoolId, u32),
+}
+
+impl Dispatch {
+    /// The dense slot of an event: kinds, then categories, then actions, then custom events.
+    pub fn slot(&self, event: EventRef) -> usize {
+        let kinds = ActionKind::ALL.len();
+        match event {
+            EventRef::Kind(k) => ActionKind::ALL.iter().position(|x| *x == k).unwrap_or(0),
+            EventRef::Category(c) => kinds + c.index(),
+            EventRef::Action(a) => kinds + self.n_categories as usize + a.index(),
+            EventRef::Custom(e) => {
+                kinds + self.n_categories as usize + self.n_actions as usize + e.index()
+            }
+        }
+    }
+
+    pub fn responders(&self, event: EventRef) -> &[Responder] {
+        self.by_event
+            .get(self.slot(event))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+}
+
+impl Ruleset {
+    /// The IR as RON, the format `tempo compile` writes.
+    pub fn to_ron(&self) -> Result<String, ron::Error> {
+        let config = ron::ser::PrettyConfig::new()
+            .struct_names(false)
+            .indentor("  ".to_string());
+        ron::ser::to_string_pretty(self, config)
+    }
+
+    /// Reads RON written by [`Ruleset::to_ron`], refusing other format versions.
+    pub fn from_ron(text: &str) -> Result<Ruleset, String> {
+        let ruleset: Ruleset = ron::from_str(text).map_err(|e| e.to_string())?;
+        if ruleset.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "this IR has format version {}, this tempo reads version {FORMAT_VERSION}; recompile the .rules file",
+                ruleset.format_version
+            ));
+        }
+        Ok(ruleset)
+    }
+}

@@ -1,0 +1,11 @@
+//! tempo: a compiler and headless runner for tabletop-RPG action economies.
+//!
+//! The pipeline, one module per stage: [`syntax`] (text → syntax tree) → [`check`] (files joined
+//! through `extends`, names resolved, rules checked) → [`ir`] (what the runner executes).
+//! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
+
+pub mod check;
+pub mod diagnostics;
+pub mod ir;
+pub mod source;
+pub mod syntax;

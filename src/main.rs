@@ -1,0 +1,195 @@
+//! The `tempo` command line. The only place that prints, reads the terminal and picks exit codes.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tempo::check::{self, Compilation};
+use tempo::diagnostics::{render, Code};
+
+/// Compile and check tabletop-RPG action-economy rulesets (`.rules` files).
+#[derive(Parser)]
+#[command(name = "tempo", version, about, long_about = None, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check rules files; print every error and warning.
+    ///
+    /// Exit code 0: no errors (warnings allowed); 1: errors found; 2: a file could not be read.
+    Check {
+        /// The `.rules` files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// `text` for people, `json` for scripts and editors (one document on stdout).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Compile a rules file to the interpreter IR (RON), on stdout or into a file.
+    ///
+    /// Diagnostics go to stderr. Exit codes as for `check`; nothing is written when there are errors.
+    Compile {
+        /// The `.rules` file to compile.
+        file: PathBuf,
+        /// Write the IR here instead of stdout.
+        #[arg(short, long, value_name = "OUT.ron")]
+        output: Option<PathBuf>,
+    },
+    /// Explain a diagnostic code, with an example of the problem and its fix.
+    ///
+    /// `tempo explain unknown-pool` or `tempo explain tempo::unknown-pool`; `--list` lists all codes.
+    Explain {
+        /// The code, e.g. `tempo::unknown-pool`.
+        #[arg(required_unless_present = "list")]
+        code: Option<String>,
+        /// List every code with the first line of its explanation.
+        #[arg(long)]
+        list: bool,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { files, format } => check_files(&files, format),
+        Command::Compile { file, output } => compile(&file, output.as_deref()),
+        Command::Explain { code, list } => explain(code.as_deref(), list),
+    }
+}
+
+fn text_style() -> render::TextStyle {
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::stderr().is_terminal();
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100);
+    render::TextStyle { color, width }
+}
+
+/// The exit code for a set of compilations: 2 beats 1 beats 0.
+fn exit_code(compilations: &[Compilation]) -> ExitCode {
+    if compilations.iter().any(|c| c.unreadable) {
+        ExitCode::from(2)
+    } else if compilations.iter().any(Compilation::has_errors) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_text(compilation: &Compilation) {
+    let text = render::to_text(&compilation.diagnostics, &compilation.sources, text_style());
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+fn summary(compilations: &[Compilation]) -> String {
+    let count = |errors: bool| -> usize {
+        compilations
+            .iter()
+            .flat_map(|c| &c.diagnostics)
+            .filter(|d| d.is_error() == errors)
+            .count()
+    };
+    let (errors, warnings) = (count(true), count(false));
+    let files = compilations.len();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "checked {}: {}, {}",
+        plural(files, "file"),
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    )
+}
+
+fn check_files(files: &[PathBuf], format: Format) -> ExitCode {
+    let compilations: Vec<Compilation> = files.iter().map(|f| check::compile_path(f)).collect();
+    match format {
+        Format::Text => {
+            for c in &compilations {
+                print_text(c);
+            }
+            eprintln!("{}", summary(&compilations));
+        }
+        Format::Json => {
+            // One document for all files: each diagnostic names its own file.
+            let mut all: Vec<render::JsonDiagnostic> = Vec::new();
+            for c in &compilations {
+                all.extend(
+                    c.diagnostics
+                        .iter()
+                        .map(|d| render::to_json_value(d, &c.sources)),
+                );
+            }
+            let doc = render::JsonDocument { diagnostics: all };
+            match serde_json::to_string_pretty(&doc) {
+                Ok(text) => println!("{text}"),
+                Err(e) => {
+                    eprintln!("error: could not write JSON: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    exit_code(&compilations)
+}
+
+fn compile(file: &Path, output: Option<&Path>) -> ExitCode {
+    let compilation = check::compile_path(file);
+    print_text(&compilation);
+    let Some(ruleset) = &compilation.ruleset else {
+        return exit_code(std::slice::from_ref(&compilation));
+    };
+    let ron = match ruleset.to_ron() {
+        Ok(ron) => ron,
+        Err(e) => {
+            eprintln!("error: could not write the IR: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match output {
+        None => println!("{ron}"),
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, format!("{ron}\n")) {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn explain(code: Option<&str>, list: bool) -> ExitCode {
+    if list {
+        for c in Code::ALL {
+            let first = c.explanation().lines().next().unwrap_or("");
+            println!("{:<32} {first}", c.name());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let text = code.unwrap_or("");
+    match Code::parse(text) {
+        Some(c) => {
+            println!("{}\n\n{}", c.name(), c.explanation());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let names: Vec<String> = Code::ALL.iter().map(|c| c.slug().to_string()).collect();
+            let slug = text.strip_prefix("tempo::").unwrap_or(text);
+            let hint = tempo::diagnostics::did_you_mean(slug, names.iter().map(String::as_str))
+                .map(|s| format!(" did you mean `tempo::{s}`?"))
+                .unwrap_or_default();
+            eprintln!("error: `{text}` is not a tempo diagnostic code.{hint} `tempo explain --list` lists them all.");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,665 @@
+//! The syntax tree: what a `.rules` file says, with a byte span on every node.
+//!
+//! Names are still strings here; `check` resolves them. Nothing here knows about pest.
+
+use crate::source::{FileId, Span};
+
+/// A name as written, with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A comment kept for the formatter. `doc` is true for `##` comments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    pub text: String,
+    pub doc: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct File {
+    pub file: FileId,
+    pub name: Ident,
+    pub extends: Option<(String, Span)>,
+    pub items: Vec<Item>,
+    pub comments: Vec<Comment>,
+}
+
+/// One top-level declaration.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// The `##` lines directly above the item, joined with newlines.
+    pub doc: Option<String>,
+    /// `override` was written in front of it.
+    pub is_override: bool,
+    pub decl: Decl,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Decl {
+    Title(String),
+    Stat {
+        name: Ident,
+        default: Expr,
+    },
+    Derive {
+        name: Ident,
+        value: Expr,
+    },
+    Category {
+        name: Ident,
+        label: Option<String>,
+    },
+    Event {
+        name: Ident,
+        label: Option<String>,
+    },
+    Pool(Pool),
+    Condition(Condition),
+    Initiative(Vec<InitiativeClause>),
+    Round(Vec<Phase>),
+    Priority(Vec<Ident>),
+    Chains {
+        order: Ident,
+        depth: Option<Expr>,
+    },
+    Limit(Limit),
+    DefaultCost(CostTerms),
+    Action(Action),
+    Trigger(Action),
+    Hook(Hook),
+    Space {
+        kind: Ident,
+        zones: Vec<Ident>,
+    },
+    Surprise,
+    Downtime {
+        every: Expr,
+        body: Block,
+    },
+    Rest {
+        name: Ident,
+        label: Option<String>,
+        hours: Option<Expr>,
+        body: Block,
+    },
+    Outro {
+        name: Ident,
+        label: Option<String>,
+        continues: bool,
+        body: Block,
+    },
+    StateOrder(Vec<Ident>),
+    Sequence {
+        timing: Ident,
+        steps: Vec<Ident>,
+    },
+    Remove {
+        kind: DeclKind,
+        name: Ident,
+    },
+}
+
+/// The kinds of named declaration, for `remove`, `override` and messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DeclKind {
+    Stat,
+    Derive,
+    Pool,
+    Category,
+    Event,
+    Condition,
+    Action,
+    Trigger,
+    Limit,
+    Rest,
+    Outro,
+}
+
+impl DeclKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            DeclKind::Stat => "stat",
+            DeclKind::Derive => "derived value",
+            DeclKind::Pool => "pool",
+            DeclKind::Category => "category",
+            DeclKind::Event => "event",
+            DeclKind::Condition => "condition",
+            DeclKind::Action => "action",
+            DeclKind::Trigger => "trigger",
+            DeclKind::Limit => "limit",
+            DeclKind::Rest => "rest",
+            DeclKind::Outro => "outro",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Pool {
+    pub name: Ident,
+    pub label: Option<String>,
+    pub clauses: Vec<PoolClause>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PoolClause {
+    /// `None` is `max none`: unbounded.
+    Max(Option<Expr>, Span),
+    Min(Expr, Span),
+    Start(Expr, Span),
+    Refresh {
+        at: Timing,
+        guard: Option<Guard>,
+        span: Span,
+    },
+    Keep {
+        at: Timing,
+        span: Span,
+    },
+    Lose {
+        at: Timing,
+        guard: Option<Guard>,
+        span: Span,
+    },
+    Decay {
+        amount: Expr,
+        at: Timing,
+        guard: Option<Guard>,
+        span: Span,
+    },
+    Convert {
+        into: Ident,
+        at: Timing,
+        guard: Option<Guard>,
+        span: Span,
+    },
+    Gain {
+        amount: Expr,
+        when: GainWhen,
+        guard: Option<Guard>,
+        cap: Option<Cap>,
+        span: Span,
+    },
+    Overspend {
+        floor: Expr,
+        price: Block,
+        span: Span,
+    },
+    Threshold {
+        op: CmpOp,
+        value: Expr,
+        body: Block,
+        span: Span,
+    },
+}
+
+impl PoolClause {
+    pub fn span(&self) -> Span {
+        match self {
+            PoolClause::Max(_, s) | PoolClause::Min(_, s) | PoolClause::Start(_, s) => *s,
+            PoolClause::Refresh { span, .. }
+            | PoolClause::Keep { span, .. }
+            | PoolClause::Lose { span, .. }
+            | PoolClause::Decay { span, .. }
+            | PoolClause::Convert { span, .. }
+            | PoolClause::Gain { span, .. }
+            | PoolClause::Overspend { span, .. }
+            | PoolClause::Threshold { span, .. } => *span,
+        }
+    }
+
+    /// Clauses of the same kind replace each other in an `override`.
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            PoolClause::Max(..) => "max",
+            PoolClause::Min(..) => "min",
+            PoolClause::Start(..) => "start",
+            PoolClause::Refresh { .. } => "refresh",
+            PoolClause::Keep { .. } => "keep",
+            PoolClause::Lose { .. } => "lose",
+            PoolClause::Decay { .. } => "decay",
+            PoolClause::Convert { .. } => "convert",
+            PoolClause::Gain { .. } => "gain",
+            PoolClause::Overspend { .. } => "overspend",
+            PoolClause::Threshold { .. } => "when",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum GainWhen {
+    At(Timing),
+    On(EventPattern),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cap {
+    pub amount: Expr,
+    pub per: Period,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guard {
+    /// `unless` rather than `if`.
+    pub negated: bool,
+    pub cond: Expr,
+}
+
+/// `turn_start` or `phase_start(upkeep)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timing {
+    pub name: Ident,
+    pub arg: Option<Ident>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Period {
+    Turn,
+    Round,
+    Encounter,
+    Trigger,
+    Phase,
+}
+
+#[derive(Debug, Clone)]
+pub struct Condition {
+    pub name: Ident,
+    pub label: Option<String>,
+    pub clauses: Vec<ConditionClause>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConditionClause {
+    Blocks(Vec<Blocked>, Span),
+    Implies(Vec<Ident>, Span),
+    Lasts(Duration, Span),
+    Polarity { positive: bool, span: Span },
+    Maintain { at: Timing, body: Block, span: Span },
+    Hook { at: Timing, body: Block, span: Span },
+}
+
+impl ConditionClause {
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            ConditionClause::Blocks(..) => "blocks",
+            ConditionClause::Implies(..) => "implies",
+            ConditionClause::Lasts(..) => "lasts",
+            ConditionClause::Polarity { .. } => "polarity",
+            ConditionClause::Maintain { .. } => "maintain",
+            ConditionClause::Hook { .. } => "at",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Blocked {
+    /// `actions`, `reactions`, `movement`, ...
+    Thing(Ident),
+    /// `spend mp`.
+    Spend(Ident),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Duration {
+    Until(Timing),
+    Rounds(Expr),
+    While(Expr),
+    Maintained(Span),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum InitiativeClause {
+    Value(Expr, Span),
+    Made(Timing, Span),
+    Adjust(Expr, Span),
+    Range(Expr, Expr, Span),
+    Order(Ident, Span),
+    Ties(Vec<TieBreak>, Span),
+    Allow(Vec<Ident>, Span),
+}
+
+impl InitiativeClause {
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            InitiativeClause::Value(..) => "value",
+            InitiativeClause::Made(..) => "made",
+            InitiativeClause::Adjust(..) => "adjust",
+            InitiativeClause::Range(..) => "range",
+            InitiativeClause::Order(..) => "order",
+            InitiativeClause::Ties(..) => "ties",
+            InitiativeClause::Allow(..) => "allow",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TieBreak {
+    Higher(Ident),
+    Roll(Expr),
+    /// `players_first`, `simultaneous`, `gm`, `table`.
+    Named(Ident),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phase {
+    pub name: Ident,
+    pub kind: PhaseKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PhaseKind {
+    Turns,
+    Simultaneous(Option<ActionKind>),
+    Step(Block),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limit {
+    pub each: bool,
+    pub subject: Ident,
+    pub amount: LimitAmount,
+    pub guard: Option<Guard>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LimitAmount {
+    pub amount: Expr,
+    /// Counts an amount of this pool spent instead of uses.
+    pub pool: Option<Ident>,
+    pub per: Period,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ActionKind {
+    Action,
+    Free,
+    Reaction,
+    Preparation,
+    Activity,
+}
+
+impl ActionKind {
+    pub const ALL: [ActionKind; 5] = [
+        ActionKind::Action,
+        ActionKind::Free,
+        ActionKind::Reaction,
+        ActionKind::Preparation,
+        ActionKind::Activity,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            ActionKind::Action => "action",
+            ActionKind::Free => "free",
+            ActionKind::Reaction => "reaction",
+            ActionKind::Preparation => "preparation",
+            ActionKind::Activity => "activity",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<ActionKind> {
+        ActionKind::ALL.into_iter().find(|k| k.word() == word)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Action {
+    pub kind: ActionKind,
+    pub name: Ident,
+    pub label: Option<String>,
+    pub clauses: Vec<ActionClause>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionClause {
+    Cost {
+        terms: CostTerms,
+        when: Option<Expr>,
+        span: Span,
+    },
+    Partner(CostTerms, Span),
+    Category(Vec<Ident>, Span),
+    Limit(LimitAmount),
+    Target {
+        who: Ident,
+        within: Option<Expr>,
+        span: Span,
+    },
+    Requires(Expr, Span),
+    On(EventPattern),
+    Interrupts(Span),
+    EndsTurn(Span),
+    Rounds(Expr, Span),
+    Resolve(Block),
+}
+
+impl ActionClause {
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            ActionClause::Cost { .. } => "cost",
+            ActionClause::Partner(..) => "partner",
+            ActionClause::Category(..) => "category",
+            ActionClause::Limit(..) => "limit",
+            ActionClause::Target { .. } => "target",
+            ActionClause::Requires(..) => "requires",
+            ActionClause::On(..) => "on",
+            ActionClause::Interrupts(..) => "interrupts",
+            ActionClause::EndsTurn(..) => "ends_turn",
+            ActionClause::Rounds(..) => "rounds",
+            ActionClause::Resolve(..) => "resolve",
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            ActionClause::Cost { span, .. }
+            | ActionClause::Partner(_, span)
+            | ActionClause::Category(_, span)
+            | ActionClause::Target { span, .. }
+            | ActionClause::Requires(_, span)
+            | ActionClause::Interrupts(span)
+            | ActionClause::EndsTurn(span)
+            | ActionClause::Rounds(_, span) => *span,
+            ActionClause::Limit(l) => l.span,
+            ActionClause::On(e) => e.span,
+            ActionClause::Resolve(b) => b.span,
+        }
+    }
+}
+
+/// `2 ap + 1 energy`; empty for `0`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostTerms {
+    pub terms: Vec<CostTerm>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostTerm {
+    pub amount: Expr,
+    pub pool: Ident,
+    /// `per 2 units`: (how many, of what).
+    pub per: Option<(u32, Ident)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventPattern {
+    pub event: Ident,
+    pub by: Option<Ident>,
+    pub against: Option<Ident>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub at: Timing,
+    pub guard: Option<Guard>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    Apply {
+        condition: Ident,
+        to: Option<Ident>,
+        duration: Option<Duration>,
+        span: Span,
+    },
+    Remove {
+        condition: Ident,
+        from: Option<Ident>,
+        span: Span,
+    },
+    Emit(Ident),
+    Choose {
+        chooser: Ident,
+        question: Option<String>,
+        options: Vec<(Ident, Block)>,
+        span: Span,
+    },
+    Check {
+        roll: Expr,
+        against: Expr,
+        outcomes: Vec<(Ident, Block)>,
+        span: Span,
+    },
+    Move(Expr, Span),
+    Push {
+        who: Ident,
+        distance: Expr,
+        span: Span,
+    },
+    Pay(CostTerms),
+    Follow(Ident),
+    EndTurn(Span),
+    EndEncounter(Span),
+    Cancel(Span),
+    RollInitiative(Span),
+    ClearConditions(Span),
+    Assign {
+        target: Path,
+        op: AssignOp,
+        value: Expr,
+        span: Span,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+/// `target.hp`: one or more names joined by dots.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    pub parts: Vec<Ident>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// The digits as written; the checker turns them into a number and reports overflow.
+    Int(String),
+    Bool(bool),
+    Dice {
+        count: String,
+        sides: String,
+    },
+    Path(Path),
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+    },
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Compare {
+        op: CmpOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Has {
+        who: Box<Expr>,
+        condition: Ident,
+    },
+    Is {
+        who: Box<Expr>,
+        relation: Ident,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+        }
+    }
+}
+
+/// Equality that ignores where things were written, for "this override changes nothing".
+pub trait SameAs {
+    fn same_as(&self, other: &Self) -> bool;
+}
+
+impl<T: std::fmt::Debug> SameAs for T {
+    fn same_as(&self, other: &Self) -> bool {
+        crate::syntax::spanless_debug(self) == crate::syntax::spanless_debug(other)
+    }
+}

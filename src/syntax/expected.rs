@@ -1,0 +1,312 @@
+//! Turns pest's "expected one of these rules" into words a designer knows.
+
+use super::parser::Rule;
+
+/// Groups of keywords that together mean "a clause of this block"; named as the group.
+const GROUPS: &[(&[Rule], &str)] = &[
+    (&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat], "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, `limit`, `at`, ...)"),
+    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`)"),
+    (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `partner`, `resolve`)"),
+    (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
+    (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`)"),
+    (&[Rule::kw_apply, Rule::kw_emit], "an effect (`pool -= n`, `apply`, `remove`, `emit`, `if`, `choose`, `check`, `move`, `push`, `pay`, `end_turn`, ...)"),
+    (&[Rule::dice, Rule::int, Rule::path], "a value (a number, dice like `1d20`, or a name)"),
+    (&[Rule::turns_phase, Rule::simultaneous_phase], "a phase kind (`turns`, `simultaneous`, `step`)"),
+];
+
+/// A description of what the parser expected, e.g. "`{` or a pool clause (...)".
+pub fn describe(positives: &[Rule]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut covered: Vec<Rule> = Vec::new();
+    for (members, name) in GROUPS {
+        if members.iter().all(|m| positives.contains(m)) {
+            words.push((*name).to_string());
+            covered.extend(group_extent(members));
+        }
+    }
+    for rule in positives {
+        if covered.contains(rule) {
+            continue;
+        }
+        if let Some(word) = word(*rule) {
+            if !words.iter().any(|w| w == word) {
+                words.push(word.to_string());
+            }
+        }
+    }
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words.remove(0),
+        _ => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {}", words.join(", "), last)
+        }
+    }
+}
+
+/// Every rule a group's name stands for, so they are not listed again one by one.
+fn group_extent(members: &[Rule]) -> Vec<Rule> {
+    use Rule::*;
+    match members.first() {
+        Some(kw_pool) => vec![
+            kw_override,
+            kw_remove,
+            kw_title,
+            kw_stat,
+            kw_derive,
+            kw_category,
+            kw_event,
+            kw_pool,
+            kw_condition,
+            kw_initiative,
+            kw_round,
+            kw_priority,
+            kw_chains,
+            kw_limit,
+            kw_default,
+            kw_action,
+            kw_free,
+            kw_reaction,
+            kw_preparation,
+            kw_activity,
+            kw_trigger,
+            kw_at,
+            kw_space,
+            kw_surprise,
+            kw_downtime,
+            kw_rest,
+            kw_outro,
+            kw_state_order,
+            kw_sequence,
+            decl,
+            item,
+            remove_item,
+        ],
+        Some(kw_max) => vec![
+            kw_max,
+            kw_min,
+            kw_start,
+            kw_refresh,
+            kw_keep,
+            kw_lose,
+            kw_decay,
+            kw_convert,
+            kw_gain,
+            kw_overspend,
+            kw_when,
+        ],
+        Some(kw_cost) => vec![
+            kw_cost,
+            kw_partner,
+            kw_category,
+            kw_limit,
+            kw_target,
+            kw_requires,
+            kw_on,
+            kw_interrupts,
+            kw_ends_turn,
+            kw_rounds,
+            kw_resolve,
+        ],
+        Some(kw_blocks) => vec![
+            kw_blocks,
+            kw_implies,
+            kw_lasts,
+            kw_negative,
+            kw_positive,
+            kw_maintain,
+            kw_at,
+        ],
+        Some(kw_value) => vec![
+            kw_value, kw_made, kw_adjust, kw_range, kw_order, kw_ties, kw_allow,
+        ],
+        Some(kw_apply) => vec![
+            kw_if,
+            kw_apply,
+            kw_remove,
+            kw_emit,
+            kw_choose,
+            kw_check,
+            kw_move,
+            kw_push,
+            kw_pay,
+            kw_follow,
+            kw_end_turn,
+            kw_end_encounter,
+            kw_cancel,
+            kw_roll_initiative,
+            kw_clear_conditions,
+            path,
+            ident,
+            simple_stmt,
+            assign_stmt,
+        ],
+        Some(dice) => vec![
+            dice, int, path, ident, call, paren, boolean, kw_true, kw_false, neg, unary, zero,
+        ],
+        Some(turns_phase) => vec![
+            turns_phase,
+            simultaneous_phase,
+            step_phase,
+            kw_turns,
+            kw_simultaneous,
+            kw_step,
+        ],
+        _ => members.to_vec(),
+    }
+}
+
+/// The words for one rule, or `None` for rules that never appear alone in a message.
+fn word(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
+        EOI => "the end of the file",
+        header | kw_ruleset => "`ruleset NAME`",
+        ident => "a name",
+        string | string_inner => "text in double quotes",
+        int | zero => "a number",
+        dice => "dice like `1d20`",
+        expr | or_expr | and_expr | not_expr | cmp_expr | sum | product | unary | primary
+        | path | call | paren | boolean | neg => "a value",
+        cmp_op => "a comparison (`<`, `<=`, `>`, `>=`, `==`, `!=`)",
+        add_op => "`+` or `-`",
+        mul_op => "`*`, `/` or `%`",
+        assign_op => "`=`, `+=` or `-=`",
+        block => "`{`",
+        timing | at_timing => "a timing like `turn_start`",
+        period => "`turn`, `round`, `encounter`, `trigger` or `phase`",
+        duration | until_duration | for_duration | while_duration => {
+            "a duration (`until ...`, `for N rounds`, `while ...`)"
+        }
+        action_kind => "an action kind (`action`, `free`, `reaction`, `preparation`, `activity`)",
+        decl_kind => "a declaration kind (`pool`, `stat`, `action`, `condition`, ...)",
+        cost_terms | cost_term => "a cost like `2 ap`",
+        tiebreak => "a tie-break (`higher STAT`, `roll d6`, `players_first`, `simultaneous`, `gm`)",
+        guard => "`if` or `unless`",
+        cap => "`at most N per PERIOD`",
+        on_event => "`on EVENT`",
+        outcome => "an outcome (`success`, `failure`, `critical`, `fumble`)",
+        choice_option => "an option like `wound: { ... }`",
+        phase => "`phase NAME: KIND`",
+        blocked => "what it blocks (`actions`, `reactions`, `movement`, `spend POOL`, ...)",
+        kw_extends => "`extends`",
+        kw_override => "`override`",
+        kw_remove => "`remove`",
+        kw_title => "`title`",
+        kw_stat => "`stat`",
+        kw_derive => "`derive`",
+        kw_category => "`category`",
+        kw_event => "`event`",
+        kw_pool => "`pool`",
+        kw_max => "`max`",
+        kw_min => "`min`",
+        kw_none => "`none`",
+        kw_start => "`start`",
+        kw_refresh => "`refresh`",
+        kw_keep => "`keep`",
+        kw_lose => "`lose`",
+        kw_decay => "`decay`",
+        kw_convert => "`convert`",
+        kw_into => "`into`",
+        kw_gain => "`gain`",
+        kw_most => "`most`",
+        kw_per => "`per`",
+        kw_overspend => "`overspend`",
+        kw_to => "`to`",
+        kw_when => "`when`",
+        kw_at => "`at`",
+        kw_if => "`if`",
+        kw_unless => "`unless`",
+        kw_else => "`else`",
+        kw_turn => "`turn`",
+        kw_round => "`round`",
+        kw_rounds => "`rounds`",
+        kw_encounter => "`encounter`",
+        kw_trigger => "`trigger`",
+        kw_phase => "`phase`",
+        kw_condition => "`condition`",
+        kw_blocks => "`blocks`",
+        kw_spend => "`spend`",
+        kw_implies => "`implies`",
+        kw_lasts => "`lasts`",
+        kw_negative => "`negative`",
+        kw_positive => "`positive`",
+        kw_maintain => "`maintain`",
+        kw_maintained => "`maintained`",
+        kw_until => "`until`",
+        kw_for => "`for`",
+        kw_while => "`while`",
+        kw_initiative => "`initiative`",
+        kw_value => "`value`",
+        kw_made => "`made`",
+        kw_adjust => "`adjust`",
+        kw_up => "`up`",
+        kw_range => "`range`",
+        kw_order => "`order`",
+        kw_ties => "`ties`",
+        kw_then => "`then`",
+        kw_higher => "`higher`",
+        kw_roll => "`roll`",
+        kw_allow => "`allow`",
+        kw_turns | turns_phase => "`turns`",
+        kw_simultaneous | simultaneous_phase => "`simultaneous`",
+        kw_step | step_phase => "`step`",
+        kw_priority => "`priority`",
+        kw_chains => "`chains`",
+        kw_depth => "`depth`",
+        kw_limit => "`limit`",
+        kw_each => "`each`",
+        kw_default => "`default`",
+        kw_cost => "`cost`",
+        kw_action => "`action`",
+        kw_free => "`free`",
+        kw_reaction => "`reaction`",
+        kw_preparation => "`preparation`",
+        kw_activity => "`activity`",
+        kw_partner => "`partner`",
+        kw_target => "`target`",
+        kw_within => "`within`",
+        kw_requires => "`requires`",
+        kw_on => "`on`",
+        kw_by => "`by`",
+        kw_against => "`against`",
+        kw_interrupts => "`interrupts`",
+        kw_ends_turn => "`ends_turn`",
+        kw_resolve => "`resolve`",
+        kw_space => "`space`",
+        kw_surprise => "`surprise`",
+        kw_downtime => "`downtime`",
+        kw_every => "`every`",
+        kw_hours => "`hours`",
+        kw_hour => "`hour`",
+        kw_rest => "`rest`",
+        kw_outro => "`outro`",
+        kw_ends => "`ends`",
+        kw_continues => "`continues`",
+        kw_state_order => "`state_order`",
+        kw_sequence => "`sequence`",
+        kw_apply => "`apply`",
+        kw_from => "`from`",
+        kw_emit => "`emit`",
+        kw_choose => "`choose`",
+        kw_check => "`check`",
+        kw_vs => "`vs`",
+        kw_move => "`move`",
+        kw_push => "`push`",
+        kw_pay => "`pay`",
+        kw_follow => "`follow`",
+        kw_end_turn => "`end_turn`",
+        kw_end_encounter => "`end_encounter`",
+        kw_cancel => "`cancel`",
+        kw_roll_initiative => "`roll_initiative`",
+        kw_clear_conditions => "`clear_conditions`",
+        kw_or => "`or`",
+        kw_and => "`and`",
+        kw_not => "`not`",
+        kw_has => "`has`",
+        kw_is => "`is`",
+        kw_true => "`true`",
+        kw_false => "`false`",
+        _ => return None,
+    })
+}

@@ -1,0 +1,116 @@
+//! Syntax: text → syntax tree (+ diagnostics). The only module that knows about pest.
+//!
+//! Invariants: parsing never panics and never recurses deeper than [`MAX_DEPTH`] brackets
+//! (checked before pest runs, because a stack overflow aborts the process); every node carries
+//! the byte span it came from; every comment survives into [`ast::File::comments`].
+
+pub mod ast;
+mod expected;
+mod parser;
+
+use crate::diagnostics::{Code, Diagnostic};
+use crate::source::{FileId, Span};
+
+/// Deepest bracket nesting accepted. Real rulesets stay under 10.
+pub const MAX_DEPTH: usize = 64;
+
+/// Parses one file. Returns the tree when the file is well-formed, and every problem found.
+pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
+    if let Some(d) = precheck(file, text) {
+        return (None, vec![d]);
+    }
+    match parser::parse_file(file, text) {
+        Ok(tree) => (Some(tree), Vec::new()),
+        Err(d) => (None, vec![*d]),
+    }
+}
+
+/// Problems pest should not be asked about: nothing to parse, or nesting that would overflow.
+fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
+    if text.contains('\0') {
+        let at = text.find('\0').unwrap_or(0);
+        return Some(
+            Diagnostic::error(
+                Code::NotText,
+                Span::new(file, at, at),
+                "this file looks binary, not a rules text",
+            )
+            .label("a NUL byte, which text files do not contain")
+            .help("rules files are UTF-8 text; check that this is the file you meant"),
+        );
+    }
+    if is_blank(text) {
+        return Some(
+            Diagnostic::error(
+                Code::EmptyFile,
+                Span::new(file, 0, 0),
+                "this file has no ruleset in it",
+            )
+            .label("expected `ruleset NAME` here")
+            .help("start the file with a header, e.g. `ruleset duel`"),
+        );
+    }
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, ch) in text.char_indices() {
+        if in_comment {
+            in_comment = ch != '\n';
+            continue;
+        }
+        if in_string {
+            match (escaped, ch) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') | (false, '\n') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '#' => in_comment = true,
+            '"' => in_string = true,
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(
+                        Diagnostic::error(
+                            Code::TooDeep,
+                            Span::new(file, at, at + 1),
+                            format!("brackets are nested more than {MAX_DEPTH} deep"),
+                        )
+                        .label("this bracket is too deep")
+                        .help("flatten the expression, or split it into `derive` values"),
+                    );
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// True when the text holds nothing but whitespace and comments.
+fn is_blank(text: &str) -> bool {
+    text.lines().all(|line| {
+        let line = line.trim();
+        line.is_empty() || line.starts_with('#')
+    })
+}
+
+/// The `Debug` text of a node with every span removed, to compare nodes by meaning.
+pub(crate) fn spanless_debug<T: std::fmt::Debug>(value: &T) -> String {
+    let text = format!("{value:?}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("Span {") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let close = tail.find('}').map(|c| c + 1).unwrap_or(tail.len());
+        rest = &tail[close..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -1,0 +1,1161 @@
+//! pest pairs → syntax tree, one function per grammar rule. `Pair` and `Rule` stay in here.
+
+use super::ast::*;
+use super::expected;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::source::{FileId, Span};
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/tempo.pest"]
+pub(crate) struct RulesParser;
+
+type P<'i> = Pair<'i, Rule>;
+type R<T> = Result<T, Box<Diagnostic>>;
+
+struct Builder {
+    file: FileId,
+}
+
+/// Children of a pair without the comments pest interleaves.
+fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
+    pair.clone()
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::COMMENT)
+}
+
+pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
+    let pairs =
+        RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+    let b = Builder { file };
+    let Some(root) = pairs.clone().next() else {
+        return Err(b.internal(0, "the parser returned nothing"));
+    };
+    let comments: Vec<Comment> = pairs
+        .flatten()
+        .filter(|p| p.as_rule() == Rule::COMMENT)
+        .map(|p| {
+            let text = p.as_str().to_string();
+            Comment {
+                doc: text.starts_with("##"),
+                text,
+                span: b.span(&p),
+            }
+        })
+        .collect();
+    let mut it = kids(&root);
+    let header = b.next(&mut it, &root)?;
+    let mut hk = kids(&header);
+    hk.next(); // `ruleset`
+    let name = b.ident(&b.next(&mut hk, &header)?);
+    let extends = match hk.next() {
+        Some(_kw) => {
+            let s = b.next(&mut hk, &header)?;
+            Some((b.string(&s), b.span(&s)))
+        }
+        None => None,
+    };
+    let mut items = Vec::new();
+    for pair in it {
+        if pair.as_rule() == Rule::item {
+            let mut item = b.item(pair)?;
+            item.doc = doc_above(text, &comments, item.span.start as usize);
+            items.push(item);
+        }
+    }
+    Ok(File {
+        file,
+        name,
+        extends,
+        items,
+        comments,
+    })
+}
+
+/// The `##` lines directly above `start`, with nothing but whitespace between them and it.
+fn doc_above(text: &str, comments: &[Comment], start: usize) -> Option<String> {
+    let mut lines = Vec::new();
+    let mut end = start;
+    for c in comments
+        .iter()
+        .rev()
+        .filter(|c| (c.span.end as usize) <= start)
+    {
+        let gap = text.get(c.span.end as usize..end).unwrap_or("x");
+        if !gap.trim().is_empty() || gap.matches('\n').count() > 1 || !c.doc {
+            break;
+        }
+        lines.push(c.text.trim_start_matches('#').trim().to_string());
+        end = c.span.start as usize;
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    lines.reverse();
+    Some(lines.join("\n"))
+}
+
+fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+    let at = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let found = token_at(text, at);
+    let span = Span::new(file, at, at + found.len());
+    let (message, label) = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let wanted = expected::describe(positives);
+            let got = if found.is_empty() {
+                "the end of the file".to_string()
+            } else {
+                format!("`{found}`")
+            };
+            (
+                format!("expected {wanted}, found {got}"),
+                format!("expected {}", short(&wanted)),
+            )
+        }
+        pest::error::ErrorVariant::CustomError { message } => (message.clone(), String::new()),
+    };
+    let mut d = Diagnostic::error(Code::Syntax, span, message).label(label);
+    if at == 0 {
+        d = d.help(
+            "a rules file starts with `ruleset NAME` (or `ruleset NAME extends \"base.rules\"`)",
+        );
+    } else if found == "=" || found == "==" {
+        d = d.help("pools change with `=`, `+=` or `-=` inside a block; comparisons use `==`");
+    }
+    d
+}
+
+fn short(wanted: &str) -> String {
+    match wanted.find(" (") {
+        Some(cut) if wanted.len() > 60 => wanted[..cut].to_string(),
+        _ => wanted.to_string(),
+    }
+}
+
+/// The word or symbol at a position, for "found `x`".
+fn token_at(text: &str, at: usize) -> &str {
+    let rest = text.get(at..).unwrap_or("");
+    let word: usize = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .map(char::len_utf8)
+        .sum();
+    if word > 0 {
+        return &rest[..word.min(40)];
+    }
+    match rest.chars().next() {
+        Some(c) if !c.is_whitespace() => &rest[..c.len_utf8()],
+        _ => "",
+    }
+}
+
+impl Builder {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn internal(&self, at: usize, what: &str) -> Box<Diagnostic> {
+        Box::new(Diagnostic::error(
+            Code::Syntax,
+            Span::new(self.file, at, at),
+            format!("internal parser error: {what}; please report this with the file"),
+        ))
+    }
+
+    fn next<'i>(&self, it: &mut impl Iterator<Item = P<'i>>, parent: &P<'i>) -> R<P<'i>> {
+        it.next()
+            .ok_or_else(|| self.internal(parent.as_span().end(), "a rule ended early"))
+    }
+
+    fn ident(&self, p: &P) -> Ident {
+        Ident {
+            name: p.as_str().to_string(),
+            span: self.span(p),
+        }
+    }
+
+    fn string(&self, p: &P) -> String {
+        let raw = kids(p).next().map(|i| i.as_str()).unwrap_or("");
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some(other) => out.push(other),
+                    None => {}
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// An optional string among children: `Some` if the next child is a string.
+    fn opt_string<'i>(
+        &self,
+        it: &mut std::iter::Peekable<impl Iterator<Item = P<'i>>>,
+    ) -> Option<String> {
+        if it.peek().map(|p| p.as_rule()) == Some(Rule::string) {
+            it.next().map(|p| self.string(&p))
+        } else {
+            None
+        }
+    }
+
+    fn item(&self, pair: P) -> R<Item> {
+        let span = self.span(&pair);
+        let mut it = kids(&pair).peekable();
+        let mut is_override = false;
+        if it.peek().map(|p| p.as_rule()) == Some(Rule::kw_override) {
+            is_override = true;
+            it.next();
+        }
+        let decl_pair = self.next(&mut it, &pair)?;
+        let decl = self.decl(decl_pair)?;
+        Ok(Item {
+            doc: None,
+            is_override,
+            decl,
+            span,
+        })
+    }
+
+    fn decl(&self, p: P) -> R<Decl> {
+        let rule = p.as_rule();
+        let mut it = kids(&p).peekable();
+        // Most declarations start with their keyword; skip it.
+        if rule != Rule::action_item && rule != Rule::hook_item {
+            it.next();
+        }
+        Ok(match rule {
+            Rule::title_item => Decl::Title(self.string(&self.next(&mut it, &p)?)),
+            Rule::stat_item => Decl::Stat {
+                name: self.ident(&self.next(&mut it, &p)?),
+                default: self.expr(self.next(&mut it, &p)?)?,
+            },
+            Rule::derive_item => Decl::Derive {
+                name: self.ident(&self.next(&mut it, &p)?),
+                value: self.expr(self.next(&mut it, &p)?)?,
+            },
+            Rule::category_item => Decl::Category {
+                name: self.ident(&self.next(&mut it, &p)?),
+                label: self.opt_string(&mut it),
+            },
+            Rule::event_item => Decl::Event {
+                name: self.ident(&self.next(&mut it, &p)?),
+                label: self.opt_string(&mut it),
+            },
+            Rule::pool_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let mut clauses = Vec::new();
+                if let Some(body) = it.next() {
+                    for c in kids(&body) {
+                        clauses.push(self.pool_clause(c)?);
+                    }
+                }
+                Decl::Pool(Pool {
+                    name,
+                    label,
+                    clauses,
+                })
+            }
+            Rule::condition_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let mut clauses = Vec::new();
+                if let Some(body) = it.next() {
+                    for c in kids(&body) {
+                        clauses.push(self.condition_clause(c)?);
+                    }
+                }
+                Decl::Condition(Condition {
+                    name,
+                    label,
+                    clauses,
+                })
+            }
+            Rule::initiative_item => {
+                let mut clauses = Vec::new();
+                for c in it {
+                    clauses.push(self.initiative_clause(c)?);
+                }
+                Decl::Initiative(clauses)
+            }
+            Rule::round_item => {
+                let mut phases = Vec::new();
+                for ph in it {
+                    phases.push(self.phase(ph)?);
+                }
+                Decl::Round(phases)
+            }
+            Rule::priority_item => Decl::Priority(it.map(|i| self.ident(&i)).collect()),
+            Rule::chains_item => {
+                let order = self.ident(&self.next(&mut it, &p)?);
+                let depth = match it.next() {
+                    Some(_kw) => Some(self.expr(self.next(&mut it, &p)?)?),
+                    None => None,
+                };
+                Decl::Chains { order, depth }
+            }
+            Rule::limit_item => {
+                let mut each = false;
+                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_each) {
+                    each = true;
+                    it.next();
+                }
+                let subject = self.ident(&self.next(&mut it, &p)?);
+                let amount = self.limit_amount(self.next(&mut it, &p)?)?;
+                let guard = match it.next() {
+                    Some(g) => Some(self.guard(g)?),
+                    None => None,
+                };
+                Decl::Limit(Limit {
+                    each,
+                    subject,
+                    amount,
+                    guard,
+                })
+            }
+            Rule::default_cost_item => {
+                it.next(); // `cost`
+                Decl::DefaultCost(self.cost_terms(self.next(&mut it, &p)?)?)
+            }
+            Rule::action_item => {
+                let kind = self.action_kind(&self.next(&mut it, &p)?);
+                Decl::Action(self.action_rest(kind, it, &p)?)
+            }
+            Rule::trigger_item => Decl::Trigger(self.action_rest(ActionKind::Action, it, &p)?),
+            Rule::hook_item => {
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                let mut guard = None;
+                let mut body = None;
+                for c in it {
+                    match c.as_rule() {
+                        Rule::guard => guard = Some(self.guard(c)?),
+                        _ => body = Some(self.block(c)?),
+                    }
+                }
+                let body =
+                    body.ok_or_else(|| self.internal(p.as_span().end(), "a hook without a block"))?;
+                Decl::Hook(Hook { at, guard, body })
+            }
+            Rule::space_item => {
+                let kind = self.ident(&self.next(&mut it, &p)?);
+                Decl::Space {
+                    kind,
+                    zones: it.map(|z| self.ident(&z)).collect(),
+                }
+            }
+            Rule::surprise_item => Decl::Surprise,
+            Rule::downtime_item => {
+                it.next(); // `every`
+                let every = self.expr(self.next(&mut it, &p)?)?;
+                it.next(); // `hours`
+                Decl::Downtime {
+                    every,
+                    body: self.block(self.next(&mut it, &p)?)?,
+                }
+            }
+            Rule::rest_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let mut hours = None;
+                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hours) {
+                    it.next();
+                    hours = Some(self.expr(self.next(&mut it, &p)?)?);
+                }
+                Decl::Rest {
+                    name,
+                    label,
+                    hours,
+                    body: self.block(self.next(&mut it, &p)?)?,
+                }
+            }
+            Rule::outro_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let mode = self.next(&mut it, &p)?;
+                let continues = mode.as_rule() == Rule::kw_continues;
+                Decl::Outro {
+                    name,
+                    label,
+                    continues,
+                    body: self.block(self.next(&mut it, &p)?)?,
+                }
+            }
+            Rule::state_order_item => Decl::StateOrder(it.map(|i| self.ident(&i)).collect()),
+            Rule::sequence_item => {
+                let timing = self.ident(&self.next(&mut it, &p)?);
+                Decl::Sequence {
+                    timing,
+                    steps: it.map(|i| self.ident(&i)).collect(),
+                }
+            }
+            Rule::remove_item => {
+                let kind_pair = self.next(&mut it, &p)?;
+                let kind = match kids(&kind_pair).next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_pool) => DeclKind::Pool,
+                    Some(Rule::kw_stat) => DeclKind::Stat,
+                    Some(Rule::kw_derive) => DeclKind::Derive,
+                    Some(Rule::kw_action) => DeclKind::Action,
+                    Some(Rule::kw_trigger) => DeclKind::Trigger,
+                    Some(Rule::kw_condition) => DeclKind::Condition,
+                    Some(Rule::kw_limit) => DeclKind::Limit,
+                    Some(Rule::kw_category) => DeclKind::Category,
+                    _ => DeclKind::Event,
+                };
+                Decl::Remove {
+                    kind,
+                    name: self.ident(&self.next(&mut it, &p)?),
+                }
+            }
+            _ => return Err(self.internal(p.as_span().start(), "an unknown declaration")),
+        })
+    }
+
+    fn action_kind(&self, p: &P) -> ActionKind {
+        match kids(p).next().map(|k| k.as_rule()) {
+            Some(Rule::kw_free) => ActionKind::Free,
+            Some(Rule::kw_reaction) => ActionKind::Reaction,
+            Some(Rule::kw_preparation) => ActionKind::Preparation,
+            Some(Rule::kw_activity) => ActionKind::Activity,
+            _ => ActionKind::Action,
+        }
+    }
+
+    fn action_rest<'i>(
+        &self,
+        kind: ActionKind,
+        mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>,
+        parent: &P<'i>,
+    ) -> R<Action> {
+        let name = self.ident(&self.next(&mut it, parent)?);
+        let label = self.opt_string(&mut it);
+        let body = self.next(&mut it, parent)?;
+        let mut clauses = Vec::new();
+        for c in kids(&body) {
+            clauses.push(self.action_clause(c)?);
+        }
+        Ok(Action {
+            kind,
+            name,
+            label,
+            clauses,
+        })
+    }
+
+    fn action_clause(&self, p: P) -> R<ActionClause> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = kids(&p).peekable();
+        if !matches!(rule, Rule::on_clause | Rule::limit_clause) {
+            it.next();
+        }
+        Ok(match rule {
+            Rule::cost_clause => {
+                let terms = self.cost_terms(self.next(&mut it, &p)?)?;
+                let when = match it.next() {
+                    Some(w) => Some(
+                        self.expr(
+                            kids(&w)
+                                .nth(1)
+                                .ok_or_else(|| self.internal(span.end as usize, "when"))?,
+                        )?,
+                    ),
+                    None => None,
+                };
+                ActionClause::Cost { terms, when, span }
+            }
+            Rule::partner_clause => {
+                it.next(); // `cost`
+                ActionClause::Partner(self.cost_terms(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::category_clause => {
+                ActionClause::Category(it.map(|i| self.ident(&i)).collect(), span)
+            }
+            Rule::limit_clause => {
+                it.next(); // `limit`
+                ActionClause::Limit(self.limit_amount(self.next(&mut it, &p)?)?)
+            }
+            Rule::target_clause => {
+                let who = self.ident(&self.next(&mut it, &p)?);
+                let within = match it.next() {
+                    Some(_kw) => Some(self.expr(self.next(&mut it, &p)?)?),
+                    None => None,
+                };
+                ActionClause::Target { who, within, span }
+            }
+            Rule::requires_clause => {
+                ActionClause::Requires(self.expr(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::on_clause => ActionClause::On(self.on_event(self.next(&mut it, &p)?)?),
+            Rule::interrupts_clause => ActionClause::Interrupts(span),
+            Rule::ends_turn_clause => ActionClause::EndsTurn(span),
+            Rule::rounds_clause => ActionClause::Rounds(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::resolve_clause => ActionClause::Resolve(self.block(self.next(&mut it, &p)?)?),
+            _ => return Err(self.internal(span.start as usize, "an unknown action clause")),
+        })
+    }
+
+    fn on_event(&self, p: P) -> R<EventPattern> {
+        let span = self.span(&p);
+        let mut it = kids(&p);
+        it.next(); // `on`
+        let event = self.ident(&self.next(&mut it, &p)?);
+        let mut by = None;
+        let mut against = None;
+        while let Some(kw) = it.next() {
+            let who = Some(self.ident(&self.next(&mut it, &p)?));
+            if kw.as_rule() == Rule::kw_by {
+                by = who;
+            } else {
+                against = who;
+            }
+        }
+        Ok(EventPattern {
+            event,
+            by,
+            against,
+            span,
+        })
+    }
+
+    fn cost_terms(&self, p: P) -> R<CostTerms> {
+        let span = self.span(&p);
+        let mut terms = Vec::new();
+        for t in kids(&p) {
+            if t.as_rule() != Rule::cost_term {
+                continue; // `0`
+            }
+            let mut it = kids(&t);
+            let amount = self.expr(self.next(&mut it, &t)?)?;
+            let pool = self.ident(&self.next(&mut it, &t)?);
+            let mut per = None;
+            if it.next().is_some() {
+                let mut count = 1u32;
+                let mut unit = self.next(&mut it, &t)?;
+                if unit.as_rule() == Rule::int {
+                    count = unit.as_str().parse().unwrap_or(u32::MAX);
+                    unit = self.next(&mut it, &t)?;
+                }
+                per = Some((count, self.ident(&unit)));
+            }
+            terms.push(CostTerm { amount, pool, per });
+        }
+        Ok(CostTerms { terms, span })
+    }
+
+    fn limit_amount(&self, p: P) -> R<LimitAmount> {
+        let span = self.span(&p);
+        let mut it = kids(&p);
+        let amount = self.expr(self.next(&mut it, &p)?)?;
+        let mut pool = None;
+        let mut next = self.next(&mut it, &p)?;
+        if next.as_rule() == Rule::ident {
+            pool = Some(self.ident(&next));
+            next = self.next(&mut it, &p)?;
+        }
+        let _ = next; // `per`
+        let per = self.period(&self.next(&mut it, &p)?);
+        Ok(LimitAmount {
+            amount,
+            pool,
+            per,
+            span,
+        })
+    }
+
+    fn period(&self, p: &P) -> Period {
+        match kids(p).next().map(|k| k.as_rule()) {
+            Some(Rule::kw_turn) => Period::Turn,
+            Some(Rule::kw_encounter) => Period::Encounter,
+            Some(Rule::kw_trigger) => Period::Trigger,
+            Some(Rule::kw_phase) => Period::Phase,
+            _ => Period::Round,
+        }
+    }
+
+    fn guard(&self, p: P) -> R<Guard> {
+        let mut it = kids(&p);
+        let kw = self.next(&mut it, &p)?;
+        Ok(Guard {
+            negated: kw.as_rule() == Rule::kw_unless,
+            cond: self.expr(self.next(&mut it, &p)?)?,
+        })
+    }
+
+    fn at_timing(&self, p: P) -> R<Timing> {
+        let t = kids(&p)
+            .nth(1)
+            .ok_or_else(|| self.internal(p.as_span().end(), "a timing"))?;
+        self.timing(t)
+    }
+
+    fn timing(&self, p: P) -> R<Timing> {
+        let span = self.span(&p);
+        let mut it = kids(&p);
+        let name = self.ident(&self.next(&mut it, &p)?);
+        let arg = it.next().map(|a| self.ident(&a));
+        Ok(Timing { name, arg, span })
+    }
+
+    fn optional_guard<'i>(&self, it: &mut impl Iterator<Item = P<'i>>) -> R<Option<Guard>> {
+        match it.next() {
+            Some(g) => Ok(Some(self.guard(g)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn pool_clause(&self, p: P) -> R<PoolClause> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = kids(&p).peekable();
+        it.next(); // the keyword
+        Ok(match rule {
+            Rule::max_clause => {
+                let v = self.next(&mut it, &p)?;
+                if v.as_rule() == Rule::kw_none {
+                    PoolClause::Max(None, span)
+                } else {
+                    PoolClause::Max(Some(self.expr(v)?), span)
+                }
+            }
+            Rule::min_clause => PoolClause::Min(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::start_clause => PoolClause::Start(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::refresh_clause => {
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                PoolClause::Refresh {
+                    at,
+                    guard: self.optional_guard(&mut it)?,
+                    span,
+                }
+            }
+            Rule::keep_clause => PoolClause::Keep {
+                at: self.at_timing(self.next(&mut it, &p)?)?,
+                span,
+            },
+            Rule::lose_clause => {
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                PoolClause::Lose {
+                    at,
+                    guard: self.optional_guard(&mut it)?,
+                    span,
+                }
+            }
+            Rule::decay_clause => {
+                let amount = self.expr(self.next(&mut it, &p)?)?;
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                PoolClause::Decay {
+                    amount,
+                    at,
+                    guard: self.optional_guard(&mut it)?,
+                    span,
+                }
+            }
+            Rule::convert_clause => {
+                it.next(); // `into`
+                let into = self.ident(&self.next(&mut it, &p)?);
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                PoolClause::Convert {
+                    into,
+                    at,
+                    guard: self.optional_guard(&mut it)?,
+                    span,
+                }
+            }
+            Rule::gain_clause => {
+                let amount = self.expr(self.next(&mut it, &p)?)?;
+                let w = self.next(&mut it, &p)?;
+                let when = if w.as_rule() == Rule::at_timing {
+                    GainWhen::At(self.at_timing(w)?)
+                } else {
+                    GainWhen::On(self.on_event(w)?)
+                };
+                let mut guard = None;
+                let mut cap = None;
+                for c in it {
+                    if c.as_rule() == Rule::guard {
+                        guard = Some(self.guard(c)?);
+                    } else {
+                        let mut ci =
+                            kids(&c).filter(|x| matches!(x.as_rule(), Rule::expr | Rule::period));
+                        let amount = self.expr(self.next(&mut ci, &c)?)?;
+                        let per = self.period(&self.next(&mut ci, &c)?);
+                        cap = Some(Cap { amount, per });
+                    }
+                }
+                PoolClause::Gain {
+                    amount,
+                    when,
+                    guard,
+                    cap,
+                    span,
+                }
+            }
+            Rule::overspend_clause => {
+                it.next(); // `to`
+                let floor = self.expr(self.next(&mut it, &p)?)?;
+                PoolClause::Overspend {
+                    floor,
+                    price: self.block(self.next(&mut it, &p)?)?,
+                    span,
+                }
+            }
+            Rule::threshold_clause => {
+                let op = self.cmp_op(&self.next(&mut it, &p)?);
+                let value = self.expr(self.next(&mut it, &p)?)?;
+                PoolClause::Threshold {
+                    op,
+                    value,
+                    body: self.block(self.next(&mut it, &p)?)?,
+                    span,
+                }
+            }
+            _ => return Err(self.internal(span.start as usize, "an unknown pool clause")),
+        })
+    }
+
+    fn condition_clause(&self, p: P) -> R<ConditionClause> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = kids(&p);
+        if rule == Rule::polarity_clause {
+            let positive = it.next().map(|k| k.as_rule()) == Some(Rule::kw_positive);
+            return Ok(ConditionClause::Polarity { positive, span });
+        }
+        if rule == Rule::cond_hook_clause {
+            let at = self.at_timing(self.next(&mut it, &p)?)?;
+            return Ok(ConditionClause::Hook {
+                at,
+                body: self.block(self.next(&mut it, &p)?)?,
+                span,
+            });
+        }
+        it.next(); // keyword
+        Ok(match rule {
+            Rule::blocks_clause => {
+                let mut things = Vec::new();
+                for b in it {
+                    let mut bi = kids(&b);
+                    let first = self.next(&mut bi, &b)?;
+                    if first.as_rule() == Rule::kw_spend {
+                        things.push(Blocked::Spend(self.ident(&self.next(&mut bi, &b)?)));
+                    } else {
+                        things.push(Blocked::Thing(self.ident(&first)));
+                    }
+                }
+                ConditionClause::Blocks(things, span)
+            }
+            Rule::implies_clause => {
+                ConditionClause::Implies(it.map(|i| self.ident(&i)).collect(), span)
+            }
+            Rule::lasts_clause => {
+                ConditionClause::Lasts(self.duration(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::maintain_clause => {
+                let at = self.at_timing(self.next(&mut it, &p)?)?;
+                ConditionClause::Maintain {
+                    at,
+                    body: self.block(self.next(&mut it, &p)?)?,
+                    span,
+                }
+            }
+            _ => return Err(self.internal(span.start as usize, "an unknown condition clause")),
+        })
+    }
+
+    fn duration(&self, p: P) -> R<Duration> {
+        let inner = kids(&p)
+            .next()
+            .ok_or_else(|| self.internal(p.as_span().start(), "a duration"))?;
+        let span = self.span(&inner);
+        let rule = inner.as_rule();
+        let mut it = kids(&inner);
+        it.next(); // keyword
+        Ok(match rule {
+            Rule::until_duration => Duration::Until(self.timing(self.next(&mut it, &inner)?)?),
+            Rule::for_duration => Duration::Rounds(self.expr(self.next(&mut it, &inner)?)?),
+            Rule::while_duration => Duration::While(self.expr(self.next(&mut it, &inner)?)?),
+            _ => Duration::Maintained(span),
+        })
+    }
+
+    fn initiative_clause(&self, p: P) -> R<InitiativeClause> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = kids(&p);
+        it.next(); // keyword
+        Ok(match rule {
+            Rule::value_clause => {
+                InitiativeClause::Value(self.expr(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::made_clause => {
+                InitiativeClause::Made(self.at_timing(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::adjust_clause => {
+                let e = it
+                    .find(|x| x.as_rule() == Rule::expr)
+                    .ok_or_else(|| self.internal(span.end as usize, "adjust"))?;
+                InitiativeClause::Adjust(self.expr(e)?, span)
+            }
+            Rule::range_clause => {
+                let lo = self.expr(self.next(&mut it, &p)?)?;
+                it.next(); // `to`
+                InitiativeClause::Range(lo, self.expr(self.next(&mut it, &p)?)?, span)
+            }
+            Rule::order_clause => {
+                InitiativeClause::Order(self.ident(&self.next(&mut it, &p)?), span)
+            }
+            Rule::ties_clause => {
+                let mut ties = Vec::new();
+                for t in it.filter(|x| x.as_rule() == Rule::tiebreak) {
+                    let mut ti = kids(&t);
+                    let first = self.next(&mut ti, &t)?;
+                    ties.push(match first.as_rule() {
+                        Rule::kw_higher => TieBreak::Higher(self.ident(&self.next(&mut ti, &t)?)),
+                        Rule::kw_roll => TieBreak::Roll(self.expr(self.next(&mut ti, &t)?)?),
+                        _ => TieBreak::Named(self.ident(&first)),
+                    });
+                }
+                InitiativeClause::Ties(ties, span)
+            }
+            Rule::allow_clause => {
+                InitiativeClause::Allow(it.map(|i| self.ident(&i)).collect(), span)
+            }
+            _ => return Err(self.internal(span.start as usize, "an unknown initiative clause")),
+        })
+    }
+
+    fn phase(&self, p: P) -> R<Phase> {
+        let span = self.span(&p);
+        let mut it = kids(&p);
+        it.next(); // `phase`
+        let name = self.ident(&self.next(&mut it, &p)?);
+        let kind_pair = self.next(&mut it, &p)?;
+        let inner = kids(&kind_pair)
+            .next()
+            .ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
+        let kind = match inner.as_rule() {
+            Rule::turns_phase => PhaseKind::Turns,
+            Rule::simultaneous_phase => {
+                PhaseKind::Simultaneous(kids(&inner).nth(1).map(|k| self.action_kind(&k)))
+            }
+            _ => {
+                let block = match kids(&inner).nth(1) {
+                    Some(b) => self.block(b)?,
+                    None => Block {
+                        stmts: Vec::new(),
+                        span: self.span(&inner),
+                    },
+                };
+                PhaseKind::Step(block)
+            }
+        };
+        Ok(Phase { name, kind, span })
+    }
+
+    fn block(&self, p: P) -> R<Block> {
+        let span = self.span(&p);
+        let mut stmts = Vec::new();
+        for s in kids(&p) {
+            stmts.push(self.stmt(s)?);
+        }
+        Ok(Block { stmts, span })
+    }
+
+    fn stmt(&self, p: P) -> R<Stmt> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = kids(&p).peekable();
+        if rule == Rule::assign_stmt {
+            let path = self.path(self.next(&mut it, &p)?);
+            let op = match self.next(&mut it, &p)?.as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            return Ok(Stmt::Assign {
+                target: path,
+                op,
+                value: self.expr(self.next(&mut it, &p)?)?,
+                span,
+            });
+        }
+        if rule == Rule::simple_stmt {
+            return Ok(match it.next().map(|k| k.as_rule()) {
+                Some(Rule::kw_end_turn) => Stmt::EndTurn(span),
+                Some(Rule::kw_end_encounter) => Stmt::EndEncounter(span),
+                Some(Rule::kw_cancel) => Stmt::Cancel(span),
+                Some(Rule::kw_roll_initiative) => Stmt::RollInitiative(span),
+                _ => Stmt::ClearConditions(span),
+            });
+        }
+        it.next(); // keyword
+        Ok(match rule {
+            Rule::if_stmt => {
+                let cond = self.expr(self.next(&mut it, &p)?)?;
+                let then = self.block(self.next(&mut it, &p)?)?;
+                let otherwise = match it.nth(1) {
+                    Some(e) if e.as_rule() == Rule::if_stmt => {
+                        let s = self.span(&e);
+                        Some(Block {
+                            stmts: vec![self.stmt(e)?],
+                            span: s,
+                        })
+                    }
+                    Some(e) => Some(self.block(e)?),
+                    None => None,
+                };
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                    span,
+                }
+            }
+            Rule::apply_stmt => {
+                let condition = self.ident(&self.next(&mut it, &p)?);
+                let mut to = None;
+                let mut duration = None;
+                while let Some(x) = it.next() {
+                    match x.as_rule() {
+                        Rule::kw_to => to = Some(self.ident(&self.next(&mut it, &p)?)),
+                        Rule::duration => duration = Some(self.duration(x)?),
+                        _ => {}
+                    }
+                }
+                Stmt::Apply {
+                    condition,
+                    to,
+                    duration,
+                    span,
+                }
+            }
+            Rule::remove_stmt => {
+                let condition = self.ident(&self.next(&mut it, &p)?);
+                let from = it.nth(1).map(|f| self.ident(&f));
+                Stmt::Remove {
+                    condition,
+                    from,
+                    span,
+                }
+            }
+            Rule::emit_stmt => Stmt::Emit(self.ident(&self.next(&mut it, &p)?)),
+            Rule::choose_stmt => {
+                let chooser = self.ident(&self.next(&mut it, &p)?);
+                let question = self.opt_string(&mut it);
+                let mut options = Vec::new();
+                for o in it {
+                    let mut oi = kids(&o);
+                    let name = self.ident(&self.next(&mut oi, &o)?);
+                    options.push((name, self.block(self.next(&mut oi, &o)?)?));
+                }
+                Stmt::Choose {
+                    chooser,
+                    question,
+                    options,
+                    span,
+                }
+            }
+            Rule::check_stmt => {
+                let roll = self.expr(self.next(&mut it, &p)?)?;
+                it.next(); // `vs`
+                let against = self.expr(self.next(&mut it, &p)?)?;
+                let mut outcomes = Vec::new();
+                for o in it {
+                    let mut oi = kids(&o);
+                    let name = self.ident(&self.next(&mut oi, &o)?);
+                    outcomes.push((name, self.block(self.next(&mut oi, &o)?)?));
+                }
+                Stmt::Check {
+                    roll,
+                    against,
+                    outcomes,
+                    span,
+                }
+            }
+            Rule::move_stmt => Stmt::Move(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::push_stmt => {
+                let who = self.ident(&self.next(&mut it, &p)?);
+                Stmt::Push {
+                    who,
+                    distance: self.expr(self.next(&mut it, &p)?)?,
+                    span,
+                }
+            }
+            Rule::pay_stmt => Stmt::Pay(self.cost_terms(self.next(&mut it, &p)?)?),
+            Rule::follow_stmt => Stmt::Follow(self.ident(&self.next(&mut it, &p)?)),
+            _ => return Err(self.internal(span.start as usize, "an unknown statement")),
+        })
+    }
+
+    fn path(&self, p: P) -> Path {
+        Path {
+            span: self.span(&p),
+            parts: kids(&p).map(|i| self.ident(&i)).collect(),
+        }
+    }
+
+    fn cmp_op(&self, p: &P) -> CmpOp {
+        match p.as_str() {
+            "<" => CmpOp::Lt,
+            "<=" => CmpOp::Le,
+            ">" => CmpOp::Gt,
+            ">=" => CmpOp::Ge,
+            "==" => CmpOp::Eq,
+            _ => CmpOp::Ne,
+        }
+    }
+
+    fn expr(&self, p: P) -> R<Expr> {
+        let span = self.span(&p);
+        match p.as_rule() {
+            Rule::expr | Rule::paren => {
+                let inner = kids(&p)
+                    .next()
+                    .ok_or_else(|| self.internal(span.start as usize, "an empty expression"))?;
+                let mut e = self.expr(inner)?;
+                if p.as_rule() == Rule::paren {
+                    e.span = span;
+                }
+                Ok(e)
+            }
+            Rule::or_expr | Rule::and_expr => {
+                let op = if p.as_rule() == Rule::or_expr {
+                    BinOp::Or
+                } else {
+                    BinOp::And
+                };
+                self.fold(p, |_| op)
+            }
+            Rule::sum | Rule::product => self.fold(p, |sym| match sym {
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                _ => BinOp::Rem,
+            }),
+            Rule::not_expr => {
+                let parts: Vec<P> = kids(&p).collect();
+                let (nots, rest) = parts.split_at(parts.len().saturating_sub(1));
+                let last = rest
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| self.internal(span.start as usize, "not"))?;
+                let mut e = self.expr(last)?;
+                for n in nots.iter().rev() {
+                    let s = Span::new(self.file, n.as_span().start(), span.end as usize);
+                    e = Expr {
+                        kind: ExprKind::Not(Box::new(e)),
+                        span: s,
+                    };
+                }
+                Ok(e)
+            }
+            Rule::unary => {
+                let parts: Vec<P> = kids(&p).collect();
+                let (negs, rest) = parts.split_at(parts.len().saturating_sub(1));
+                let last = rest
+                    .first()
+                    .cloned()
+                    .ok_or_else(|| self.internal(span.start as usize, "unary"))?;
+                let mut e = self.expr(last)?;
+                for n in negs.iter().rev() {
+                    let s = Span::new(self.file, n.as_span().start(), span.end as usize);
+                    e = Expr {
+                        kind: ExprKind::Neg(Box::new(e)),
+                        span: s,
+                    };
+                }
+                Ok(e)
+            }
+            Rule::cmp_expr => {
+                let mut it = kids(&p);
+                let lhs = self.expr(self.next(&mut it, &p)?)?;
+                let Some(op) = it.next() else { return Ok(lhs) };
+                let rhs = self.next(&mut it, &p)?;
+                let kind = match op.as_rule() {
+                    Rule::kw_has => ExprKind::Has {
+                        who: Box::new(lhs),
+                        condition: self.ident(&rhs),
+                    },
+                    Rule::kw_is => ExprKind::Is {
+                        who: Box::new(lhs),
+                        relation: self.ident(&rhs),
+                    },
+                    _ => ExprKind::Compare {
+                        op: self.cmp_op(&op),
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(self.expr(rhs)?),
+                    },
+                };
+                Ok(Expr { kind, span })
+            }
+            Rule::int => Ok(Expr {
+                kind: ExprKind::Int(p.as_str().to_string()),
+                span,
+            }),
+            Rule::dice => {
+                let (count, sides) = p.as_str().split_once('d').unwrap_or(("", "0"));
+                Ok(Expr {
+                    kind: ExprKind::Dice {
+                        count: count.to_string(),
+                        sides: sides.to_string(),
+                    },
+                    span,
+                })
+            }
+            Rule::boolean => {
+                let value = kids(&p).next().map(|k| k.as_rule()) == Some(Rule::kw_true);
+                Ok(Expr {
+                    kind: ExprKind::Bool(value),
+                    span,
+                })
+            }
+            Rule::path => Ok(Expr {
+                kind: ExprKind::Path(self.path(p)),
+                span,
+            }),
+            Rule::call => {
+                let mut it = kids(&p);
+                let func = self.ident(&self.next(&mut it, &p)?);
+                let mut args = Vec::new();
+                for a in it {
+                    args.push(self.expr(a)?);
+                }
+                Ok(Expr {
+                    kind: ExprKind::Call { func, args },
+                    span,
+                })
+            }
+            _ => Err(self.internal(span.start as usize, "an unknown expression")),
+        }
+    }
+
+    /// Left-associative chains: `a op b op c`.
+    fn fold(&self, p: P, op_of: impl Fn(&str) -> BinOp) -> R<Expr> {
+        let mut it = kids(&p);
+        let mut lhs = self.expr(self.next(&mut it, &p)?)?;
+        while let Some(op) = it.next() {
+            let rhs = self.expr(self.next(&mut it, &p)?)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Binary {
+                    op: op_of(op.as_str()),
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            };
+        }
+        Ok(lhs)
+    }
+}
