@@ -67,12 +67,8 @@ fn main() -> ExitCode {
 }
 
 fn text_style() -> render::TextStyle {
-    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::io::stderr().is_terminal();
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(100);
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal();
+    let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
     render::TextStyle { color, width }
 }
 
@@ -94,21 +90,12 @@ fn print_text(compilation: &Compilation) {
 
 fn summary(compilations: &[Compilation]) -> String {
     let count = |errors: bool| -> usize {
-        compilations
-            .iter()
-            .flat_map(|c| &c.diagnostics)
-            .filter(|d| d.is_error() == errors)
-            .count()
+        compilations.iter().flat_map(|c| &c.diagnostics).filter(|d| d.is_error() == errors).count()
     };
     let (errors, warnings) = (count(true), count(false));
     let files = compilations.len();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "checked {}: {}, {}",
-        plural(files, "file"),
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    )
+    format!("checked {}: {}, {}", plural(files, "file"), plural(errors, "error"), plural(warnings, "warning"))
 }
 
 fn check_files(files: &[PathBuf], format: Format) -> ExitCode {
@@ -124,11 +111,7 @@ fn check_files(files: &[PathBuf], format: Format) -> ExitCode {
             // One document for all files: each diagnostic names its own file.
             let mut all: Vec<render::JsonDiagnostic> = Vec::new();
             for c in &compilations {
-                all.extend(
-                    c.diagnostics
-                        .iter()
-                        .map(|d| render::to_json_value(d, &c.sources)),
-                );
+                all.extend(c.diagnostics.iter().map(|d| render::to_json_value(d, &c.sources)));
             }
             let doc = render::JsonDocument { diagnostics: all };
             match serde_json::to_string_pretty(&doc) {

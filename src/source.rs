@@ -18,11 +18,7 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span {
-            file,
-            start: clamp_u32(start),
-            end: clamp_u32(end.max(start)),
-        }
+        Span { file, start: clamp_u32(start), end: clamp_u32(end.max(start)) }
     }
 
     pub fn len(self) -> usize {
@@ -39,11 +35,7 @@ impl Span {
 
     /// The smallest span covering both (same file assumed).
     pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 }
 
@@ -80,11 +72,7 @@ impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();
         let line_starts = files::line_starts(&text).collect();
-        self.files.push(SourceFile {
-            name: name.into(),
-            text,
-            line_starts,
-        });
+        self.files.push(SourceFile { name: name.into(), text, line_starts });
         FileId(clamp_u32(self.files.len() - 1))
     }
 
@@ -105,10 +93,7 @@ impl SourceMap {
         let offset = offset.min(self.text(id).len());
         let line = self.line_index(id, offset).unwrap_or(0);
         let column = self.column_number(id, line, offset).unwrap_or(1);
-        LineCol {
-            line: line + 1,
-            column,
-        }
+        LineCol { line: line + 1, column }
     }
 }
 
@@ -118,23 +103,16 @@ impl<'a> Files<'a> for SourceMap {
     type Source = &'a str;
 
     fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
-        self.get(id)
-            .map(|f| f.name.as_str())
-            .ok_or(files::Error::FileMissing)
+        self.get(id).map(|f| f.name.as_str()).ok_or(files::Error::FileMissing)
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, files::Error> {
-        self.get(id)
-            .map(|f| f.text.as_str())
-            .ok_or(files::Error::FileMissing)
+        self.get(id).map(|f| f.text.as_str()).ok_or(files::Error::FileMissing)
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, files::Error> {
         let file = self.get(id).ok_or(files::Error::FileMissing)?;
-        Ok(file
-            .line_starts
-            .binary_search(&byte_index)
-            .unwrap_or_else(|next| next - 1))
+        Ok(file.line_starts.binary_search(&byte_index).unwrap_or_else(|next| next - 1))
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, files::Error> {
@@ -142,15 +120,8 @@ impl<'a> Files<'a> for SourceMap {
         let start = *file
             .line_starts
             .get(line_index)
-            .ok_or(files::Error::LineTooLarge {
-                given: line_index,
-                max: file.line_starts.len() - 1,
-            })?;
-        let end = file
-            .line_starts
-            .get(line_index + 1)
-            .copied()
-            .unwrap_or(file.text.len());
+            .ok_or(files::Error::LineTooLarge { given: line_index, max: file.line_starts.len() - 1 })?;
+        let end = file.line_starts.get(line_index + 1).copied().unwrap_or(file.text.len());
         Ok(start..end)
     }
 }

@@ -23,11 +23,7 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
         Expr::Int(n) => Some(*n),
         Expr::Stat(ir::Who::Owner, id) => r.stats.get(id.index()).and_then(|s| ev(&s.default)),
         Expr::Derived(ir::Who::Owner, id) => r.derived.get(id.index()).and_then(|d| ev(&d.value)),
-        Expr::PoolMax(ir::Who::Owner, id) => r
-            .pools
-            .get(id.index())
-            .and_then(|p| p.max.as_ref())
-            .and_then(ev),
+        Expr::PoolMax(ir::Who::Owner, id) => r.pools.get(id.index()).and_then(|p| p.max.as_ref()).and_then(ev),
         Expr::PoolMin(ir::Who::Owner, id) => r.pools.get(id.index()).and_then(|p| ev(&p.min)),
         Expr::Neg(x) => ev(x)?.checked_neg(),
         Expr::Binary(op, a, b) => {
@@ -41,18 +37,8 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::And | BinOp::Or => None,
             }
         }
-        Expr::Call(Func::Min, args) => args
-            .iter()
-            .map(ev)
-            .collect::<Option<Vec<_>>>()?
-            .into_iter()
-            .min(),
-        Expr::Call(Func::Max, args) => args
-            .iter()
-            .map(ev)
-            .collect::<Option<Vec<_>>>()?
-            .into_iter()
-            .max(),
+        Expr::Call(Func::Min, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().min(),
+        Expr::Call(Func::Max, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().max(),
         Expr::Call(Func::Abs, args) => args.first().and_then(ev).and_then(i64::checked_abs),
         _ => None,
     }

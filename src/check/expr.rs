@@ -39,16 +39,16 @@ const TIMINGS: &[&str] = &[
     "phase_end",
 ];
 const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "initiative"];
-const WHO_WORDS: &[&str] = &["self", "target", "actor"];
-const RELATIONS: &[&str] = &[
-    "self",
-    "ally",
-    "enemy",
-    "other",
-    "any",
-    "player",
-    "non_player",
-];
+const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim"];
+const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
+
+/// "a" or "an" before a word.
+fn article(word: &str) -> &'static str {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
 
 /// Dice limits: beyond these a roll is surely a typo, and sums could overflow.
 const MAX_DICE: u32 = 1000;
@@ -71,14 +71,8 @@ impl Lowerer<'_> {
         let (x, ty) = self.expr(e, ctx);
         if ty != want && ty != Ty::Unknown {
             let (what, fix) = match want {
-                Ty::Int => (
-                    "a number",
-                    "use a number here, e.g. a pool or stat instead of a comparison",
-                ),
-                _ => (
-                    "a yes/no condition",
-                    "compare it, e.g. `ap >= 1`, or test a condition with `has`",
-                ),
+                Ty::Int => ("a number", "use a number here, e.g. a pool or stat instead of a comparison"),
+                _ => ("a yes/no condition", "compare it, e.g. `ap >= 1`, or test a condition with `has`"),
             };
             self.error(
                 Diagnostic::error(Code::TypeMismatch, e.span, format!("expected {what} here"))
@@ -116,11 +110,7 @@ impl Lowerer<'_> {
             ExprKind::Neg(inner) => (Expr::Neg(Box::new(self.int(inner, ctx))), Ty::Int),
             ExprKind::Not(inner) => (Expr::Not(Box::new(self.cond(inner, ctx))), Ty::Bool),
             ExprKind::Binary { op, lhs, rhs } => {
-                let want = if matches!(op, BinOp::And | BinOp::Or) {
-                    Ty::Bool
-                } else {
-                    Ty::Int
-                };
+                let want = if matches!(op, BinOp::And | BinOp::Or) { Ty::Bool } else { Ty::Int };
                 let l = self.expect_ty(lhs, want, ctx);
                 let r = self.expect_ty(rhs, want, ctx);
                 if matches!(op, BinOp::Div | BinOp::Rem) && r == Expr::Int(0) {
@@ -134,11 +124,8 @@ impl Lowerer<'_> {
             }
             ExprKind::Compare { op, lhs, rhs } => {
                 let (l, lt) = self.expr(lhs, ctx);
-                let want = if lt == Ty::Bool && matches!(op, ast::CmpOp::Eq | ast::CmpOp::Ne) {
-                    Ty::Bool
-                } else {
-                    Ty::Int
-                };
+                let want =
+                    if lt == Ty::Bool && matches!(op, ast::CmpOp::Eq | ast::CmpOp::Ne) { Ty::Bool } else { Ty::Int };
                 if lt != want && lt != Ty::Unknown {
                     self.error(
                         Diagnostic::error(Code::TypeMismatch, lhs.span, "expected a number here")
@@ -159,34 +146,22 @@ impl Lowerer<'_> {
     }
 
     fn dice(&mut self, e: &ast::Expr, count: &str, sides: &str) -> (Expr, Ty) {
-        let count_n = if count.is_empty() {
-            Ok(1)
-        } else {
-            count.parse::<u32>()
-        };
+        let count_n = if count.is_empty() { Ok(1) } else { count.parse::<u32>() };
         let sides_n = sides.parse::<u32>();
         match (count_n, sides_n) {
             (Ok(c), Ok(s)) if c == 0 || s == 0 => {
                 self.error(
-                    Diagnostic::error(
-                        Code::BadDice,
-                        e.span,
-                        "dice need at least one die with at least one side",
-                    )
-                    .label("this rolls nothing")
-                    .help("e.g. `1d6`"),
+                    Diagnostic::error(Code::BadDice, e.span, "dice need at least one die with at least one side")
+                        .label("this rolls nothing")
+                        .help("e.g. `1d6`"),
                 );
                 (Expr::Int(0), Ty::Unknown)
             }
-            (Ok(c), Ok(s)) if c <= MAX_DICE && s <= MAX_SIDES => {
-                (Expr::Dice { count: c, sides: s }, Ty::Int)
-            }
+            (Ok(c), Ok(s)) if c <= MAX_DICE && s <= MAX_SIDES => (Expr::Dice { count: c, sides: s }, Ty::Int),
             _ => {
                 self.error(
                     Diagnostic::error(Code::NumberTooLarge, e.span, "these dice are too large")
-                        .label(format!(
-                            "at most {MAX_DICE} dice of at most {MAX_SIDES} sides"
-                        ))
+                        .label(format!("at most {MAX_DICE} dice of at most {MAX_SIDES} sides"))
                         .help("check the numbers: `1d20` is one twenty-sided die"),
                 );
                 (Expr::Int(0), Ty::Unknown)
@@ -194,13 +169,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn call(
-        &mut self,
-        e: &ast::Expr,
-        func: &ast::Ident,
-        args: &[ast::Expr],
-        ctx: Ctx,
-    ) -> (Expr, Ty) {
+    fn call(&mut self, e: &ast::Expr, func: &ast::Ident, args: &[ast::Expr], ctx: Ctx) -> (Expr, Ty) {
         let arity = |n: usize, this: &mut Self| {
             if args.len() != n {
                 this.error(
@@ -226,29 +195,16 @@ impl Lowerer<'_> {
                         .help(format!("e.g. `{}(a, b)`", func.name)),
                     );
                 }
-                let f = if func.name == "min" {
-                    Func::Min
-                } else {
-                    Func::Max
-                };
-                (
-                    Expr::Call(f, args.iter().map(|a| self.int(a, ctx)).collect()),
-                    Ty::Int,
-                )
+                let f = if func.name == "min" { Func::Min } else { Func::Max };
+                (Expr::Call(f, args.iter().map(|a| self.int(a, ctx)).collect()), Ty::Int)
             }
             "abs" => {
                 arity(1, self);
-                (
-                    Expr::Call(Func::Abs, args.iter().map(|a| self.int(a, ctx)).collect()),
-                    Ty::Int,
-                )
+                (Expr::Call(Func::Abs, args.iter().map(|a| self.int(a, ctx)).collect()), Ty::Int)
             }
             "distance" => {
                 arity(1, self);
-                let who = args
-                    .first()
-                    .map(|a| self.who_expr(a, ctx))
-                    .unwrap_or(Who::Target);
+                let who = args.first().map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
                 (Expr::Distance(who), Ty::Int)
             }
             _ => {
@@ -274,7 +230,10 @@ impl Lowerer<'_> {
         if let ExprKind::Path(p) = &who.kind {
             if p.parts.len() == 1 && p.parts[0].name == "trigger" {
                 if !ctx.event {
-                    self.misplaced(who.span, "`trigger` means the event a reaction or trigger answers; there is none here");
+                    self.misplaced(
+                        who.span,
+                        "`trigger` means the event a reaction or trigger answers; there is none here",
+                    );
                 }
                 let event = self.event_ref(relation);
                 return (Expr::TriggerIs(event), Ty::Bool);
@@ -307,7 +266,7 @@ impl Lowerer<'_> {
             Diagnostic::error(
                 Code::UnknownOption,
                 word.span,
-                format!("`{}` is not a {what}", word.name),
+                format!("`{}` is not {} {what}", word.name, article(what)),
             )
             .label(format!("unknown {what}"))
             .suggest(&word.name, options.iter().copied())
@@ -316,10 +275,7 @@ impl Lowerer<'_> {
     }
 
     pub fn misplaced(&mut self, span: crate::source::Span, message: &str) {
-        self.error(
-            Diagnostic::error(Code::MisplacedClause, span, message.to_string())
-                .label("not meaningful here"),
-        );
+        self.error(Diagnostic::error(Code::MisplacedClause, span, message.to_string()).label("not meaningful here"));
     }
 
     /// `self`, `target` or `actor` as written in an expression.
@@ -330,7 +286,7 @@ impl Lowerer<'_> {
                 self.error(
                     Diagnostic::error(Code::UnknownOption, e.span, "expected a participant here")
                         .label("not a participant")
-                        .help("participants are `self`, `target` and `actor`"),
+                        .help("participants are `self`, `target`, `actor` and `victim`"),
                 );
                 Who::Owner
             }
@@ -342,16 +298,25 @@ impl Lowerer<'_> {
             "self" | "owner" => Who::Owner,
             "target" => {
                 if !ctx.target {
-                    self.misplaced(
-                        word.span,
-                        "`target` is the target of an action, and there is none here",
-                    );
+                    self.misplaced(word.span, "`target` is the target of an action, and there is none here");
                 }
                 Who::Target
             }
+            "victim" => {
+                if !ctx.event {
+                    self.misplaced(
+                        word.span,
+                        "`victim` is the target of the event a reaction or trigger answers; there is none here",
+                    );
+                }
+                Who::EventTarget
+            }
             "actor" => {
                 if !ctx.event {
-                    self.misplaced(word.span, "`actor` is whoever did the event a reaction or trigger answers; there is none here");
+                    self.misplaced(
+                        word.span,
+                        "`actor` is whoever did the event a reaction or trigger answers; there is none here",
+                    );
                 }
                 Who::EventActor
             }
@@ -366,20 +331,12 @@ impl Lowerer<'_> {
     fn value_path(&mut self, path: &ast::Path, ctx: Ctx) -> (Expr, Ty) {
         let parts = &path.parts;
         let (who, rest) = match parts.first().map(|p| p.name.as_str()) {
-            Some(w) if WHO_WORDS.contains(&w) && parts.len() > 1 => {
-                (self.who_word(&parts[0], ctx), &parts[1..])
-            }
+            Some(w) if WHO_WORDS.contains(&w) && parts.len() > 1 => (self.who_word(&parts[0], ctx), &parts[1..]),
             Some(w) if WHO_WORDS.contains(&w) || w == "trigger" => {
                 self.error(
-                    Diagnostic::error(
-                        Code::TypeMismatch,
-                        path.span,
-                        format!("`{w}` is a participant, not a value"),
-                    )
-                    .label("a participant")
-                    .help(format!(
-                        "read one of its values, e.g. `{w}.hp`, or test it with `has` / `is`"
-                    )),
+                    Diagnostic::error(Code::TypeMismatch, path.span, format!("`{w}` is a participant, not a value"))
+                        .label("a participant")
+                        .help(format!("read one of its values, e.g. `{w}.hp`, or test it with `has` / `is`")),
                 );
                 return (Expr::Int(0), Ty::Unknown);
             }
@@ -436,14 +393,10 @@ impl Lowerer<'_> {
                 "min" => (Expr::PoolMin(who, pool), Ty::Int),
                 other => {
                     self.error(
-                        Diagnostic::error(
-                            Code::UnknownName,
-                            rest[1].span,
-                            format!("a pool has no `{other}`"),
-                        )
-                        .label("unknown property")
-                        .suggest(other, ["max", "min"])
-                        .or_help("a pool has `.max` and `.min`"),
+                        Diagnostic::error(Code::UnknownName, rest[1].span, format!("a pool has no `{other}`"))
+                            .label("unknown property")
+                            .suggest(other, ["max", "min"])
+                            .or_help("a pool has `.max` and `.min`"),
                     );
                     (Expr::Int(0), Ty::Unknown)
                 }
@@ -461,13 +414,9 @@ impl Lowerer<'_> {
         match self.scope.pools.find(&name.name) {
             Some(i) => ir::PoolId(i),
             None => {
-                let d = Diagnostic::error(
-                    Code::UnknownPool,
-                    name.span,
-                    format!("no pool named `{}`", name.name),
-                )
-                .label("unknown pool")
-                .suggest(&name.name, self.scope.pools.names());
+                let d = Diagnostic::error(Code::UnknownPool, name.span, format!("no pool named `{}`", name.name))
+                    .label("unknown pool")
+                    .suggest(&name.name, self.scope.pools.names());
                 self.error(d);
                 ir::PoolId(0)
             }
@@ -478,14 +427,11 @@ impl Lowerer<'_> {
         match self.scope.conditions.find(&name.name) {
             Some(i) => ir::ConditionId(i),
             None => {
-                let d = Diagnostic::error(
-                    Code::UnknownCondition,
-                    name.span,
-                    format!("no condition named `{}`", name.name),
-                )
-                .label("unknown condition")
-                .suggest(&name.name, self.scope.conditions.names())
-                .or_help(format!("declare it: `condition {} {{ ... }}`", name.name));
+                let d =
+                    Diagnostic::error(Code::UnknownCondition, name.span, format!("no condition named `{}`", name.name))
+                        .label("unknown condition")
+                        .suggest(&name.name, self.scope.conditions.names())
+                        .or_help(format!("declare it: `condition {} {{ ... }}`", name.name));
                 self.error(d);
                 ir::ConditionId(0)
             }
@@ -511,14 +457,11 @@ impl Lowerer<'_> {
         candidates.extend(self.scope.categories.names());
         candidates.extend(self.scope.events.names());
         candidates.extend(ast::ActionKind::ALL.iter().map(|k| k.word()));
-        let d = Diagnostic::error(
-            Code::UnknownEvent,
-            name.span,
-            format!("no action, category, kind or event named `{n}`"),
-        )
-        .label("unknown event")
-        .suggest(n, candidates)
-        .or_help(format!("declare it if it is new: `event {n}`"));
+        let d =
+            Diagnostic::error(Code::UnknownEvent, name.span, format!("no action, category, kind or event named `{n}`"))
+                .label("unknown event")
+                .suggest(n, candidates)
+                .or_help(format!("declare it if it is new: `event {n}`"));
         self.error(d);
         ir::EventRef::Kind(ast::ActionKind::Action)
     }
@@ -552,13 +495,9 @@ impl Lowerer<'_> {
                 },
                 None => {
                     this.error(
-                        Diagnostic::error(
-                            Code::UnknownPhase,
-                            t.span,
-                            format!("`{name}` needs a phase"),
-                        )
-                        .label("which phase?")
-                        .help(format!("e.g. `{name}(act)`")),
+                        Diagnostic::error(Code::UnknownPhase, t.span, format!("`{name}` needs a phase"))
+                            .label("which phase?")
+                            .help(format!("e.g. `{name}(act)`")),
                     );
                     ir::PhaseId(0)
                 }
@@ -574,14 +513,10 @@ impl Lowerer<'_> {
             "phase_start" => return PhaseStart(phase(self)),
             "phase_end" => return PhaseEnd(phase(self)),
             _ => {
-                let d = Diagnostic::error(
-                    Code::UnknownTiming,
-                    t.name.span,
-                    format!("`{name}` is not a timing"),
-                )
-                .label("unknown timing")
-                .suggest(name, TIMINGS.iter().copied())
-                .or_help(format!("timings: {}", TIMINGS.join(", ")));
+                let d = Diagnostic::error(Code::UnknownTiming, t.name.span, format!("`{name}` is not a timing"))
+                    .label("unknown timing")
+                    .suggest(name, TIMINGS.iter().copied())
+                    .or_help(format!("timings: {}", TIMINGS.join(", ")));
                 self.error(d);
                 return TurnStart;
             }
@@ -624,11 +559,7 @@ impl Lowerer<'_> {
                         "unit" | "units" => ir::Unit::Unit,
                         "zone" | "zones" => ir::Unit::Zone,
                         _ => {
-                            self.unknown_option(
-                                unit,
-                                "unit of movement",
-                                &["unit", "units", "zone", "zones"],
-                            );
+                            self.unknown_option(unit, "unit of movement", &["unit", "units", "zone", "zones"]);
                             ir::Unit::Unit
                         }
                     };
@@ -645,65 +576,33 @@ impl Lowerer<'_> {
     fn stmt(&mut self, s: &ast::Stmt, ctx: Ctx) -> ir::Effect {
         use ir::Effect as E;
         match s {
-            ast::Stmt::Assign {
-                target, op, value, ..
-            } => self.assign(target, *op, value, ctx),
-            ast::Stmt::If {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => E::If {
+            ast::Stmt::Assign { target, op, value, .. } => self.assign(target, *op, value, ctx),
+            ast::Stmt::If { cond, then, otherwise, .. } => E::If {
                 cond: self.cond(cond, ctx),
                 then: self.block(then, ctx),
-                otherwise: otherwise
-                    .as_ref()
-                    .map(|b| self.block(b, ctx))
-                    .unwrap_or_default(),
+                otherwise: otherwise.as_ref().map(|b| self.block(b, ctx)).unwrap_or_default(),
             },
-            ast::Stmt::Apply {
-                condition,
-                to,
-                duration,
-                ..
-            } => E::Apply {
-                who: to
-                    .as_ref()
-                    .map(|w| self.who_word(w, ctx))
-                    .unwrap_or(Who::Owner),
+            ast::Stmt::Apply { condition, to, duration, .. } => E::Apply {
+                who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
                 duration: duration.as_ref().map(|d| self.duration(d, ctx)),
             },
-            ast::Stmt::Remove {
-                condition, from, ..
-            } => E::Remove {
-                who: from
-                    .as_ref()
-                    .map(|w| self.who_word(w, ctx))
-                    .unwrap_or(Who::Owner),
+            ast::Stmt::Remove { condition, from, .. } => E::Remove {
+                who: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
             },
             ast::Stmt::Emit(name) => match self.scope.events.find(&name.name) {
                 Some(i) => E::Emit(ir::EventId(i)),
                 None => {
-                    let d = Diagnostic::error(
-                        Code::UnknownEvent,
-                        name.span,
-                        format!("no event named `{}`", name.name),
-                    )
-                    .label("unknown event")
-                    .suggest(&name.name, self.scope.events.names())
-                    .or_help(format!("declare it: `event {}`", name.name));
+                    let d = Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
+                        .label("unknown event")
+                        .suggest(&name.name, self.scope.events.names())
+                        .or_help(format!("declare it: `event {}`", name.name));
                     self.error(d);
                     E::Cancel
                 }
             },
-            ast::Stmt::Choose {
-                chooser,
-                question,
-                options,
-                ..
-            } => {
+            ast::Stmt::Choose { chooser, question, options, .. } => {
                 let chooser = match chooser.name.as_str() {
                     "owner" | "self" => ir::Chooser::Owner,
                     "target" => {
@@ -731,23 +630,11 @@ impl Lowerer<'_> {
                         );
                     }
                     seen.push(name);
-                    out.push(ir::ChoiceOption {
-                        name: name.name.clone(),
-                        effects: self.block(block, ctx),
-                    });
+                    out.push(ir::ChoiceOption { name: name.name.clone(), effects: self.block(block, ctx) });
                 }
-                E::Choose {
-                    chooser,
-                    question: question.clone().unwrap_or_else(|| "choose".to_string()),
-                    options: out,
-                }
+                E::Choose { chooser, question: question.clone().unwrap_or_else(|| "choose".to_string()), options: out }
             }
-            ast::Stmt::Check {
-                roll,
-                against,
-                outcomes,
-                ..
-            } => {
+            ast::Stmt::Check { roll, against, outcomes, .. } => {
                 let mut o = ir::Outcomes::default();
                 for (name, block) in outcomes {
                     let effects = self.block(block, ctx);
@@ -756,27 +643,21 @@ impl Lowerer<'_> {
                         "failure" => o.failure = effects,
                         "critical" => o.critical = Some(effects),
                         "fumble" => o.fumble = Some(effects),
-                        _ => self.unknown_option(
-                            name,
-                            "check outcome",
-                            &["success", "failure", "critical", "fumble"],
-                        ),
+                        _ => self.unknown_option(name, "check outcome", &["success", "failure", "critical", "fumble"]),
                     }
                 }
-                E::Check {
-                    roll: self.int(roll, ctx),
-                    against: self.int(against, ctx),
-                    outcomes: o,
-                }
+                E::Check { roll: self.int(roll, ctx), against: self.int(against, ctx), outcomes: o }
             }
             ast::Stmt::Move(e, _) => E::Move(self.int(e, ctx)),
-            ast::Stmt::Push { who, distance, .. } => E::Push {
-                who: self.who_word(who, ctx),
-                distance: self.int(distance, ctx),
-            },
+            ast::Stmt::Push { who, distance, .. } => {
+                E::Push { who: self.who_word(who, ctx), distance: self.int(distance, ctx) }
+            }
             ast::Stmt::Pay(terms) => {
                 if !ctx.maintain {
-                    self.misplaced(terms.span, "`pay` belongs in a condition's `maintain` block, where failing to pay ends it");
+                    self.misplaced(
+                        terms.span,
+                        "`pay` belongs in a condition's `maintain` block, where failing to pay ends it",
+                    );
                 }
                 E::Pay(self.costs(terms, ctx))
             }
@@ -794,13 +675,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn assign(
-        &mut self,
-        target: &ast::Path,
-        op: AssignOp,
-        value: &ast::Expr,
-        ctx: Ctx,
-    ) -> ir::Effect {
+    fn assign(&mut self, target: &ast::Path, op: AssignOp, value: &ast::Expr, ctx: Ctx) -> ir::Effect {
         let value = self.int(value, ctx);
         let parts = &target.parts;
         let (who, name) = match parts.as_slice() {
@@ -808,13 +683,9 @@ impl Lowerer<'_> {
             [who, name] => (self.who_word(who, ctx), name),
             _ => {
                 self.error(
-                    Diagnostic::error(
-                        Code::UnknownPool,
-                        target.span,
-                        "only a pool or initiative can be changed",
-                    )
-                    .label("not a pool")
-                    .help("write `pool -= n` or `who.pool -= n`"),
+                    Diagnostic::error(Code::UnknownPool, target.span, "only a pool or initiative can be changed")
+                        .label("not a pool")
+                        .help("write `pool -= n` or `who.pool -= n`"),
                 );
                 return ir::Effect::Cancel;
             }
@@ -822,17 +693,12 @@ impl Lowerer<'_> {
         if name.name == "initiative" {
             return ir::Effect::Initiative { who, op, value };
         }
-        if self.scope.stats.find(&name.name).is_some()
-            || self.scope.derived.find(&name.name).is_some()
-        {
+        if self.scope.stats.find(&name.name).is_some() || self.scope.derived.find(&name.name).is_some() {
             self.error(
                 Diagnostic::error(
                     Code::UnknownPool,
                     name.span,
-                    format!(
-                        "`{}` is a stat, and stats do not change during play",
-                        name.name
-                    ),
+                    format!("`{}` is a stat, and stats do not change during play", name.name),
                 )
                 .label("not a pool")
                 .help("make it a pool if it changes, or a derived value that reads a pool"),
@@ -840,11 +706,6 @@ impl Lowerer<'_> {
             return ir::Effect::Cancel;
         }
         let pool = self.pool_ref(name);
-        ir::Effect::Pool {
-            who,
-            pool,
-            op,
-            value,
-        }
+        ir::Effect::Pool { who, pool, op, value }
     }
 }

@@ -19,6 +19,8 @@ enum Touch {
 struct Uses {
     touches: Vec<(ir::PoolId, Touch, Option<ir::PoolId>)>,
     inside: Option<ir::PoolId>,
+    /// In downtime or a rest: lowering a pool there is recovery (Wounds healing), not spending.
+    recovery: bool,
 }
 
 impl Uses {
@@ -28,9 +30,7 @@ impl Uses {
 
     fn expr(&mut self, e: &Expr) {
         match e {
-            Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => {
-                self.add(*p, Touch::Read)
-            }
+            Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => self.add(*p, Touch::Read),
             Expr::Neg(x) | Expr::Not(x) => self.expr(x),
             Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
                 self.expr(a);
@@ -51,33 +51,21 @@ impl Uses {
     fn effects(&mut self, effects: &[Effect]) {
         for e in effects {
             match e {
-                Effect::Pool {
-                    pool, op, value, ..
-                } => {
-                    let touch = if *op == AssignOp::Sub {
-                        Touch::Spend
-                    } else {
-                        Touch::Refill
+                Effect::Pool { pool, op, value, .. } => {
+                    let touch = match op {
+                        AssignOp::Sub if self.recovery => Touch::Read,
+                        AssignOp::Sub => Touch::Spend,
+                        _ => Touch::Refill,
                     };
                     self.add(*pool, touch);
                     self.expr(value);
                 }
-                Effect::Initiative { value, .. }
-                | Effect::Move(value)
-                | Effect::Push {
-                    distance: value, ..
-                } => self.expr(value),
-                Effect::Apply {
-                    duration: Some(d), ..
-                } => self.duration(d),
-                Effect::Choose { options, .. } => {
-                    options.iter().for_each(|o| self.effects(&o.effects))
+                Effect::Initiative { value, .. } | Effect::Move(value) | Effect::Push { distance: value, .. } => {
+                    self.expr(value)
                 }
-                Effect::Check {
-                    roll,
-                    against,
-                    outcomes,
-                } => {
+                Effect::Apply { duration: Some(d), .. } => self.duration(d),
+                Effect::Choose { options, .. } => options.iter().for_each(|o| self.effects(&o.effects)),
+                Effect::Check { roll, against, outcomes } => {
                     self.expr(roll);
                     self.expr(against);
                     self.effects(&outcomes.success);
@@ -85,11 +73,7 @@ impl Uses {
                     outcomes.critical.iter().for_each(|c| self.effects(c));
                     outcomes.fumble.iter().for_each(|c| self.effects(c));
                 }
-                Effect::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
+                Effect::If { cond, then, otherwise } => {
                     self.expr(cond);
                     self.effects(then);
                     self.effects(otherwise);
@@ -108,10 +92,7 @@ impl Uses {
 }
 
 fn collect(r: &ir::Ruleset) -> Uses {
-    let mut u = Uses {
-        touches: Vec::new(),
-        inside: None,
-    };
+    let mut u = Uses { touches: Vec::new(), inside: None, recovery: false };
     r.stats.iter().for_each(|s| u.expr(&s.default));
     r.derived.iter().for_each(|d| u.expr(&d.value));
     for (i, p) in r.pools.iter().enumerate() {
@@ -161,9 +142,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
         }
         u.costs(&a.partner_cost);
         a.requires.iter().for_each(|e| u.expr(e));
-        a.limits
-            .iter()
-            .for_each(|l| l.pool.iter().for_each(|p| u.add(*p, Touch::Read)));
+        a.limits.iter().for_each(|l| l.pool.iter().for_each(|p| u.add(*p, Touch::Read)));
         u.effects(&a.effects);
     }
     for t in &r.triggers {
@@ -180,8 +159,10 @@ fn collect(r: &ir::Ruleset) -> Uses {
             u.effects(e);
         }
     }
+    u.recovery = true;
     r.downtime.iter().for_each(|d| u.effects(&d.effects));
     r.rests.iter().for_each(|d| u.effects(&d.effects));
+    u.recovery = false;
     r.outros.iter().for_each(|d| u.effects(&d.effects));
     r.state_order.iter().for_each(|p| u.add(*p, Touch::Read));
     u
@@ -195,31 +176,17 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
         let Some(span) = scope.pools.span(id.0) else {
             continue;
         };
-        let outside = uses
-            .touches
-            .iter()
-            .filter(|(p, _, inside)| *p == id && *inside != Some(id))
-            .count();
+        let outside = uses.touches.iter().filter(|(p, _, inside)| *p == id && *inside != Some(id)).count();
         if outside == 0 {
             out.push(
-                Diagnostic::warning(
-                    Code::UnusedPool,
-                    span,
-                    format!("pool `{}` is never used", pool.name),
-                )
-                .label("nothing spends, reads or changes it")
-                .help("use it in a cost or an effect, or delete it"),
+                Diagnostic::warning(Code::UnusedPool, span, format!("pool `{}` is never used", pool.name))
+                    .label("nothing spends, reads or changes it")
+                    .help("use it in a cost or an effect, or delete it"),
             );
             continue;
         }
-        let spent = uses
-            .touches
-            .iter()
-            .any(|(p, t, _)| *p == id && *t == Touch::Spend);
-        let refilled = uses
-            .touches
-            .iter()
-            .any(|(p, t, _)| *p == id && *t == Touch::Refill);
+        let spent = uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Spend);
+        let refilled = uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Refill);
         if spent && !refilled {
             out.push(
                 Diagnostic::warning(
@@ -228,10 +195,7 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
                     format!("pool `{}` is spent but never refilled", pool.name),
                 )
                 .label("nothing gives it back")
-                .help(format!(
-                    "e.g. `refresh at turn_start` in pool `{}`",
-                    pool.name
-                )),
+                .help(format!("e.g. `refresh at turn_start` in pool `{}`", pool.name)),
             );
         }
     }
@@ -244,10 +208,8 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
                 let Some(pool) = r.pools.get(cost.pool.index()) else {
                     continue;
                 };
-                let (Some(amount), Some(max)) = (
-                    eval(r, &cost.amount),
-                    pool.max.as_ref().and_then(|m| eval(r, m)),
-                ) else {
+                let (Some(amount), Some(max)) = (eval(r, &cost.amount), pool.max.as_ref().and_then(|m| eval(r, m)))
+                else {
                     continue;
                 };
                 let lowest = match &pool.overspend {
@@ -281,10 +243,7 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
 pub fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (i, pool) in r.pools.iter().enumerate() {
-        let (Some(min), Some(max)) = (
-            eval(r, &pool.min),
-            pool.max.as_ref().and_then(|m| eval(r, m)),
-        ) else {
+        let (Some(min), Some(max)) = (eval(r, &pool.min), pool.max.as_ref().and_then(|m| eval(r, m))) else {
             continue;
         };
         if min > max {

@@ -61,13 +61,11 @@ fn read_text(
                 _ => e.to_string(),
             };
             return Err(match blame {
-                Some(span) => Diagnostic::error(
-                    Code::MissingBase,
-                    span,
-                    format!("cannot read the base file `{name}`: {reason}"),
-                )
-                .label("extended here")
-                .help("the path is relative to the file that names it"),
+                Some(span) => {
+                    Diagnostic::error(Code::MissingBase, span, format!("cannot read the base file `{name}`: {reason}"))
+                        .label("extended here")
+                        .help("the path is relative to the file that names it")
+                }
                 None => {
                     let id = sources.add(name.clone(), "");
                     Diagnostic::error(
@@ -93,12 +91,7 @@ fn read_text(
 }
 
 /// Loads `path` and every file it extends. Diagnostics for all of them go to `diagnostics`.
-pub fn load(
-    loader: &dyn Loader,
-    path: &Path,
-    sources: &mut SourceMap,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Loaded {
+pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnostics: &mut Vec<Diagnostic>) -> Loaded {
     let mut chain: Vec<ast::File> = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
     let mut current = path.to_path_buf();
@@ -109,25 +102,19 @@ pub fn load(
             Err(d) => {
                 let unreadable = d.code == Code::UnreadableFile;
                 diagnostics.push(d);
-                return Loaded {
-                    files: Vec::new(),
-                    unreadable,
-                };
+                return Loaded { files: Vec::new(), unreadable };
             }
         };
         seen.push(loader.identity(&current));
         let (tree, mut found) = syntax::parse(id, sources.text(id));
         diagnostics.append(&mut found);
         let Some(tree) = tree else {
-            return Loaded {
-                files: Vec::new(),
-                unreadable: false,
-            };
+            return Loaded { files: Vec::new(), unreadable: false };
         };
         let next = tree.extends.clone();
         chain.push(tree);
         let Some((base, span)) = next else { break };
-        let base_path = current.parent().unwrap_or(Path::new("")).join(&base);
+        let base_path = normalize(&current.parent().unwrap_or(Path::new("")).join(&base));
         let identity = loader.identity(&base_path);
         if seen.contains(&identity) || chain.len() > MAX_CHAIN {
             let what = if seen.first() == Some(&identity) && chain.len() == 1 {
@@ -136,25 +123,30 @@ pub fn load(
                 format!("`{base}` is already in the chain of extended files")
             };
             diagnostics.push(
-                Diagnostic::error(
-                    Code::ExtendsCycle,
-                    span,
-                    format!("{what}, so there is no base to start from"),
-                )
-                .label("this makes a cycle")
-                .help("one file in the chain must extend nothing"),
+                Diagnostic::error(Code::ExtendsCycle, span, format!("{what}, so there is no base to start from"))
+                    .label("this makes a cycle")
+                    .help("one file in the chain must extend nothing"),
             );
-            return Loaded {
-                files: Vec::new(),
-                unreadable: false,
-            };
+            return Loaded { files: Vec::new(), unreadable: false };
         }
         blame = Some(span);
         current = base_path;
     }
     chain.reverse();
-    Loaded {
-        files: chain,
-        unreadable: false,
+    Loaded { files: chain, unreadable: false }
+}
+
+/// `a/./b/../c` → `a/c`, without touching the disk.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
     }
+    out
 }

@@ -6,9 +6,7 @@ use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Expr, Who};
 use crate::source::Span;
-use crate::syntax::ast::{
-    self, ActionClause, ActionKind, ConditionClause, Decl, InitiativeClause, PoolClause,
-};
+use crate::syntax::ast::{self, ActionClause, ActionKind, ConditionClause, Decl, InitiativeClause, PoolClause};
 
 pub struct Lowerer<'a> {
     pub scope: &'a Scope,
@@ -35,10 +33,7 @@ const TURN_END: [ir::TurnStep; 6] = [
 
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope) -> Lowerer<'a> {
-        Lowerer {
-            scope,
-            diagnostics: Vec::new(),
-        }
+        Lowerer { scope, diagnostics: Vec::new() }
     }
 
     /// Reports the second of two clauses that may appear once.
@@ -91,15 +86,8 @@ impl<'a> Lowerer<'a> {
                 allow: ir::Allow::default(),
             },
             phases: Vec::new(),
-            priority: vec![
-                ir::PriorityStep::Active,
-                ir::PriorityStep::Initiative,
-                ir::PriorityStep::Gm,
-            ],
-            chains: ir::Chains {
-                lifo: true,
-                depth: 16,
-            },
+            priority: vec![ir::PriorityStep::Active, ir::PriorityStep::Initiative, ir::PriorityStep::Gm],
+            chains: ir::Chains { lifo: true, depth: 16 },
             space: ir::Space::None,
             surprise: false,
             downtime: Vec::new(),
@@ -114,30 +102,24 @@ impl<'a> Lowerer<'a> {
             Decl::DefaultCost(terms) => Some(terms.clone()),
             _ => None,
         });
-        let default_cost = default_cost
-            .map(|t| self.costs(&t, plain))
-            .unwrap_or_default();
+        let default_cost = default_cost.map(|t| self.costs(&t, plain)).unwrap_or_default();
         let mut has_round = false;
         let mut has_initiative = false;
         for entry in entries {
             match &entry.item.decl {
                 Decl::Title(t) => r.title = Some(t.clone()),
-                Decl::Stat { name, default } => r.stats.push(ir::Stat {
-                    name: name.name.clone(),
-                    default: self.int(default, plain),
-                }),
-                Decl::Derive { name, value } => r.derived.push(ir::Derived {
-                    name: name.name.clone(),
-                    value: self.int(value, plain),
-                }),
-                Decl::Category { name, label } => r.categories.push(ir::Named {
-                    name: name.name.clone(),
-                    label: label.clone(),
-                }),
-                Decl::Event { name, label } => r.events.push(ir::Named {
-                    name: name.name.clone(),
-                    label: label.clone(),
-                }),
+                Decl::Stat { name, default } => {
+                    r.stats.push(ir::Stat { name: name.name.clone(), default: self.int(default, plain) })
+                }
+                Decl::Derive { name, value } => {
+                    r.derived.push(ir::Derived { name: name.name.clone(), value: self.int(value, plain) })
+                }
+                Decl::Category { name, label } => {
+                    r.categories.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                }
+                Decl::Event { name, label } => {
+                    r.events.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                }
                 Decl::Pool(p) => {
                     let id = ir::PoolId(r.pools.len() as u32);
                     let pool = self.pool(p, id);
@@ -194,11 +176,7 @@ impl<'a> Lowerer<'a> {
                             "initiative" => ir::PriorityStep::Initiative,
                             "gm" => ir::PriorityStep::Gm,
                             _ => {
-                                self.unknown_option(
-                                    s,
-                                    "priority step",
-                                    &["active", "initiative", "gm"],
-                                );
+                                self.unknown_option(s, "priority step", &["active", "initiative", "gm"]);
                                 ir::PriorityStep::Gm
                             }
                         })
@@ -240,13 +218,9 @@ impl<'a> Lowerer<'a> {
                         "zones" => {
                             if zones.is_empty() {
                                 self.error(
-                                    Diagnostic::error(
-                                        Code::MissingDeclaration,
-                                        kind.span,
-                                        "zones need names",
-                                    )
-                                    .label("which zones?")
-                                    .help("e.g. `space zones: engaged, near, far`"),
+                                    Diagnostic::error(Code::MissingDeclaration, kind.span, "zones need names")
+                                        .label("which zones?")
+                                        .help("e.g. `space zones: engaged, near, far`"),
                                 );
                             }
                             ir::Space::Zones(zones.iter().map(|z| z.name.clone()).collect())
@@ -261,19 +235,11 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Decl::Surprise => r.surprise = true,
-                Decl::Downtime { every, body } => {
-                    let d = ir::Downtime {
-                        every_hours: self.int(every, plain),
-                        effects: self.block(body, plain),
-                    };
+                Decl::Downtime { every, body, .. } => {
+                    let d = ir::Downtime { every_hours: self.int(every, plain), effects: self.block(body, plain) };
                     r.downtime.push(d);
                 }
-                Decl::Rest {
-                    name,
-                    label,
-                    hours,
-                    body,
-                } => {
+                Decl::Rest { name, label, hours, body } => {
                     let rest = ir::Rest {
                         name: name.name.clone(),
                         label: label.clone(),
@@ -282,12 +248,7 @@ impl<'a> Lowerer<'a> {
                     };
                     r.rests.push(rest);
                 }
-                Decl::Outro {
-                    name,
-                    label,
-                    continues,
-                    body,
-                } => {
+                Decl::Outro { name, label, continues, body } => {
                     let outro = ir::Outro {
                         name: name.name.clone(),
                         label: label.clone(),
@@ -296,19 +257,13 @@ impl<'a> Lowerer<'a> {
                     };
                     r.outros.push(outro);
                 }
-                Decl::StateOrder(pools) => {
-                    r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect()
-                }
+                Decl::StateOrder(pools) => r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect(),
                 Decl::Sequence { timing, steps } => {
                     let lowered = steps.iter().map(|s| self.turn_step(s)).collect();
                     match timing.name.as_str() {
                         "turn_start" => r.turn_start = lowered,
                         "turn_end" => r.turn_end = lowered,
-                        _ => self.unknown_option(
-                            timing,
-                            "sequence timing",
-                            &["turn_start", "turn_end"],
-                        ),
+                        _ => self.unknown_option(timing, "sequence timing", &["turn_start", "turn_end"]),
                     }
                 }
                 Decl::Remove { .. } => {}
@@ -327,9 +282,13 @@ impl<'a> Lowerer<'a> {
         }
         if !has_initiative {
             self.error(
-                Diagnostic::error(Code::MissingDeclaration, name.span, format!("ruleset `{}` has no `initiative`", name.name))
-                    .label("no initiative declared here or in a base")
-                    .help("say how turn order is made, e.g. `initiative { value 1d20; order highest_first }`"),
+                Diagnostic::error(
+                    Code::MissingDeclaration,
+                    name.span,
+                    format!("ruleset `{}` has no `initiative`", name.name),
+                )
+                .label("no initiative declared here or in a base")
+                .help("say how turn order is made, e.g. `initiative { value 1d20; order highest_first }`"),
             );
         }
         r.dispatch = dispatch(&r);
@@ -346,29 +305,15 @@ impl<'a> Lowerer<'a> {
             "positive" => Positive,
             "hooks" => Hooks,
             _ => {
-                self.unknown_option(
-                    s,
-                    "turn step",
-                    &[
-                        "pools", "negative", "maintain", "expire", "positive", "hooks",
-                    ],
-                );
+                self.unknown_option(s, "turn step", &["pools", "negative", "maintain", "expire", "positive", "hooks"]);
                 Hooks
             }
         }
     }
 
     fn pool(&mut self, p: &ast::Pool, id: ir::PoolId) -> ir::Pool {
-        let ctx = Ctx {
-            pool: Some(id),
-            ..Ctx::default()
-        };
-        self.once(
-            &p.clauses,
-            PoolClause::kind_word,
-            PoolClause::span,
-            &["max", "min", "start", "overspend"],
-        );
+        let ctx = Ctx { pool: Some(id), ..Ctx::default() };
+        self.once(&p.clauses, PoolClause::kind_word, PoolClause::span, &["max", "min", "start", "overspend"]);
         let mut pool = ir::Pool {
             name: p.name.name.clone(),
             label: p.label.clone(),
@@ -386,44 +331,25 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
-                PoolClause::Refresh { at, guard, .. } => {
-                    self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx)
-                }
-                PoolClause::Keep { at, .. } => {
-                    self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx)
-                }
-                PoolClause::Lose { at, guard, .. } => {
-                    self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx)
-                }
-                PoolClause::Decay {
-                    amount, at, guard, ..
-                } => {
+                PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx),
+                PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx),
+                PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx),
+                PoolClause::Decay { amount, at, guard, .. } => {
                     let amount = self.int(amount, ctx);
                     self.step(&mut pool, at, ir::PoolOp::Decay(amount), guard, ctx)
                 }
-                PoolClause::Convert {
-                    into, at, guard, ..
-                } => {
+                PoolClause::Convert { into, at, guard, .. } => {
                     let into = self.pool_ref(into);
                     self.step(&mut pool, at, ir::PoolOp::Convert(into), guard, ctx)
                 }
-                PoolClause::Gain {
-                    amount,
-                    when,
-                    guard,
-                    cap,
-                    ..
-                } => {
+                PoolClause::Gain { amount, when, guard, cap, .. } => {
                     let amount_ir;
                     let cap_ir;
                     match when {
                         ast::GainWhen::At(at) => {
                             amount_ir = self.int(amount, ctx);
                             cap_ir = cap.as_ref().map(|c| (self.int(&c.amount, ctx), c.per));
-                            let op = ir::PoolOp::Gain {
-                                amount: amount_ir,
-                                cap: cap_ir,
-                            };
+                            let op = ir::PoolOp::Gain { amount: amount_ir, cap: cap_ir };
                             self.step(&mut pool, at, op, guard, ctx);
                         }
                         ast::GainWhen::On(pattern) => {
@@ -440,19 +366,10 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 PoolClause::Overspend { floor, price, .. } => {
-                    pool.overspend = Some(ir::Overspend {
-                        floor: self.int(floor, ctx),
-                        price: self.block(price, ctx),
-                    })
+                    pool.overspend = Some(ir::Overspend { floor: self.int(floor, ctx), price: self.block(price, ctx) })
                 }
-                PoolClause::Threshold {
-                    op, value, body, ..
-                } => {
-                    let t = ir::Threshold {
-                        op: *op,
-                        value: self.int(value, ctx),
-                        effects: self.block(body, ctx),
-                    };
+                PoolClause::Threshold { op, value, body, .. } => {
+                    let t = ir::Threshold { op: *op, value: self.int(value, ctx), effects: self.block(body, ctx) };
                     pool.thresholds.push(t);
                 }
             }
@@ -460,10 +377,7 @@ impl<'a> Lowerer<'a> {
         if pool.max.is_none() {
             for clause in &p.clauses {
                 if let PoolClause::Refresh { span, .. } = clause {
-                    self.misplaced(
-                        *span,
-                        "`refresh` sets a pool to its max, and this pool has no max",
-                    );
+                    self.misplaced(*span, "`refresh` sets a pool to its max, and this pool has no max");
                 }
             }
         }
@@ -474,14 +388,7 @@ impl<'a> Lowerer<'a> {
         pool
     }
 
-    fn step(
-        &mut self,
-        pool: &mut ir::Pool,
-        at: &ast::Timing,
-        op: ir::PoolOp,
-        guard: &Option<ast::Guard>,
-        ctx: Ctx,
-    ) {
+    fn step(&mut self, pool: &mut ir::Pool, at: &ast::Timing, op: ir::PoolOp, guard: &Option<ast::Guard>, ctx: Ctx) {
         let timing = self.timing(at);
         let guard = self.guard(guard, ctx);
         pool.at.push(ir::PoolStep { timing, op, guard });
@@ -497,12 +404,7 @@ impl<'a> Lowerer<'a> {
             | ConditionClause::Maintain { span: s, .. }
             | ConditionClause::Hook { span: s, .. } => *s,
         };
-        self.once(
-            &c.clauses,
-            ConditionClause::kind_word,
-            span,
-            &["lasts", "polarity"],
-        );
+        self.once(&c.clauses, ConditionClause::kind_word, span, &["lasts", "polarity"]);
         let mut out = ir::Condition {
             name: c.name.name.clone(),
             label: c.label.clone(),
@@ -567,13 +469,7 @@ impl<'a> Lowerer<'a> {
                 ConditionClause::Polarity { positive, .. } => out.positive = Some(*positive),
                 ConditionClause::Maintain { at, body, .. } => {
                     let t = self.timing(at);
-                    let effects = self.block(
-                        body,
-                        Ctx {
-                            maintain: true,
-                            ..ctx
-                        },
-                    );
+                    let effects = self.block(body, Ctx { maintain: true, ..ctx });
                     out.maintain.push((t, effects));
                 }
                 ConditionClause::Hook { at, body, .. } => {
@@ -587,39 +483,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn use_limit(&mut self, l: &ast::LimitAmount, ctx: Ctx) -> ir::UseLimit {
-        ir::UseLimit {
-            amount: self.int(&l.amount, ctx),
-            pool: l.pool.as_ref().map(|p| self.pool_ref(p)),
-            per: l.per,
-        }
+        ir::UseLimit { amount: self.int(&l.amount, ctx), pool: l.pool.as_ref().map(|p| self.pool_ref(p)), per: l.per }
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: &[ir::Cost]) -> ir::Action {
-        const SINGLES: &[&str] = &[
-            "partner",
-            "target",
-            "on",
-            "interrupts",
-            "ends_turn",
-            "rounds",
-            "resolve",
-        ];
-        self.once(
-            &a.clauses,
-            ActionClause::kind_word,
-            ActionClause::span,
-            SINGLES,
-        );
-        let has_target = a
-            .clauses
-            .iter()
-            .any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
+        const SINGLES: &[&str] = &["partner", "target", "on", "interrupts", "ends_turn", "rounds", "resolve"];
+        self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
+        let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
-        let ctx = Ctx {
-            target: has_target,
-            event: has_on,
-            ..Ctx::default()
-        };
+        let ctx = Ctx { target: has_target, event: has_on, ..Ctx::default() };
         let mut out = ir::Action {
             name: a.name.name.clone(),
             label: a.label.clone(),
@@ -628,10 +500,7 @@ impl<'a> Lowerer<'a> {
             partner_cost: Vec::new(),
             categories: Vec::new(),
             limits: Vec::new(),
-            target: ir::Target {
-                kind: ir::TargetKind::None,
-                within: None,
-            },
+            target: ir::Target { kind: ir::TargetKind::None, within: None },
             requires: Vec::new(),
             on: None,
             interrupts: false,
@@ -643,10 +512,8 @@ impl<'a> Lowerer<'a> {
         for clause in &a.clauses {
             match clause {
                 ActionClause::Cost { terms, when, span } => {
-                    let rule = ir::CostRule {
-                        when: when.as_ref().map(|w| self.cond(w, ctx)),
-                        terms: self.costs(terms, ctx),
-                    };
+                    let rule =
+                        ir::CostRule { when: when.as_ref().map(|w| self.cond(w, ctx)), terms: self.costs(terms, ctx) };
                     if rule.when.is_some() {
                         out.costs.push(rule);
                     } else if let Some((_, first)) = &unguarded {
@@ -693,18 +560,11 @@ impl<'a> Lowerer<'a> {
                         "any" => Any,
                         "other" => Other,
                         _ => {
-                            self.unknown_option(
-                                who,
-                                "target",
-                                &["none", "self", "ally", "enemy", "any", "other"],
-                            );
+                            self.unknown_option(who, "target", &["none", "self", "ally", "enemy", "any", "other"]);
                             Any
                         }
                     };
-                    out.target = ir::Target {
-                        kind,
-                        within: within.as_ref().map(|w| self.int(w, ctx)),
-                    };
+                    out.target = ir::Target { kind, within: within.as_ref().map(|w| self.int(w, ctx)) };
                 }
                 ActionClause::Requires(e, _) => {
                     let c = self.cond(e, ctx);
@@ -712,19 +572,13 @@ impl<'a> Lowerer<'a> {
                 }
                 ActionClause::On(p) => {
                     if a.kind != ActionKind::Reaction {
-                        self.misplaced(
-                            p.span,
-                            "only reactions and triggers answer events; make this a `reaction`",
-                        );
+                        self.misplaced(p.span, "only reactions and triggers answer events; make this a `reaction`");
                     }
                     out.on = Some(self.event_pattern(p));
                 }
                 ActionClause::Interrupts(span) => {
                     if !has_on {
-                        self.misplaced(
-                            *span,
-                            "`interrupts` needs an `on` clause saying what it interrupts",
-                        );
+                        self.misplaced(*span, "`interrupts` needs an `on` clause saying what it interrupts");
                     }
                     out.interrupts = true;
                 }
@@ -748,13 +602,8 @@ impl<'a> Lowerer<'a> {
             Some((rule, _)) => out.costs.push(rule),
             // Actions and reactions cost the default when they name no cost; free actions,
             // preparations and activities cost nothing unless they say so.
-            None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction)
-                && !default_cost.is_empty() =>
-            {
-                out.costs.push(ir::CostRule {
-                    when: None,
-                    terms: default_cost.to_vec(),
-                })
+            None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction) && !default_cost.is_empty() => {
+                out.costs.push(ir::CostRule { when: None, terms: default_cost.to_vec() })
             }
             None => {}
         }
@@ -762,23 +611,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn trigger(&mut self, t: &ast::Action) -> ir::Trigger {
-        self.once(
-            &t.clauses,
-            ActionClause::kind_word,
-            ActionClause::span,
-            &["on", "interrupts", "resolve"],
-        );
-        let ctx = Ctx {
-            event: true,
-            ..Ctx::default()
-        };
+        self.once(&t.clauses, ActionClause::kind_word, ActionClause::span, &["on", "interrupts", "resolve"]);
+        let ctx = Ctx { event: true, ..Ctx::default() };
         let mut out = ir::Trigger {
             name: t.name.name.clone(),
-            on: ir::EventPattern {
-                event: ir::EventRef::Kind(ActionKind::Action),
-                by: None,
-                against: None,
-            },
+            on: ir::EventPattern { event: ir::EventRef::Kind(ActionKind::Action), by: None, against: None },
             requires: Vec::new(),
             interrupts: false,
             limits: Vec::new(),
@@ -869,12 +706,7 @@ impl<'a> Lowerer<'a> {
             | InitiativeClause::Ties(_, s)
             | InitiativeClause::Allow(_, s) => *s,
         };
-        self.once(
-            clauses,
-            InitiativeClause::kind_word,
-            span,
-            &["value", "made", "adjust", "range", "order", "ties"],
-        );
+        self.once(clauses, InitiativeClause::kind_word, span, &["value", "made", "adjust", "range", "order", "ties"]);
         let mut out = ir::Initiative {
             value: Expr::Int(0),
             made_at: ir::Timing::EncounterStart,
@@ -889,9 +721,7 @@ impl<'a> Lowerer<'a> {
                 InitiativeClause::Value(e, _) => out.value = self.int(e, ctx),
                 InitiativeClause::Made(t, _) => out.made_at = self.timing(t),
                 InitiativeClause::Adjust(e, _) => out.adjust = Some(self.int(e, ctx)),
-                InitiativeClause::Range(lo, hi, _) => {
-                    out.range = Some((self.int(lo, ctx), self.int(hi, ctx)))
-                }
+                InitiativeClause::Range(lo, hi, _) => out.range = Some((self.int(lo, ctx), self.int(hi, ctx))),
                 InitiativeClause::Order(word, _) => {
                     out.order = match word.name.as_str() {
                         "highest_first" => ir::Order::HighestFirst,
@@ -912,13 +742,10 @@ impl<'a> Lowerer<'a> {
                     for t in ties {
                         let tb = match t {
                             ast::TieBreak::Higher(name) => {
-                                let e = ast::Expr {
-                                    kind: ast::ExprKind::Path(ast::Path {
-                                        parts: vec![name.clone()],
-                                        span: name.span,
-                                    }),
-                                    span: name.span,
-                                };
+                                let e = ast::Expr::new(
+                                    ast::ExprKind::Path(ast::Path { parts: vec![name.clone()], span: name.span }),
+                                    name.span,
+                                );
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
@@ -931,14 +758,7 @@ impl<'a> Lowerer<'a> {
                                     self.unknown_option(
                                         word,
                                         "tie-break",
-                                        &[
-                                            "higher STAT",
-                                            "roll DICE",
-                                            "players_first",
-                                            "simultaneous",
-                                            "gm",
-                                            "table",
-                                        ],
+                                        &["higher STAT", "roll DICE", "players_first", "simultaneous", "gm", "table"],
                                     );
                                     ir::TieBreak::Gm
                                 }
@@ -953,11 +773,7 @@ impl<'a> Lowerer<'a> {
                             "delay" => out.allow.delay = true,
                             "ready" => out.allow.ready = true,
                             "stay" => out.allow.stay = true,
-                            _ => self.unknown_option(
-                                w,
-                                "initiative option",
-                                &["delay", "ready", "stay"],
-                            ),
+                            _ => self.unknown_option(w, "initiative option", &["delay", "ready", "stay"]),
                         }
                     }
                 }
@@ -986,10 +802,8 @@ impl<'a> Lowerer<'a> {
                 ast::PhaseKind::Simultaneous(k) => ir::PhaseKind::Simultaneous(*k),
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
-            out.push(ir::Phase {
-                name: ph.name.name.clone(),
-                kind,
-            });
+            let guard = self.guard(&ph.guard, Ctx::default());
+            out.push(ir::Phase { name: ph.name.name.clone(), guard, kind });
         }
         out
     }
@@ -1012,27 +826,15 @@ fn dispatch(r: &ir::Ruleset) -> ir::Dispatch {
     };
     for (i, a) in r.actions.iter().enumerate() {
         if let Some(on) = &a.on {
-            add(
-                &mut d,
-                on.event,
-                ir::Responder::Reaction(ir::ActionId(i as u32)),
-            );
+            add(&mut d, on.event, ir::Responder::Reaction(ir::ActionId(i as u32)));
         }
     }
     for (i, t) in r.triggers.iter().enumerate() {
-        add(
-            &mut d,
-            t.on.event,
-            ir::Responder::Trigger(ir::TriggerId(i as u32)),
-        );
+        add(&mut d, t.on.event, ir::Responder::Trigger(ir::TriggerId(i as u32)));
     }
     for (p, pool) in r.pools.iter().enumerate() {
         for (g, gain) in pool.gains.iter().enumerate() {
-            add(
-                &mut d,
-                gain.on.event,
-                ir::Responder::Gain(ir::PoolId(p as u32), g as u32),
-            );
+            add(&mut d, gain.on.event, ir::Responder::Gain(ir::PoolId(p as u32), g as u32));
         }
     }
     d

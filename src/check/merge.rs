@@ -7,9 +7,10 @@
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::Span;
 use crate::syntax::ast::*;
+use std::collections::HashMap;
 
 /// What makes two declarations "the same thing" for duplicates and overrides.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Key {
     Named(DeclKind, String),
     /// Blocks a ruleset has at most one of: `round`, `initiative`, ...
@@ -44,6 +45,8 @@ fn key(decl: &Decl) -> Key {
             "turn_end" => Key::Single("sequence turn_end"),
             _ => Key::Single("sequence turn_start"),
         },
+        Decl::Hook(Hook { name: Some(name), .. }) => named(DeclKind::Hook, name),
+        Decl::Downtime { name: Some(name), .. } => named(DeclKind::Downtime, name),
         Decl::Limit(_) | Decl::Hook(_) | Decl::Downtime { .. } | Decl::Remove { .. } => Key::None,
     }
 }
@@ -66,12 +69,10 @@ fn name_span(item: &Item) -> Span {
         | Decl::Rest { name, .. }
         | Decl::Outro { name, .. } => name.span,
         Decl::Pool(p) => p.name.span,
+        Decl::Hook(Hook { name: Some(name), .. }) | Decl::Downtime { name: Some(name), .. } => name.span,
         Decl::Condition(c) => c.name.span,
         Decl::Action(a) | Decl::Trigger(a) => a.name.span,
-        _ => Span {
-            end: item.span.start + 1,
-            ..item.span
-        },
+        _ => Span { end: item.span.start + 1, ..item.span },
     }
 }
 
@@ -85,6 +86,8 @@ pub struct Entry {
 /// Merges `files` (base first) into one list, reporting what cannot be merged.
 pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
+    // Where each keyed declaration sits in `entries`; rebuilt after a `remove` shifts them.
+    let mut index: HashMap<Key, usize> = HashMap::new();
     for (file_index, file) in files.iter().enumerate() {
         let has_base = file_index > 0;
         for item in &file.items {
@@ -94,12 +97,18 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                     continue;
                 }
                 remove(&mut entries, *kind, name, diagnostics);
+                index = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (key(&e.item.decl), i))
+                    .filter(|(k, _)| *k != Key::None)
+                    .collect();
                 continue;
             }
             let k = key(&item.decl);
             let existing = match &k {
                 Key::None => None,
-                _ => entries.iter().position(|e| key(&e.item.decl) == k),
+                _ => index.get(&k).copied(),
             };
             if item.is_override {
                 if !has_base {
@@ -107,6 +116,9 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                     continue;
                 }
                 match existing {
+                    Some(i) if entries[i].file_index < file_index && kind_changes(&entries[i].item, item) => {
+                        diagnostics.push(kind_change(&entries[i].item, item));
+                    }
                     Some(i) if entries[i].file_index < file_index => {
                         let merged = override_item(&entries[i].item, item);
                         if merged.decl.same_as(&entries[i].item.decl) {
@@ -117,13 +129,8 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                                     format!("this override of {} changes nothing", describe(&k)),
                                 )
                                 .label("states what the base already says")
-                                .with_secondary(
-                                    name_span(&entries[i].item),
-                                    "the base says the same here",
-                                )
-                                .help(
-                                    "delete the override, or change the value you meant to change",
-                                ),
+                                .with_secondary(name_span(&entries[i].item), "the base says the same here")
+                                .help("delete the override, or change the value you meant to change"),
                             );
                         }
                         entries[i].item = merged;
@@ -164,16 +171,15 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                     )
                     .label("declared again here")
                     .with_secondary(name_span(&entries[i].item), "the base declares it here")
-                    .help(format!(
-                        "write `override` in front to change it: `override {}`",
-                        first_words(item)
-                    )),
+                    .help(format!("write `override` in front to change it: `override {}`", first_words(item))),
                 ),
                 Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
-                None => entries.push(Entry {
-                    item: item.clone(),
-                    file_index,
-                }),
+                None => {
+                    if k != Key::None {
+                        index.insert(k, entries.len());
+                    }
+                    entries.push(Entry { item: item.clone(), file_index })
+                }
             }
         }
     }
@@ -195,38 +201,54 @@ fn first_words(item: &Item) -> String {
     }
 }
 
-fn without_base(item: &Item, word: &str) -> Diagnostic {
+/// An override of an action must keep its kind: `override action x` on a reaction is a mistake.
+fn kind_changes(base: &Item, new: &Item) -> bool {
+    matches!((&base.decl, &new.decl), (Decl::Action(b), Decl::Action(n)) if b.kind != n.kind)
+}
+
+fn kind_change(base: &Item, new: &Item) -> Diagnostic {
+    let (Decl::Action(b), Decl::Action(n)) = (&base.decl, &new.decl) else {
+        return duplicate(new, base, &key(&new.decl));
+    };
     Diagnostic::error(
-        Code::OverrideWithoutBase,
-        Span {
-            end: item.span.start + word.len() as u32,
-            ..item.span
-        },
-        format!("`{word}` needs a base ruleset, but this ruleset extends nothing"),
+        Code::OverrideUnknown,
+        name_span(new),
+        format!("the base's `{}` is a {}, not a {}", b.name.name, b.kind.word(), n.kind.word()),
     )
-    .label("nothing to change")
+    .label("the kind differs from the base")
+    .with_secondary(name_span(base), "declared here")
     .help(format!(
-        "add `extends \"base.rules\"` to the header, or drop `{word}`"
+        "write `override {} {} {{ ... }}`; an override cannot change an action's kind",
+        kind_keyword(b.kind),
+        b.name.name
     ))
 }
 
-fn duplicate(item: &Item, first: &Item, k: &Key) -> Diagnostic {
-    Diagnostic::error(
-        Code::Duplicate,
-        name_span(item),
-        format!("{} is declared twice", describe(k)),
-    )
-    .label("declared again here")
-    .with_secondary(name_span(first), "first declared here")
-    .help("rename or delete one of them")
+fn kind_keyword(kind: ActionKind) -> &'static str {
+    match kind {
+        ActionKind::Free => "free action",
+        other => other.word(),
+    }
 }
 
-fn remove(
-    entries: &mut Vec<Entry>,
-    kind: DeclKind,
-    name: &Ident,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn without_base(item: &Item, word: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::OverrideWithoutBase,
+        Span { end: item.span.start + word.len() as u32, ..item.span },
+        format!("`{word}` needs a base ruleset, but this ruleset extends nothing"),
+    )
+    .label("nothing to change")
+    .help(format!("add `extends \"base.rules\"` to the header, or drop `{word}`"))
+}
+
+fn duplicate(item: &Item, first: &Item, k: &Key) -> Diagnostic {
+    Diagnostic::error(Code::Duplicate, name_span(item), format!("{} is declared twice", describe(k)))
+        .label("declared again here")
+        .with_secondary(name_span(first), "first declared here")
+        .help("rename or delete one of them")
+}
+
+fn remove(entries: &mut Vec<Entry>, kind: DeclKind, name: &Ident, diagnostics: &mut Vec<Diagnostic>) {
     let before = entries.len();
     entries.retain(|e| match (&e.item.decl, kind) {
         (Decl::Limit(l), DeclKind::Limit) => l.subject.name != name.name,
@@ -253,15 +275,23 @@ fn remove(
     }
 }
 
-/// Replaces each clause kind the override states; keeps the base's other clauses.
+/// Replaces each clause kind the override states, where the base had it; keeps the base's other
+/// clauses; kinds the base lacked go at the end. Keeping positions makes "changes nothing"
+/// comparable clause by clause.
 fn replace_kinds<C: Clone>(base: &[C], new: &[C], kind: impl Fn(&C) -> &'static str) -> Vec<C> {
     let stated: Vec<&str> = new.iter().map(&kind).collect();
-    let mut out: Vec<C> = base
-        .iter()
-        .filter(|c| !stated.contains(&kind(c)))
-        .cloned()
-        .collect();
-    out.extend(new.iter().cloned());
+    let mut out: Vec<C> = Vec::with_capacity(base.len() + new.len());
+    let mut placed: Vec<&str> = Vec::new();
+    for c in base {
+        let k = kind(c);
+        if !stated.contains(&k) {
+            out.push(c.clone());
+        } else if !placed.contains(&k) {
+            placed.push(k);
+            out.extend(new.iter().filter(|n| kind(n) == k).cloned());
+        }
+    }
+    out.extend(new.iter().filter(|n| !placed.contains(&kind(n))).cloned());
     out
 }
 
@@ -284,12 +314,7 @@ fn override_item(base: &Item, new: &Item) -> Item {
         }
         _ => new.decl.clone(),
     };
-    Item {
-        doc: new.doc.clone().or(base.doc.clone()),
-        is_override: false,
-        decl,
-        span: base.span,
-    }
+    Item { doc: new.doc.clone().or(base.doc.clone()), is_override: false, decl, span: base.span }
 }
 
 fn merge_action(b: &Action, n: &Action) -> Action {

@@ -16,6 +16,7 @@ pub use load::{FsLoader, Loader};
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir;
 use crate::source::SourceMap;
+use load::normalize;
 use std::path::{Path, PathBuf};
 
 /// Everything a compilation produced.
@@ -62,12 +63,7 @@ pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
     }
     diagnostics::sort(&mut diagnostics);
     diagnostics.dedup();
-    Compilation {
-        sources,
-        diagnostics,
-        ruleset,
-        unreadable: loaded.unreadable,
-    }
+    Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }
 }
 
 /// Files held in memory, for tests, fuzzing and the editor's unsaved buffers.
@@ -100,21 +96,6 @@ impl Loader for MemoryLoader {
     fn identity(&self, path: &Path) -> PathBuf {
         normalize(path)
     }
-}
-
-/// `a/./b/../c` → `a/c`, without touching the disk.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Compiles one in-memory text named `name` (which may extend nothing but files in `loader`).

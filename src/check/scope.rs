@@ -4,23 +4,25 @@
 use super::merge::Entry;
 use crate::source::Span;
 use crate::syntax::ast::Decl;
+use std::collections::HashMap;
 
-/// One namespace: names in declaration order with where each was declared.
+/// One namespace: names in declaration order with where each was declared. The map is only
+/// an index for lookups; anything shown to people iterates `list`, so output order is stable.
 #[derive(Debug, Default)]
 pub struct Names {
     list: Vec<(String, Span)>,
+    index: HashMap<String, u32>,
 }
 
 impl Names {
     fn push(&mut self, name: &str, span: Span) {
+        let id = self.list.len() as u32;
+        self.index.entry(name.to_string()).or_insert(id);
         self.list.push((name.to_string(), span));
     }
 
     pub fn find(&self, name: &str) -> Option<u32> {
-        self.list
-            .iter()
-            .position(|(n, _)| n == name)
-            .map(|i| i as u32)
+        self.index.get(name).copied()
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> + Clone {

@@ -345,11 +345,7 @@ mod tests {
     fn every_code_round_trips_and_has_an_example() {
         for &code in Code::ALL {
             assert_eq!(Code::parse(&code.name()), Some(code));
-            assert!(
-                code.explanation().contains("Example"),
-                "{} lacks an example",
-                code.slug()
-            );
+            assert!(code.explanation().contains("Example"), "{} lacks an example", code.slug());
         }
     }
 }

@@ -56,10 +56,7 @@ impl Diagnostic {
             severity,
             code,
             message: message.into(),
-            primary: Label {
-                span,
-                message: String::new(),
-            },
+            primary: Label { span, message: String::new() },
             secondary: Vec::new(),
             help: None,
         }
@@ -72,10 +69,7 @@ impl Diagnostic {
     }
 
     pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label {
-            span,
-            message: text.into(),
-        });
+        self.secondary.push(Label { span, message: text.into() });
         self
     }
 
@@ -94,11 +88,7 @@ impl Diagnostic {
     }
 
     /// Adds "did you mean `x`?" when a candidate is close enough.
-    pub fn suggest<'a>(
-        self,
-        name: &str,
-        candidates: impl IntoIterator<Item = &'a str>,
-    ) -> Diagnostic {
+    pub fn suggest<'a>(self, name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
         match did_you_mean(name, candidates) {
             Some(best) => self.help(format!("did you mean `{best}`?")),
             None => self,
@@ -111,10 +101,7 @@ impl Diagnostic {
 }
 
 /// The closest candidate by edit distance, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for candidate in candidates {
         if candidate == name {
@@ -131,14 +118,7 @@ pub fn did_you_mean<'a>(
 
 /// Errors first, then by file and position, so output is stable whatever order checks ran in.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by_key(|d| {
-        (
-            d.primary.span.file,
-            d.primary.span.start,
-            d.severity,
-            d.code,
-        )
-    });
+    diagnostics.sort_by_key(|d| (d.primary.span.file, d.primary.span.start, d.severity, d.code));
 }
 
 #[cfg(test)]
@@ -147,14 +127,8 @@ mod tests {
 
     #[test]
     fn suggests_close_names_only() {
-        assert_eq!(
-            did_you_mean("apx", ["ap", "mp", "energy"]).as_deref(),
-            Some("ap")
-        );
-        assert_eq!(
-            did_you_mean("fatige", ["fatigue", "wounds"]).as_deref(),
-            Some("fatigue")
-        );
+        assert_eq!(did_you_mean("apx", ["ap", "mp", "energy"]).as_deref(), Some("ap"));
+        assert_eq!(did_you_mean("fatige", ["fatigue", "wounds"]).as_deref(), Some("fatigue"));
         assert_eq!(did_you_mean("zzzzzz", ["ap", "mp"]), None);
     }
 }

@@ -41,9 +41,7 @@ impl miette::Diagnostic for Report {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -58,9 +56,7 @@ impl miette::Diagnostic for Report {
         if self.related.is_empty() {
             None
         } else {
-            Some(Box::new(
-                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
-            ))
+            Some(Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)))
         }
     }
 }
@@ -93,13 +89,7 @@ fn to_report(d: &Diagnostic, sources: &SourceMap) -> Report {
                 severity: miette::Severity::Advice,
                 help: None,
                 source: source_of(sources, label.span.file),
-                labels: vec![labeled(
-                    &Label {
-                        span: label.span,
-                        message: String::new(),
-                    },
-                    true,
-                )],
+                labels: vec![labeled(&Label { span: label.span, message: String::new() }, true)],
                 related: Vec::new(),
             });
         }
@@ -127,25 +117,14 @@ pub struct TextStyle {
 
 /// Renders diagnostics for the terminal, each followed by a blank line.
 pub fn to_text(diagnostics: &[Diagnostic], sources: &SourceMap, style: TextStyle) -> String {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(style.width)
-        .with_links(false);
+    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
     let mut out = String::new();
     for d in diagnostics {
         let report = to_report(d, sources);
         if handler.render_report(&mut out, &report).is_err() {
             // Rendering into a String only fails if a Display impl fails; fall back to one line.
-            out.push_str(&format!(
-                "{}: {} [{}]\n",
-                d.severity.word(),
-                d.message,
-                d.code.name()
-            ));
+            out.push_str(&format!("{}: {} [{}]\n", d.severity.word(), d.message, d.code.name()));
         }
         out.push('\n');
     }
@@ -248,12 +227,7 @@ pub fn to_json_value(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
 
 /// The whole JSON document, pretty-printed.
 pub fn to_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
-    let doc = JsonDocument {
-        diagnostics: diagnostics
-            .iter()
-            .map(|d| to_json_value(d, sources))
-            .collect(),
-    };
+    let doc = JsonDocument { diagnostics: diagnostics.iter().map(|d| to_json_value(d, sources)).collect() };
     // Serializing plain strings and integers cannot fail.
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| String::from("{\"diagnostics\": []}"))
 }

@@ -11,6 +11,8 @@ pub enum Who {
     Target,
     /// Whoever did the event a reaction or trigger answers.
     EventActor,
+    /// The target of the event a reaction or trigger answers (the one attacked).
+    EventTarget,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,47 +61,16 @@ pub enum Expr {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Effect {
-    Pool {
-        who: Who,
-        pool: PoolId,
-        op: AssignOp,
-        value: Expr,
-    },
-    Initiative {
-        who: Who,
-        op: AssignOp,
-        value: Expr,
-    },
-    Apply {
-        who: Who,
-        condition: ConditionId,
-        duration: Option<Duration>,
-    },
-    Remove {
-        who: Who,
-        condition: ConditionId,
-    },
+    Pool { who: Who, pool: PoolId, op: AssignOp, value: Expr },
+    Initiative { who: Who, op: AssignOp, value: Expr },
+    Apply { who: Who, condition: ConditionId, duration: Option<Duration> },
+    Remove { who: Who, condition: ConditionId },
     Emit(EventId),
-    Choose {
-        chooser: Chooser,
-        question: String,
-        options: Vec<ChoiceOption>,
-    },
-    Check {
-        roll: Expr,
-        against: Expr,
-        outcomes: Outcomes,
-    },
-    If {
-        cond: Expr,
-        then: Vec<Effect>,
-        otherwise: Vec<Effect>,
-    },
+    Choose { chooser: Chooser, question: String, options: Vec<ChoiceOption> },
+    Check { roll: Expr, against: Expr, outcomes: Outcomes },
+    If { cond: Expr, then: Vec<Effect>, otherwise: Vec<Effect> },
     Move(Expr),
-    Push {
-        who: Who,
-        distance: Expr,
-    },
+    Push { who: Who, distance: Expr },
     Pay(Vec<Cost>),
     Follow(Who),
     EndTurn,

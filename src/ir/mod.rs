@@ -24,17 +24,7 @@ macro_rules! ids {
     )*};
 }
 
-ids!(
-    StatId,
-    DerivedId,
-    PoolId,
-    CategoryId,
-    EventId,
-    ConditionId,
-    ActionId,
-    TriggerId,
-    PhaseId
-);
+ids!(StatId, DerivedId, PoolId, CategoryId, EventId, ConditionId, ActionId, TriggerId, PhaseId);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -369,6 +359,8 @@ pub struct Allow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Phase {
     pub name: String,
+    /// The phase runs only in rounds where this holds.
+    pub guard: Option<Expr>,
     pub kind: PhaseKind,
 }
 
@@ -464,26 +456,19 @@ impl Dispatch {
             EventRef::Kind(k) => ActionKind::ALL.iter().position(|x| *x == k).unwrap_or(0),
             EventRef::Category(c) => kinds + c.index(),
             EventRef::Action(a) => kinds + self.n_categories as usize + a.index(),
-            EventRef::Custom(e) => {
-                kinds + self.n_categories as usize + self.n_actions as usize + e.index()
-            }
+            EventRef::Custom(e) => kinds + self.n_categories as usize + self.n_actions as usize + e.index(),
         }
     }
 
     pub fn responders(&self, event: EventRef) -> &[Responder] {
-        self.by_event
-            .get(self.slot(event))
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.by_event.get(self.slot(event)).map(Vec::as_slice).unwrap_or(&[])
     }
 }
 
 impl Ruleset {
     /// The IR as RON, the format `tempo compile` writes.
     pub fn to_ron(&self) -> Result<String, ron::Error> {
-        let config = ron::ser::PrettyConfig::new()
-            .struct_names(false)
-            .indentor("  ".to_string());
+        let config = ron::ser::PrettyConfig::new().struct_names(false).indentor("  ".to_string());
         ron::ser::to_string_pretty(self, config)
     }
 

@@ -42,66 +42,29 @@ pub struct Item {
 #[derive(Debug, Clone)]
 pub enum Decl {
     Title(String),
-    Stat {
-        name: Ident,
-        default: Expr,
-    },
-    Derive {
-        name: Ident,
-        value: Expr,
-    },
-    Category {
-        name: Ident,
-        label: Option<String>,
-    },
-    Event {
-        name: Ident,
-        label: Option<String>,
-    },
+    Stat { name: Ident, default: Expr },
+    Derive { name: Ident, value: Expr },
+    Category { name: Ident, label: Option<String> },
+    Event { name: Ident, label: Option<String> },
     Pool(Pool),
     Condition(Condition),
     Initiative(Vec<InitiativeClause>),
     Round(Vec<Phase>),
     Priority(Vec<Ident>),
-    Chains {
-        order: Ident,
-        depth: Option<Expr>,
-    },
+    Chains { order: Ident, depth: Option<Expr> },
     Limit(Limit),
     DefaultCost(CostTerms),
     Action(Action),
     Trigger(Action),
     Hook(Hook),
-    Space {
-        kind: Ident,
-        zones: Vec<Ident>,
-    },
+    Space { kind: Ident, zones: Vec<Ident> },
     Surprise,
-    Downtime {
-        every: Expr,
-        body: Block,
-    },
-    Rest {
-        name: Ident,
-        label: Option<String>,
-        hours: Option<Expr>,
-        body: Block,
-    },
-    Outro {
-        name: Ident,
-        label: Option<String>,
-        continues: bool,
-        body: Block,
-    },
+    Downtime { name: Option<Ident>, every: Expr, body: Block },
+    Rest { name: Ident, label: Option<String>, hours: Option<Expr>, body: Block },
+    Outro { name: Ident, label: Option<String>, continues: bool, body: Block },
     StateOrder(Vec<Ident>),
-    Sequence {
-        timing: Ident,
-        steps: Vec<Ident>,
-    },
-    Remove {
-        kind: DeclKind,
-        name: Ident,
-    },
+    Sequence { timing: Ident, steps: Vec<Ident> },
+    Remove { kind: DeclKind, name: Ident },
 }
 
 /// The kinds of named declaration, for `remove`, `override` and messages.
@@ -118,6 +81,8 @@ pub enum DeclKind {
     Limit,
     Rest,
     Outro,
+    Hook,
+    Downtime,
 }
 
 impl DeclKind {
@@ -134,6 +99,8 @@ impl DeclKind {
             DeclKind::Limit => "limit",
             DeclKind::Rest => "rest",
             DeclKind::Outro => "outro",
+            DeclKind::Hook => "hook",
+            DeclKind::Downtime => "downtime",
         }
     }
 }
@@ -348,6 +315,7 @@ pub enum TieBreak {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Phase {
     pub name: Ident,
+    pub guard: Option<Guard>,
     pub kind: PhaseKind,
     pub span: Span,
 }
@@ -386,13 +354,8 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 5] = [
-        ActionKind::Action,
-        ActionKind::Free,
-        ActionKind::Reaction,
-        ActionKind::Preparation,
-        ActionKind::Activity,
-    ];
+    pub const ALL: [ActionKind; 5] =
+        [ActionKind::Action, ActionKind::Free, ActionKind::Reaction, ActionKind::Preparation, ActionKind::Activity];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -419,19 +382,11 @@ pub struct Action {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActionClause {
-    Cost {
-        terms: CostTerms,
-        when: Option<Expr>,
-        span: Span,
-    },
+    Cost { terms: CostTerms, when: Option<Expr>, span: Span },
     Partner(CostTerms, Span),
     Category(Vec<Ident>, Span),
     Limit(LimitAmount),
-    Target {
-        who: Ident,
-        within: Option<Expr>,
-        span: Span,
-    },
+    Target { who: Ident, within: Option<Expr>, span: Span },
     Requires(Expr, Span),
     On(EventPattern),
     Interrupts(Span),
@@ -499,6 +454,7 @@ pub struct EventPattern {
 
 #[derive(Debug, Clone)]
 pub struct Hook {
+    pub name: Option<Ident>,
     pub at: Timing,
     pub guard: Option<Guard>,
     pub body: Block,
@@ -512,42 +468,14 @@ pub struct Block {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
-    If {
-        cond: Expr,
-        then: Block,
-        otherwise: Option<Block>,
-        span: Span,
-    },
-    Apply {
-        condition: Ident,
-        to: Option<Ident>,
-        duration: Option<Duration>,
-        span: Span,
-    },
-    Remove {
-        condition: Ident,
-        from: Option<Ident>,
-        span: Span,
-    },
+    If { cond: Expr, then: Block, otherwise: Option<Block>, span: Span },
+    Apply { condition: Ident, to: Option<Ident>, duration: Option<Duration>, span: Span },
+    Remove { condition: Ident, from: Option<Ident>, span: Span },
     Emit(Ident),
-    Choose {
-        chooser: Ident,
-        question: Option<String>,
-        options: Vec<(Ident, Block)>,
-        span: Span,
-    },
-    Check {
-        roll: Expr,
-        against: Expr,
-        outcomes: Vec<(Ident, Block)>,
-        span: Span,
-    },
+    Choose { chooser: Ident, question: Option<String>, options: Vec<(Ident, Block)>, span: Span },
+    Check { roll: Expr, against: Expr, outcomes: Vec<(Ident, Block)>, span: Span },
     Move(Expr, Span),
-    Push {
-        who: Ident,
-        distance: Expr,
-        span: Span,
-    },
+    Push { who: Ident, distance: Expr, span: Span },
     Pay(CostTerms),
     Follow(Ident),
     EndTurn(Span),
@@ -555,12 +483,7 @@ pub enum Stmt {
     Cancel(Span),
     RollInitiative(Span),
     ClearConditions(Span),
-    Assign {
-        target: Path,
-        op: AssignOp,
-        value: Expr,
-        span: Span,
-    },
+    Assign { target: Path, op: AssignOp, value: Expr, span: Span },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -581,6 +504,23 @@ pub struct Path {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// Nesting depth; the parser refuses trees deeper than its limit, so passes may recurse.
+    pub depth: u32,
+}
+
+impl Expr {
+    /// A node over already-built children; its depth is one more than its deepest child's.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        let d = |e: &Expr| e.depth;
+        let depth = 1 + match &kind {
+            ExprKind::Neg(x) | ExprKind::Not(x) => d(x),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Compare { lhs, rhs, .. } => d(lhs).max(d(rhs)),
+            ExprKind::Has { who, .. } | ExprKind::Is { who, .. } => d(who),
+            ExprKind::Call { args, .. } => args.iter().map(d).max().unwrap_or(0),
+            _ => 0,
+        };
+        Expr { kind, span, depth }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

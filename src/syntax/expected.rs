@@ -108,18 +108,8 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_rounds,
             kw_resolve,
         ],
-        Some(kw_blocks) => vec![
-            kw_blocks,
-            kw_implies,
-            kw_lasts,
-            kw_negative,
-            kw_positive,
-            kw_maintain,
-            kw_at,
-        ],
-        Some(kw_value) => vec![
-            kw_value, kw_made, kw_adjust, kw_range, kw_order, kw_ties, kw_allow,
-        ],
+        Some(kw_blocks) => vec![kw_blocks, kw_implies, kw_lasts, kw_negative, kw_positive, kw_maintain, kw_at],
+        Some(kw_value) => vec![kw_value, kw_made, kw_adjust, kw_range, kw_order, kw_ties, kw_allow],
         Some(kw_apply) => vec![
             kw_if,
             kw_apply,
@@ -141,17 +131,8 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             simple_stmt,
             assign_stmt,
         ],
-        Some(dice) => vec![
-            dice, int, path, ident, call, paren, boolean, kw_true, kw_false, neg, unary, zero,
-        ],
-        Some(turns_phase) => vec![
-            turns_phase,
-            simultaneous_phase,
-            step_phase,
-            kw_turns,
-            kw_simultaneous,
-            kw_step,
-        ],
+        Some(dice) => vec![dice, int, path, ident, call, paren, boolean, kw_true, kw_false, neg, unary, zero],
+        Some(turns_phase) => vec![turns_phase, simultaneous_phase, step_phase, kw_turns, kw_simultaneous, kw_step],
         _ => members.to_vec(),
     }
 }
@@ -166,8 +147,8 @@ fn word(rule: Rule) -> Option<&'static str> {
         string | string_inner => "text in double quotes",
         int | zero => "a number",
         dice => "dice like `1d20`",
-        expr | or_expr | and_expr | not_expr | cmp_expr | sum | product | unary | primary
-        | path | call | paren | boolean | neg => "a value",
+        expr | or_expr | and_expr | not_expr | cmp_expr | sum | product | unary | primary | path | call | paren
+        | boolean | neg => "a value",
         cmp_op => "a comparison (`<`, `<=`, `>`, `>=`, `==`, `!=`)",
         add_op => "`+` or `-`",
         mul_op => "`*`, `/` or `%`",

@@ -30,24 +30,16 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
     if text.contains('\0') {
         let at = text.find('\0').unwrap_or(0);
         return Some(
-            Diagnostic::error(
-                Code::NotText,
-                Span::new(file, at, at),
-                "this file looks binary, not a rules text",
-            )
-            .label("a NUL byte, which text files do not contain")
-            .help("rules files are UTF-8 text; check that this is the file you meant"),
+            Diagnostic::error(Code::NotText, Span::new(file, at, at), "this file looks binary, not a rules text")
+                .label("a NUL byte, which text files do not contain")
+                .help("rules files are UTF-8 text; check that this is the file you meant"),
         );
     }
     if is_blank(text) {
         return Some(
-            Diagnostic::error(
-                Code::EmptyFile,
-                Span::new(file, 0, 0),
-                "this file has no ruleset in it",
-            )
-            .label("expected `ruleset NAME` here")
-            .help("start the file with a header, e.g. `ruleset duel`"),
+            Diagnostic::error(Code::EmptyFile, Span::new(file, 0, 0), "this file has no ruleset in it")
+                .label("expected `ruleset NAME` here")
+                .help("start the file with a header, e.g. `ruleset duel`"),
         );
     }
     let mut depth = 0usize;

@@ -14,20 +14,20 @@ pub(crate) struct RulesParser;
 type P<'i> = Pair<'i, Rule>;
 type R<T> = Result<T, Box<Diagnostic>>;
 
+/// Deepest expression tree accepted: an operator chain counts one level per operator.
+pub(crate) const MAX_EXPR_DEPTH: u32 = 256;
+
 struct Builder {
     file: FileId,
 }
 
 /// Children of a pair without the comments pest interleaves.
 fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
-    pair.clone()
-        .into_inner()
-        .filter(|p| p.as_rule() != Rule::COMMENT)
+    pair.clone().into_inner().filter(|p| p.as_rule() != Rule::COMMENT)
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
-    let pairs =
-        RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
     let b = Builder { file };
     let Some(root) = pairs.clone().next() else {
         return Err(b.internal(0, "the parser returned nothing"));
@@ -37,11 +37,7 @@ pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
         .filter(|p| p.as_rule() == Rule::COMMENT)
         .map(|p| {
             let text = p.as_str().to_string();
-            Comment {
-                doc: text.starts_with("##"),
-                text,
-                span: b.span(&p),
-            }
+            Comment { doc: text.starts_with("##"), text, span: b.span(&p) }
         })
         .collect();
     let mut it = kids(&root);
@@ -64,24 +60,14 @@ pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
             items.push(item);
         }
     }
-    Ok(File {
-        file,
-        name,
-        extends,
-        items,
-        comments,
-    })
+    Ok(File { file, name, extends, items, comments })
 }
 
 /// The `##` lines directly above `start`, with nothing but whitespace between them and it.
 fn doc_above(text: &str, comments: &[Comment], start: usize) -> Option<String> {
     let mut lines = Vec::new();
     let mut end = start;
-    for c in comments
-        .iter()
-        .rev()
-        .filter(|c| (c.span.end as usize) <= start)
-    {
+    for c in comments.iter().rev().filter(|c| (c.span.end as usize) <= start) {
         let gap = text.get(c.span.end as usize..end).unwrap_or("x");
         if !gap.trim().is_empty() || gap.matches('\n').count() > 1 || !c.doc {
             break;
@@ -106,23 +92,14 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     let (message, label) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
             let wanted = expected::describe(positives);
-            let got = if found.is_empty() {
-                "the end of the file".to_string()
-            } else {
-                format!("`{found}`")
-            };
-            (
-                format!("expected {wanted}, found {got}"),
-                format!("expected {}", short(&wanted)),
-            )
+            let got = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
+            (format!("expected {wanted}, found {got}"), format!("expected {}", short(&wanted)))
         }
         pest::error::ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
     let mut d = Diagnostic::error(Code::Syntax, span, message).label(label);
     if at == 0 {
-        d = d.help(
-            "a rules file starts with `ruleset NAME` (or `ruleset NAME extends \"base.rules\"`)",
-        );
+        d = d.help("a rules file starts with `ruleset NAME` (or `ruleset NAME extends \"base.rules\"`)");
     } else if found == "=" || found == "==" {
         d = d.help("pools change with `=`, `+=` or `-=` inside a block; comparisons use `==`");
     }
@@ -139,11 +116,7 @@ fn short(wanted: &str) -> String {
 /// The word or symbol at a position, for "found `x`".
 fn token_at(text: &str, at: usize) -> &str {
     let rest = text.get(at..).unwrap_or("");
-    let word: usize = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .map(char::len_utf8)
-        .sum();
+    let word: usize = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
     if word > 0 {
         return &rest[..word.min(40)];
     }
@@ -168,15 +141,11 @@ impl Builder {
     }
 
     fn next<'i>(&self, it: &mut impl Iterator<Item = P<'i>>, parent: &P<'i>) -> R<P<'i>> {
-        it.next()
-            .ok_or_else(|| self.internal(parent.as_span().end(), "a rule ended early"))
+        it.next().ok_or_else(|| self.internal(parent.as_span().end(), "a rule ended early"))
     }
 
     fn ident(&self, p: &P) -> Ident {
-        Ident {
-            name: p.as_str().to_string(),
-            span: self.span(p),
-        }
+        Ident { name: p.as_str().to_string(), span: self.span(p) }
     }
 
     fn string(&self, p: &P) -> String {
@@ -198,10 +167,7 @@ impl Builder {
     }
 
     /// An optional string among children: `Some` if the next child is a string.
-    fn opt_string<'i>(
-        &self,
-        it: &mut std::iter::Peekable<impl Iterator<Item = P<'i>>>,
-    ) -> Option<String> {
+    fn opt_string<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = P<'i>>>) -> Option<String> {
         if it.peek().map(|p| p.as_rule()) == Some(Rule::string) {
             it.next().map(|p| self.string(&p))
         } else {
@@ -219,12 +185,7 @@ impl Builder {
         }
         let decl_pair = self.next(&mut it, &pair)?;
         let decl = self.decl(decl_pair)?;
-        Ok(Item {
-            doc: None,
-            is_override,
-            decl,
-            span,
-        })
+        Ok(Item { doc: None, is_override, decl, span })
     }
 
     fn decl(&self, p: P) -> R<Decl> {
@@ -236,22 +197,18 @@ impl Builder {
         }
         Ok(match rule {
             Rule::title_item => Decl::Title(self.string(&self.next(&mut it, &p)?)),
-            Rule::stat_item => Decl::Stat {
-                name: self.ident(&self.next(&mut it, &p)?),
-                default: self.expr(self.next(&mut it, &p)?)?,
-            },
-            Rule::derive_item => Decl::Derive {
-                name: self.ident(&self.next(&mut it, &p)?),
-                value: self.expr(self.next(&mut it, &p)?)?,
-            },
-            Rule::category_item => Decl::Category {
-                name: self.ident(&self.next(&mut it, &p)?),
-                label: self.opt_string(&mut it),
-            },
-            Rule::event_item => Decl::Event {
-                name: self.ident(&self.next(&mut it, &p)?),
-                label: self.opt_string(&mut it),
-            },
+            Rule::stat_item => {
+                Decl::Stat { name: self.ident(&self.next(&mut it, &p)?), default: self.expr(self.next(&mut it, &p)?)? }
+            }
+            Rule::derive_item => {
+                Decl::Derive { name: self.ident(&self.next(&mut it, &p)?), value: self.expr(self.next(&mut it, &p)?)? }
+            }
+            Rule::category_item => {
+                Decl::Category { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
+            }
+            Rule::event_item => {
+                Decl::Event { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
+            }
             Rule::pool_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
@@ -261,11 +218,7 @@ impl Builder {
                         clauses.push(self.pool_clause(c)?);
                     }
                 }
-                Decl::Pool(Pool {
-                    name,
-                    label,
-                    clauses,
-                })
+                Decl::Pool(Pool { name, label, clauses })
             }
             Rule::condition_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
@@ -276,11 +229,7 @@ impl Builder {
                         clauses.push(self.condition_clause(c)?);
                     }
                 }
-                Decl::Condition(Condition {
-                    name,
-                    label,
-                    clauses,
-                })
+                Decl::Condition(Condition { name, label, clauses })
             }
             Rule::initiative_item => {
                 let mut clauses = Vec::new();
@@ -317,12 +266,7 @@ impl Builder {
                     Some(g) => Some(self.guard(g)?),
                     None => None,
                 };
-                Decl::Limit(Limit {
-                    each,
-                    subject,
-                    amount,
-                    guard,
-                })
+                Decl::Limit(Limit { each, subject, amount, guard })
             }
             Rule::default_cost_item => {
                 it.next(); // `cost`
@@ -334,6 +278,11 @@ impl Builder {
             }
             Rule::trigger_item => Decl::Trigger(self.action_rest(ActionKind::Action, it, &p)?),
             Rule::hook_item => {
+                let mut name = None;
+                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hook) {
+                    it.next();
+                    name = Some(self.ident(&self.next(&mut it, &p)?));
+                }
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
                 let mut guard = None;
                 let mut body = None;
@@ -343,26 +292,23 @@ impl Builder {
                         _ => body = Some(self.block(c)?),
                     }
                 }
-                let body =
-                    body.ok_or_else(|| self.internal(p.as_span().end(), "a hook without a block"))?;
-                Decl::Hook(Hook { at, guard, body })
+                let body = body.ok_or_else(|| self.internal(p.as_span().end(), "a hook without a block"))?;
+                Decl::Hook(Hook { name, at, guard, body })
             }
             Rule::space_item => {
                 let kind = self.ident(&self.next(&mut it, &p)?);
-                Decl::Space {
-                    kind,
-                    zones: it.map(|z| self.ident(&z)).collect(),
-                }
+                Decl::Space { kind, zones: it.map(|z| self.ident(&z)).collect() }
             }
             Rule::surprise_item => Decl::Surprise,
             Rule::downtime_item => {
+                let mut name = None;
+                if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {
+                    name = it.next().map(|n| self.ident(&n));
+                }
                 it.next(); // `every`
                 let every = self.expr(self.next(&mut it, &p)?)?;
                 it.next(); // `hours`
-                Decl::Downtime {
-                    every,
-                    body: self.block(self.next(&mut it, &p)?)?,
-                }
+                Decl::Downtime { name, every, body: self.block(self.next(&mut it, &p)?)? }
             }
             Rule::rest_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
@@ -372,32 +318,19 @@ impl Builder {
                     it.next();
                     hours = Some(self.expr(self.next(&mut it, &p)?)?);
                 }
-                Decl::Rest {
-                    name,
-                    label,
-                    hours,
-                    body: self.block(self.next(&mut it, &p)?)?,
-                }
+                Decl::Rest { name, label, hours, body: self.block(self.next(&mut it, &p)?)? }
             }
             Rule::outro_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
                 let mode = self.next(&mut it, &p)?;
                 let continues = mode.as_rule() == Rule::kw_continues;
-                Decl::Outro {
-                    name,
-                    label,
-                    continues,
-                    body: self.block(self.next(&mut it, &p)?)?,
-                }
+                Decl::Outro { name, label, continues, body: self.block(self.next(&mut it, &p)?)? }
             }
             Rule::state_order_item => Decl::StateOrder(it.map(|i| self.ident(&i)).collect()),
             Rule::sequence_item => {
                 let timing = self.ident(&self.next(&mut it, &p)?);
-                Decl::Sequence {
-                    timing,
-                    steps: it.map(|i| self.ident(&i)).collect(),
-                }
+                Decl::Sequence { timing, steps: it.map(|i| self.ident(&i)).collect() }
             }
             Rule::remove_item => {
                 let kind_pair = self.next(&mut it, &p)?;
@@ -410,12 +343,11 @@ impl Builder {
                     Some(Rule::kw_condition) => DeclKind::Condition,
                     Some(Rule::kw_limit) => DeclKind::Limit,
                     Some(Rule::kw_category) => DeclKind::Category,
+                    Some(Rule::kw_hook) => DeclKind::Hook,
+                    Some(Rule::kw_downtime) => DeclKind::Downtime,
                     _ => DeclKind::Event,
                 };
-                Decl::Remove {
-                    kind,
-                    name: self.ident(&self.next(&mut it, &p)?),
-                }
+                Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
             }
             _ => return Err(self.internal(p.as_span().start(), "an unknown declaration")),
         })
@@ -444,12 +376,7 @@ impl Builder {
         for c in kids(&body) {
             clauses.push(self.action_clause(c)?);
         }
-        Ok(Action {
-            kind,
-            name,
-            label,
-            clauses,
-        })
+        Ok(Action { kind, name, label, clauses })
     }
 
     fn action_clause(&self, p: P) -> R<ActionClause> {
@@ -463,13 +390,9 @@ impl Builder {
             Rule::cost_clause => {
                 let terms = self.cost_terms(self.next(&mut it, &p)?)?;
                 let when = match it.next() {
-                    Some(w) => Some(
-                        self.expr(
-                            kids(&w)
-                                .nth(1)
-                                .ok_or_else(|| self.internal(span.end as usize, "when"))?,
-                        )?,
-                    ),
+                    Some(w) => {
+                        Some(self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(span.end as usize, "when"))?)?)
+                    }
                     None => None,
                 };
                 ActionClause::Cost { terms, when, span }
@@ -478,9 +401,7 @@ impl Builder {
                 it.next(); // `cost`
                 ActionClause::Partner(self.cost_terms(self.next(&mut it, &p)?)?, span)
             }
-            Rule::category_clause => {
-                ActionClause::Category(it.map(|i| self.ident(&i)).collect(), span)
-            }
+            Rule::category_clause => ActionClause::Category(it.map(|i| self.ident(&i)).collect(), span),
             Rule::limit_clause => {
                 it.next(); // `limit`
                 ActionClause::Limit(self.limit_amount(self.next(&mut it, &p)?)?)
@@ -493,9 +414,7 @@ impl Builder {
                 };
                 ActionClause::Target { who, within, span }
             }
-            Rule::requires_clause => {
-                ActionClause::Requires(self.expr(self.next(&mut it, &p)?)?, span)
-            }
+            Rule::requires_clause => ActionClause::Requires(self.expr(self.next(&mut it, &p)?)?, span),
             Rule::on_clause => ActionClause::On(self.on_event(self.next(&mut it, &p)?)?),
             Rule::interrupts_clause => ActionClause::Interrupts(span),
             Rule::ends_turn_clause => ActionClause::EndsTurn(span),
@@ -520,12 +439,7 @@ impl Builder {
                 against = who;
             }
         }
-        Ok(EventPattern {
-            event,
-            by,
-            against,
-            span,
-        })
+        Ok(EventPattern { event, by, against, span })
     }
 
     fn cost_terms(&self, p: P) -> R<CostTerms> {
@@ -565,12 +479,7 @@ impl Builder {
         }
         let _ = next; // `per`
         let per = self.period(&self.next(&mut it, &p)?);
-        Ok(LimitAmount {
-            amount,
-            pool,
-            per,
-            span,
-        })
+        Ok(LimitAmount { amount, pool, per, span })
     }
 
     fn period(&self, p: &P) -> Period {
@@ -586,16 +495,11 @@ impl Builder {
     fn guard(&self, p: P) -> R<Guard> {
         let mut it = kids(&p);
         let kw = self.next(&mut it, &p)?;
-        Ok(Guard {
-            negated: kw.as_rule() == Rule::kw_unless,
-            cond: self.expr(self.next(&mut it, &p)?)?,
-        })
+        Ok(Guard { negated: kw.as_rule() == Rule::kw_unless, cond: self.expr(self.next(&mut it, &p)?)? })
     }
 
     fn at_timing(&self, p: P) -> R<Timing> {
-        let t = kids(&p)
-            .nth(1)
-            .ok_or_else(|| self.internal(p.as_span().end(), "a timing"))?;
+        let t = kids(&p).nth(1).ok_or_else(|| self.internal(p.as_span().end(), "a timing"))?;
         self.timing(t)
     }
 
@@ -632,44 +536,23 @@ impl Builder {
             Rule::start_clause => PoolClause::Start(self.expr(self.next(&mut it, &p)?)?, span),
             Rule::refresh_clause => {
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                PoolClause::Refresh {
-                    at,
-                    guard: self.optional_guard(&mut it)?,
-                    span,
-                }
+                PoolClause::Refresh { at, guard: self.optional_guard(&mut it)?, span }
             }
-            Rule::keep_clause => PoolClause::Keep {
-                at: self.at_timing(self.next(&mut it, &p)?)?,
-                span,
-            },
+            Rule::keep_clause => PoolClause::Keep { at: self.at_timing(self.next(&mut it, &p)?)?, span },
             Rule::lose_clause => {
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                PoolClause::Lose {
-                    at,
-                    guard: self.optional_guard(&mut it)?,
-                    span,
-                }
+                PoolClause::Lose { at, guard: self.optional_guard(&mut it)?, span }
             }
             Rule::decay_clause => {
                 let amount = self.expr(self.next(&mut it, &p)?)?;
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                PoolClause::Decay {
-                    amount,
-                    at,
-                    guard: self.optional_guard(&mut it)?,
-                    span,
-                }
+                PoolClause::Decay { amount, at, guard: self.optional_guard(&mut it)?, span }
             }
             Rule::convert_clause => {
                 it.next(); // `into`
                 let into = self.ident(&self.next(&mut it, &p)?);
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                PoolClause::Convert {
-                    into,
-                    at,
-                    guard: self.optional_guard(&mut it)?,
-                    span,
-                }
+                PoolClause::Convert { into, at, guard: self.optional_guard(&mut it)?, span }
             }
             Rule::gain_clause => {
                 let amount = self.expr(self.next(&mut it, &p)?)?;
@@ -685,39 +568,23 @@ impl Builder {
                     if c.as_rule() == Rule::guard {
                         guard = Some(self.guard(c)?);
                     } else {
-                        let mut ci =
-                            kids(&c).filter(|x| matches!(x.as_rule(), Rule::expr | Rule::period));
+                        let mut ci = kids(&c).filter(|x| matches!(x.as_rule(), Rule::expr | Rule::period));
                         let amount = self.expr(self.next(&mut ci, &c)?)?;
                         let per = self.period(&self.next(&mut ci, &c)?);
                         cap = Some(Cap { amount, per });
                     }
                 }
-                PoolClause::Gain {
-                    amount,
-                    when,
-                    guard,
-                    cap,
-                    span,
-                }
+                PoolClause::Gain { amount, when, guard, cap, span }
             }
             Rule::overspend_clause => {
                 it.next(); // `to`
                 let floor = self.expr(self.next(&mut it, &p)?)?;
-                PoolClause::Overspend {
-                    floor,
-                    price: self.block(self.next(&mut it, &p)?)?,
-                    span,
-                }
+                PoolClause::Overspend { floor, price: self.block(self.next(&mut it, &p)?)?, span }
             }
             Rule::threshold_clause => {
                 let op = self.cmp_op(&self.next(&mut it, &p)?);
                 let value = self.expr(self.next(&mut it, &p)?)?;
-                PoolClause::Threshold {
-                    op,
-                    value,
-                    body: self.block(self.next(&mut it, &p)?)?,
-                    span,
-                }
+                PoolClause::Threshold { op, value, body: self.block(self.next(&mut it, &p)?)?, span }
             }
             _ => return Err(self.internal(span.start as usize, "an unknown pool clause")),
         })
@@ -733,11 +600,7 @@ impl Builder {
         }
         if rule == Rule::cond_hook_clause {
             let at = self.at_timing(self.next(&mut it, &p)?)?;
-            return Ok(ConditionClause::Hook {
-                at,
-                body: self.block(self.next(&mut it, &p)?)?,
-                span,
-            });
+            return Ok(ConditionClause::Hook { at, body: self.block(self.next(&mut it, &p)?)?, span });
         }
         it.next(); // keyword
         Ok(match rule {
@@ -754,28 +617,18 @@ impl Builder {
                 }
                 ConditionClause::Blocks(things, span)
             }
-            Rule::implies_clause => {
-                ConditionClause::Implies(it.map(|i| self.ident(&i)).collect(), span)
-            }
-            Rule::lasts_clause => {
-                ConditionClause::Lasts(self.duration(self.next(&mut it, &p)?)?, span)
-            }
+            Rule::implies_clause => ConditionClause::Implies(it.map(|i| self.ident(&i)).collect(), span),
+            Rule::lasts_clause => ConditionClause::Lasts(self.duration(self.next(&mut it, &p)?)?, span),
             Rule::maintain_clause => {
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                ConditionClause::Maintain {
-                    at,
-                    body: self.block(self.next(&mut it, &p)?)?,
-                    span,
-                }
+                ConditionClause::Maintain { at, body: self.block(self.next(&mut it, &p)?)?, span }
             }
             _ => return Err(self.internal(span.start as usize, "an unknown condition clause")),
         })
     }
 
     fn duration(&self, p: P) -> R<Duration> {
-        let inner = kids(&p)
-            .next()
-            .ok_or_else(|| self.internal(p.as_span().start(), "a duration"))?;
+        let inner = kids(&p).next().ok_or_else(|| self.internal(p.as_span().start(), "a duration"))?;
         let span = self.span(&inner);
         let rule = inner.as_rule();
         let mut it = kids(&inner);
@@ -794,16 +647,11 @@ impl Builder {
         let mut it = kids(&p);
         it.next(); // keyword
         Ok(match rule {
-            Rule::value_clause => {
-                InitiativeClause::Value(self.expr(self.next(&mut it, &p)?)?, span)
-            }
-            Rule::made_clause => {
-                InitiativeClause::Made(self.at_timing(self.next(&mut it, &p)?)?, span)
-            }
+            Rule::value_clause => InitiativeClause::Value(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::made_clause => InitiativeClause::Made(self.at_timing(self.next(&mut it, &p)?)?, span),
             Rule::adjust_clause => {
-                let e = it
-                    .find(|x| x.as_rule() == Rule::expr)
-                    .ok_or_else(|| self.internal(span.end as usize, "adjust"))?;
+                let e =
+                    it.find(|x| x.as_rule() == Rule::expr).ok_or_else(|| self.internal(span.end as usize, "adjust"))?;
                 InitiativeClause::Adjust(self.expr(e)?, span)
             }
             Rule::range_clause => {
@@ -811,9 +659,7 @@ impl Builder {
                 it.next(); // `to`
                 InitiativeClause::Range(lo, self.expr(self.next(&mut it, &p)?)?, span)
             }
-            Rule::order_clause => {
-                InitiativeClause::Order(self.ident(&self.next(&mut it, &p)?), span)
-            }
+            Rule::order_clause => InitiativeClause::Order(self.ident(&self.next(&mut it, &p)?), span),
             Rule::ties_clause => {
                 let mut ties = Vec::new();
                 for t in it.filter(|x| x.as_rule() == Rule::tiebreak) {
@@ -827,9 +673,7 @@ impl Builder {
                 }
                 InitiativeClause::Ties(ties, span)
             }
-            Rule::allow_clause => {
-                InitiativeClause::Allow(it.map(|i| self.ident(&i)).collect(), span)
-            }
+            Rule::allow_clause => InitiativeClause::Allow(it.map(|i| self.ident(&i)).collect(), span),
             _ => return Err(self.internal(span.start as usize, "an unknown initiative clause")),
         })
     }
@@ -839,27 +683,25 @@ impl Builder {
         let mut it = kids(&p);
         it.next(); // `phase`
         let name = self.ident(&self.next(&mut it, &p)?);
-        let kind_pair = self.next(&mut it, &p)?;
-        let inner = kids(&kind_pair)
-            .next()
-            .ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
+        let mut kind_pair = self.next(&mut it, &p)?;
+        let mut guard = None;
+        if kind_pair.as_rule() == Rule::guard {
+            guard = Some(self.guard(kind_pair)?);
+            kind_pair = self.next(&mut it, &p)?;
+        }
+        let inner = kids(&kind_pair).next().ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
-            Rule::simultaneous_phase => {
-                PhaseKind::Simultaneous(kids(&inner).nth(1).map(|k| self.action_kind(&k)))
-            }
+            Rule::simultaneous_phase => PhaseKind::Simultaneous(kids(&inner).nth(1).map(|k| self.action_kind(&k))),
             _ => {
                 let block = match kids(&inner).nth(1) {
                     Some(b) => self.block(b)?,
-                    None => Block {
-                        stmts: Vec::new(),
-                        span: self.span(&inner),
-                    },
+                    None => Block { stmts: Vec::new(), span: self.span(&inner) },
                 };
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, kind, span })
+        Ok(Phase { name, guard, kind, span })
     }
 
     fn block(&self, p: P) -> R<Block> {
@@ -882,12 +724,7 @@ impl Builder {
                 "-=" => AssignOp::Sub,
                 _ => AssignOp::Set,
             };
-            return Ok(Stmt::Assign {
-                target: path,
-                op,
-                value: self.expr(self.next(&mut it, &p)?)?,
-                span,
-            });
+            return Ok(Stmt::Assign { target: path, op, value: self.expr(self.next(&mut it, &p)?)?, span });
         }
         if rule == Rule::simple_stmt {
             return Ok(match it.next().map(|k| k.as_rule()) {
@@ -906,20 +743,12 @@ impl Builder {
                 let otherwise = match it.nth(1) {
                     Some(e) if e.as_rule() == Rule::if_stmt => {
                         let s = self.span(&e);
-                        Some(Block {
-                            stmts: vec![self.stmt(e)?],
-                            span: s,
-                        })
+                        Some(Block { stmts: vec![self.stmt(e)?], span: s })
                     }
                     Some(e) => Some(self.block(e)?),
                     None => None,
                 };
-                Stmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                    span,
-                }
+                Stmt::If { cond, then, otherwise, span }
             }
             Rule::apply_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);
@@ -932,21 +761,12 @@ impl Builder {
                         _ => {}
                     }
                 }
-                Stmt::Apply {
-                    condition,
-                    to,
-                    duration,
-                    span,
-                }
+                Stmt::Apply { condition, to, duration, span }
             }
             Rule::remove_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);
                 let from = it.nth(1).map(|f| self.ident(&f));
-                Stmt::Remove {
-                    condition,
-                    from,
-                    span,
-                }
+                Stmt::Remove { condition, from, span }
             }
             Rule::emit_stmt => Stmt::Emit(self.ident(&self.next(&mut it, &p)?)),
             Rule::choose_stmt => {
@@ -958,12 +778,7 @@ impl Builder {
                     let name = self.ident(&self.next(&mut oi, &o)?);
                     options.push((name, self.block(self.next(&mut oi, &o)?)?));
                 }
-                Stmt::Choose {
-                    chooser,
-                    question,
-                    options,
-                    span,
-                }
+                Stmt::Choose { chooser, question, options, span }
             }
             Rule::check_stmt => {
                 let roll = self.expr(self.next(&mut it, &p)?)?;
@@ -975,21 +790,12 @@ impl Builder {
                     let name = self.ident(&self.next(&mut oi, &o)?);
                     outcomes.push((name, self.block(self.next(&mut oi, &o)?)?));
                 }
-                Stmt::Check {
-                    roll,
-                    against,
-                    outcomes,
-                    span,
-                }
+                Stmt::Check { roll, against, outcomes, span }
             }
             Rule::move_stmt => Stmt::Move(self.expr(self.next(&mut it, &p)?)?, span),
             Rule::push_stmt => {
                 let who = self.ident(&self.next(&mut it, &p)?);
-                Stmt::Push {
-                    who,
-                    distance: self.expr(self.next(&mut it, &p)?)?,
-                    span,
-                }
+                Stmt::Push { who, distance: self.expr(self.next(&mut it, &p)?)?, span }
             }
             Rule::pay_stmt => Stmt::Pay(self.cost_terms(self.next(&mut it, &p)?)?),
             Rule::follow_stmt => Stmt::Follow(self.ident(&self.next(&mut it, &p)?)),
@@ -998,10 +804,7 @@ impl Builder {
     }
 
     fn path(&self, p: P) -> Path {
-        Path {
-            span: self.span(&p),
-            parts: kids(&p).map(|i| self.ident(&i)).collect(),
-        }
+        Path { span: self.span(&p), parts: kids(&p).map(|i| self.ident(&i)).collect() }
     }
 
     fn cmp_op(&self, p: &P) -> CmpOp {
@@ -1019,9 +822,7 @@ impl Builder {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::expr | Rule::paren => {
-                let inner = kids(&p)
-                    .next()
-                    .ok_or_else(|| self.internal(span.start as usize, "an empty expression"))?;
+                let inner = kids(&p).next().ok_or_else(|| self.internal(span.start as usize, "an empty expression"))?;
                 let mut e = self.expr(inner)?;
                 if p.as_rule() == Rule::paren {
                     e.span = span;
@@ -1029,11 +830,7 @@ impl Builder {
                 Ok(e)
             }
             Rule::or_expr | Rule::and_expr => {
-                let op = if p.as_rule() == Rule::or_expr {
-                    BinOp::Or
-                } else {
-                    BinOp::And
-                };
+                let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
                 self.fold(p, |_| op)
             }
             Rule::sum | Rule::product => self.fold(p, |sym| match sym {
@@ -1043,39 +840,19 @@ impl Builder {
                 "/" => BinOp::Div,
                 _ => BinOp::Rem,
             }),
-            Rule::not_expr => {
+            Rule::not_expr | Rule::unary => {
+                // `not not x` is `x` and `- -x` is `x`: keep only the parity, so a long run of
+                // operators cannot build a deep tree.
                 let parts: Vec<P> = kids(&p).collect();
-                let (nots, rest) = parts.split_at(parts.len().saturating_sub(1));
-                let last = rest
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| self.internal(span.start as usize, "not"))?;
-                let mut e = self.expr(last)?;
-                for n in nots.iter().rev() {
-                    let s = Span::new(self.file, n.as_span().start(), span.end as usize);
-                    e = Expr {
-                        kind: ExprKind::Not(Box::new(e)),
-                        span: s,
-                    };
+                let (ops, rest) = parts.split_at(parts.len().saturating_sub(1));
+                let last = rest.first().cloned().ok_or_else(|| self.internal(span.start as usize, "operand"))?;
+                let e = self.expr(last)?;
+                if ops.len() % 2 == 0 {
+                    return Ok(e);
                 }
-                Ok(e)
-            }
-            Rule::unary => {
-                let parts: Vec<P> = kids(&p).collect();
-                let (negs, rest) = parts.split_at(parts.len().saturating_sub(1));
-                let last = rest
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| self.internal(span.start as usize, "unary"))?;
-                let mut e = self.expr(last)?;
-                for n in negs.iter().rev() {
-                    let s = Span::new(self.file, n.as_span().start(), span.end as usize);
-                    e = Expr {
-                        kind: ExprKind::Neg(Box::new(e)),
-                        span: s,
-                    };
-                }
-                Ok(e)
+                let kind =
+                    if p.as_rule() == Rule::unary { ExprKind::Neg(Box::new(e)) } else { ExprKind::Not(Box::new(e)) };
+                self.deep(Expr::new(kind, span))
             }
             Rule::cmp_expr => {
                 let mut it = kids(&p);
@@ -1083,47 +860,22 @@ impl Builder {
                 let Some(op) = it.next() else { return Ok(lhs) };
                 let rhs = self.next(&mut it, &p)?;
                 let kind = match op.as_rule() {
-                    Rule::kw_has => ExprKind::Has {
-                        who: Box::new(lhs),
-                        condition: self.ident(&rhs),
-                    },
-                    Rule::kw_is => ExprKind::Is {
-                        who: Box::new(lhs),
-                        relation: self.ident(&rhs),
-                    },
-                    _ => ExprKind::Compare {
-                        op: self.cmp_op(&op),
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(self.expr(rhs)?),
-                    },
+                    Rule::kw_has => ExprKind::Has { who: Box::new(lhs), condition: self.ident(&rhs) },
+                    Rule::kw_is => ExprKind::Is { who: Box::new(lhs), relation: self.ident(&rhs) },
+                    _ => ExprKind::Compare { op: self.cmp_op(&op), lhs: Box::new(lhs), rhs: Box::new(self.expr(rhs)?) },
                 };
-                Ok(Expr { kind, span })
+                self.deep(Expr::new(kind, span))
             }
-            Rule::int => Ok(Expr {
-                kind: ExprKind::Int(p.as_str().to_string()),
-                span,
-            }),
+            Rule::int => Ok(Expr::new(ExprKind::Int(p.as_str().to_string()), span)),
             Rule::dice => {
                 let (count, sides) = p.as_str().split_once('d').unwrap_or(("", "0"));
-                Ok(Expr {
-                    kind: ExprKind::Dice {
-                        count: count.to_string(),
-                        sides: sides.to_string(),
-                    },
-                    span,
-                })
+                Ok(Expr::new(ExprKind::Dice { count: count.to_string(), sides: sides.to_string() }, span))
             }
             Rule::boolean => {
                 let value = kids(&p).next().map(|k| k.as_rule()) == Some(Rule::kw_true);
-                Ok(Expr {
-                    kind: ExprKind::Bool(value),
-                    span,
-                })
+                Ok(Expr::new(ExprKind::Bool(value), span))
             }
-            Rule::path => Ok(Expr {
-                kind: ExprKind::Path(self.path(p)),
-                span,
-            }),
+            Rule::path => Ok(Expr::new(ExprKind::Path(self.path(p)), span)),
             Rule::call => {
                 let mut it = kids(&p);
                 let func = self.ident(&self.next(&mut it, &p)?);
@@ -1131,13 +883,26 @@ impl Builder {
                 for a in it {
                     args.push(self.expr(a)?);
                 }
-                Ok(Expr {
-                    kind: ExprKind::Call { func, args },
-                    span,
-                })
+                Ok(Expr::new(ExprKind::Call { func, args }, span))
             }
             _ => Err(self.internal(span.start as usize, "an unknown expression")),
         }
+    }
+
+    /// Refuses expression trees deeper than [`MAX_EXPR_DEPTH`], so later passes may recurse.
+    fn deep(&self, e: Expr) -> R<Expr> {
+        if e.depth > MAX_EXPR_DEPTH {
+            return Err(Box::new(
+                Diagnostic::error(
+                    Code::TooDeep,
+                    e.span,
+                    format!("this expression is nested more than {MAX_EXPR_DEPTH} deep"),
+                )
+                .label("too long or too deeply nested")
+                .help("split it into several `derive` values"),
+            ));
+        }
+        Ok(e)
     }
 
     /// Left-associative chains: `a op b op c`.
@@ -1147,14 +912,10 @@ impl Builder {
         while let Some(op) = it.next() {
             let rhs = self.expr(self.next(&mut it, &p)?)?;
             let span = lhs.span.to(rhs.span);
-            lhs = Expr {
-                kind: ExprKind::Binary {
-                    op: op_of(op.as_str()),
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
+            lhs = self.deep(Expr::new(
+                ExprKind::Binary { op: op_of(op.as_str()), lhs: Box::new(lhs), rhs: Box::new(rhs) },
                 span,
-            };
+            ))?;
         }
         Ok(lhs)
     }

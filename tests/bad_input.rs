@@ -1,0 +1,111 @@
+//! Hostile input: nothing panics, hangs or overflows the stack, and each case gets its code.
+
+use std::path::Path;
+use tempo::check::{compile_str, compile_with, MemoryLoader};
+use tempo::diagnostics::Code;
+
+fn codes_of(text: &str) -> Vec<Code> {
+    compile_str("input.rules", text).diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn codes_of_bytes(bytes: &[u8]) -> Vec<Code> {
+    let loader = MemoryLoader::new().with("input.rules", bytes.to_vec());
+    compile_with(&loader, Path::new("input.rules")).diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn empty_file() {
+    assert_eq!(codes_of(""), vec![Code::EmptyFile]);
+    assert_eq!(codes_of("  \n\t\n# only a comment\n"), vec![Code::EmptyFile]);
+}
+
+#[test]
+fn binary_file() {
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    assert_eq!(codes_of_bytes(&bytes), vec![Code::NotText]);
+    assert_eq!(codes_of_bytes(b"ruleset x\n\0\0\0"), vec![Code::NotText]);
+}
+
+#[test]
+fn invalid_utf8() {
+    assert_eq!(codes_of_bytes(b"ruleset x\nstat a = 1 \xc3\x28\n"), vec![Code::NotText]);
+}
+
+#[test]
+fn ten_megabyte_files() {
+    // Junk: one syntax error, found quickly.
+    let junk = "@".repeat(10 * 1024 * 1024);
+    assert_eq!(codes_of(&junk), vec![Code::Syntax]);
+    // A valid header followed by 10 MB of stats: compiles (slowly in debug builds, but it ends).
+    let mut big = String::from("ruleset big\ninitiative { value 0 }\nround { phase act: turns }\n");
+    let mut i = 0;
+    while big.len() < 10 * 1024 * 1024 {
+        big.push_str(&format!("stat s{i} = {i} + 1\n"));
+        i += 1;
+    }
+    assert_eq!(codes_of(&big), Vec::<Code>::new());
+}
+
+#[test]
+fn deep_nesting_is_refused_before_the_parser_recurses() {
+    let parens = format!("ruleset x\nstat a = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(codes_of(&parens), vec![Code::TooDeep]);
+    let braces = format!("ruleset x\nat turn_start {}\n", "{".repeat(100_000));
+    assert_eq!(codes_of(&braces), vec![Code::TooDeep]);
+    let ifs = format!("ruleset x\nat turn_start {{ {} }}\n", "if true { ".repeat(50_000));
+    assert_eq!(codes_of(&ifs), vec![Code::TooDeep]);
+    // Long chains of unary operators do not recurse in the grammar.
+    let negs =
+        format!("ruleset x\ninitiative {{ value 0 }}\nround {{ phase a: turns }}\nstat a = {}1\n", "-".repeat(100_000));
+    assert_eq!(codes_of(&negs), Vec::<Code>::new());
+    let nots = format!(
+        "ruleset x\ninitiative {{ value 0 }}\nround {{ phase a: turns }}\npool p {{ max 1 }}\nat turn_start if {}true {{ p += 1 }}\n",
+        "not ".repeat(50_000)
+    );
+    assert_eq!(codes_of(&nots), Vec::<Code>::new());
+}
+
+#[test]
+fn numbers_too_large() {
+    let text = "ruleset x\ninitiative { value 0 }\nround { phase a: turns }\nstat a = 99999999999999999999999\nstat b = 99999999999d6\nstat c = 1d99999999999\n";
+    assert_eq!(codes_of(text), vec![Code::NumberTooLarge, Code::NumberTooLarge, Code::NumberTooLarge]);
+    // Arithmetic on large constants is checked, not wrapped, when it is evaluated at compile time.
+    let fine =
+        "ruleset x\ninitiative { value 0 }\nround { phase a: turns }\nstat a = 9223372036854775807\nstat b = a * a\n";
+    assert_eq!(codes_of(fine), Vec::<Code>::new());
+}
+
+#[test]
+fn a_file_that_extends_itself() {
+    let loader = MemoryLoader::new().with("a.rules", "ruleset a extends \"a.rules\"\n");
+    let c = compile_with(&loader, Path::new("a.rules"));
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::ExtendsCycle]);
+}
+
+#[test]
+fn a_cycle_of_files() {
+    let loader = MemoryLoader::new()
+        .with("dir/a.rules", "ruleset a extends \"b.rules\"\n")
+        .with("dir/b.rules", "ruleset b extends \"./c.rules\"\n")
+        .with("dir/c.rules", "ruleset c extends \"../dir/a.rules\"\n");
+    let c = compile_with(&loader, Path::new("dir/a.rules"));
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::ExtendsCycle]);
+    assert_eq!(c.sources.name(c.diagnostics[0].primary.span.file), "dir/c.rules");
+}
+
+#[test]
+fn a_missing_base_file() {
+    let loader = MemoryLoader::new().with("v.rules", "ruleset v extends \"nowhere.rules\"\n");
+    let c = compile_with(&loader, Path::new("v.rules"));
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::MissingBase]);
+    assert!(!c.unreadable, "the file asked for was read; exit code 1, not 2");
+}
+
+#[test]
+fn an_unreadable_file() {
+    let c = tempo::check::compile_path(Path::new("tests/no-such-file.rules"));
+    assert!(c.unreadable);
+    assert_eq!(c.diagnostics[0].code, Code::UnreadableFile);
+    let c = tempo::check::compile_path(Path::new("tests"));
+    assert!(c.unreadable, "a folder is not a file");
+}

@@ -1,0 +1,83 @@
+//! The command line as scripts use it: exit codes, JSON on stdout, explain, compile -o.
+
+use std::process::Command;
+
+fn tempo(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo")).args(args).env("NO_COLOR", "1").output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_exit_codes() {
+    assert_eq!(tempo(&["check", "rulesets/frontiers.rules"]).0, 0);
+    assert_eq!(tempo(&["check", "tests/diagnostics/unused-pool.rules"]).0, 0, "warnings alone exit 0");
+    assert_eq!(tempo(&["check", "tests/diagnostics/unknown-pool.rules"]).0, 1);
+    assert_eq!(tempo(&["check", "tests/diagnostics/missing-base.rules"]).0, 1);
+    assert_eq!(tempo(&["check", "tests/no-such-file.rules"]).0, 2);
+    assert_eq!(tempo(&["check", "rulesets/frontiers.rules", "tests/no-such-file.rules"]).0, 2);
+    assert_eq!(tempo(&["check"]).0, 2, "missing arguments are a usage error");
+    assert_eq!(tempo(&["check", "--format", "yaml", "x.rules"]).0, 2);
+}
+
+#[test]
+fn check_json_is_one_document_on_stdout() {
+    let (code, stdout, _) = tempo(&[
+        "check",
+        "--format",
+        "json",
+        "tests/diagnostics/unknown-pool.rules",
+        "tests/diagnostics/unused-pool.rules",
+    ]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let diags = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 2);
+    assert_eq!(diags[0]["code"], "tempo::unknown-pool");
+    assert_eq!(diags[0]["file"], "tests/diagnostics/unknown-pool.rules");
+    assert_eq!(diags[0]["help"], "did you mean `ap`?");
+    assert_eq!(diags[1]["severity"], "warning");
+    for key in ["line", "column", "end_line", "end_column", "offset", "length", "message", "related"] {
+        assert!(diags[0].get(key).is_some(), "missing {key}");
+    }
+}
+
+#[test]
+fn compile_writes_ron_that_reads_back() {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("frontiers.ron");
+    let (code, _, _) = tempo(&["compile", "rulesets/frontiers.rules", "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let ir = tempo::ir::Ruleset::from_ron(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(ir.name, "frontiers");
+    let (code, stdout, _) = tempo(&["compile", "tests/diagnostics/unknown-pool.rules"]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "no IR is written when there are errors");
+}
+
+#[test]
+fn explain_knows_every_code() {
+    for code in tempo::diagnostics::Code::ALL {
+        let (exit, stdout, _) = tempo(&["explain", &code.name()]);
+        assert_eq!(exit, 0);
+        assert!(stdout.contains("Example"), "{}", code.name());
+    }
+    let (exit, _, stderr) = tempo(&["explain", "unknown-pol"]);
+    assert_eq!(exit, 2);
+    assert!(stderr.contains("tempo::unknown-pool"), "{stderr}");
+    let (exit, stdout, _) = tempo(&["explain", "--list"]);
+    assert_eq!(exit, 0);
+    assert_eq!(stdout.lines().count(), tempo::diagnostics::Code::ALL.len());
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [vec!["--help"], vec!["check", "--help"], vec!["compile", "--help"], vec!["explain", "--help"]] {
+        let (code, stdout, _) = tempo(&cmd);
+        assert_eq!(code, 0);
+        assert!(stdout.contains("Usage"), "{cmd:?}");
+    }
+}
