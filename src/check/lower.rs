@@ -37,9 +37,9 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Reports the second of two clauses that may appear once.
-    fn once<'c, C>(
+    fn once<C>(
         &mut self,
-        clauses: &'c [C],
+        clauses: &[C],
         kind: impl Fn(&C) -> &'static str,
         span: impl Fn(&C) -> Span,
         singles: &[&str],
