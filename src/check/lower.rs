@@ -89,7 +89,7 @@ impl<'a> Lowerer<'a> {
             priority: vec![ir::PriorityStep::Active, ir::PriorityStep::Initiative, ir::PriorityStep::Gm],
             chains: ir::Chains { lifo: true, depth: 16 },
             space: ir::Space::None,
-            surprise: false,
+            surprise: None,
             downtime: Vec::new(),
             rests: Vec::new(),
             outros: Vec::new(),
@@ -234,7 +234,9 @@ impl<'a> Lowerer<'a> {
                         self.misplaced(zones[0].span, "only `space zones` takes a list of zones");
                     }
                 }
-                Decl::Surprise => r.surprise = true,
+                Decl::Surprise(applies) => {
+                    r.surprise = Some(ir::Surprise { applies: applies.as_ref().map(|c| self.condition_ref(c)) })
+                }
                 Decl::Downtime { every, body, .. } => {
                     let d = ir::Downtime { every_hours: self.int(every, plain), effects: self.block(body, plain) };
                     r.downtime.push(d);
@@ -799,7 +801,7 @@ impl<'a> Lowerer<'a> {
             }
             let kind = match &ph.kind {
                 ast::PhaseKind::Turns => ir::PhaseKind::Turns,
-                ast::PhaseKind::Simultaneous(k) => ir::PhaseKind::Simultaneous(*k),
+                ast::PhaseKind::Simultaneous(k) => ir::PhaseKind::Simultaneous(k.clone()),
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
             let guard = self.guard(&ph.guard, Ctx::default());

@@ -39,7 +39,7 @@ fn key(decl: &Decl) -> Key {
         Decl::Chains { .. } => Key::Single("chains"),
         Decl::DefaultCost(_) => Key::Single("default cost"),
         Decl::Space { .. } => Key::Single("space"),
-        Decl::Surprise => Key::Single("surprise"),
+        Decl::Surprise(_) => Key::Single("surprise"),
         Decl::StateOrder(_) => Key::Single("state_order"),
         Decl::Sequence { timing, .. } => match timing.name.as_str() {
             "turn_end" => Key::Single("sequence turn_end"),

@@ -23,6 +23,8 @@ pub enum Builtin {
     OwnTurn,
     /// True during the last turn of the current phase.
     FinalTurn,
+    /// True during a surprise round.
+    SurpriseRound,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

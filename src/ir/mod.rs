@@ -46,7 +46,7 @@ pub struct Ruleset {
     pub priority: Vec<PriorityStep>,
     pub chains: Chains,
     pub space: Space,
-    pub surprise: bool,
+    pub surprise: Option<Surprise>,
     pub downtime: Vec<Downtime>,
     pub rests: Vec<Rest>,
     pub outros: Vec<Outro>,
@@ -367,7 +367,8 @@ pub struct Phase {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum PhaseKind {
     Turns,
-    Simultaneous(Option<ActionKind>),
+    /// The kinds of action allowed; empty means all.
+    Simultaneous(Vec<ActionKind>),
     Step(Vec<Effect>),
 }
 
@@ -389,6 +390,13 @@ pub enum Space {
     None,
     Grid,
     Zones(Vec<String>),
+}
+
+/// A surprise round: only the surprising side acts in the first round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Surprise {
+    /// Applied to each surprised participant before the encounter starts.
+    pub applies: Option<ConditionId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -58,7 +58,7 @@ pub enum Decl {
     Trigger(Action),
     Hook(Hook),
     Space { kind: Ident, zones: Vec<Ident> },
-    Surprise,
+    Surprise(Option<Ident>),
     Downtime { name: Option<Ident>, every: Expr, body: Block },
     Rest { name: Ident, label: Option<String>, hours: Option<Expr>, body: Block },
     Outro { name: Ident, label: Option<String>, continues: bool, body: Block },
@@ -323,7 +323,8 @@ pub struct Phase {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PhaseKind {
     Turns,
-    Simultaneous(Option<ActionKind>),
+    /// The kinds of action allowed; empty means all.
+    Simultaneous(Vec<ActionKind>),
     Step(Block),
 }
 

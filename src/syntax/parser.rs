@@ -299,7 +299,7 @@ impl Builder {
                 let kind = self.ident(&self.next(&mut it, &p)?);
                 Decl::Space { kind, zones: it.map(|z| self.ident(&z)).collect() }
             }
-            Rule::surprise_item => Decl::Surprise,
+            Rule::surprise_item => Decl::Surprise(it.nth(2).map(|c| self.ident(&c))),
             Rule::downtime_item => {
                 let mut name = None;
                 if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {
@@ -692,7 +692,9 @@ impl Builder {
         let inner = kids(&kind_pair).next().ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
-            Rule::simultaneous_phase => PhaseKind::Simultaneous(kids(&inner).nth(1).map(|k| self.action_kind(&k))),
+            Rule::simultaneous_phase => {
+                PhaseKind::Simultaneous(kids(&inner).skip(1).map(|k| self.action_kind(&k)).collect())
+            }
             _ => {
                 let block = match kids(&inner).nth(1) {
                     Some(b) => self.block(b)?,

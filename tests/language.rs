@@ -1,0 +1,137 @@
+//! Behaviour of variants and the newer language forms, asserted on the IR.
+
+use std::path::Path;
+use tempo::check::{compile_with, MemoryLoader};
+use tempo::diagnostics::Code;
+use tempo::ir::{self, Expr, PoolOp, Timing, Who};
+
+const BASE: &str = r#"ruleset base
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start; keep at turn_end }
+pool hp { max 10 }
+hook full_hp at encounter_start { hp = hp.max }
+downtime hp_rest every 3 hours { hp += hp.max / 2 }
+limit each free: 1 per round
+free action draw { resolve { } }
+reaction parry { cost 1 ap; on attack against self }
+action attack { target enemy; resolve { target.hp -= 2 } }
+"#;
+
+fn variant(text: &str) -> tempo::check::Compilation {
+    let loader = MemoryLoader::new().with("base.rules", BASE).with("v.rules", text);
+    compile_with(&loader, Path::new("v.rules"))
+}
+
+fn codes(c: &tempo::check::Compilation) -> Vec<Code> {
+    c.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn an_override_replaces_only_the_clause_kinds_it_states_in_place() {
+    let c = variant("ruleset v extends \"base.rules\"\noverride pool ap { max 2 }\n");
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let ap = &ir.pools[0];
+    assert_eq!(ap.max, Some(Expr::Int(2)));
+    assert_eq!(ap.at.len(), 2, "refresh and keep are kept");
+    assert_eq!((ap.at[0].timing, &ap.at[0].op), (Timing::TurnStart, &PoolOp::Refresh));
+}
+
+#[test]
+fn named_hooks_and_downtime_can_be_overridden_and_removed() {
+    let c = variant(
+        "ruleset v extends \"base.rules\"\nremove hook full_hp\noverride downtime hp_rest every 1 hour { hp += 1 }\n",
+    );
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    assert!(ir.hooks.is_empty());
+    assert_eq!(ir.downtime.len(), 1);
+    assert_eq!(ir.downtime[0].every_hours, Expr::Int(1));
+}
+
+#[test]
+fn remove_limit_removes_every_limit_on_its_subject() {
+    let c = variant("ruleset v extends \"base.rules\"\nremove limit free\nlimit reaction: 1 per round\n");
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    assert_eq!(ir.limits.len(), 1);
+    assert_eq!(ir.limits[0].subject, ir::LimitSubject::Kind(ir::ActionKind::Reaction));
+}
+
+#[test]
+fn removing_a_pool_that_is_still_named_is_an_error_where_it_is_named() {
+    let c = variant("ruleset v extends \"base.rules\"\nremove pool ap\n");
+    assert_eq!(codes(&c), vec![Code::UnknownPool]);
+    assert_eq!(c.sources.name(c.diagnostics[0].primary.span.file), "base.rules");
+}
+
+#[test]
+fn an_override_cannot_change_an_action_kind() {
+    let c = variant("ruleset v extends \"base.rules\"\noverride action parry { cost 2 ap }\n");
+    assert_eq!(codes(&c), vec![Code::OverrideUnknown]);
+    assert!(c.diagnostics[0].help.as_deref().unwrap().contains("override reaction parry"));
+    let fixed = variant("ruleset v extends \"base.rules\"\noverride reaction parry { cost 2 ap }\n");
+    assert_eq!(codes(&fixed), vec![]);
+}
+
+#[test]
+fn guarded_phases_surprise_and_victim_lower() {
+    let text = "ruleset s
+initiative { value 0 }
+round { phase init if round == 1: simultaneous preparation, free; phase act: turns }
+condition surprised
+surprise round applies surprised
+pool hp { max 5 }
+event hit
+trigger shield_ally { on hit by enemy against ally; requires distance(victim) <= 1; resolve { victim.hp += 1 } }
+at encounter_start if surprise_round { hp -= 1 }
+";
+    let c = tempo::check::compile_str("s.rules", text);
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    assert!(ir.phases[0].guard.is_some() && ir.phases[1].guard.is_none());
+    assert_eq!(ir.phases[0].kind, ir::PhaseKind::Simultaneous(vec![ir::ActionKind::Preparation, ir::ActionKind::Free]));
+    assert_eq!(ir.surprise, Some(ir::Surprise { applies: Some(ir::ConditionId(0)) }));
+    assert_eq!(
+        ir.triggers[0].requires,
+        vec![Expr::Compare(ir::CmpOp::Le, Box::new(Expr::Distance(Who::EventTarget)), Box::new(Expr::Int(1)))]
+    );
+}
+
+#[test]
+fn default_cost_applies_to_actions_and_reactions_only() {
+    let text = "ruleset d
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+default cost 1 ap
+action a { }
+event e
+reaction r { on e }
+free action f { }
+preparation p { }
+";
+    let ir = tempo::check::compile_str("d.rules", text).ruleset.unwrap();
+    let n_costs: Vec<usize> = ir.actions.iter().map(|a| a.costs.len()).collect();
+    assert_eq!(n_costs, vec![1, 1, 0, 0]);
+}
+
+#[test]
+fn dispatch_lists_who_answers_each_event() {
+    let ir = variant("ruleset v extends \"base.rules\"\n").ruleset.unwrap();
+    let attack = ir::EventRef::Action(ir::ActionId(2));
+    assert_eq!(ir.dispatch.responders(attack), &[ir::Responder::Reaction(ir::ActionId(1))]);
+    assert!(ir.dispatch.responders(ir::EventRef::Kind(ir::ActionKind::Free)).is_empty());
+}
+
+#[test]
+fn doc_comments_attach_to_the_declaration_below() {
+    let text = "ruleset d\n## Action Points.\n## Three per turn.\npool ap { max 3 }\n# plain\npool mp { max 3 }\n";
+    let (file, diags) = tempo::syntax::parse(tempo::source::FileId(0), text);
+    assert!(diags.is_empty());
+    let file = file.unwrap();
+    assert_eq!(file.items[0].doc.as_deref(), Some("Action Points.\nThree per turn."));
+    assert_eq!(file.items[1].doc, None);
+    assert_eq!(file.comments.len(), 3, "every comment is kept for the formatter");
+}
