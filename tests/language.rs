@@ -135,3 +135,44 @@ fn doc_comments_attach_to_the_declaration_below() {
     assert_eq!(file.items[1].doc, None);
     assert_eq!(file.comments.len(), 3, "every comment is kept for the formatter");
 }
+
+#[test]
+fn condition_magnitudes_check_modifiers_and_cost_adjustments_lower() {
+    let text = "ruleset m
+initiative { value 0 }
+round { phase act: turns; phase upkeep: step }
+pool hp { max 10 }
+pool slots { max 5; refresh at turn_start }
+pool energy { max 6; refresh at round_start }
+downtime every 1 hour { hp += 1 }
+condition poisoned { negative; at phase_start(upkeep) { hp -= self.poisoned } }
+condition downed { modify checks by -4; modify checks with disadvantage }
+action stab { cost 1 slots; target enemy; resolve { apply poisoned(2) to target for 3 rounds } }
+reaction duck { cost 1 slots; on stab against self }
+adjust cost reaction: + 1 energy
+adjust cost all: * 4 when final_turn
+";
+    let c = tempo::check::compile_str("m.rules", text);
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let poisoned = ir::ConditionId(0);
+    assert_eq!(
+        ir.conditions[0].hooks[0].1,
+        vec![ir::Effect::Pool {
+            who: Who::Owner,
+            pool: ir::PoolId(0),
+            op: ir::AssignOp::Sub,
+            value: Expr::Condition(Who::Owner, poisoned),
+        }]
+    );
+    assert_eq!(ir.conditions[1].check_modifier, Some(Expr::Neg(Box::new(Expr::Int(4)))));
+    assert_eq!(ir.conditions[1].check_edge, Some(ir::Edge::Disadvantage));
+    assert!(matches!(
+        &ir.actions[0].effects[0],
+        ir::Effect::Apply { magnitude: Some(Expr::Int(2)), who: Who::Target, .. }
+    ));
+    assert_eq!(ir.cost_adjustments.len(), 2);
+    assert_eq!(ir.cost_adjustments[0].subject, Some(ir::LimitSubject::Kind(ir::ActionKind::Reaction)));
+    assert_eq!(ir.cost_adjustments[1].subject, None);
+    assert_eq!(ir.cost_adjustments[1].op, ir::CostAdjustOp::Scale(Expr::Int(4)));
+}

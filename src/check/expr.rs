@@ -356,6 +356,9 @@ impl Lowerer<'_> {
             if let Some(i) = self.scope.pools.find(name) {
                 return (Expr::Pool(who, ir::PoolId(i)), Ty::Int);
             }
+            if let Some(i) = self.scope.conditions.find(name) {
+                return (Expr::Condition(who, ir::ConditionId(i)), Ty::Int);
+            }
             if name == "initiative" {
                 return (Expr::Initiative(who), Ty::Int);
             }
@@ -583,9 +586,10 @@ impl Lowerer<'_> {
                 then: self.block(then, ctx),
                 otherwise: otherwise.as_ref().map(|b| self.block(b, ctx)).unwrap_or_default(),
             },
-            ast::Stmt::Apply { condition, to, duration, .. } => E::Apply {
+            ast::Stmt::Apply { condition, magnitude, to, duration, .. } => E::Apply {
                 who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
+                magnitude: magnitude.as_ref().map(|m| self.int(m, ctx)),
                 duration: duration.as_ref().map(|d| self.duration(d, ctx)),
             },
             ast::Stmt::Remove { condition, from, .. } => E::Remove {

@@ -63,7 +63,10 @@ impl Uses {
                 Effect::Initiative { value, .. } | Effect::Move(value) | Effect::Push { distance: value, .. } => {
                     self.expr(value)
                 }
-                Effect::Apply { duration: Some(d), .. } => self.duration(d),
+                Effect::Apply { duration, magnitude, .. } => {
+                    duration.iter().for_each(|d| self.duration(d));
+                    magnitude.iter().for_each(|m| self.expr(m));
+                }
                 Effect::Choose { options, .. } => options.iter().for_each(|o| self.effects(&o.effects)),
                 Effect::Check { roll, against, outcomes } => {
                     self.expr(roll);
@@ -134,6 +137,14 @@ fn collect(r: &ir::Ruleset) -> Uses {
         c.lasts.iter().for_each(|d| u.duration(d));
         c.maintain.iter().for_each(|(_, e)| u.effects(e));
         c.hooks.iter().for_each(|(_, e)| u.effects(e));
+        c.check_modifier.iter().for_each(|e| u.expr(e));
+    }
+    for adjust in &r.cost_adjustments {
+        adjust.when.iter().for_each(|w| u.expr(w));
+        match &adjust.op {
+            ir::CostAdjustOp::Scale(e) => u.expr(e),
+            ir::CostAdjustOp::Add(costs) => u.costs(costs),
+        }
     }
     for a in &r.actions {
         for rule in &a.costs {

@@ -76,6 +76,7 @@ impl<'a> Lowerer<'a> {
             triggers: Vec::new(),
             hooks: Vec::new(),
             limits: Vec::new(),
+            cost_adjustments: Vec::new(),
             initiative: ir::Initiative {
                 value: Expr::Int(0),
                 made_at: ir::Timing::EncounterStart,
@@ -269,6 +270,15 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Decl::Remove { .. } => {}
+                Decl::CostAdjust { subject, op, when } => {
+                    let subject = if subject.name == "all" { None } else { Some(self.subject(subject)) };
+                    let op = match op {
+                        ast::CostAdjustOp::Scale(e) => ir::CostAdjustOp::Scale(self.int(e, plain)),
+                        ast::CostAdjustOp::Add(terms) => ir::CostAdjustOp::Add(self.costs(terms, plain)),
+                    };
+                    let when = when.as_ref().map(|w| self.cond(w, plain));
+                    r.cost_adjustments.push(ir::CostAdjust { subject, op, when });
+                }
             }
         }
         if !has_round {
@@ -404,7 +414,8 @@ impl<'a> Lowerer<'a> {
             | ConditionClause::Lasts(_, s)
             | ConditionClause::Polarity { span: s, .. }
             | ConditionClause::Maintain { span: s, .. }
-            | ConditionClause::Hook { span: s, .. } => *s,
+            | ConditionClause::Hook { span: s, .. }
+            | ConditionClause::Modify { span: s, .. } => *s,
         };
         self.once(&c.clauses, ConditionClause::kind_word, span, &["lasts", "polarity"]);
         let mut out = ir::Condition {
@@ -416,6 +427,8 @@ impl<'a> Lowerer<'a> {
             positive: None,
             maintain: Vec::new(),
             hooks: Vec::new(),
+            check_modifier: None,
+            check_edge: None,
         };
         for clause in &c.clauses {
             match clause {
@@ -473,6 +486,25 @@ impl<'a> Lowerer<'a> {
                     let t = self.timing(at);
                     let effects = self.block(body, Ctx { maintain: true, ..ctx });
                     out.maintain.push((t, effects));
+                }
+                ConditionClause::Modify { by, with, .. } => {
+                    if let Some(by) = by {
+                        let m = self.int(by, ctx);
+                        out.check_modifier = Some(match out.check_modifier.take() {
+                            Some(prev) => Expr::Binary(ast::BinOp::Add, Box::new(prev), Box::new(m)),
+                            None => m,
+                        });
+                    }
+                    if let Some(word) = with {
+                        out.check_edge = match word.name.as_str() {
+                            "advantage" => Some(ir::Edge::Advantage),
+                            "disadvantage" => Some(ir::Edge::Disadvantage),
+                            _ => {
+                                self.unknown_option(word, "check edge", &["advantage", "disadvantage"]);
+                                None
+                            }
+                        };
+                    }
                 }
                 ConditionClause::Hook { at, body, .. } => {
                     let t = self.timing(at);
@@ -665,8 +697,22 @@ impl<'a> Lowerer<'a> {
 
     fn limit(&mut self, l: &ast::Limit) -> ir::Limit {
         let ctx = Ctx::default();
-        let n = l.subject.name.as_str();
-        let subject = if let Some(k) = ActionKind::from_word(n) {
+        let subject = self.subject(&l.subject);
+        let u = self.use_limit(&l.amount, ctx);
+        ir::Limit {
+            subject,
+            each: l.each,
+            amount: u.amount,
+            pool: u.pool,
+            per: u.per,
+            guard: self.guard(&l.guard, ctx),
+        }
+    }
+
+    /// An action kind, category or action named by a limit or a cost adjustment.
+    fn subject(&mut self, name: &ast::Ident) -> ir::LimitSubject {
+        let n = name.name.as_str();
+        if let Some(k) = ActionKind::from_word(n) {
             ir::LimitSubject::Kind(k)
         } else if let Some(i) = self.scope.categories.find(n) {
             ir::LimitSubject::Category(ir::CategoryId(i))
@@ -678,22 +724,13 @@ impl<'a> Lowerer<'a> {
             candidates.extend(self.scope.actions.names());
             let d = Diagnostic::error(
                 Code::UnknownAction,
-                l.subject.span,
+                name.span,
                 format!("no action kind, category or action named `{n}`"),
             )
-            .label("nothing to limit")
+            .label("no such actions")
             .suggest(n, candidates);
             self.error(d);
             ir::LimitSubject::Kind(ActionKind::Action)
-        };
-        let u = self.use_limit(&l.amount, ctx);
-        ir::Limit {
-            subject,
-            each: l.each,
-            amount: u.amount,
-            pool: u.pool,
-            per: u.per,
-            guard: self.guard(&l.guard, ctx),
         }
     }
 

@@ -47,7 +47,9 @@ fn key(decl: &Decl) -> Key {
         },
         Decl::Hook(Hook { name: Some(name), .. }) => named(DeclKind::Hook, name),
         Decl::Downtime { name: Some(name), .. } => named(DeclKind::Downtime, name),
-        Decl::Limit(_) | Decl::Hook(_) | Decl::Downtime { .. } | Decl::Remove { .. } => Key::None,
+        Decl::Limit(_) | Decl::Hook(_) | Decl::Downtime { .. } | Decl::Remove { .. } | Decl::CostAdjust { .. } => {
+            Key::None
+        }
     }
 }
 

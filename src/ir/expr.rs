@@ -55,6 +55,8 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Compare(CmpOp, Box<Expr>, Box<Expr>),
     Has(Who, ConditionId),
+    /// The magnitude the condition was applied with (1 without one), 0 when not held.
+    Condition(Who, ConditionId),
     Is(Who, Relation),
     /// The event a reaction or trigger answers is (or is of) this action, category or kind.
     TriggerIs(EventRef),
@@ -65,7 +67,7 @@ pub enum Expr {
 pub enum Effect {
     Pool { who: Who, pool: PoolId, op: AssignOp, value: Expr },
     Initiative { who: Who, op: AssignOp, value: Expr },
-    Apply { who: Who, condition: ConditionId, duration: Option<Duration> },
+    Apply { who: Who, condition: ConditionId, magnitude: Option<Expr>, duration: Option<Duration> },
     Remove { who: Who, condition: ConditionId },
     Emit(EventId),
     Choose { chooser: Chooser, question: String, options: Vec<ChoiceOption> },

@@ -41,6 +41,9 @@ pub struct Ruleset {
     pub triggers: Vec<Trigger>,
     pub hooks: Vec<Hook>,
     pub limits: Vec<Limit>,
+    /// Changes to the costs of whole kinds, categories or actions, applied in order after an
+    /// action's own cost is chosen.
+    pub cost_adjustments: Vec<CostAdjust>,
     pub initiative: Initiative,
     pub phases: Vec<Phase>,
     pub priority: Vec<PriorityStep>,
@@ -166,6 +169,16 @@ pub struct Condition {
     pub positive: Option<bool>,
     pub maintain: Vec<(Timing, Vec<Effect>)>,
     pub hooks: Vec<(Timing, Vec<Effect>)>,
+    /// Added to every check the holder makes.
+    pub check_modifier: Option<Expr>,
+    /// Every check the holder makes is rolled twice, keeping the better or worse.
+    pub check_edge: Option<Edge>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    Advantage,
+    Disadvantage,
 }
 
 /// What a condition forbids its holder.
@@ -305,6 +318,22 @@ pub struct Limit {
     pub pool: Option<PoolId>,
     pub per: Period,
     pub guard: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostAdjust {
+    /// `None`: every action.
+    pub subject: Option<LimitSubject>,
+    pub op: CostAdjustOp,
+    pub when: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CostAdjustOp {
+    /// Every amount of the cost is multiplied by this.
+    Scale(Expr),
+    /// These are added to the cost.
+    Add(Vec<Cost>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -65,6 +65,14 @@ pub enum Decl {
     StateOrder(Vec<Ident>),
     Sequence { timing: Ident, steps: Vec<Ident> },
     Remove { kind: DeclKind, name: Ident },
+    CostAdjust { subject: Ident, op: CostAdjustOp, when: Option<Expr> },
+}
+
+/// How `adjust cost` changes a cost.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CostAdjustOp {
+    Scale(Expr),
+    Add(CostTerms),
 }
 
 /// The kinds of named declaration, for `remove`, `override` and messages.
@@ -245,9 +253,26 @@ pub enum ConditionClause {
     Blocks(Vec<Blocked>, Span),
     Implies(Vec<Ident>, Span),
     Lasts(Duration, Span),
-    Polarity { positive: bool, span: Span },
-    Maintain { at: Timing, body: Block, span: Span },
-    Hook { at: Timing, body: Block, span: Span },
+    Polarity {
+        positive: bool,
+        span: Span,
+    },
+    Maintain {
+        at: Timing,
+        body: Block,
+        span: Span,
+    },
+    Hook {
+        at: Timing,
+        body: Block,
+        span: Span,
+    },
+    /// `modify checks by EXPR` or `modify checks with advantage`.
+    Modify {
+        by: Option<Expr>,
+        with: Option<Ident>,
+        span: Span,
+    },
 }
 
 impl ConditionClause {
@@ -259,6 +284,7 @@ impl ConditionClause {
             ConditionClause::Polarity { .. } => "polarity",
             ConditionClause::Maintain { .. } => "maintain",
             ConditionClause::Hook { .. } => "at",
+            ConditionClause::Modify { .. } => "modify",
         }
     }
 }
@@ -470,7 +496,7 @@ pub struct Block {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
     If { cond: Expr, then: Block, otherwise: Option<Block>, span: Span },
-    Apply { condition: Ident, to: Option<Ident>, duration: Option<Duration>, span: Span },
+    Apply { condition: Ident, magnitude: Option<Expr>, to: Option<Ident>, duration: Option<Duration>, span: Span },
     Remove { condition: Ident, from: Option<Ident>, span: Span },
     Emit(Ident),
     Choose { chooser: Ident, question: Option<String>, options: Vec<(Ident, Block)>, span: Span },

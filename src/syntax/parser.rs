@@ -332,6 +332,24 @@ impl Builder {
                 let timing = self.ident(&self.next(&mut it, &p)?);
                 Decl::Sequence { timing, steps: it.map(|i| self.ident(&i)).collect() }
             }
+            Rule::cost_adjust_item => {
+                it.next(); // `cost`
+                let subject = self.ident(&self.next(&mut it, &p)?);
+                let op_pair = self.next(&mut it, &p)?;
+                let inner = kids(&op_pair).next().ok_or_else(|| self.internal(op_pair.as_span().end(), "adjust"))?;
+                let op = if op_pair.as_rule() == Rule::scale_adjust {
+                    CostAdjustOp::Scale(self.expr(inner)?)
+                } else {
+                    CostAdjustOp::Add(self.cost_terms(inner)?)
+                };
+                let when = match it.next() {
+                    Some(w) => {
+                        Some(self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(w.as_span().end(), "when"))?)?)
+                    }
+                    None => None,
+                };
+                Decl::CostAdjust { subject, op, when }
+            }
             Rule::remove_item => {
                 let kind_pair = self.next(&mut it, &p)?;
                 let kind = match kids(&kind_pair).next().map(|k| k.as_rule()) {
@@ -619,6 +637,16 @@ impl Builder {
             }
             Rule::implies_clause => ConditionClause::Implies(it.map(|i| self.ident(&i)).collect(), span),
             Rule::lasts_clause => ConditionClause::Lasts(self.duration(self.next(&mut it, &p)?)?, span),
+            Rule::modify_clause => {
+                it.next(); // `checks`
+                let how = self.next(&mut it, &p)?;
+                let value = self.next(&mut it, &p)?;
+                if how.as_rule() == Rule::kw_by {
+                    ConditionClause::Modify { by: Some(self.expr(value)?), with: None, span }
+                } else {
+                    ConditionClause::Modify { by: None, with: Some(self.ident(&value)), span }
+                }
+            }
             Rule::maintain_clause => {
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
                 ConditionClause::Maintain { at, body: self.block(self.next(&mut it, &p)?)?, span }
@@ -756,14 +784,16 @@ impl Builder {
                 let condition = self.ident(&self.next(&mut it, &p)?);
                 let mut to = None;
                 let mut duration = None;
+                let mut magnitude = None;
                 while let Some(x) = it.next() {
                     match x.as_rule() {
+                        Rule::expr => magnitude = Some(self.expr(x)?),
                         Rule::kw_to => to = Some(self.ident(&self.next(&mut it, &p)?)),
                         Rule::duration => duration = Some(self.duration(x)?),
                         _ => {}
                     }
                 }
-                Stmt::Apply { condition, to, duration, span }
+                Stmt::Apply { condition, magnitude, to, duration, span }
             }
             Rule::remove_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);
