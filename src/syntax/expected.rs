@@ -16,6 +16,16 @@ const GROUPS: &[(&[Rule], &str)] = &[
 
 /// A description of what the parser expected, e.g. "`{` or a pool clause (...)".
 pub fn describe(positives: &[Rule]) -> String {
+    // An expression could always go on (`+`, `and`, ...); when something else could come too,
+    // that something else is what the designer meant, and the operators are noise.
+    let continuation = |r: &Rule| {
+        matches!(
+            r,
+            Rule::cmp_op | Rule::add_op | Rule::mul_op | Rule::kw_or | Rule::kw_and | Rule::kw_has | Rule::kw_is
+        )
+    };
+    let filtered: Vec<Rule> = positives.iter().copied().filter(|r| !continuation(r)).collect();
+    let positives: &[Rule] = if filtered.is_empty() { positives } else { &filtered };
     let mut words: Vec<String> = Vec::new();
     let mut covered: Vec<Rule> = Vec::new();
     for (members, name) in GROUPS {
@@ -143,8 +153,11 @@ fn word(rule: Rule) -> Option<&'static str> {
     use Rule::*;
     Some(match rule {
         EOI => "the end of the file",
-        header | kw_ruleset => "`ruleset NAME`",
+        file | header | kw_ruleset => "`ruleset NAME`",
         ident => "a name",
+        pool_name => "a pool name",
+        condition_name => "a condition name",
+        item | decl => "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, ...)",
         string | string_inner => "text in double quotes",
         int | zero => "a number",
         dice => "dice like `1d20`",

@@ -97,11 +97,18 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         }
         pest::error::ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
+    let wants_assignment = message.contains("`+=`");
     let mut d = Diagnostic::error(Code::Syntax, span, message).label(label);
     if at == 0 {
         d = d.help("a rules file starts with `ruleset NAME` (or `ruleset NAME extends \"base.rules\"`)");
     } else if found == "=" || found == "==" {
         d = d.help("pools change with `=`, `+=` or `-=` inside a block; comparisons use `==`");
+    } else if found == "\"" {
+        d = d.help("text in double quotes must end with `\"` on the same line");
+    } else if found.is_empty() {
+        d = d.help("the file ended early: a `{` or `(` may be missing its `}` or `)`");
+    } else if (found == "-" || found == "+") && wants_assignment {
+        d = d.help(format!("to change a pool write `{found}=`, e.g. `hp {found}= 1`"));
     }
     d
 }
