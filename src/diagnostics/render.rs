@@ -131,12 +131,9 @@ pub fn to_text(diagnostics: &[Diagnostic], sources: &SourceMap, style: TextStyle
     out
 }
 
-/// One diagnostic as `check --format json` prints it (see contracts.md).
+/// Where a diagnostic or one of its related places is, as JSON shows it.
 #[derive(Debug, Serialize)]
-pub struct JsonDiagnostic {
-    pub severity: &'static str,
-    pub code: String,
-    pub message: String,
+pub struct JsonPlace {
     pub file: String,
     pub line: usize,
     pub column: usize,
@@ -144,6 +141,17 @@ pub struct JsonDiagnostic {
     pub end_column: usize,
     pub offset: usize,
     pub length: usize,
+}
+
+/// One diagnostic as `check --format json` prints it (see contracts.md); the place's fields sit
+/// between `message` and `help`, as the contract orders them.
+#[derive(Debug, Serialize)]
+pub struct JsonDiagnostic {
+    pub severity: &'static str,
+    pub code: String,
+    pub message: String,
+    #[serde(flatten)]
+    pub place: JsonPlace,
     pub help: Option<String>,
     pub related: Vec<JsonRelated>,
 }
@@ -152,13 +160,8 @@ pub struct JsonDiagnostic {
 #[derive(Debug, Serialize)]
 pub struct JsonRelated {
     pub message: String,
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub end_line: usize,
-    pub end_column: usize,
-    pub offset: usize,
-    pub length: usize,
+    #[serde(flatten)]
+    pub place: JsonPlace,
 }
 
 #[derive(Debug, Serialize)]
@@ -166,21 +169,11 @@ pub struct JsonDocument {
     pub diagnostics: Vec<JsonDiagnostic>,
 }
 
-struct Place {
-    file: String,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    offset: usize,
-    length: usize,
-}
-
-fn place(label: &Label, sources: &SourceMap) -> Place {
+fn place(label: &Label, sources: &SourceMap) -> JsonPlace {
     let span = label.span;
     let start = sources.line_col(span.file, span.start as usize);
     let end = sources.line_col(span.file, span.end as usize);
-    Place {
+    JsonPlace {
         file: sources.name(span.file).to_string(),
         line: start.line,
         column: start.column,
@@ -192,35 +185,16 @@ fn place(label: &Label, sources: &SourceMap) -> Place {
 }
 
 pub fn to_json_value(d: &Diagnostic, sources: &SourceMap) -> JsonDiagnostic {
-    let p = place(&d.primary, sources);
     JsonDiagnostic {
         severity: d.severity.word(),
         code: d.code.name(),
         message: d.message.clone(),
-        file: p.file,
-        line: p.line,
-        column: p.column,
-        end_line: p.end_line,
-        end_column: p.end_column,
-        offset: p.offset,
-        length: p.length,
+        place: place(&d.primary, sources),
         help: d.help.clone(),
         related: d
             .secondary
             .iter()
-            .map(|l| {
-                let p = place(l, sources);
-                JsonRelated {
-                    message: l.message.clone(),
-                    file: p.file,
-                    line: p.line,
-                    column: p.column,
-                    end_line: p.end_line,
-                    end_column: p.end_column,
-                    offset: p.offset,
-                    length: p.length,
-                }
-            })
+            .map(|l| JsonRelated { message: l.message.clone(), place: place(l, sources) })
             .collect(),
     }
 }
