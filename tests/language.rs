@@ -176,3 +176,50 @@ adjust cost all: * 4 when final_turn
     assert_eq!(ir.cost_adjustments[1].subject, None);
     assert_eq!(ir.cost_adjustments[1].op, ir::CostAdjustOp::Scale(Expr::Int(4)));
 }
+
+#[test]
+fn ranges_units_and_separators_are_checked() {
+    let c = tempo::check::compile_str(
+        "r.rules",
+        "ruleset r; initiative { value 0; range 10 to 1 }; round { phase a: turns };\n\
+         pool mp { max 3; refresh at turn_start }\naction move { cost 1 mp per zone; resolve { move mp } }\n",
+    );
+    assert_eq!(codes(&c), vec![Code::EmptyRange, Code::MisplacedClause]);
+    let zones = tempo::check::compile_str(
+        "z.rules",
+        "ruleset z\ninitiative { value 0 }\nround { phase a: turns }\nspace zones: near, far\n\
+         pool mp { max 3; refresh at turn_start }\naction move { cost 1 mp per zone; resolve { move mp } }\n",
+    );
+    assert_eq!(codes(&zones), vec![]);
+}
+
+#[test]
+fn owner_is_a_chooser_not_a_participant() {
+    let c = tempo::check::compile_str(
+        "o.rules",
+        "ruleset o\ninitiative { value 0 }\nround { phase a: turns }\npool hp { max 3 }\nat turn_start { owner.hp -= 1 }\n",
+    );
+    assert_eq!(codes(&c), vec![Code::UnknownOption]);
+}
+
+#[test]
+fn a_note_between_a_doc_and_its_declaration_does_not_cut_the_doc() {
+    let text = "ruleset d\n## Action Points.\n# 000, \"Action Points\"\npool ap { max 3 }\n\n## Separated.\n\npool mp { max 3 }\n";
+    let (file, _) = tempo::syntax::parse(tempo::source::FileId(0), text);
+    let file = file.unwrap();
+    assert_eq!(file.items[0].doc.as_deref(), Some("Action Points."));
+    assert_eq!(file.items[1].doc, None, "a blank line breaks the link");
+}
+
+#[test]
+fn division_rounds_down_for_negative_values_too() {
+    // -(7 / 2) is -3 but -7 / 2 rounds down to -4: the overspend floor below decides affordability.
+    let text = "ruleset f\ninitiative { value 0 }\nround { phase a: turns }\n\
+                pool e { max 0; refresh at turn_start; overspend to -7 / 2 { } }\naction a { cost 4 e }\n";
+    let c = tempo::check::compile_str("f.rules", text);
+    assert_eq!(codes(&c), vec![], "a floor of -4 makes a cost of 4 affordable");
+    let text = text.replace("-7 / 2", "7 / -2");
+    assert_eq!(codes(&tempo::check::compile_str("f.rules", &text)), vec![]);
+    let text = text.replace("7 / -2", "-(7 / 2)");
+    assert_eq!(codes(&tempo::check::compile_str("f.rules", &text)), vec![Code::Unaffordable]);
+}

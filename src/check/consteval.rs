@@ -32,8 +32,8 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::Add => a.checked_add(b),
                 BinOp::Sub => a.checked_sub(b),
                 BinOp::Mul => a.checked_mul(b),
-                BinOp::Div => a.checked_div_euclid(b),
-                BinOp::Rem => a.checked_rem_euclid(b),
+                BinOp::Div => floor_div(a, b),
+                BinOp::Rem => floor_div(a, b).and_then(|q| a.checked_sub(q.checked_mul(b)?)),
                 BinOp::And | BinOp::Or => None,
             }
         }
@@ -41,6 +41,16 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
         Expr::Call(Func::Max, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().max(),
         Expr::Call(Func::Abs, args) => args.first().and_then(ev).and_then(i64::checked_abs),
         _ => None,
+    }
+}
+
+/// Division rounding down (toward minus infinity), as the language defines `/`: `7 / -2` is -4.
+pub fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let q = a.checked_div(b)?;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q.checked_sub(1)
+    } else {
+        Some(q)
     }
 }
 

@@ -43,9 +43,13 @@ const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim"];
 const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
 /// "a" or "an" before a word.
-fn article(word: &str) -> &'static str {
+pub(crate) fn article(word: &str) -> &'static str {
+    // "a unit", "a use": a leading `u` that sounds like "you" takes "a".
+    if word.starts_with("un") && !word.starts_with("uni") || word.starts_with("up") {
+        return "an";
+    }
     match word.chars().next() {
-        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        Some('a' | 'e' | 'i' | 'o') => "an",
         _ => "a",
     }
 }
@@ -295,7 +299,7 @@ impl Lowerer<'_> {
 
     pub fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
         match word.name.as_str() {
-            "self" | "owner" => Who::Owner,
+            "self" => Who::Owner,
             "target" => {
                 if !ctx.target {
                     self.misplaced(word.span, "`target` is the target of an action, and there is none here");

@@ -87,6 +87,13 @@ impl Uses {
         }
     }
 
+    fn use_limits(&mut self, limits: &[ir::UseLimit]) {
+        for l in limits {
+            l.pool.iter().for_each(|p| self.add(*p, Touch::Read));
+            self.expr(&l.amount);
+        }
+    }
+
     fn duration(&mut self, d: &ir::Duration) {
         if let ir::Duration::Rounds(e) | ir::Duration::While(e) = d {
             self.expr(e);
@@ -107,7 +114,12 @@ fn collect(r: &ir::Ruleset) -> Uses {
         for step in &p.at {
             step.guard.iter().for_each(|g| u.expr(g));
             match &step.op {
-                ir::PoolOp::Refresh | ir::PoolOp::Gain { .. } => u.add(id, Touch::Refill),
+                ir::PoolOp::Refresh => u.add(id, Touch::Refill),
+                ir::PoolOp::Gain { amount, cap } => {
+                    u.add(id, Touch::Refill);
+                    u.expr(amount);
+                    cap.iter().for_each(|(c, _)| u.expr(c));
+                }
                 ir::PoolOp::Decay(e) => u.expr(e),
                 ir::PoolOp::Convert(into) => {
                     // The target pool is refilled by someone else's declaration.
@@ -121,6 +133,8 @@ fn collect(r: &ir::Ruleset) -> Uses {
         for g in &p.gains {
             u.add(id, Touch::Refill);
             u.expr(&g.amount);
+            g.guard.iter().for_each(|e| u.expr(e));
+            g.cap.iter().for_each(|(c, _)| u.expr(c));
         }
         if let Some(o) = &p.overspend {
             u.expr(&o.floor);
@@ -153,23 +167,45 @@ fn collect(r: &ir::Ruleset) -> Uses {
         }
         u.costs(&a.partner_cost);
         a.requires.iter().for_each(|e| u.expr(e));
-        a.limits.iter().for_each(|l| l.pool.iter().for_each(|p| u.add(*p, Touch::Read)));
+        u.use_limits(&a.limits);
+        a.target.within.iter().for_each(|e| u.expr(e));
+        a.rounds.iter().for_each(|e| u.expr(e));
         u.effects(&a.effects);
     }
     for t in &r.triggers {
         t.requires.iter().for_each(|e| u.expr(e));
+        u.use_limits(&t.limits);
         u.effects(&t.effects);
     }
-    r.hooks.iter().for_each(|h| u.effects(&h.effects));
+    for h in &r.hooks {
+        h.guard.iter().for_each(|g| u.expr(g));
+        u.effects(&h.effects);
+    }
     for l in &r.limits {
         l.pool.iter().for_each(|p| u.add(*p, Touch::Read));
+        u.expr(&l.amount);
+        l.guard.iter().for_each(|g| u.expr(g));
     }
-    u.expr(&r.initiative.value);
+    let init = &r.initiative;
+    u.expr(&init.value);
+    init.adjust.iter().for_each(|e| u.expr(e));
+    init.range.iter().for_each(|(lo, hi)| {
+        u.expr(lo);
+        u.expr(hi);
+    });
+    for tie in &init.ties {
+        if let ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) = tie {
+            u.expr(e);
+        }
+    }
     for ph in &r.phases {
+        ph.guard.iter().for_each(|g| u.expr(g));
         if let ir::PhaseKind::Step(e) = &ph.kind {
             u.effects(e);
         }
     }
+    r.downtime.iter().for_each(|d| u.expr(&d.every_hours));
+    r.rests.iter().for_each(|d| d.hours.iter().for_each(|h| u.expr(h)));
     u.recovery = true;
     r.downtime.iter().for_each(|d| u.effects(&d.effects));
     r.rests.iter().for_each(|d| u.effects(&d.effects));
@@ -250,6 +286,39 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
     out
 }
 
+/// Movement paid `per zone` needs `space zones`, and `per unit` a grid (or no space at all).
+pub fn movement_units(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let zones = matches!(r.space, ir::Space::Zones(_));
+    for (i, a) in r.actions.iter().enumerate() {
+        let units = a.costs.iter().flat_map(|c| &c.terms).filter_map(|t| t.per.map(|(_, u)| u));
+        for unit in units {
+            let wrong = match unit {
+                ir::Unit::Zone => !zones,
+                ir::Unit::Unit => zones,
+            };
+            if let (true, Some(span)) = (wrong, scope.actions.span(i as u32)) {
+                let (said, space) = if zones { ("per unit", "zones") } else { ("per zone", "no zones") };
+                out.push(
+                    Diagnostic::error(
+                        Code::MisplacedClause,
+                        span,
+                        format!("`{}` pays for movement {said}, but the ruleset has {space}", a.name),
+                    )
+                    .label("movement unit does not match `space`")
+                    .help(if zones {
+                        "write `per zone`, or change `space`"
+                    } else {
+                        "declare `space zones: ...`, or write `per unit`"
+                    }),
+                );
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// A pool whose minimum is above its maximum: an error, found with default stats.
 pub fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -274,6 +343,24 @@ pub fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Di
                     )
                     .label("no value fits")
                     .help("lower `min` (or leave it out: the floor is 0) or raise `max`"),
+                );
+            }
+        }
+    }
+    if let Some((lo, hi)) = &r.initiative.range {
+        if let (Some(lo), Some(hi)) = (eval(r, lo), eval(r, hi)) {
+            let span = entries.iter().find_map(|e| match &e.item.decl {
+                Decl::Initiative(clauses) => clauses.iter().find_map(|c| match c {
+                    crate::syntax::ast::InitiativeClause::Range(_, _, span) => Some(*span),
+                    _ => None,
+                }),
+                _ => None,
+            });
+            if let (true, Some(span)) = (lo > hi, span) {
+                out.push(
+                    Diagnostic::error(Code::EmptyRange, span, format!("the initiative range {lo} to {hi} is empty"))
+                        .label("the low end is above the high end")
+                        .help(format!("write `range {hi} to {lo}`")),
                 );
             }
         }

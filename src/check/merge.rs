@@ -150,6 +150,18 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                             Key::Named(_, n) => n.clone(),
                             _ => String::new(),
                         };
+                        if k == Key::None {
+                            diagnostics.push(
+                                Diagnostic::error(
+                                    Code::OverrideUnknown,
+                                    Span { end: item.span.start + "override".len() as u32, ..item.span },
+                                    "this declaration has no name, so there is nothing to override",
+                                )
+                                .label("cannot be matched with the base")
+                                .help("limits, unnamed hooks and cost adjustments are matched by nothing: `remove limit SUBJECT` and declare the new one, or name the hook (`hook NAME at ...`) in the base"),
+                            );
+                            continue;
+                        }
                         diagnostics.push(
                             Diagnostic::error(
                                 Code::OverrideUnknown,
@@ -215,7 +227,14 @@ fn kind_change(base: &Item, new: &Item) -> Diagnostic {
     Diagnostic::error(
         Code::OverrideUnknown,
         name_span(new),
-        format!("the base's `{}` is a {}, not a {}", b.name.name, b.kind.word(), n.kind.word()),
+        format!(
+            "the base's `{}` is {} {}, not {} {}",
+            b.name.name,
+            super::expr::article(b.kind.word()),
+            b.kind.word(),
+            super::expr::article(n.kind.word()),
+            n.kind.word()
+        ),
     )
     .label("the kind differs from the base")
     .with_secondary(name_span(base), "declared here")

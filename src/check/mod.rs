@@ -56,6 +56,7 @@ pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
         diagnostics.append(&mut lowerer.diagnostics);
         diagnostics.extend(consteval::cyclic_derives(&r, &scope));
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
+        diagnostics.extend(lints::movement_units(&r, &scope));
         if !diagnostics.iter().any(Diagnostic::is_error) {
             diagnostics.extend(lints::lints(&r, &scope, &entries));
             ruleset = Some(r);

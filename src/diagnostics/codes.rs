@@ -271,8 +271,8 @@ Example:
 Fix: add `round { phase act: turns }` and `initiative { value 0; order highest_first }`.";
 
     MisplacedClause => "misplaced-clause", "A clause or value is used where it has no meaning: `interrupts` on \
-something that answers no event, `on` on an ordinary action, `max` outside a pool, `target` where the action \
-has no target, `pay` outside `maintain`, a reaction without an `on` clause.
+something that answers no event, `on` on an ordinary action, `target` where the action has no target, `pay` \
+outside `maintain`, a reaction without an `on` clause, movement paid `per zone` without `space zones`.
 
 Example:
 

@@ -63,16 +63,20 @@ pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
     Ok(File { file, name, extends, items, comments })
 }
 
-/// The `##` lines directly above `start`, with nothing but whitespace between them and it.
+/// The `##` lines in the block of comment lines directly above `start` (no blank line or code
+/// between). Plain `#` lines in that block are skipped, so a note between a doc and its
+/// declaration does not cut the doc off.
 fn doc_above(text: &str, comments: &[Comment], start: usize) -> Option<String> {
     let mut lines = Vec::new();
     let mut end = start;
     for c in comments.iter().rev().filter(|c| (c.span.end as usize) <= start) {
         let gap = text.get(c.span.end as usize..end).unwrap_or("x");
-        if !gap.trim().is_empty() || gap.matches('\n').count() > 1 || !c.doc {
+        if !gap.trim().is_empty() || gap.matches('\n').count() > 1 {
             break;
         }
-        lines.push(c.text.trim_start_matches('#').trim().to_string());
+        if c.doc {
+            lines.push(c.text.trim_start_matches('#').trim().to_string());
+        }
         end = c.span.start as usize;
     }
     if lines.is_empty() {
@@ -370,6 +374,8 @@ impl Builder {
                     Some(Rule::kw_category) => DeclKind::Category,
                     Some(Rule::kw_hook) => DeclKind::Hook,
                     Some(Rule::kw_downtime) => DeclKind::Downtime,
+                    Some(Rule::kw_rest) => DeclKind::Rest,
+                    Some(Rule::kw_outro) => DeclKind::Outro,
                     _ => DeclKind::Event,
                 };
                 Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
