@@ -2,10 +2,12 @@
 //!
 //! The pipeline, one module per stage: [`syntax`] (text → syntax tree) → [`check`] (files joined
 //! through `extends`, names resolved, rules checked) → [`ir`] (what the runner executes).
+//! [`run`] plays an encounter under the IR and writes a trace.
 //! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
 
 pub mod check;
 pub mod diagnostics;
 pub mod ir;
+pub mod run;
 pub mod source;
 pub mod syntax;

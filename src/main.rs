@@ -38,6 +38,23 @@ enum Command {
         #[arg(short, long, value_name = "OUT.ron")]
         output: Option<PathBuf>,
     },
+    /// Run one encounter headless and print its trace.
+    ///
+    /// RULES is a `.rules` file or a compiled `.ron` IR; SCENARIO is a RON scenario (see
+    /// docs/scenario.md). Exit code 0: ran to the end; 1: the ruleset or scenario is wrong, or a
+    /// rule failed while running (diagnostic on stderr); 2: a file could not be read.
+    Run {
+        /// The ruleset: `.rules` source or `.ron` IR from `tempo compile`.
+        rules: PathBuf,
+        /// The scenario (RON).
+        scenario: PathBuf,
+        /// Seed for the dice; overrides the scenario's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// `text` for people, `jsonl` for scripts (one JSON object per line).
+        #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+        format: TraceFormat,
+    },
     /// Explain a diagnostic code, with an example of the problem and its fix.
     ///
     /// `tempo explain unknown-pool` or `tempo explain tempo::unknown-pool`; `--list` lists all codes.
@@ -52,6 +69,12 @@ enum Command {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TraceFormat {
+    Text,
+    Jsonl,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Json,
@@ -63,6 +86,7 @@ fn main() -> ExitCode {
         Command::Check { files, format } => check_files(&files, format),
         Command::Compile { file, output } => compile(&file, output.as_deref()),
         Command::Explain { code, list } => explain(code.as_deref(), list),
+        Command::Run { rules, scenario, seed, format } => run(&rules, &scenario, seed, format),
     }
 }
 
@@ -149,6 +173,70 @@ fn compile(file: &Path, output: Option<&Path>) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Prints a runtime problem as a diagnostic line with its code.
+fn runtime_error(code: Code, message: &str) -> ExitCode {
+    eprintln!("error[{}]: {message}", code.name());
+    ExitCode::from(1)
+}
+
+fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) -> ExitCode {
+    let is_ir = rules.extension().and_then(|e| e.to_str()) == Some("ron");
+    let ruleset = if is_ir {
+        let text = match std::fs::read_to_string(rules) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", rules.display());
+                return ExitCode::from(2);
+            }
+        };
+        match tempo::ir::Ruleset::from_ron(&text) {
+            Ok(r) => r,
+            Err(e) => {
+                return runtime_error(Code::BadScenario, &format!("`{}` is not a tempo IR: {e}", rules.display()))
+            }
+        }
+    } else {
+        let compilation = check::compile_path(rules);
+        if compilation.has_errors() || compilation.unreadable {
+            print_text(&compilation);
+            return exit_code(std::slice::from_ref(&compilation));
+        }
+        match compilation.ruleset {
+            Some(r) => r,
+            None => return ExitCode::from(1),
+        }
+    };
+    let text = match std::fs::read_to_string(scenario) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", scenario.display());
+            return ExitCode::from(2);
+        }
+    };
+    let scenario = match tempo::run::scenario::parse(&text) {
+        Ok(s) => s,
+        Err(e) => return runtime_error(Code::BadScenario, &e),
+    };
+    match tempo::run::run(&ruleset, &scenario, seed) {
+        Ok(records) => {
+            let out = match format {
+                TraceFormat::Jsonl => tempo::run::trace::to_jsonl(&records),
+                TraceFormat::Text => tempo::run::trace::to_text(&records),
+            };
+            let _ = std::io::stdout().write_all(out.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let code = match e {
+                tempo::run::RunError::Scenario(_) => Code::BadScenario,
+                tempo::run::RunError::Cycle(_) => Code::TriggerCycle,
+                tempo::run::RunError::Rule(_) => Code::RuleFailed,
+            };
+            runtime_error(code, &e.to_string())
+        }
+    }
 }
 
 fn explain(code: Option<&str>, list: bool) -> ExitCode {

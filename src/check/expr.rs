@@ -38,7 +38,7 @@ const TIMINGS: &[&str] = &[
     "phase_start",
     "phase_end",
 ];
-const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "surprise_round", "initiative"];
+const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative"];
 const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim"];
 const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
@@ -372,6 +372,7 @@ impl Lowerer<'_> {
                     ("own_turn", _) => return (Expr::Builtin(Builtin::OwnTurn), Ty::Bool),
                     ("final_turn", _) => return (Expr::Builtin(Builtin::FinalTurn), Ty::Bool),
                     ("surprise_round", _) => return (Expr::Builtin(Builtin::SurpriseRound), Ty::Bool),
+                    ("units", _) => return (Expr::Builtin(Builtin::Units), Ty::Int),
                     ("max", Some(p)) => return (Expr::PoolMax(Who::Owner, p), Ty::Int),
                     ("min", Some(p)) => return (Expr::PoolMin(Who::Owner, p), Ty::Int),
                     _ => {}

@@ -11,6 +11,7 @@ mod lower;
 mod merge;
 mod scope;
 
+pub use consteval::floor_div;
 pub use load::{FsLoader, Loader};
 
 use crate::diagnostics::{self, Diagnostic};

@@ -29,6 +29,11 @@ impl Code {
         format!("tempo::{}", self.slug())
     }
 
+    /// Codes found by `tempo run`, not by checking a `.rules` file.
+    pub fn is_runtime(self) -> bool {
+        matches!(self, Code::BadScenario | Code::TriggerCycle | Code::RuleFailed)
+    }
+
     /// Accepts `tempo::unknown-pool` or `unknown-pool`.
     pub fn parse(text: &str) -> Option<Code> {
         let slug = text.strip_prefix("tempo::").unwrap_or(text);
@@ -325,6 +330,32 @@ Example:
     pool focus { max 2 }
 
 Fix: use it in a cost or an effect, or delete it.";
+
+    BadScenario => "scenario", "Running: the scenario does not fit the ruleset: it names a stat, pool, condition, \
+action, participant or rest the ruleset does not have, or it is not valid RON. Every problem is listed.
+
+Example: a scenario participant with `stats: {\"finese_mod\": 2}` for a ruleset with `stat finesse_mod`.
+
+Fix: use the ruleset's names (`tempo compile` shows them), e.g. `stats: {\"finesse_mod\": 2}`.";
+
+    TriggerCycle => "trigger-cycle", "Running: rules kept triggering each other, so the run was stopped by its step \
+budget instead of hanging. The message names the rules in the cycle.
+
+Example:
+
+    event ping
+    event pong
+    trigger a { on ping; resolve { emit pong } }
+    trigger b { on pong; resolve { emit ping } }
+
+Fix: make one of them stop: a limit (`limit 1 per round`), a requirement, or a cost.";
+
+    RuleFailed => "rule-failed", "Running: a rule could not be applied, for example a value overflowed, a division \
+by zero happened, or `target` was read where the action had none.
+
+Example: `derive huge = hp_max * 9223372036854775807`, read during the run.
+
+Fix: the message names the problem; change the rule so the value stays in range.";
 
     OverrideNoChange => "override-no-change", "Warning: an `override` in a variant states exactly what the base \
 already says, so it changes nothing.

@@ -25,6 +25,8 @@ pub enum Builtin {
     FinalTurn,
     /// True during a surprise round.
     SurpriseRound,
+    /// The units (or zones) of movement the action being resolved paid for; 0 elsewhere.
+    Units,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

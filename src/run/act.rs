@@ -1,0 +1,614 @@
+//! Declaring actions (kind, limits, requirements, cost), paying, resolving, and offering the
+//! reactions, triggers and gains that answer what happened.
+
+use super::state::{Ctx, Declared, Engine, EventInfo};
+use super::trace::Event;
+use super::RunError;
+use crate::ir::{self, ActionKind, Period};
+use std::collections::BTreeMap;
+
+/// Why a declaration is refused: a stable code and a reason a designer understands.
+#[derive(Debug, Clone)]
+pub struct Reject {
+    pub code: &'static str,
+    pub reason: String,
+}
+
+fn reject(code: &'static str, reason: impl Into<String>) -> Reject {
+    Reject { code, reason: reason.into() }
+}
+
+/// What a declaration will pay, pool by pool, and whether it overspends.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub paid: Vec<(ir::PoolId, i64)>,
+}
+
+impl Engine<'_> {
+    /// Checks a declaration without changing anything: kind allowed now, conditions, limits,
+    /// requirements, target and the full cost in the right pools.
+    pub fn plan(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+        as_reaction: Option<&Ctx>,
+    ) -> Result<Result<Plan, Reject>, RunError> {
+        let r = self.r;
+        let action = &r.actions[a.index()];
+        let kind = action.kind;
+        if !self.present[who] {
+            return Ok(Err(reject("absent", "has left the encounter")));
+        }
+        match (kind, as_reaction.is_some()) {
+            (ActionKind::Reaction, false) => {
+                return Ok(Err(reject("not-now", "a reaction is used only when its event happens")))
+            }
+            (ActionKind::Activity, _) => {
+                return Ok(Err(reject("not-now", "activities belong to free play, not encounters")))
+            }
+            (_, true) if kind != ActionKind::Reaction => {
+                return Ok(Err(reject("not-now", "only reactions answer events")))
+            }
+            _ => {}
+        }
+        if as_reaction.is_none() {
+            match &self.allowed {
+                None => return Ok(Err(reject("not-now", "nothing is declared outside a turn or a declaration phase"))),
+                Some(kinds) if !kinds.contains(&kind) => {
+                    return Ok(Err(reject("not-now", format!("{} actions are not taken now", kind.word()))));
+                }
+                Some(_) => {}
+            }
+            if self.turn_phase && self.active != Some(who) {
+                return Ok(Err(reject("not-now", "it is not this participant's turn")));
+            }
+        }
+        if let Some(c) = self.blocked(who, kind) {
+            let cond = &r.conditions[c.index()].name;
+            return Ok(Err(reject("blocked", format!("is {cond}, which blocks {} actions", kind.word()))));
+        }
+        // The target.
+        let wanted = action.target.kind;
+        if wanted != ir::TargetKind::None && target.is_none() {
+            return Ok(Err(reject("target", "needs a target")));
+        }
+        if let Some(t) = target {
+            let ok = match wanted {
+                ir::TargetKind::None => true,
+                ir::TargetKind::Self_ => t == who,
+                ir::TargetKind::Ally => self.relates(who, t, ir::Relation::Ally) || t == who,
+                ir::TargetKind::Enemy => self.relates(who, t, ir::Relation::Enemy),
+                ir::TargetKind::Any => true,
+                ir::TargetKind::Other => t != who,
+            };
+            if !ok || !self.present[t] {
+                return Ok(Err(reject("target", format!("{} is not a valid target", self.names[t]))));
+            }
+            if let Some(within) = &action.target.within {
+                let c = Ctx { owner: who, target: Some(t), ..Ctx::default() };
+                let reach = self.eval(within, &c)?;
+                let dist = (self.positions[t] - self.positions[who]).abs();
+                if dist > reach {
+                    return Ok(Err(reject("range", format!("{} is {dist} away, reach is {reach}", self.names[t]))));
+                }
+            }
+        }
+        let ctx = match as_reaction {
+            Some(ev) => Ctx { owner: who, target, ..*ev },
+            None => Ctx { owner: who, target, ..Ctx::default() },
+        };
+        // Limits: the action's own, then the ruleset's on its kind, categories or itself.
+        for l in &action.limits {
+            let max = self.eval(&l.amount, &ctx)?;
+            let used = self.used(who, l.per, l.pool, |x| x == a);
+            if used >= max {
+                return Ok(Err(reject(
+                    "limit",
+                    format!("{} may be used {max} time(s) per {}", action.name, period(l.per)),
+                )));
+            }
+        }
+        for l in &r.limits {
+            let applies = match l.subject {
+                ir::LimitSubject::Kind(k) => k == kind,
+                ir::LimitSubject::Category(cat) => action.categories.contains(&cat),
+                ir::LimitSubject::Action(x) => x == a,
+            };
+            if !applies {
+                continue;
+            }
+            if let Some(g) = &l.guard {
+                if self.eval(g, &ctx)? == 0 {
+                    continue;
+                }
+            }
+            let max = self.eval(&l.amount, &ctx)?;
+            let subject = l.subject;
+            let matches = |x: ir::ActionId| -> bool {
+                if l.each {
+                    return x == a;
+                }
+                let other = &r.actions[x.index()];
+                match subject {
+                    ir::LimitSubject::Kind(k) => other.kind == k,
+                    ir::LimitSubject::Category(cat) => other.categories.contains(&cat),
+                    ir::LimitSubject::Action(y) => x == y,
+                }
+            };
+            let used = self.used(who, l.per, l.pool, matches);
+            let what = match l.pool {
+                Some(p) => format!("{} spent", r.pools[p.index()].name),
+                None => "use(s)".to_string(),
+            };
+            let this = match l.pool {
+                Some(p) => self.cost_of(who, a, &ctx, units)?.iter().filter(|(q, _)| *q == p).map(|x| x.1).sum(),
+                None => 1,
+            };
+            if used + this > max {
+                let subject_name = match subject {
+                    ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
+                    ir::LimitSubject::Category(cat) => r.categories[cat.index()].name.clone(),
+                    ir::LimitSubject::Action(x) => r.actions[x.index()].name.clone(),
+                };
+                return Ok(Err(reject(
+                    "limit",
+                    format!("{subject_name} allow {max} {what} per {}, {used} already", period(l.per)),
+                )));
+            }
+        }
+        for req in &action.requires {
+            if self.eval(req, &ctx)? == 0 {
+                return Ok(Err(reject("requires", format!("a requirement of {} does not hold", action.name))));
+            }
+        }
+        // The cost, paid in full.
+        let cost = self.cost_of(who, a, &ctx, units)?;
+        for (p, amount) in &cost {
+            if *amount <= 0 {
+                continue;
+            }
+            if let Some(c) = self.spend_blocked(who, *p) {
+                let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
+                return Ok(Err(reject("blocked", format!("is {cond}, which blocks spending {pool}"))));
+            }
+            let have = self.pool(who, *p);
+            let min = self.pool_min(who, *p)?;
+            let floor = match &r.pools[p.index()].overspend {
+                Some(o) => self.eval(&o.floor, &ctx)?.min(min),
+                None => min,
+            };
+            if have - amount < floor {
+                let pool = &r.pools[p.index()].name;
+                return Ok(Err(reject("cost", format!("needs {amount} {pool}, has {have}"))));
+            }
+        }
+        Ok(Ok(Plan { paid: cost }))
+    }
+
+    /// The cost of an action now: the first cost rule whose guard holds, then adjustments.
+    fn cost_of(
+        &mut self,
+        _who: usize,
+        a: ir::ActionId,
+        ctx: &Ctx,
+        units: Option<i64>,
+    ) -> Result<Vec<(ir::PoolId, i64)>, RunError> {
+        let r = self.r;
+        let action = &r.actions[a.index()];
+        let mut chosen: Option<&ir::CostRule> = None;
+        for rule in &action.costs {
+            match &rule.when {
+                Some(w) if self.eval(w, ctx)? != 0 => {
+                    chosen = Some(rule);
+                    break;
+                }
+                Some(_) => {}
+                None => {
+                    chosen = Some(rule);
+                    break;
+                }
+            }
+        }
+        let mut out: Vec<(ir::PoolId, i64)> = Vec::new();
+        let add = |out: &mut Vec<(ir::PoolId, i64)>, p: ir::PoolId, n: i64| match out.iter_mut().find(|x| x.0 == p) {
+            Some(x) => x.1 = x.1.saturating_add(n),
+            None => out.push((p, n)),
+        };
+        if let Some(rule) = chosen {
+            for term in &rule.terms {
+                let mut n = self.eval(&term.amount, ctx)?;
+                if let Some((per, _)) = term.per {
+                    let units = units.unwrap_or(i64::from(per)).max(0);
+                    let per = i64::from(per.max(1));
+                    n = n.saturating_mul((units + per - 1) / per);
+                }
+                add(&mut out, term.pool, n);
+            }
+        }
+        for adj in &r.cost_adjustments {
+            let applies = match adj.subject {
+                None => true,
+                Some(ir::LimitSubject::Kind(k)) => k == action.kind,
+                Some(ir::LimitSubject::Category(c)) => action.categories.contains(&c),
+                Some(ir::LimitSubject::Action(x)) => x == a,
+            };
+            if !applies {
+                continue;
+            }
+            if let Some(w) = &adj.when {
+                if self.eval(w, ctx)? == 0 {
+                    continue;
+                }
+            }
+            match &adj.op {
+                ir::CostAdjustOp::Scale(e) => {
+                    let k = self.eval(e, ctx)?;
+                    for x in &mut out {
+                        x.1 = x.1.saturating_mul(k);
+                    }
+                }
+                ir::CostAdjustOp::Add(costs) => {
+                    for c in costs {
+                        let n = self.eval(&c.amount, ctx)?;
+                        add(&mut out, c.pool, n);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.
+    fn used(&self, who: usize, per: Period, pool: Option<ir::PoolId>, matches: impl Fn(ir::ActionId) -> bool) -> i64 {
+        self.log
+            .iter()
+            .filter(|d| d.who == who && matches(d.action))
+            .filter(|d| match per {
+                Period::Turn => d.turn == self.turn_seq,
+                Period::Round => d.round == self.round,
+                Period::Encounter => true,
+                Period::Phase => d.phase == self.phase_seq,
+                Period::Trigger => d.trigger.is_some() && d.trigger == Some(self.trigger_seq),
+            })
+            .map(|d| match pool {
+                Some(p) => d.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                None => 1,
+            })
+            .sum()
+    }
+
+    /// Declares, pays, resolves. A refused declaration becomes a `rejected` event.
+    pub fn declare(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+        as_reaction: Option<&Ctx>,
+    ) -> Result<bool, RunError> {
+        let plan = match self.plan(who, a, target, units, as_reaction)? {
+            Ok(plan) => plan,
+            Err(rej) => {
+                let (actor, action) = (self.names[who].clone(), self.r.actions[a.index()].name.clone());
+                self.emit(Event::Rejected { actor, action, code: rej.code.to_string(), reason: rej.reason });
+                return Ok(false);
+            }
+        };
+        let r = self.r;
+        let action = &r.actions[a.index()];
+        let cause = format!("{} by {}", action.name, self.names[who]);
+        let mut paid = BTreeMap::new();
+        let mut overspends = Vec::new();
+        for (p, amount) in &plan.paid {
+            if *amount == 0 {
+                continue;
+            }
+            let now = self.pool(who, *p);
+            let min = self.pool_min(who, *p)?;
+            // Energy is spent at declaration; each unit below the floor is one overspend.
+            let below = (min - (now - amount)).clamp(0, *amount);
+            self.set_pool_raw(who, *p, now - amount, &cause);
+            paid.insert(r.pools[p.index()].name.clone(), *amount);
+            if below > 0 {
+                overspends.push((*p, below));
+            }
+        }
+        self.log.push(Declared {
+            who,
+            action: a,
+            round: self.round,
+            turn: self.turn_seq,
+            phase: self.phase_seq,
+            trigger: as_reaction.map(|_| self.trigger_seq),
+            paid: plan.paid.clone(),
+        });
+        let targets = target.map(|t| vec![self.names[t].clone()]).unwrap_or_default();
+        let (actor, name) = (self.names[who].clone(), action.name.clone());
+        self.emit(Event::Action { actor, action: name, kind: kind_word(action.kind), targets, paid });
+        let bought = units.unwrap_or_else(|| {
+            let per_unit = action.costs.iter().flat_map(|c| &c.terms).find_map(|t| t.per.map(|(n, _)| i64::from(n)));
+            per_unit.unwrap_or(0)
+        });
+        let ctx = match as_reaction {
+            Some(ev) => Ctx { owner: who, target, units: bought, ..*ev },
+            None => Ctx { owner: who, target, units: bought, ..Ctx::default() },
+        };
+        for (p, times) in overspends {
+            if let Some(o) = &r.pools[p.index()].overspend {
+                for _ in 0..times {
+                    self.run_effects(&o.price, &ctx, "overspend")?;
+                }
+            }
+        }
+        // Interrupting answers first; the action resolves unless one of them cancels it.
+        let info = EventInfo { action: Some(a), custom: None };
+        let saved_cancel = std::mem::replace(&mut self.cancelled, false);
+        self.answer(info, who, target, true, &action.name)?;
+        let cancelled = std::mem::replace(&mut self.cancelled, saved_cancel);
+        if !cancelled && self.ended.is_none() {
+            self.run_effects(&action.effects, &ctx, &cause)?;
+        }
+        self.answer(info, who, target, false, &action.name)?;
+        if as_reaction.is_none() {
+            self.settle()?;
+        }
+        if action.ends_turn {
+            self.turn_over = true;
+        }
+        Ok(true)
+    }
+
+    /// An emitted event: the actor is the owner of the effect, the target its target.
+    pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<(), RunError> {
+        let info = EventInfo { action: None, custom: Some(e) };
+        let name = self.r.events[e.index()].name.clone();
+        self.answer(info, c.owner, c.target, false, &name)?;
+        self.answer(info, c.owner, c.target, true, &name)
+    }
+
+    /// Offers the event to everything that answers it: reactions (declared in priority order,
+    /// resolved last-declared first), triggers and pool gains. `interrupting` selects the
+    /// reactions and triggers that interrupt; gains count once, with the non-interrupting pass.
+    pub fn answer(
+        &mut self,
+        info: EventInfo,
+        actor: usize,
+        victim: Option<usize>,
+        interrupting: bool,
+        source: &str,
+    ) -> Result<(), RunError> {
+        if self.ended.is_some() {
+            return Ok(());
+        }
+        let r = self.r;
+        let mut slots: Vec<ir::EventRef> = Vec::new();
+        match (info.action, info.custom) {
+            (Some(a), _) => {
+                let action = &r.actions[a.index()];
+                slots.push(ir::EventRef::Action(a));
+                slots.extend(action.categories.iter().map(|c| ir::EventRef::Category(*c)));
+                slots.push(ir::EventRef::Kind(action.kind));
+            }
+            (None, Some(e)) => slots.push(ir::EventRef::Custom(e)),
+            _ => {}
+        }
+        if self.chain_depth >= r.chains.depth {
+            return Ok(());
+        }
+        self.chain_depth += 1;
+        self.trigger_seq += 1;
+        let trigger_seq = self.trigger_seq;
+        let order = self.priority_order();
+        let ev_ctx = Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0 };
+        // Triggers and gains: automatic.
+        for slot in &slots {
+            for responder in r.dispatch.responders(*slot).to_vec() {
+                match responder {
+                    ir::Responder::Trigger(t) => {
+                        let trig = &r.triggers[t.index()];
+                        if trig.interrupts != interrupting {
+                            continue;
+                        }
+                        for &who in &order {
+                            if !self.eligible(who, actor, victim, &trig.on) {
+                                continue;
+                            }
+                            let c = Ctx { owner: who, ..ev_ctx };
+                            let mut ok = true;
+                            for req in &trig.requires {
+                                if self.eval(req, &c)? == 0 {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                            if !ok {
+                                continue;
+                            }
+                            let fired = self.log_trigger(who, &trig.name, source);
+                            self.step()?;
+                            let _ = fired;
+                            self.run_effects(&trig.effects, &c, &trig.name)?;
+                        }
+                    }
+                    ir::Responder::Gain(p, g) if !interrupting => {
+                        let gain = &r.pools[p.index()].gains[g as usize];
+                        for &who in &order {
+                            if !self.eligible(who, actor, victim, &gain.on) {
+                                continue;
+                            }
+                            let c = Ctx { owner: who, ..ev_ctx };
+                            if let Some(guard) = &gain.guard {
+                                if self.eval(guard, &c)? == 0 {
+                                    continue;
+                                }
+                            }
+                            let mut n = self.eval(&gain.amount, &c)?;
+                            if let Some((cap, per)) = &gain.cap {
+                                let cap = self.eval(cap, &c)?;
+                                n = n.min(cap - self.gained_this(who, p, g as usize, *per)).max(0);
+                            }
+                            if n == 0 {
+                                continue;
+                            }
+                            self.gained.push((who, p, g as usize, self.round, n));
+                            let now = self.pool(who, p);
+                            let max = self.pool_max(who, p)?;
+                            let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
+                            let cause = format!("gain on {source}");
+                            self.set_pool(who, p, next, &cause)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Reactions: each participant in priority order may declare one; resolve last first.
+        let mut chain: Vec<(usize, ir::ActionId, Option<usize>)> = Vec::new();
+        for &who in &order {
+            if self.ended.is_some() {
+                break;
+            }
+            let mut offers: Vec<ir::ActionId> = Vec::new();
+            for slot in &slots {
+                for responder in r.dispatch.responders(*slot) {
+                    if let ir::Responder::Reaction(ra) = responder {
+                        let reaction = &r.actions[ra.index()];
+                        if reaction.interrupts != interrupting || offers.contains(ra) {
+                            continue;
+                        }
+                        if let Some(on) = &reaction.on {
+                            if self.eligible(who, actor, victim, on) {
+                                offers.push(*ra);
+                            }
+                        }
+                    }
+                }
+            }
+            if offers.is_empty() {
+                continue;
+            }
+            let c = Ctx { owner: who, ..ev_ctx };
+            self.trigger_seq = trigger_seq;
+            let affordable: Vec<(ir::ActionId, Option<usize>)> = {
+                let mut v = Vec::new();
+                for ra in offers {
+                    let target = default_reaction_target(self, ra, actor, who);
+                    let was = self.dry;
+                    self.dry = true;
+                    let ok = self.plan(who, ra, target, None, Some(&c));
+                    self.dry = was;
+                    if ok?.is_ok() {
+                        v.push((ra, target));
+                    }
+                }
+                v
+            };
+            if affordable.is_empty() {
+                continue;
+            }
+            if let Some((ra, target)) = self.ask_reaction(who, &affordable) {
+                chain.push((who, ra, target));
+            }
+        }
+        for (who, ra, target) in chain.into_iter().rev() {
+            if self.ended.is_some() {
+                break;
+            }
+            let (reactor, reaction) = (self.names[who].clone(), r.actions[ra.index()].name.clone());
+            self.recent.push(reaction.clone());
+            if self.recent.len() > 64 {
+                self.recent.remove(0);
+            }
+            self.emit(Event::Trigger { source: source.to_string(), reactor, reaction });
+            let c = Ctx { owner: who, ..ev_ctx };
+            self.trigger_seq = trigger_seq;
+            self.declare(who, ra, target, None, Some(&c))?;
+        }
+        self.chain_depth -= 1;
+        Ok(())
+    }
+
+    fn log_trigger(&mut self, _who: usize, name: &str, _source: &str) -> bool {
+        self.recent.push(name.to_string());
+        if self.recent.len() > 64 {
+            self.recent.remove(0);
+        }
+        true
+    }
+
+    /// May `who` answer an event by `actor` against `victim` under this pattern?
+    fn eligible(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
+        if !self.present[who] {
+            return false;
+        }
+        if let Some(by) = on.by {
+            if !self.relates(who, actor, by) {
+                return false;
+            }
+        }
+        if let Some(against) = on.against {
+            match victim {
+                Some(v) if self.relates(who, v, against) => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// The active participant first, then initiative order, then everyone else.
+    fn priority_order(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::with_capacity(self.n);
+        for step in &self.r.priority {
+            match step {
+                ir::PriorityStep::Active => {
+                    if let Some(a) = self.active {
+                        if !out.contains(&a) {
+                            out.push(a);
+                        }
+                    }
+                }
+                ir::PriorityStep::Initiative => {
+                    for group in &self.order {
+                        for &w in group {
+                            if !out.contains(&w) {
+                                out.push(w);
+                            }
+                        }
+                    }
+                }
+                ir::PriorityStep::Gm => {}
+            }
+        }
+        for w in 0..self.n {
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        out
+    }
+}
+
+/// A reaction with a target aims at whoever did the event (a reaction attack), or at oneself.
+fn default_reaction_target(e: &Engine, ra: ir::ActionId, actor: usize, who: usize) -> Option<usize> {
+    match e.r.actions[ra.index()].target.kind {
+        ir::TargetKind::None => None,
+        ir::TargetKind::Self_ => Some(who),
+        _ => Some(actor),
+    }
+}
+
+fn period(p: Period) -> &'static str {
+    match p {
+        Period::Turn => "turn",
+        Period::Round => "round",
+        Period::Encounter => "encounter",
+        Period::Trigger => "event",
+        Period::Phase => "phase",
+    }
+}
+
+pub fn kind_word(k: ActionKind) -> String {
+    k.word().to_string()
+}

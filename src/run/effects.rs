@@ -1,0 +1,433 @@
+//! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
+
+use super::state::{Ctx, Engine, Held};
+use super::trace::Event;
+use super::RunError;
+use crate::ir::{self, AssignOp, Effect, Timing};
+
+impl Engine<'_> {
+    /// Sets a pool, clamped to its bounds, and records the change with its cause.
+    pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &str) -> Result<(), RunError> {
+        let max = self.pool_max(who, p)?;
+        let min = self.pool_min(who, p)?;
+        let value = value.max(min);
+        let value = max.map_or(value, |m| value.min(m.max(min)));
+        self.set_pool_raw(who, p, value, cause);
+        Ok(())
+    }
+
+    /// Sets a pool without clamping (overspend goes below the minimum).
+    pub fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &str) {
+        let at = who * self.r.pools.len() + p.index();
+        let from = self.pools[at];
+        if from == value {
+            return;
+        }
+        self.pools[at] = value;
+        self.pending.push((who, p, from));
+        let (who_name, pool) = (self.names[who].clone(), self.r.pools[p.index()].name.clone());
+        self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.to_string() });
+    }
+
+    pub fn apply(
+        &mut self,
+        who: usize,
+        c: ir::ConditionId,
+        magnitude: i64,
+        duration: Option<&ir::Duration>,
+        implied_by: Option<ir::ConditionId>,
+        ctx: &Ctx,
+    ) -> Result<(), RunError> {
+        let def = &self.r.conditions[c.index()];
+        let duration = duration.or(def.lasts.as_ref());
+        let mut held = Held { magnitude, until: None, rounds_left: None, while_: None, implied_by };
+        match duration {
+            Some(ir::Duration::Until(t)) => held.until = Some(*t),
+            Some(ir::Duration::Rounds(e)) => held.rounds_left = Some(self.eval(e, ctx)?),
+            Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
+            Some(ir::Duration::Maintained) | None => {}
+        }
+        let at = who * self.r.conditions.len() + c.index();
+        let was = self.conds[at].is_some();
+        self.conds[at] = Some(held);
+        if !was {
+            let (name, cond) = (self.names[who].clone(), def.name.clone());
+            self.emit(Event::Condition { who: name, condition: cond, on: true });
+            for implied in def.implies.clone() {
+                if !self.has(who, implied) {
+                    self.apply(who, implied, 1, None, Some(c), ctx)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn remove(&mut self, who: usize, c: ir::ConditionId) {
+        let at = who * self.r.conditions.len() + c.index();
+        if self.conds[at].take().is_none() {
+            return;
+        }
+        let (name, cond) = (self.names[who].clone(), self.r.conditions[c.index()].name.clone());
+        self.emit(Event::Condition { who: name, condition: cond, on: false });
+        for other in 0..self.r.conditions.len() {
+            let id = ir::ConditionId(other as u32);
+            if self.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
+                self.remove(who, id);
+            }
+        }
+    }
+
+    /// Runs effects in order. Stops early when the encounter ends.
+    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &str) -> Result<(), RunError> {
+        for e in effects {
+            if self.ended.is_some() {
+                break;
+            }
+            self.step()?;
+            self.effect(e, c, cause)?;
+        }
+        Ok(())
+    }
+
+    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &str) -> Result<(), RunError> {
+        match e {
+            Effect::Pool { who, pool, op, value } => {
+                let who = self.who(*who, c)?;
+                let v = self.eval(value, c)?;
+                let now = self.pool(who, *pool);
+                let next = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => now.saturating_add(v),
+                    AssignOp::Sub => now.saturating_sub(v),
+                };
+                self.set_pool(who, *pool, next, cause)?;
+            }
+            Effect::Initiative { who, op, value } => {
+                let who = self.who(*who, c)?;
+                let v = self.eval(value, c)?;
+                let now = self.initiative[who];
+                // Takes effect from the next ordering (Frontiers: next round).
+                self.initiative[who] = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => now.saturating_add(v),
+                    AssignOp::Sub => now.saturating_sub(v),
+                };
+            }
+            Effect::Apply { who, condition, magnitude, duration } => {
+                let who = self.who(*who, c)?;
+                let m = match magnitude {
+                    Some(e) => self.eval(e, c)?,
+                    None => 1,
+                };
+                self.apply(who, *condition, m, duration.as_ref(), None, c)?;
+            }
+            Effect::Remove { who, condition } => {
+                let who = self.who(*who, c)?;
+                self.remove(who, *condition);
+            }
+            Effect::Emit(event) => self.emit_event(*event, c)?,
+            Effect::Choose { chooser, question, options } => {
+                let who = match chooser {
+                    ir::Chooser::Owner => Some(c.owner),
+                    ir::Chooser::Target => Some(self.who(ir::Who::Target, c)?),
+                    ir::Chooser::Gm => None,
+                };
+                let names: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
+                let pick = self.ask_choice(who, question, &names).min(options.len().saturating_sub(1));
+                let who_name = who.map(|w| self.names[w].clone()).unwrap_or_else(|| "GM".to_string());
+                self.emit(Event::Choice { who: who_name, question: question.clone(), answer: names[pick].clone() });
+                if let Some(o) = options.get(pick) {
+                    let effects = o.effects.clone();
+                    self.run_effects(&effects, c, cause)?;
+                }
+            }
+            Effect::Check { roll, against, outcomes } => self.check(roll, against, outcomes, c, cause)?,
+            Effect::If { cond, then, otherwise } => {
+                let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
+                self.run_effects(branch, c, cause)?;
+            }
+            Effect::Move(amount) => {
+                let n = self.eval(amount, c)?.max(0);
+                self.move_toward(c.owner, c.target, n);
+            }
+            Effect::Push { who, distance } => {
+                let who = self.who(*who, c)?;
+                let n = self.eval(distance, c)?.max(0);
+                let dir = if self.positions[who] >= self.positions[c.owner] { 1 } else { -1 };
+                self.positions[who] = self.positions[who].saturating_add(dir * n);
+            }
+            Effect::Pay(costs) => {
+                // Only meaningful in `maintain`; the caller checks the result through `cancelled`.
+                let mut plan = Vec::new();
+                for cost in costs {
+                    let amount = self.eval(&cost.amount, c)?;
+                    plan.push((cost.pool, amount));
+                }
+                let affordable =
+                    plan.iter().all(|(p, a)| self.pool(c.owner, *p) - a >= self.pool_min(c.owner, *p).unwrap_or(0));
+                if affordable {
+                    for (p, a) in plan {
+                        let now = self.pool(c.owner, p);
+                        self.set_pool_raw(c.owner, p, now - a, cause);
+                    }
+                } else {
+                    self.cancelled = true;
+                }
+            }
+            Effect::Follow(who) => {
+                let who = self.who(*who, c)?;
+                self.initiative[c.owner] = self.initiative[who].saturating_sub(1);
+            }
+            Effect::EndTurn => self.turn_over = true,
+            Effect::EndEncounter => self.ended = Some("ended by a rule".to_string()),
+            Effect::Cancel => self.cancelled = true,
+            Effect::RollInitiative => self.make_initiative()?,
+            Effect::ClearConditions => {
+                for cond in 0..self.r.conditions.len() {
+                    self.remove(c.owner, ir::ConditionId(cond as u32));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
+        let goal = target.or_else(|| {
+            (0..self.n)
+                .filter(|o| self.present[*o] && self.relates(who, *o, ir::Relation::Enemy))
+                .min_by_key(|o| (self.positions[*o] - self.positions[who]).abs())
+        });
+        if let Some(g) = goal {
+            let gap = self.positions[g] - self.positions[who];
+            let step = gap.signum() * n.min((gap.abs() - 1).max(0));
+            self.positions[who] += step;
+        }
+    }
+
+    fn check(
+        &mut self,
+        roll: &ir::Expr,
+        against: &ir::Expr,
+        o: &ir::Outcomes,
+        c: &Ctx,
+        cause: &str,
+    ) -> Result<(), RunError> {
+        let mut modifier = 0i64;
+        let mut edge = 0i32;
+        for cond in 0..self.r.conditions.len() {
+            let id = ir::ConditionId(cond as u32);
+            if !self.has(c.owner, id) {
+                continue;
+            }
+            let def = &self.r.conditions[cond];
+            if let Some(m) = &def.check_modifier {
+                modifier = modifier.saturating_add(self.eval(m, c)?);
+            }
+            match def.check_edge {
+                Some(ir::Edge::Advantage) => edge += 1,
+                Some(ir::Edge::Disadvantage) => edge -= 1,
+                None => {}
+            }
+        }
+        let mut first = None;
+        let mut total = self.eval_with_first(roll, c, &mut first)?;
+        if edge != 0 {
+            let mut again = None;
+            let second = self.eval_with_first(roll, c, &mut again)?;
+            if (edge > 0) == (second > total) {
+                total = second;
+                first = again;
+            }
+        }
+        let total = total.saturating_add(modifier);
+        let target = self.eval(against, c)?;
+        let critical = first.is_some_and(|(face, sides)| face == i64::from(sides) && sides > 1);
+        let fumble = first.is_some_and(|(face, sides)| face == 1 && sides > 1);
+        let success = total >= target;
+        let (outcome, effects) = match (success, critical, fumble) {
+            (true, true, _) if o.critical.is_some() => ("critical", o.critical.clone().unwrap_or_default()),
+            (true, _, _) => ("success", o.success.clone()),
+            (false, _, true) if o.fumble.is_some() => ("fumble", o.fumble.clone().unwrap_or_default()),
+            (false, _, _) => ("failure", o.failure.clone()),
+        };
+        let who = self.names[c.owner].clone();
+        self.emit(Event::Check { who, roll: total, against: target, outcome: outcome.to_string() });
+        self.run_effects(&effects, c, cause)
+    }
+
+    /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
+    pub fn pool_steps(&mut self, who: usize, timing: Timing) -> Result<(), RunError> {
+        let r = self.r;
+        for (p, pool) in r.pools.iter().enumerate() {
+            let id = ir::PoolId(p as u32);
+            for (s, step) in pool.at.iter().enumerate() {
+                if step.timing != timing {
+                    continue;
+                }
+                let c = Ctx { owner: who, ..Ctx::default() };
+                if let Some(g) = &step.guard {
+                    if self.eval(g, &c)? == 0 {
+                        continue;
+                    }
+                }
+                self.step()?;
+                let cause = format!("{} at {}", op_word(&step.op), self.timing_word(timing));
+                let now = self.pool(who, id);
+                let floor = self.pool_min(who, id)?.max(0).min(now.max(self.pool_min(who, id)?));
+                match &step.op {
+                    ir::PoolOp::Refresh => {
+                        let max = self.pool_max(who, id)?.unwrap_or(now);
+                        self.set_pool(who, id, max, &cause)?;
+                    }
+                    ir::PoolOp::Keep => {}
+                    ir::PoolOp::Lose => self.set_pool(who, id, floor.min(now), &cause)?,
+                    ir::PoolOp::Decay(e) => {
+                        let n = self.eval(e, &c)?;
+                        self.set_pool(who, id, now.saturating_sub(n).max(floor.min(now)), &cause)?;
+                    }
+                    ir::PoolOp::Convert(into) => {
+                        if now > 0 {
+                            let there = self.pool(who, *into);
+                            self.set_pool(who, *into, there.saturating_add(now), &cause)?;
+                            self.set_pool(who, id, 0, &cause)?;
+                        }
+                    }
+                    ir::PoolOp::Gain { amount, cap } => {
+                        let mut n = self.eval(amount, &c)?;
+                        if let Some((cap, per)) = cap {
+                            let cap = self.eval(cap, &c)?;
+                            let key = usize::MAX - s;
+                            n = n.min(cap - self.gained_this(who, id, key, *per)).max(0);
+                            self.gained.push((who, id, key, self.round, n));
+                        }
+                        let max = self.pool_max(who, id)?;
+                        let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
+                        self.set_pool(who, id, next, &cause)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How much a capped gain has added in the current period.
+    pub fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: ir::Period) -> i64 {
+        self.gained
+            .iter()
+            .filter(|(w, p, k, round, _)| {
+                *w == who && *p == pool && *k == key && (per == ir::Period::Encounter || *round == self.round)
+            })
+            .map(|g| g.4)
+            .sum()
+    }
+
+    pub fn timing_word(&self, t: Timing) -> String {
+        match t {
+            Timing::EncounterStart => "encounter_start".into(),
+            Timing::EncounterEnd => "encounter_end".into(),
+            Timing::RoundStart => "round_start".into(),
+            Timing::RoundEnd => "round_end".into(),
+            Timing::TurnStart => "turn_start".into(),
+            Timing::TurnEnd => "turn_end".into(),
+            Timing::PhaseStart(p) => format!("phase_start({})", self.r.phases[p.index()].name),
+            Timing::PhaseEnd(p) => format!("phase_end({})", self.r.phases[p.index()].name),
+        }
+    }
+
+    /// Thresholds of every pool that changed, in `state_order` then declaration order; condition
+    /// changes they cause wait until all pools are done (Frontiers, "Multiple State Changes").
+    pub fn settle(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let mut rounds = 0;
+        while !self.pending.is_empty() {
+            rounds += 1;
+            if rounds > 64 {
+                return Err(RunError::Cycle(vec!["pool thresholds that keep changing each other".into()]));
+            }
+            let mut pending = std::mem::take(&mut self.pending);
+            let rank =
+                |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(r.state_order.len() + p.index());
+            pending.sort_by_key(|(who, p, _)| (rank(*p), *who));
+            let mut deferred: Vec<(usize, Effect)> = Vec::new();
+            for (who, p, old) in pending {
+                let now = self.pool(who, p);
+                for t in &r.pools[p.index()].thresholds {
+                    let c = Ctx { owner: who, ..Ctx::default() };
+                    let value = self.eval(&t.value, &c)?;
+                    let inside = |v: i64| cmp(t.op, v, value);
+                    if inside(now) && !inside(old) {
+                        let cause = format!("{} {} {}", r.pools[p.index()].name, t.op.symbol(), value);
+                        self.threshold_effects(&t.effects, who, &cause, &mut deferred)?;
+                    }
+                }
+            }
+            for (who, e) in deferred {
+                let c = Ctx { owner: who, ..Ctx::default() };
+                self.run_effects(std::slice::from_ref(&e), &c, "threshold")?;
+            }
+        }
+        self.expire_while()?;
+        Ok(())
+    }
+
+    /// Runs threshold effects, but holds back condition changes (deeply, inside `if`s).
+    fn threshold_effects(
+        &mut self,
+        effects: &[Effect],
+        who: usize,
+        cause: &str,
+        deferred: &mut Vec<(usize, Effect)>,
+    ) -> Result<(), RunError> {
+        let c = Ctx { owner: who, ..Ctx::default() };
+        for e in effects {
+            match e {
+                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e.clone())),
+                Effect::If { cond, then, otherwise } => {
+                    let branch = if self.eval(cond, &c)? != 0 { then } else { otherwise };
+                    self.threshold_effects(branch, who, cause, deferred)?;
+                }
+                other => {
+                    self.step()?;
+                    self.effect(other, &c, cause)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Conditions held `while` something holds end when it stops holding.
+    pub fn expire_while(&mut self) -> Result<(), RunError> {
+        for who in 0..self.n {
+            for cond in 0..self.r.conditions.len() {
+                let id = ir::ConditionId(cond as u32);
+                let Some(e) = self.held(who, id).and_then(|h| h.while_.clone()) else { continue };
+                if self.eval(&e, &Ctx { owner: who, ..Ctx::default() })? == 0 {
+                    self.remove(who, id);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn cmp(op: ir::CmpOp, a: i64, b: i64) -> bool {
+    match op {
+        ir::CmpOp::Lt => a < b,
+        ir::CmpOp::Le => a <= b,
+        ir::CmpOp::Gt => a > b,
+        ir::CmpOp::Ge => a >= b,
+        ir::CmpOp::Eq => a == b,
+        ir::CmpOp::Ne => a != b,
+    }
+}
+
+fn op_word(op: &ir::PoolOp) -> &'static str {
+    match op {
+        ir::PoolOp::Refresh => "refresh",
+        ir::PoolOp::Keep => "keep",
+        ir::PoolOp::Lose => "lose",
+        ir::PoolOp::Decay(_) => "decay",
+        ir::PoolOp::Convert(_) => "convert",
+        ir::PoolOp::Gain { .. } => "gain",
+    }
+}

@@ -1,0 +1,506 @@
+//! The encounter: initiative, rounds of phases, turns, timings, the end, and downtime after.
+
+use super::control::Decision;
+use super::state::{Ctx, Engine};
+use super::trace::{Event, FinalState, OrderEntry};
+use super::RunError;
+use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+impl Engine<'_> {
+    /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
+    pub fn make_initiative(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let init = &r.initiative;
+        let first_time = self.order.is_empty();
+        for who in 0..self.n {
+            if !self.present[who] {
+                continue;
+            }
+            let c = Ctx { owner: who, ..Ctx::default() };
+            let mut v = self.eval(&init.value, &c)?;
+            if let (Some(adjust), true) = (&init.adjust, first_time) {
+                let max = self.eval(adjust, &c)?;
+                v = v.saturating_add(self.ask_adjust(who, max));
+            }
+            if let Some((lo, hi)) = &init.range {
+                let (lo, hi) = (self.eval(lo, &c)?, self.eval(hi, &c)?);
+                v = v.clamp(lo.min(hi), hi.max(lo));
+            }
+            self.initiative[who] = v;
+        }
+        self.order_by_initiative()
+    }
+
+    /// Orders participants by the current values and tie-breaks; emits `initiative`.
+    pub fn order_by_initiative(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let init = &r.initiative;
+        let present: Vec<usize> = (0..self.n).filter(|w| self.present[*w]).collect();
+        let mut groups: Vec<Vec<usize>> = match init.order {
+            ir::Order::Table => present.iter().map(|w| vec![*w]).collect(),
+            ir::Order::BySide => {
+                let mut sides: Vec<u32> = Vec::new();
+                let player_sides = present.iter().filter(|w| self.players[**w]).map(|w| self.sides[*w]);
+                for s in player_sides.chain(present.iter().map(|w| self.sides[*w])) {
+                    if !sides.contains(&s) {
+                        sides.push(s);
+                    }
+                }
+                sides.iter().flat_map(|s| present.iter().filter(|w| self.sides[**w] == *s).map(|w| vec![*w])).collect()
+            }
+            ir::Order::HighestFirst | ir::Order::LowestFirst => {
+                let mut sorted = present.clone();
+                let high = init.order == ir::Order::HighestFirst;
+                sorted.sort_by_key(|w| if high { -self.initiative[*w] } else { self.initiative[*w] });
+                // Break ties: walk runs of equal values through the tie-breaks in order.
+                let mut out: Vec<Vec<usize>> = Vec::new();
+                let mut i = 0;
+                while i < sorted.len() {
+                    let mut j = i;
+                    while j < sorted.len() && self.initiative[sorted[j]] == self.initiative[sorted[i]] {
+                        j += 1;
+                    }
+                    let tied: Vec<usize> = sorted[i..j].to_vec();
+                    out.extend(self.break_ties(vec![tied], 0)?);
+                    i = j;
+                }
+                out
+            }
+        };
+        groups.retain(|g| !g.is_empty());
+        self.order = groups;
+        let order = self
+            .order
+            .iter()
+            .map(|g| match g.as_slice() {
+                [one] => OrderEntry::One(self.names[*one].clone()),
+                many => OrderEntry::Together(many.iter().map(|w| self.names[*w].clone()).collect()),
+            })
+            .collect();
+        let values: BTreeMap<String, i64> =
+            present.iter().map(|w| (self.names[*w].clone(), self.initiative[*w])).collect();
+        self.emit(Event::Initiative { order, values });
+        Ok(())
+    }
+
+    /// Splits tied groups with the tie-breaks from index `k` on; unbroken ties act in the
+    /// scenario's order, except `simultaneous`, which keeps them together.
+    fn break_ties(&mut self, groups: Vec<Vec<usize>>, k: usize) -> Result<Vec<Vec<usize>>, RunError> {
+        let r = self.r;
+        let mut out = Vec::new();
+        for group in groups {
+            if group.len() < 2 {
+                out.push(group);
+                continue;
+            }
+            let Some(tie) = r.initiative.ties.get(k) else {
+                out.extend(group.into_iter().map(|w| vec![w]));
+                continue;
+            };
+            let keyed: Vec<(i64, usize)> = match tie {
+                ir::TieBreak::Simultaneous => {
+                    out.push(group);
+                    continue;
+                }
+                ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) => {
+                    let mut v = Vec::new();
+                    for &w in &group {
+                        v.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
+                    }
+                    v
+                }
+                ir::TieBreak::PlayersFirst => group.iter().map(|w| (i64::from(!self.players[*w]), *w)).collect(),
+                ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
+                ir::TieBreak::Gm => {
+                    let mut order = group.clone();
+                    if self.gm == super::scenario::Policy::Random {
+                        for i in (1..order.len()).rev() {
+                            let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+                            order.swap(i, j);
+                        }
+                    }
+                    let names: Vec<String> = order.iter().map(|w| self.names[*w].clone()).collect();
+                    self.emit(Event::Choice {
+                        who: "GM".into(),
+                        question: "tie in initiative".into(),
+                        answer: names.join(", "),
+                    });
+                    order.into_iter().enumerate().map(|(i, w)| (i as i64, w)).collect()
+                }
+            };
+            let mut keyed = keyed;
+            keyed.sort_by_key(|(key, w)| (*key, *w));
+            let mut sub: Vec<Vec<usize>> = Vec::new();
+            let mut last: Option<i64> = None;
+            for (key, w) in keyed {
+                if last == Some(key) {
+                    if let Some(g) = sub.last_mut() {
+                        g.push(w);
+                    }
+                } else {
+                    sub.push(vec![w]);
+                }
+                last = Some(key);
+            }
+            out.extend(self.break_ties(sub, k + 1)?);
+        }
+        Ok(out)
+    }
+
+    /// Everything that happens at a timing for one participant: pool steps, condition effects
+    /// and expiries, hooks.
+    fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
+        let r = self.r;
+        let c = Ctx { owner: who, ..Ctx::default() };
+        for step in steps {
+            match step {
+                TurnStep::Pools => self.pool_steps(who, t)?,
+                TurnStep::Negative | TurnStep::Positive | TurnStep::Hooks => {
+                    let want = match step {
+                        TurnStep::Negative => Some(false),
+                        TurnStep::Positive => Some(true),
+                        _ => None,
+                    };
+                    for (i, cond) in r.conditions.iter().enumerate() {
+                        if cond.positive != want || !self.has(who, ir::ConditionId(i as u32)) {
+                            continue;
+                        }
+                        for (at, effects) in &cond.hooks {
+                            if *at == t {
+                                self.run_effects(effects, &c, &cond.name)?;
+                            }
+                        }
+                    }
+                    if *step == TurnStep::Hooks {
+                        for hook in &r.hooks {
+                            if hook.timing != t {
+                                continue;
+                            }
+                            if let Some(g) = &hook.guard {
+                                if self.eval(g, &c)? == 0 {
+                                    continue;
+                                }
+                            }
+                            let cause = format!("at {}", self.timing_word(t));
+                            self.run_effects(&hook.effects, &c, &cause)?;
+                        }
+                    }
+                }
+                TurnStep::Maintain => {
+                    for (i, cond) in r.conditions.iter().enumerate() {
+                        let id = ir::ConditionId(i as u32);
+                        if !self.has(who, id) {
+                            continue;
+                        }
+                        for (at, effects) in &cond.maintain {
+                            if *at != t {
+                                continue;
+                            }
+                            let saved = std::mem::replace(&mut self.cancelled, false);
+                            self.run_effects(effects, &c, &format!("maintain {}", cond.name))?;
+                            if std::mem::replace(&mut self.cancelled, saved) {
+                                self.remove(who, id);
+                            }
+                        }
+                    }
+                }
+                TurnStep::Expire => {
+                    for i in 0..r.conditions.len() {
+                        let id = ir::ConditionId(i as u32);
+                        if self.held(who, id).is_some_and(|h| h.until == Some(t)) {
+                            self.remove(who, id);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A timing for everyone present, in initiative order.
+    fn at_all(&mut self, t: Timing) -> Result<(), RunError> {
+        let all = [
+            TurnStep::Pools,
+            TurnStep::Negative,
+            TurnStep::Maintain,
+            TurnStep::Expire,
+            TurnStep::Positive,
+            TurnStep::Hooks,
+        ];
+        for who in self.in_order() {
+            if self.ended.is_some() && t != Timing::EncounterEnd {
+                break;
+            }
+            self.at_for(who, t, &all)?;
+        }
+        self.settle()
+    }
+
+    fn in_order(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.order.iter().flatten().copied().filter(|w| self.present[*w]).collect();
+        for w in 0..self.n {
+            if self.present[w] && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        out
+    }
+
+    /// One participant's turn (or a group's, acting together).
+    fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
+        let r = self.r;
+        for &who in group {
+            self.turn_seq += 1;
+            self.active = Some(who);
+            let actor = self.names[who].clone();
+            self.emit(Event::TurnStart { actor });
+            let steps = r.turn_start.clone();
+            self.at_for(who, Timing::TurnStart, &steps)?;
+            self.settle()?;
+            self.controls[who].taken = 0;
+            self.turn_over = false;
+            // An incapacitated participant's turn ends at once; start and end still happen.
+            let acting =
+                self.blocked(who, ActionKind::Action).is_none() || self.blocked(who, ActionKind::Free).is_none();
+            let surprised_now = self.surprise_round && self.surprised[who];
+            while acting && !surprised_now && !self.turn_over && self.ended.is_none() && self.present[who] {
+                match self.ask_turn(who)? {
+                    Decision::EndTurn => break,
+                    Decision::Act { action, target, units } => {
+                        self.controls[who].taken += 1;
+                        self.declare(who, action, target, units, None)?;
+                        self.check_end();
+                    }
+                }
+            }
+            let actor = self.names[who].clone();
+            let steps = r.turn_end.clone();
+            self.at_for(who, Timing::TurnEnd, &steps)?;
+            self.settle()?;
+            self.emit(Event::TurnEnd { actor });
+            self.active = None;
+            if self.ended.is_some() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The encounter ends when one side is left standing (or none).
+    pub fn check_end(&mut self) {
+        if self.ended.is_some() {
+            return;
+        }
+        let mut standing: Vec<u32> = Vec::new();
+        for w in 0..self.n {
+            if self.standing(w) && !standing.contains(&self.sides[w]) {
+                standing.push(self.sides[w]);
+            }
+        }
+        if standing.len() <= 1 {
+            self.ended = Some(match standing.first() {
+                Some(_) => "one side is left standing".into(),
+                None => "nobody is left standing".into(),
+            });
+        }
+    }
+
+    fn round(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        self.emit(Event::RoundStart {});
+        if r.initiative.made_at == Timing::RoundStart && self.round > 1 {
+            self.make_initiative()?;
+        } else if self.round > 1 {
+            // Mid-encounter changes to initiative take effect from the next round.
+            self.order_by_initiative_quiet();
+        }
+        self.at_all(Timing::RoundStart)?;
+        for (p, phase) in r.phases.iter().enumerate() {
+            if self.ended.is_some() {
+                break;
+            }
+            if let Some(g) = &phase.guard {
+                if self.eval(g, &Ctx::default())? == 0 {
+                    continue;
+                }
+            }
+            let id = ir::PhaseId(p as u32);
+            self.phase_seq += 1;
+            self.emit(Event::PhaseStart { phase: phase.name.clone() });
+            self.at_all(Timing::PhaseStart(id))?;
+            match &phase.kind {
+                PhaseKind::Turns => {
+                    self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
+                    self.turn_phase = true;
+                    let groups = self.order.clone();
+                    let last = groups.iter().rposition(|g| g.iter().any(|w| self.present[*w]));
+                    for (gi, group) in groups.iter().enumerate() {
+                        if self.ended.is_some() {
+                            break;
+                        }
+                        let group: Vec<usize> = group.iter().copied().filter(|w| self.present[*w]).collect();
+                        self.final_turn = Some(gi) == last;
+                        self.turns(&group)?;
+                    }
+                    self.final_turn = false;
+                    self.turn_phase = false;
+                }
+                PhaseKind::Simultaneous(kinds) => {
+                    let kinds = if kinds.is_empty() { ActionKind::ALL.to_vec() } else { kinds.clone() };
+                    self.allowed = Some(kinds);
+                    // Everyone declares (and pays) in initiative order, then all resolve; the
+                    // engine resolves each declaration as it is paid for, in that same order.
+                    for who in self.in_order() {
+                        if self.ended.is_some() {
+                            break;
+                        }
+                        self.controls[who].taken = 0;
+                        self.turn_over = false;
+                        while !self.turn_over && self.ended.is_none() {
+                            match self.ask_turn(who)? {
+                                Decision::EndTurn => break,
+                                Decision::Act { action, target, units } => {
+                                    self.controls[who].taken += 1;
+                                    self.declare(who, action, target, units, None)?;
+                                    self.check_end();
+                                }
+                            }
+                        }
+                    }
+                }
+                PhaseKind::Step(effects) => {
+                    for who in self.in_order() {
+                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &phase.name)?;
+                    }
+                    self.settle()?;
+                }
+            }
+            self.allowed = None;
+            self.at_all(Timing::PhaseEnd(id))?;
+            self.emit(Event::PhaseEnd { phase: phase.name.clone() });
+        }
+        self.at_all(Timing::RoundEnd)?;
+        // Durations counted in rounds tick down at the end of each round.
+        for who in 0..self.n {
+            for c in 0..r.conditions.len() {
+                let at = who * r.conditions.len() + c;
+                let expired = match self.conds[at].as_mut().and_then(|h| h.rounds_left.as_mut()) {
+                    Some(left) => {
+                        *left -= 1;
+                        *left <= 0
+                    }
+                    None => false,
+                };
+                if expired {
+                    self.remove(who, ir::ConditionId(c as u32));
+                }
+            }
+        }
+        self.emit(Event::RoundEnd {});
+        Ok(())
+    }
+
+    fn order_by_initiative_quiet(&mut self) {
+        let before = self.records.len();
+        if self.order_by_initiative().is_ok() {
+            // Only a changed order is worth a line in the trace.
+            if self.records.len() > before {
+                let same = match (&self.records[before].event, self.last_order.as_ref()) {
+                    (Event::Initiative { order, .. }, Some(prev)) => order == prev,
+                    _ => false,
+                };
+                if let Event::Initiative { order, .. } = &self.records[before].event {
+                    self.last_order = Some(order.clone());
+                }
+                if same {
+                    self.records.truncate(before);
+                }
+            }
+        }
+    }
+
+    /// Plays the encounter to its end and returns why it ended.
+    pub fn encounter(&mut self, max_rounds: u32) -> Result<String, RunError> {
+        let names = self.names.clone();
+        self.emit(Event::EncounterStart { participants: names });
+        self.make_initiative()?;
+        if let Some(Event::Initiative { order, .. }) = self.records.last().map(|r| r.event.clone()) {
+            self.last_order = Some(order);
+        }
+        self.at_all(Timing::EncounterStart)?;
+        while self.ended.is_none() {
+            if self.round >= max_rounds {
+                self.ended = Some(format!("the round limit ({max_rounds}) was reached"));
+                break;
+            }
+            self.round += 1;
+            self.surprise_round = self.round == 1 && self.surprised.iter().any(|s| *s);
+            self.round()?;
+            self.check_end();
+        }
+        let reason = self.ended.clone().unwrap_or_default();
+        let saved = self.ended.take();
+        self.at_all(Timing::EncounterEnd)?;
+        self.ended = saved;
+        Ok(reason)
+    }
+
+    /// Every participant's pools and conditions.
+    pub fn final_state(&self) -> BTreeMap<String, FinalState> {
+        let r = self.r;
+        (0..self.n)
+            .map(|w| {
+                let pools = r
+                    .pools
+                    .iter()
+                    .enumerate()
+                    .map(|(p, pool)| (pool.name.clone(), self.pool(w, ir::PoolId(p as u32))))
+                    .collect();
+                let conditions = (0..r.conditions.len())
+                    .filter(|c| self.has(w, ir::ConditionId(*c as u32)))
+                    .map(|c| r.conditions[c].name.clone())
+                    .collect();
+                (self.names[w].clone(), FinalState { pools, conditions })
+            })
+            .collect()
+    }
+
+    /// Hours of downtime after the encounter; an interrupted hour recovers nothing.
+    pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<(), RunError> {
+        let r = self.r;
+        self.round = 0;
+        let mut since_start = 0u32;
+        for hour in 1..=hours {
+            self.emit(Event::Downtime { hour });
+            if Some(hour) == interrupted {
+                // Time must restart for recovery to resume.
+                since_start = 0;
+                continue;
+            }
+            since_start += 1;
+            for d in &r.downtime {
+                let every = self.eval(&d.every_hours, &Ctx::default())?;
+                if every > 0 && i64::from(since_start) % every == 0 {
+                    for who in 0..self.n {
+                        self.run_effects(&d.effects, &Ctx { owner: who, ..Ctx::default() }, "downtime")?;
+                    }
+                }
+            }
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    pub fn rest(&mut self, name: &str) -> Result<(), RunError> {
+        let r = self.r;
+        if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
+            for who in 0..self.n {
+                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &rest.name)?;
+            }
+            self.settle()?;
+        }
+        Ok(())
+    }
+}

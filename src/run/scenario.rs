@@ -1,0 +1,271 @@
+//! Scenarios: who takes part and how their decisions are made (contracts.md, "Scenarios";
+//! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
+//! every name into an index once.
+
+use crate::ir::{self, Ruleset};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Used when `--seed` is not given.
+    #[serde(default)]
+    pub seed: u64,
+    /// The encounter ends after this many rounds at the latest.
+    pub rounds: u32,
+    pub participants: Vec<ParticipantSpec>,
+    /// The side that surprises the others (needs `surprise round` in the ruleset).
+    #[serde(default)]
+    pub surprise: Option<String>,
+    /// Decisions the rules leave to the GM (ties, GM choices).
+    #[serde(default = "default_gm")]
+    pub gm: Policy,
+    /// What happens after the encounter.
+    #[serde(default)]
+    pub after: Option<After>,
+}
+
+fn default_gm() -> Policy {
+    Policy::Aggressive
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticipantSpec {
+    pub name: String,
+    pub side: String,
+    #[serde(default)]
+    pub player: bool,
+    /// Stat values; stats not named keep the ruleset's defaults.
+    #[serde(default)]
+    pub stats: BTreeMap<String, i64>,
+    /// Starting pool values instead of the pools' `start`.
+    #[serde(default)]
+    pub pools: BTreeMap<String, i64>,
+    /// Conditions held when the encounter starts.
+    #[serde(default)]
+    pub conditions: Vec<String>,
+    /// Place on the grid (units along a line) or index of a zone.
+    #[serde(default)]
+    pub position: i64,
+    pub controller: Controller,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub enum Controller {
+    /// A built-in policy decides everything.
+    Policy(Policy),
+    /// Scripted decisions first; the fallback policy decides what the script does not cover.
+    Script { steps: Vec<Step>, fallback: Policy },
+}
+
+/// A built-in way of deciding.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub enum Policy {
+    /// Spends everything on offence: the first affordable action against the first enemy in
+    /// reach, again and again; takes every reaction it can afford; picks first options.
+    Aggressive,
+    /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
+    /// can pay for reactions.
+    HoldBack { pool: String, keep: i64 },
+    /// Decides at random from the run's seeded generator.
+    Random,
+    /// Ends every turn at once and declines everything (a dummy).
+    Passive,
+}
+
+/// One scripted decision.
+#[derive(Debug, Clone, Deserialize)]
+pub enum Step {
+    /// In round `round`, on the participant's own turn (or a simultaneous phase), declare `action`.
+    Act {
+        round: u32,
+        action: String,
+        #[serde(default)]
+        target: Option<String>,
+        /// Units or zones to move, for costs paid per unit.
+        #[serde(default)]
+        units: Option<i64>,
+    },
+    /// End the turn in round `round`.
+    EndTurn { round: u32 },
+    /// In round `round`, answer an event with `reaction` when it is offered.
+    React {
+        round: u32,
+        reaction: String,
+        #[serde(default)]
+        target: Option<String>,
+    },
+    /// Decline every reaction offered in round `round` not scripted with `React`.
+    Decline { round: u32 },
+    /// The answer to the next choice asked of this participant.
+    Choose { answer: String },
+    /// Move initiative by this much when the ruleset allows an adjustment.
+    Adjust { by: i64 },
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct After {
+    /// Hours of downtime after the encounter.
+    #[serde(default)]
+    pub downtime_hours: u32,
+    /// The hour (1-based) in which the downtime is interrupted: it recovers nothing.
+    #[serde(default)]
+    pub interrupted_hour: Option<u32>,
+    /// A rest to take after the downtime, by name.
+    #[serde(default)]
+    pub rest: Option<String>,
+}
+
+/// Parses a scenario from RON.
+/// Optional fields may be written without `Some(...)`: `target: "Brute"`.
+pub fn parse(text: &str) -> Result<Scenario, String> {
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    options.from_str(text).map_err(|e| format!("this is not a valid scenario: {e}"))
+}
+
+/// A scenario checked against a ruleset: names resolved to indices.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub names: Vec<String>,
+    pub sides: Vec<u32>,
+    pub side_names: Vec<String>,
+    pub players: Vec<bool>,
+    pub positions: Vec<i64>,
+    /// participants × stats; `None` keeps the ruleset's default.
+    pub stats: Vec<Vec<Option<i64>>>,
+    pub pools: Vec<Vec<Option<i64>>>,
+    pub conditions: Vec<Vec<ir::ConditionId>>,
+    pub controllers: Vec<Controller>,
+    pub surprise: Option<u32>,
+}
+
+/// Checks names in the scenario against the ruleset; every problem is listed.
+pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
+    let mut problems = Vec::new();
+    let find = |list: Vec<&str>, name: &str| list.iter().position(|n| *n == name);
+    let stat_names: Vec<&str> = r.stats.iter().map(|x| x.name.as_str()).collect();
+    let pool_names: Vec<&str> = r.pools.iter().map(|x| x.name.as_str()).collect();
+    let cond_names: Vec<&str> = r.conditions.iter().map(|x| x.name.as_str()).collect();
+    let action_names: Vec<&str> = r.actions.iter().map(|x| x.name.as_str()).collect();
+    let names: Vec<String> = s.participants.iter().map(|p| p.name.clone()).collect();
+    let mut side_names: Vec<String> = Vec::new();
+    let mut out = Resolved {
+        names: names.clone(),
+        sides: Vec::new(),
+        side_names: Vec::new(),
+        players: Vec::new(),
+        positions: Vec::new(),
+        stats: Vec::new(),
+        pools: Vec::new(),
+        conditions: Vec::new(),
+        controllers: Vec::new(),
+        surprise: None,
+    };
+    if s.participants.is_empty() {
+        problems.push("the scenario has no participants".to_string());
+    }
+    for (i, p) in s.participants.iter().enumerate() {
+        if names[..i].contains(&p.name) {
+            problems.push(format!("two participants are named `{}`", p.name));
+        }
+        let side = match side_names.iter().position(|n| *n == p.side) {
+            Some(x) => x,
+            None => {
+                side_names.push(p.side.clone());
+                side_names.len() - 1
+            }
+        };
+        out.sides.push(side as u32);
+        out.players.push(p.player);
+        out.positions.push(p.position);
+        let mut stats = vec![None; r.stats.len()];
+        for (name, value) in &p.stats {
+            match find(stat_names.clone(), name) {
+                Some(x) => stats[x] = Some(*value),
+                None => problems.push(unknown(&p.name, "stat", name, &stat_names)),
+            }
+        }
+        out.stats.push(stats);
+        let mut pools = vec![None; r.pools.len()];
+        for (name, value) in &p.pools {
+            match find(pool_names.clone(), name) {
+                Some(x) => pools[x] = Some(*value),
+                None => problems.push(unknown(&p.name, "pool", name, &pool_names)),
+            }
+        }
+        out.pools.push(pools);
+        let mut conds = Vec::new();
+        for name in &p.conditions {
+            match find(cond_names.clone(), name) {
+                Some(x) => conds.push(ir::ConditionId(x as u32)),
+                None => problems.push(unknown(&p.name, "condition", name, &cond_names)),
+            }
+        }
+        out.conditions.push(conds);
+        let mut check_policy = |policy: &Policy| {
+            if let Policy::HoldBack { pool, .. } = policy {
+                if find(pool_names.clone(), pool).is_none() {
+                    problems.push(unknown(&p.name, "pool", pool, &pool_names));
+                }
+            }
+        };
+        match &p.controller {
+            Controller::Policy(policy) => check_policy(policy),
+            Controller::Script { steps, fallback } => {
+                check_policy(fallback);
+                for step in steps {
+                    let (action, target) = match step {
+                        Step::Act { action, target, .. } => (Some(action), target.as_ref()),
+                        Step::React { reaction, target, .. } => (Some(reaction), target.as_ref()),
+                        _ => (None, None),
+                    };
+                    if let Some(a) = action {
+                        if find(action_names.clone(), a).is_none() {
+                            problems.push(unknown(&p.name, "action", a, &action_names));
+                        }
+                    }
+                    if let Some(t) = target {
+                        if !names.contains(t) {
+                            let all: Vec<&str> = names.iter().map(String::as_str).collect();
+                            problems.push(unknown(&p.name, "target participant", t, &all));
+                        }
+                    }
+                }
+            }
+        }
+        out.controllers.push(p.controller.clone());
+    }
+    if let Some(side) = &s.surprise {
+        match side_names.iter().position(|n| n == side) {
+            Some(x) => out.surprise = Some(x as u32),
+            None => problems.push(format!("the surprising side `{side}` has no participants")),
+        }
+        if r.surprise.is_none() {
+            problems.push("the scenario has a surprise side, but the ruleset has no `surprise round`".to_string());
+        }
+    }
+    if let Some(after) = &s.after {
+        if let Some(rest) = &after.rest {
+            if !r.rests.iter().any(|x| &x.name == rest) {
+                let rests: Vec<&str> = r.rests.iter().map(|x| x.name.as_str()).collect();
+                problems.push(unknown("after", "rest", rest, &rests));
+            }
+        }
+    }
+    out.side_names = side_names;
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+fn unknown(who: &str, what: &str, name: &str, known: &[&str]) -> String {
+    let hint = crate::diagnostics::did_you_mean(name, known.iter().copied())
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    format!("{who}: the ruleset has no {what} `{name}`{hint}")
+}

@@ -1,0 +1,358 @@
+//! The run state: flat vectors indexed by participant × pool / stat / condition, and expression
+//! evaluation over it. No names are looked up here.
+
+use super::control::ControlState;
+use super::trace::{Event, Record};
+use super::RunError;
+use crate::ir::{self, BinOp, CmpOp, Expr, Func, Ruleset, Who};
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+
+/// A condition held by a participant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Held {
+    pub magnitude: i64,
+    pub until: Option<ir::Timing>,
+    pub rounds_left: Option<i64>,
+    pub while_: Option<Expr>,
+    /// Applied because another condition implies it; removed with that one.
+    pub implied_by: Option<ir::ConditionId>,
+}
+
+/// What an expression is evaluated for: whose values `self`, `target`, `actor`, `victim` mean,
+/// and the event a reaction or trigger answers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    pub owner: usize,
+    pub target: Option<usize>,
+    pub actor: Option<usize>,
+    pub victim: Option<usize>,
+    pub event: Option<EventInfo>,
+    /// Units of movement the action being resolved paid for.
+    pub units: i64,
+}
+
+/// The event being answered: an action (with its kind) or an emitted event.
+#[derive(Debug, Clone, Copy)]
+pub struct EventInfo {
+    pub action: Option<ir::ActionId>,
+    pub custom: Option<ir::EventId>,
+}
+
+/// One declaration, for limits.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    pub who: usize,
+    pub action: ir::ActionId,
+    pub round: u32,
+    pub turn: u64,
+    pub phase: u64,
+    pub trigger: Option<u64>,
+    pub paid: Vec<(ir::PoolId, i64)>,
+}
+
+pub struct Engine<'r> {
+    pub r: &'r Ruleset,
+    pub n: usize,
+    pub names: Vec<String>,
+    pub sides: Vec<u32>,
+    pub players: Vec<bool>,
+    pub positions: Vec<i64>,
+    pub stats: Vec<i64>,
+    pub pools: Vec<i64>,
+    pub conds: Vec<Option<Held>>,
+    pub initiative: Vec<i64>,
+    pub order: Vec<Vec<usize>>,
+    pub present: Vec<bool>,
+    pub round: u32,
+    pub active: Option<usize>,
+    pub final_turn: bool,
+    pub surprise_round: bool,
+    pub surprised: Vec<bool>,
+    pub log: Vec<Declared>,
+    /// (participant, pool, gain index or usize::MAX - step index, round, amount) for caps.
+    pub gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
+    pub turn_seq: u64,
+    pub phase_seq: u64,
+    pub trigger_seq: u64,
+    pub rng: ChaCha8Rng,
+    pub records: Vec<Record>,
+    pub controls: Vec<ControlState>,
+    pub gm: super::scenario::Policy,
+    pub steps: u64,
+    /// Recent trigger firings, to name the cycle when the step budget runs out.
+    pub recent: Vec<String>,
+    /// Pool changes whose thresholds have not been looked at yet: (who, pool, old value).
+    pub pending: Vec<(usize, ir::PoolId, i64)>,
+    pub ended: Option<String>,
+    pub turn_over: bool,
+    pub cancelled: bool,
+    pub chain_depth: u32,
+    /// Kinds that may be declared now: `None` outside turns and declaration phases.
+    pub allowed: Option<Vec<ir::ActionKind>>,
+    /// In a phase of turns: only the active participant declares.
+    pub turn_phase: bool,
+    /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
+    pub dry: bool,
+    /// The order last written to the trace, so an unchanged order is not written again.
+    pub last_order: Option<Vec<super::trace::OrderEntry>>,
+}
+
+/// The most effects one encounter may run before it is stopped as a runaway trigger cycle.
+pub const STEP_BUDGET: u64 = 200_000;
+
+impl Engine<'_> {
+    pub fn pool(&self, who: usize, p: ir::PoolId) -> i64 {
+        self.pools[who * self.r.pools.len() + p.index()]
+    }
+
+    pub fn held(&self, who: usize, c: ir::ConditionId) -> Option<&Held> {
+        self.conds.get(who * self.r.conditions.len() + c.index()).and_then(Option::as_ref)
+    }
+
+    pub fn has(&self, who: usize, c: ir::ConditionId) -> bool {
+        self.held(who, c).is_some()
+    }
+
+    pub fn emit(&mut self, event: Event) {
+        if self.dry {
+            return;
+        }
+        let round = if self.round == 0 { None } else { Some(self.round) };
+        self.records.push(Record { seq: self.records.len() as u64, round, event });
+    }
+
+    /// Counts one effect against the step budget.
+    pub fn step(&mut self) -> Result<(), RunError> {
+        self.steps += 1;
+        if self.steps > STEP_BUDGET {
+            let mut cycle: Vec<String> = Vec::new();
+            for name in self.recent.iter().rev().take(12) {
+                if !cycle.contains(name) {
+                    cycle.push(name.clone());
+                }
+            }
+            cycle.reverse();
+            return Err(RunError::Cycle(cycle));
+        }
+        Ok(())
+    }
+
+    pub fn who(&self, w: Who, c: &Ctx) -> Result<usize, RunError> {
+        match w {
+            Who::Owner => Ok(c.owner),
+            Who::Target => {
+                c.target.ok_or_else(|| RunError::Rule("`target` was used, but the action has no target".into()))
+            }
+            Who::EventActor => c.actor.ok_or_else(|| RunError::Rule("`actor` was used outside an event".into())),
+            Who::EventTarget => {
+                c.victim.ok_or_else(|| RunError::Rule("`victim` was used, but the event has no target".into()))
+            }
+        }
+    }
+
+    /// Rolls `count` dice of `sides`, emitting a roll event; a dry run takes the highest faces.
+    pub fn roll(&mut self, who: usize, count: u32, sides: u32) -> (i64, i64) {
+        if self.dry {
+            return (i64::from(count) * i64::from(sides), i64::from(sides));
+        }
+        let mut total = 0i64;
+        let mut first = 0i64;
+        for i in 0..count {
+            let face = uniform(&mut self.rng, sides);
+            if i == 0 {
+                first = face;
+            }
+            total += face;
+        }
+        let dice = format!("{count}d{sides}");
+        let name = self.names[who].clone();
+        self.emit(Event::Roll { who: name, dice, result: total });
+        (total, first)
+    }
+
+    pub fn eval(&mut self, e: &Expr, c: &Ctx) -> Result<i64, RunError> {
+        let mut first = None;
+        self.eval_with_first(e, c, &mut first)
+    }
+
+    /// Evaluates, remembering the first die rolled (for criticals and fumbles).
+    pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
+        let r = self.r;
+        let arith = || RunError::Rule("a value overflowed or was divided by zero".into());
+        Ok(match e {
+            Expr::Int(n) => *n,
+            Expr::Bool(b) => i64::from(*b),
+            Expr::Dice { count, sides } => {
+                let (total, face) = self.roll(c.owner, *count, *sides);
+                if first.is_none() {
+                    *first = Some((face, *sides));
+                }
+                total
+            }
+            Expr::Stat(w, id) => {
+                let who = self.who(*w, c)?;
+                self.stats[who * r.stats.len() + id.index()]
+            }
+            Expr::Derived(w, id) => {
+                let who = self.who(*w, c)?;
+                let inner = Ctx { owner: who, ..*c };
+                self.eval_with_first(&r.derived[id.index()].value, &inner, first)?
+            }
+            Expr::Pool(w, id) => {
+                let who = self.who(*w, c)?;
+                self.pool(who, *id)
+            }
+            Expr::PoolMax(w, id) => {
+                let who = self.who(*w, c)?;
+                self.pool_max(who, *id)?.unwrap_or(i64::MAX)
+            }
+            Expr::PoolMin(w, id) => {
+                let who = self.who(*w, c)?;
+                self.pool_min(who, *id)?
+            }
+            Expr::Initiative(w) => {
+                let who = self.who(*w, c)?;
+                self.initiative[who]
+            }
+            Expr::Builtin(b) => match b {
+                ir::Builtin::Round => i64::from(self.round),
+                ir::Builtin::OwnTurn => i64::from(self.active == Some(c.owner)),
+                ir::Builtin::FinalTurn => i64::from(self.final_turn),
+                ir::Builtin::SurpriseRound => i64::from(self.surprise_round),
+                ir::Builtin::Units => c.units,
+            },
+            Expr::Distance(w) => {
+                let who = self.who(*w, c)?;
+                (self.positions[who] - self.positions[c.owner]).abs()
+            }
+            Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(arith)?,
+            Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
+            Expr::Binary(op, a, b) => {
+                let a = self.eval_with_first(a, c, first)?;
+                match op {
+                    BinOp::And if a == 0 => return Ok(0),
+                    BinOp::Or if a != 0 => return Ok(1),
+                    _ => {}
+                }
+                let b = self.eval_with_first(b, c, first)?;
+                match op {
+                    BinOp::Add => a.checked_add(b).ok_or_else(arith)?,
+                    BinOp::Sub => a.checked_sub(b).ok_or_else(arith)?,
+                    BinOp::Mul => a.checked_mul(b).ok_or_else(arith)?,
+                    BinOp::Div => crate::check::floor_div(a, b).ok_or_else(arith)?,
+                    BinOp::Rem => {
+                        let q = crate::check::floor_div(a, b).ok_or_else(arith)?;
+                        a.checked_sub(q.checked_mul(b).ok_or_else(arith)?).ok_or_else(arith)?
+                    }
+                    BinOp::And | BinOp::Or => i64::from(b != 0),
+                }
+            }
+            Expr::Compare(op, a, b) => {
+                let a = self.eval_with_first(a, c, first)?;
+                let b = self.eval_with_first(b, c, first)?;
+                i64::from(match op {
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                })
+            }
+            Expr::Has(w, id) => {
+                let who = self.who(*w, c)?;
+                i64::from(self.has(who, *id))
+            }
+            Expr::Condition(w, id) => {
+                let who = self.who(*w, c)?;
+                self.held(who, *id).map(|h| h.magnitude).unwrap_or(0)
+            }
+            Expr::Is(w, rel) => {
+                let who = self.who(*w, c)?;
+                i64::from(self.relates(c.owner, who, *rel))
+            }
+            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| self.event_is(ev, *event))),
+            Expr::Call(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval_with_first(a, c, first)?);
+                }
+                match f {
+                    Func::Min => values.into_iter().min().unwrap_or(0),
+                    Func::Max => values.into_iter().max().unwrap_or(0),
+                    Func::Abs => values.first().copied().unwrap_or(0).checked_abs().ok_or_else(arith)?,
+                }
+            }
+        })
+    }
+
+    pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
+        match &self.r.pools[p.index()].max {
+            Some(e) => Ok(Some(self.eval(e, &Ctx { owner: who, ..Ctx::default() })?)),
+            None => Ok(None),
+        }
+    }
+
+    pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
+        self.eval(&self.r.pools[p.index()].min, &Ctx { owner: who, ..Ctx::default() })
+    }
+
+    /// Is `other` in relation `rel` to `me`?
+    pub fn relates(&self, me: usize, other: usize, rel: ir::Relation) -> bool {
+        use ir::Relation::*;
+        match rel {
+            Self_ => me == other,
+            Ally => me != other && self.sides[me] == self.sides[other],
+            Enemy => self.sides[me] != self.sides[other],
+            Other => me != other,
+            Any => true,
+            Player => self.players[other],
+            NonPlayer => !self.players[other],
+        }
+    }
+
+    /// Does the answered event match `pattern`'s event (an action, its category or kind, or a
+    /// custom event)?
+    pub fn event_is(&self, ev: EventInfo, pattern: ir::EventRef) -> bool {
+        match (pattern, ev.action, ev.custom) {
+            (ir::EventRef::Custom(e), _, Some(got)) => e == got,
+            (ir::EventRef::Action(a), Some(got), _) => a == got,
+            (ir::EventRef::Category(cat), Some(got), _) => self.r.actions[got.index()].categories.contains(&cat),
+            (ir::EventRef::Kind(k), Some(got), _) => self.r.actions[got.index()].kind == k,
+            _ => false,
+        }
+    }
+
+    /// True when a held condition forbids `kind` of action.
+    pub fn blocked(&self, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
+        (0..self.r.conditions.len())
+            .map(|c| ir::ConditionId(c as u32))
+            .find(|c| self.has(who, *c) && self.r.conditions[c.index()].blocks.kinds.contains(&kind))
+    }
+
+    pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
+        (0..self.r.conditions.len())
+            .map(|c| ir::ConditionId(c as u32))
+            .find(|c| self.has(who, *c) && self.r.conditions[c.index()].blocks.spend.contains(&pool))
+    }
+
+    /// Able to take part: present and not kept from both actions and reactions.
+    pub fn standing(&self, who: usize) -> bool {
+        self.present[who]
+            && !(self.blocked(who, ir::ActionKind::Action).is_some()
+                && self.blocked(who, ir::ActionKind::Reaction).is_some())
+    }
+}
+
+/// A uniform integer from 1 to `sides`, without modulo bias.
+fn uniform(rng: &mut ChaCha8Rng, sides: u32) -> i64 {
+    let sides = u64::from(sides.max(1));
+    let zone = u64::MAX - (u64::MAX % sides);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return (x % sides) as i64 + 1;
+        }
+    }
+}
