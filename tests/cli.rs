@@ -81,3 +81,36 @@ fn every_command_has_help() {
         assert!(stdout.contains("Usage"), "{cmd:?}");
     }
 }
+
+#[test]
+fn run_exit_codes_and_formats() {
+    let (code, stdout, _) =
+        tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--format", "jsonl"]);
+    assert_eq!(code, 0);
+    let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["event"], "encounter_start");
+    assert_eq!(first["seq"], 0);
+    assert!(first["round"].is_null());
+    let (code, stdout, _) = tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("Encounter starts:"), "{stdout}");
+    let (code, _, stderr) = tempo(&["run", "rulesets/cheatsheet.rules", "examples/frontiers-duel.ron"]);
+    assert_eq!(code, 1, "a scenario that does not fit its ruleset");
+    assert!(stderr.contains("tempo::scenario"), "{stderr}");
+    assert_eq!(tempo(&["run", "rulesets/frontiers.rules", "examples/no-such.ron"]).0, 2);
+    assert_eq!(tempo(&["run", "tests/diagnostics/unknown-pool.rules", "examples/frontiers-duel.ron"]).0, 1);
+}
+
+#[test]
+fn a_compiled_ir_runs_like_its_source() {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-ir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ir = dir.join("frontiers.ron");
+    assert_eq!(tempo(&["compile", "rulesets/frontiers.rules", "-o", ir.to_str().unwrap()]).0, 0);
+    let from_source =
+        tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--format", "jsonl", "--seed", "3"]);
+    let from_ir =
+        tempo(&["run", ir.to_str().unwrap(), "examples/frontiers-duel.ron", "--format", "jsonl", "--seed", "3"]);
+    assert_eq!(from_source.0, 0);
+    assert_eq!(from_source.1, from_ir.1);
+}

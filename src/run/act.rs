@@ -7,6 +7,9 @@ use super::RunError;
 use crate::ir::{self, ActionKind, Period};
 use std::collections::BTreeMap;
 
+/// Deepest nesting of answers to answers before the run is stopped as a cycle.
+const MAX_NESTING: u32 = 64;
+
 /// Why a declaration is refused: a stable code and a reason a designer understands.
 #[derive(Debug, Clone)]
 pub struct Reject {
@@ -106,7 +109,7 @@ impl Engine<'_> {
             if used >= max {
                 return Ok(Err(reject(
                     "limit",
-                    format!("{} may be used {max} time(s) per {}", action.name, period(l.per)),
+                    format!("{} may be used {max} time(s) per {}, {used} already", action.name, period(l.per)),
                 )));
             }
         }
@@ -147,6 +150,11 @@ impl Engine<'_> {
                 None => 1,
             };
             if used + this > max {
+                if l.each && l.pool.is_none() {
+                    let reason =
+                        format!("{} may be used {max} time(s) per {}, {used} already", action.name, period(l.per));
+                    return Ok(Err(reject("limit", reason)));
+                }
                 let subject_name = match subject {
                     ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
                     ir::LimitSubject::Category(cat) => r.categories[cat.index()].name.clone(),
@@ -364,8 +372,8 @@ impl Engine<'_> {
     pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<(), RunError> {
         let info = EventInfo { action: None, custom: Some(e) };
         let name = self.r.events[e.index()].name.clone();
-        self.answer(info, c.owner, c.target, false, &name)?;
-        self.answer(info, c.owner, c.target, true, &name)
+        self.answer(info, c.owner, c.target, true, &name)?;
+        self.answer(info, c.owner, c.target, false, &name)
     }
 
     /// Offers the event to everything that answers it: reactions (declared in priority order,
@@ -394,8 +402,9 @@ impl Engine<'_> {
             (None, Some(e)) => slots.push(ir::EventRef::Custom(e)),
             _ => {}
         }
-        if self.chain_depth >= r.chains.depth {
-            return Ok(());
+        // Answers nested this deep only happen when rules feed each other without end.
+        if self.chain_depth >= MAX_NESTING {
+            return Err(RunError::Cycle(self.cycle_names()));
         }
         self.chain_depth += 1;
         self.trigger_seq += 1;
@@ -465,9 +474,10 @@ impl Engine<'_> {
             }
         }
         // Reactions: each participant in priority order may declare one; resolve last first.
+        // `chains depth` bounds how deep reactions to reactions go.
         let mut chain: Vec<(usize, ir::ActionId, Option<usize>)> = Vec::new();
         for &who in &order {
-            if self.ended.is_some() {
+            if self.ended.is_some() || self.reaction_depth >= r.chains.depth {
                 break;
             }
             let mut offers: Vec<ir::ActionId> = Vec::new();
@@ -524,7 +534,10 @@ impl Engine<'_> {
             self.emit(Event::Trigger { source: source.to_string(), reactor, reaction });
             let c = Ctx { owner: who, ..ev_ctx };
             self.trigger_seq = trigger_seq;
-            self.declare(who, ra, target, None, Some(&c))?;
+            self.reaction_depth += 1;
+            let declared = self.declare(who, ra, target, None, Some(&c));
+            self.reaction_depth -= 1;
+            declared?;
         }
         self.chain_depth -= 1;
         Ok(())

@@ -86,6 +86,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         turn_over: false,
         cancelled: false,
         chain_depth: 0,
+        reaction_depth: 0,
         allowed: None,
         turn_phase: false,
         dry: false,

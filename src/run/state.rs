@@ -87,7 +87,10 @@ pub struct Engine<'r> {
     pub ended: Option<String>,
     pub turn_over: bool,
     pub cancelled: bool,
+    /// How deeply answers to events are nested (triggers, gains, reactions).
     pub chain_depth: u32,
+    /// How deeply reactions to reactions are nested.
+    pub reaction_depth: u32,
     /// Kinds that may be declared now: `None` outside turns and declaration phases.
     pub allowed: Option<Vec<ir::ActionKind>>,
     /// In a phase of turns: only the active participant declares.
@@ -126,16 +129,21 @@ impl Engine<'_> {
     pub fn step(&mut self) -> Result<(), RunError> {
         self.steps += 1;
         if self.steps > STEP_BUDGET {
-            let mut cycle: Vec<String> = Vec::new();
-            for name in self.recent.iter().rev().take(12) {
-                if !cycle.contains(name) {
-                    cycle.push(name.clone());
-                }
-            }
-            cycle.reverse();
-            return Err(RunError::Cycle(cycle));
+            return Err(RunError::Cycle(self.cycle_names()));
         }
         Ok(())
+    }
+
+    /// The distinct rules that fired most recently, oldest first: the cycle's members.
+    pub fn cycle_names(&self) -> Vec<String> {
+        let mut cycle: Vec<String> = Vec::new();
+        for name in self.recent.iter().rev().take(12) {
+            if !cycle.contains(name) {
+                cycle.push(name.clone());
+            }
+        }
+        cycle.reverse();
+        cycle
     }
 
     pub fn who(&self, w: Who, c: &Ctx) -> Result<usize, RunError> {
