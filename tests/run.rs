@@ -411,3 +411,123 @@ fn a_scenario_that_does_not_fit_is_refused_with_every_problem() {
         other => panic!("expected scenario problems, got {other:?}"),
     }
 }
+
+const ORDERS: &str = r#"ruleset orders
+initiative { value speed; allow delay, stay }
+round { phase act: turns }
+stat speed = 0
+pool slots { max 3; refresh at turn_start }
+pool reserve { max none; start 0 }
+action strike { cost 1 slots; target enemy }
+action ritual { cost 2 slots; rounds 2; resolve { reserve += 5 } }
+action combo { cost 1 slots; partner cost 1 reserve; resolve { slots += 0 } }
+outro all_resolve "All Resolve" ends { clear_conditions }
+outro slow_burn "Slow Burn" continues { }
+"#;
+
+fn three(a: &str, b: &str, c: &str, rounds: u32, extra: &str) -> String {
+    format!(
+        r#"(seed: 1, rounds: {rounds}, {extra} participants: [
+  (name: "A", side: "x", stats: {{"speed": 9}}, controller: {a}),
+  (name: "B", side: "x", stats: {{"speed": 5}}, controller: {b}),
+  (name: "C", side: "y", stats: {{"speed": 1}}, controller: {c}),
+])"#
+    )
+}
+
+// Game flow, 002 "Initiative": a delaying character re-enters lower and keeps the new place.
+#[test]
+fn a_delay_reenters_later_and_keeps_the_place() {
+    let a = r#"Script(steps: [Delay(round: 1, after: "B")], fallback: Passive)"#;
+    let t = play(ORDERS, &three(a, "Policy(Passive)", "Policy(Passive)", 2, "")).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "== Round 1 ==",
+            "A chooses after B (delay).",
+            "B's turn.",
+            "A's turn.",
+            "C's turn.",
+            "== Round 2 ==",
+            "B's turn.",
+            "A's turn.",
+            "C's turn.",
+        ],
+    );
+}
+
+// Active Phase, 004 "Stay Action": a later place chosen once, then locked.
+#[test]
+fn a_stay_moves_a_participant_later_once() {
+    let a = r#"Script(steps: [Stay(after: "C")], fallback: Passive)"#;
+    let t = play(ORDERS, &three(a, "Policy(Passive)", "Policy(Passive)", 1, "")).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "Initiative: A (9), then B (5), then C (1).",
+            "Initiative: B (5), then C (1), then A (9).",
+            "B's turn.",
+            "C's turn.",
+            "A's turn.",
+        ],
+    );
+}
+
+// Active Phase, 004 "Multi-Round Actions": paid this round and the next, resolved at the end.
+#[test]
+fn a_multi_round_action_is_paid_each_round_and_resolves_at_the_end() {
+    let a =
+        r#"Script(steps: [Act(round: 1, action: "ritual"), EndTurn(round: 1), EndTurn(round: 2)], fallback: Passive)"#;
+    let t = play(ORDERS, &three(a, "Policy(Passive)", "Policy(Passive)", 2, "")).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A uses ritual (action), paying 2 slots.",
+            "== Round 2 ==",
+            "A: slots 1 -> 3 (refresh at turn_start)",
+            "A: slots 3 -> 1 (ritual (continued))",
+            "A's ritual is complete.",
+            "A: reserve 0 -> 5",
+        ],
+    );
+    let round1 = &t[..t.find("== Round 2 ==").unwrap()];
+    assert!(!round1.contains("reserve 0 -> 5"), "resolves only at the end:\n{round1}");
+}
+
+// Active Phase, 004 "Combo actions": the active character starts, an ally pays from reserve.
+#[test]
+fn a_combo_needs_an_ally_who_pays_the_partner_cost() {
+    let a = r#"Script(steps: [Act(round: 1, action: "combo"), Act(round: 1, action: "combo")], fallback: Passive)"#;
+    let s = three(a, "Policy(Passive)", "Policy(Passive)", 1, "")
+        .replace(r#"(name: "B", side: "x","#, r#"(name: "B", side: "x", pools: {"reserve": 1},"#);
+    let t = play(ORDERS, &s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "B: reserve 1 -> 0 (combo with A)",
+            "A uses combo (action)",
+            "A cannot use combo: needs an ally who can pay the partner cost [partner]",
+        ],
+    );
+}
+
+// Frontiers, 000 "Edge Cases: Leaving Encounter Play Mid-Round" / 004 outros: leaving, and an
+// outro that goes on for rounds without initiative.
+#[test]
+fn leaving_and_a_slow_burn_outro() {
+    let c = r#"Script(steps: [Leave(round: 1)], fallback: Passive)"#;
+    let t =
+        play(ORDERS, &three("Policy(Passive)", "Policy(Passive)", c, 5, r#"outro: (name: "slow_burn", rounds: 2),"#))
+            .unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "C leaves the encounter.",
+            "== Round 2 ==",
+            "A's turn.",
+            "== Round 3 ==",
+            "Encounter ends: one side is left standing; outro slow_burn for 2 round(s).",
+        ],
+    );
+    assert!(!t.contains("== Round 4 =="), "{t}");
+}

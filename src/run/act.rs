@@ -25,6 +25,8 @@ fn reject(code: &'static str, reason: impl Into<String>) -> Reject {
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     pub paid: Vec<(ir::PoolId, i64)>,
+    /// The ally finishing a combo, and what they pay.
+    pub partner: Option<(usize, Vec<(ir::PoolId, i64)>)>,
 }
 
 impl Engine<'_> {
@@ -192,11 +194,38 @@ impl Engine<'_> {
                 return Ok(Err(reject("cost", format!("needs {amount} {pool}, has {have}"))));
             }
         }
-        Ok(Ok(Plan { paid: cost }))
+        // A combo: a partner (the target if an ally, else the first ally who can) pays too.
+        let mut partner = None;
+        if !action.partner_cost.is_empty() {
+            let candidates: Vec<usize> = target
+                .filter(|t| self.relates(who, *t, ir::Relation::Ally))
+                .into_iter()
+                .chain((0..self.n).filter(|o| self.relates(who, *o, ir::Relation::Ally)))
+                .collect();
+            for p in candidates {
+                let pc = Ctx { owner: p, ..ctx };
+                let mut pay = Vec::new();
+                let mut ok = self.present[p];
+                for c in &action.partner_cost {
+                    let amount = self.eval(&c.amount, &pc)?;
+                    let min = self.pool_min(p, c.pool)?;
+                    ok &= self.pool(p, c.pool) - amount >= min && self.spend_blocked(p, c.pool).is_none();
+                    pay.push((c.pool, amount));
+                }
+                if ok {
+                    partner = Some((p, pay));
+                    break;
+                }
+            }
+            if partner.is_none() {
+                return Ok(Err(reject("partner", "needs an ally who can pay the partner cost")));
+            }
+        }
+        Ok(Ok(Plan { paid: cost, partner }))
     }
 
     /// The cost of an action now: the first cost rule whose guard holds, then adjustments.
-    fn cost_of(
+    pub(super) fn cost_of(
         &mut self,
         _who: usize,
         a: ir::ActionId,
@@ -323,6 +352,13 @@ impl Engine<'_> {
                 overspends.push((*p, below));
             }
         }
+        if let Some((p, pay)) = &plan.partner {
+            let partner_cause = format!("{} with {}", action.name, self.names[who]);
+            for (pool, amount) in pay {
+                let now = self.pool(*p, *pool);
+                self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
+            }
+        }
         self.log.push(Declared {
             who,
             action: a,
@@ -355,7 +391,14 @@ impl Engine<'_> {
         let saved_cancel = std::mem::replace(&mut self.cancelled, false);
         self.answer(info, who, target, true, &action.name)?;
         let cancelled = std::mem::replace(&mut self.cancelled, saved_cancel);
-        if !cancelled && self.ended.is_none() {
+        let rounds = match &action.rounds {
+            Some(e) => self.eval(e, &ctx)?,
+            None => 1,
+        };
+        if rounds > 1 {
+            // A multi-round action: paid again at the actor's next turns, resolved at the end.
+            self.ongoing.push(super::state::Ongoing { who, action: a, target, left: rounds - 1, ctx });
+        } else if !cancelled {
             self.run_effects(&action.effects, &ctx, &cause)?;
         }
         self.answer(info, who, target, false, &action.name)?;

@@ -250,6 +250,21 @@ impl Engine<'_> {
         }
     }
 
+    /// A scripted step for `who` matching `pick`, marked used.
+    pub fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
+        let steps = self.controls[who].steps().to_vec();
+        for (i, step) in steps.iter().enumerate() {
+            if self.controls[who].used[i] {
+                continue;
+            }
+            if let Some(found) = pick(step) {
+                self.controls[who].used[i] = true;
+                return Some(found);
+            }
+        }
+        None
+    }
+
     /// How far `who` moves its initiative, within ±`max`.
     pub fn ask_adjust(&mut self, who: usize, max: i64) -> i64 {
         let steps = self.controls[who].steps().to_vec();

@@ -77,12 +77,10 @@ impl Engine<'_> {
         }
     }
 
-    /// Runs effects in order. Stops early when the encounter ends.
+    /// Runs effects in order. An encounter that ends meanwhile still lets them finish
+    /// (Frontiers, "Leaving Encounter Play Mid-Round": the current action finishes resolving).
     pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &str) -> Result<(), RunError> {
         for e in effects {
-            if self.ended.is_some() {
-                break;
-            }
             self.step()?;
             self.effect(e, c, cause)?;
         }

@@ -71,6 +71,7 @@ impl Engine<'_> {
         };
         groups.retain(|g| !g.is_empty());
         self.order = groups;
+        self.ordered_values = self.initiative.clone();
         let order = self
             .order
             .iter()
@@ -248,10 +249,154 @@ impl Engine<'_> {
         out
     }
 
+    /// A scripted delay: `who` steps out of its place at `at` and re-enters right after a
+    /// participant still to act this round, keeping that place in later rounds (002). Returns
+    /// true when the queue changed.
+    fn delay(&mut self, who: usize, queue: &mut Vec<Vec<usize>>, at: usize) -> bool {
+        let round = self.round;
+        let Some(after) = self.take_step(who, |s| match s {
+            super::scenario::Step::Delay { round: r, after } if *r == round => Some(after.clone()),
+            _ => None,
+        }) else {
+            return false;
+        };
+        let name = self.names[who].clone();
+        if !self.r.initiative.allow.delay {
+            self.emit(Event::Rejected {
+                actor: name,
+                action: "delay".into(),
+                code: "not-allowed".into(),
+                reason: "the ruleset does not allow delaying".into(),
+            });
+            return false;
+        }
+        let Some(other) = self.names.iter().position(|n| *n == after) else { return false };
+        let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
+            let reason = format!("{after} has already acted this round");
+            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now".into(), reason });
+            return false;
+        };
+        queue.remove(at);
+        queue.insert(place, vec![who]);
+        // Keep the new place for later rounds.
+        self.order.retain(|g| g.as_slice() != [who]);
+        let pos = self.order.iter().position(|g| g.contains(&other)).map_or(self.order.len(), |p| p + 1);
+        self.order.insert(pos, vec![who]);
+        self.emit(Event::Choice { who: name, question: "delay".into(), answer: format!("after {after}") });
+        true
+    }
+
+    /// Scripted stays: a later place chosen once, when the encounter starts, then locked (004).
+    fn stays(&mut self) -> Result<(), RunError> {
+        let mut moved = false;
+        for who in 0..self.n {
+            let Some(after) = self.take_step(who, |s| match s {
+                super::scenario::Step::Stay { after } => Some(after.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let name = self.names[who].clone();
+            if !self.r.initiative.allow.stay {
+                self.emit(Event::Rejected {
+                    actor: name,
+                    action: "stay".into(),
+                    code: "not-allowed".into(),
+                    reason: "the ruleset does not allow staying".into(),
+                });
+                continue;
+            }
+            let Some(other) = self.names.iter().position(|n| *n == after) else { continue };
+            let mine = self.order.iter().position(|g| g.contains(&who));
+            let theirs = self.order.iter().position(|g| g.contains(&other));
+            if let (Some(m), Some(t)) = (mine, theirs) {
+                if t > m {
+                    self.order[m].retain(|w| *w != who);
+                    self.order.insert(t + 1, vec![who]);
+                    self.order.retain(|g| !g.is_empty());
+                    moved = true;
+                }
+            }
+        }
+        if moved {
+            self.emit_order();
+        }
+        Ok(())
+    }
+
+    /// Writes the current order to the trace.
+    fn emit_order(&mut self) {
+        let order: Vec<OrderEntry> = self
+            .order
+            .iter()
+            .map(|g| match g.as_slice() {
+                [one] => OrderEntry::One(self.names[*one].clone()),
+                many => OrderEntry::Together(many.iter().map(|w| self.names[*w].clone()).collect()),
+            })
+            .collect();
+        let values =
+            (0..self.n).filter(|w| self.present[*w]).map(|w| (self.names[w].clone(), self.initiative[w])).collect();
+        self.last_order = Some(order.clone());
+        self.emit(Event::Initiative { order, values });
+    }
+
+    /// Multi-round actions of `who` are paid again; the last payment resolves them.
+    fn continue_ongoing(&mut self, who: usize) -> Result<(), RunError> {
+        let mut i = 0;
+        while i < self.ongoing.len() {
+            if self.ongoing[i].who != who {
+                i += 1;
+                continue;
+            }
+            let mut going = self.ongoing.remove(i);
+            let action = &self.r.actions[going.action.index()];
+            let (actor, name) = (self.names[who].clone(), action.name.clone());
+            // Continuing costs what the action costs now; it cannot be paid while blocked.
+            let cost = self.cost_of(who, going.action, &going.ctx, None)?;
+            let mut paid = self.blocked(who, action.kind).is_none();
+            for (p, amount) in &cost {
+                let min = self.pool_min(who, *p)?;
+                paid &= self.pool(who, *p) - amount >= min && self.spend_blocked(who, *p).is_none();
+            }
+            if paid {
+                for (p, amount) in cost {
+                    let now = self.pool(who, p);
+                    self.set_pool_raw(who, p, now - amount, &format!("{name} (continued)"));
+                }
+            }
+            if !paid {
+                self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid".into() });
+                continue;
+            }
+            going.left -= 1;
+            if going.left > 0 {
+                self.ongoing.insert(i, going);
+                i += 1;
+            } else {
+                self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete".into() });
+                let effects = action.effects.clone();
+                self.run_effects(&effects, &going.ctx, &name)?;
+                self.settle()?;
+            }
+        }
+        Ok(())
+    }
+
     /// One participant's turn (or a group's, acting together).
     fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
         let r = self.r;
         for &who in group {
+            let round = self.round;
+            if self
+                .take_step(who, |s| matches!(s, super::scenario::Step::Leave { round: r } if *r == round).then_some(()))
+                .is_some()
+            {
+                self.present[who] = false;
+                let name = self.names[who].clone();
+                self.emit(Event::Leave { who: name });
+                self.check_end();
+                continue;
+            }
             self.turn_seq += 1;
             self.active = Some(who);
             let actor = self.names[who].clone();
@@ -259,6 +404,7 @@ impl Engine<'_> {
             let steps = r.turn_start.clone();
             self.at_for(who, Timing::TurnStart, &steps)?;
             self.settle()?;
+            self.continue_ongoing(who)?;
             self.controls[who].taken = 0;
             self.turn_over = false;
             // An incapacitated participant's turn ends at once; start and end still happen.
@@ -290,7 +436,7 @@ impl Engine<'_> {
 
     /// The encounter ends when one side is left standing (or none).
     pub fn check_end(&mut self) {
-        if self.ended.is_some() {
+        if self.ended.is_some() || self.table_rounds {
             return;
         }
         let mut standing: Vec<u32> = Vec::new();
@@ -310,11 +456,8 @@ impl Engine<'_> {
     fn round(&mut self) -> Result<(), RunError> {
         let r = self.r;
         self.emit(Event::RoundStart {});
-        if r.initiative.made_at == Timing::RoundStart && self.round > 1 {
+        if r.initiative.made_at == Timing::RoundStart && self.round > 1 && !self.table_rounds {
             self.make_initiative()?;
-        } else if self.round > 1 {
-            // Mid-encounter changes to initiative take effect from the next round.
-            self.order_by_initiative_quiet();
         }
         self.at_all(Timing::RoundStart)?;
         for (p, phase) in r.phases.iter().enumerate() {
@@ -332,17 +475,30 @@ impl Engine<'_> {
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
                 PhaseKind::Turns => {
+                    // Initiative changed since the order was made (an effect, a `follow`): the
+                    // new values order the turns from this phase on, never turns already taken.
+                    if self.initiative != self.ordered_values && !self.table_rounds {
+                        self.order_by_initiative()?;
+                    }
                     self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
                     self.turn_phase = true;
-                    let groups = self.order.clone();
-                    let last = groups.iter().rposition(|g| g.iter().any(|w| self.present[*w]));
-                    for (gi, group) in groups.iter().enumerate() {
+                    let mut queue = self.order.clone();
+                    let mut gi = 0;
+                    while gi < queue.len() {
                         if self.ended.is_some() {
                             break;
                         }
-                        let group: Vec<usize> = group.iter().copied().filter(|w| self.present[*w]).collect();
+                        if let [who] = queue[gi].as_slice() {
+                            let who = *who;
+                            if self.delay(who, &mut queue, gi) {
+                                continue;
+                            }
+                        }
+                        let last = queue.iter().rposition(|g| g.iter().any(|w| self.present[*w]));
+                        let group: Vec<usize> = queue[gi].iter().copied().filter(|w| self.present[*w]).collect();
                         self.final_turn = Some(gi) == last;
                         self.turns(&group)?;
+                        gi += 1;
                     }
                     self.final_turn = false;
                     self.turn_phase = false;
@@ -402,33 +558,19 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn order_by_initiative_quiet(&mut self) {
-        let before = self.records.len();
-        if self.order_by_initiative().is_ok() {
-            // Only a changed order is worth a line in the trace.
-            if self.records.len() > before {
-                let same = match (&self.records[before].event, self.last_order.as_ref()) {
-                    (Event::Initiative { order, .. }, Some(prev)) => order == prev,
-                    _ => false,
-                };
-                if let Event::Initiative { order, .. } = &self.records[before].event {
-                    self.last_order = Some(order.clone());
-                }
-                if same {
-                    self.records.truncate(before);
-                }
-            }
-        }
-    }
-
     /// Plays the encounter to its end and returns why it ended.
-    pub fn encounter(&mut self, max_rounds: u32) -> Result<String, RunError> {
+    pub fn encounter(
+        &mut self,
+        max_rounds: u32,
+        outro: Option<&super::scenario::OutroSpec>,
+    ) -> Result<String, RunError> {
         let names = self.names.clone();
         self.emit(Event::EncounterStart { participants: names });
         self.make_initiative()?;
         if let Some(Event::Initiative { order, .. }) = self.records.last().map(|r| r.event.clone()) {
             self.last_order = Some(order);
         }
+        self.stays()?;
         self.at_all(Timing::EncounterStart)?;
         while self.ended.is_none() {
             if self.round >= max_rounds {
@@ -440,11 +582,39 @@ impl Engine<'_> {
             self.round()?;
             self.check_end();
         }
-        let reason = self.ended.clone().unwrap_or_default();
+        let mut reason = self.ended.clone().unwrap_or_default();
+        if let Some(spec) = outro {
+            reason = self.outro(spec, &reason)?;
+        }
         let saved = self.ended.take();
         self.at_all(Timing::EncounterEnd)?;
         self.ended = saved;
         Ok(reason)
+    }
+
+    /// Winds the encounter down: the outro's effects for everyone; an outro that continues
+    /// plays more rounds in table order, without initiative, upkeep and all (004).
+    fn outro(&mut self, spec: &super::scenario::OutroSpec, reason: &str) -> Result<String, RunError> {
+        let r = self.r;
+        let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
+        self.ended = None;
+        for who in 0..self.n {
+            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &outro.name)?;
+        }
+        self.settle()?;
+        if !outro.continues {
+            return Ok(format!("{reason}; outro {}", outro.name));
+        }
+        self.table_rounds = true;
+        self.order = (0..self.n).filter(|w| self.present[*w]).map(|w| vec![w]).collect();
+        for _ in 0..spec.rounds {
+            self.ended = None;
+            self.round += 1;
+            self.surprise_round = false;
+            self.round()?;
+        }
+        self.ended = None;
+        Ok(format!("{reason}; outro {} for {} round(s)", outro.name, spec.rounds))
     }
 
     /// Every participant's pools and conditions.

@@ -91,6 +91,9 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         turn_phase: false,
         dry: false,
         last_order: None,
+        ongoing: Vec::new(),
+        ordered_values: Vec::new(),
+        table_rounds: false,
     };
     // Stats: the scenario's values, else the ruleset's defaults (which may read other stats).
     for who in 0..n {
@@ -123,7 +126,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         }
     }
     e.records.clear();
-    let reason = e.encounter(s.rounds)?;
+    let reason = e.encounter(s.rounds, s.outro.as_ref())?;
     let state = e.final_state();
     e.emit(Event::EncounterEnd { reason, state });
     e.ended = None;

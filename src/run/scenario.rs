@@ -21,9 +21,21 @@ pub struct Scenario {
     /// Decisions the rules leave to the GM (ties, GM choices).
     #[serde(default = "default_gm")]
     pub gm: Policy,
+    /// How the encounter is wound down, by the name of one of the ruleset's outros.
+    #[serde(default)]
+    pub outro: Option<OutroSpec>,
     /// What happens after the encounter.
     #[serde(default)]
     pub after: Option<After>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutroSpec {
+    pub name: String,
+    /// For an outro that `continues`: how many more rounds, without initiative.
+    #[serde(default)]
+    pub rounds: u32,
 }
 
 fn default_gm() -> Policy {
@@ -103,6 +115,12 @@ pub enum Step {
     Choose { answer: String },
     /// Move initiative by this much when the ruleset allows an adjustment.
     Adjust { by: i64 },
+    /// When the encounter starts, take a place right after `after`, locked (`allow stay`).
+    Stay { after: String },
+    /// In round `round`, wait and act right after `after`, keeping that place (`allow delay`).
+    Delay { round: u32, after: String },
+    /// Leave the encounter at the start of one's turn in round `round`.
+    Leave { round: u32 },
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -220,6 +238,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
                     let (action, target) = match step {
                         Step::Act { action, target, .. } => (Some(action), target.as_ref()),
                         Step::React { reaction, target, .. } => (Some(reaction), target.as_ref()),
+                        Step::Stay { after } | Step::Delay { after, .. } => (None, Some(after)),
                         _ => (None, None),
                     };
                     if let Some(a) = action {
@@ -245,6 +264,12 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         }
         if r.surprise.is_none() {
             problems.push("the scenario has a surprise side, but the ruleset has no `surprise round`".to_string());
+        }
+    }
+    if let Some(outro) = &s.outro {
+        if !r.outros.iter().any(|x| x.name == outro.name) {
+            let outros: Vec<&str> = r.outros.iter().map(|x| x.name.as_str()).collect();
+            problems.push(unknown("outro", "outro", &outro.name, &outros));
         }
     }
     if let Some(after) = &s.after {

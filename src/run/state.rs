@@ -39,6 +39,17 @@ pub struct EventInfo {
     pub custom: Option<ir::EventId>,
 }
 
+/// A multi-round action under way.
+#[derive(Debug, Clone)]
+pub struct Ongoing {
+    pub who: usize,
+    pub action: ir::ActionId,
+    pub target: Option<usize>,
+    /// Turns still to pay for before it resolves.
+    pub left: i64,
+    pub ctx: Ctx,
+}
+
 /// One declaration, for limits.
 #[derive(Debug, Clone)]
 pub struct Declared {
@@ -97,6 +108,11 @@ pub struct Engine<'r> {
     pub turn_phase: bool,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
+    pub ongoing: Vec<Ongoing>,
+    /// The initiative values the current order was made from.
+    pub ordered_values: Vec<i64>,
+    /// Rounds without initiative (an outro that continues): the order stays as it is.
+    pub table_rounds: bool,
     /// The order last written to the trace, so an unchanged order is not written again.
     pub last_order: Option<Vec<super::trace::OrderEntry>>,
 }

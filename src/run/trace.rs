@@ -31,24 +31,90 @@ pub enum OrderEntry {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    EncounterStart { participants: Vec<String> },
-    Initiative { order: Vec<OrderEntry>, values: BTreeMap<String, i64> },
+    EncounterStart {
+        participants: Vec<String>,
+    },
+    Initiative {
+        order: Vec<OrderEntry>,
+        values: BTreeMap<String, i64>,
+    },
     RoundStart {},
     RoundEnd {},
-    PhaseStart { phase: String },
-    PhaseEnd { phase: String },
-    TurnStart { actor: String },
-    TurnEnd { actor: String },
-    Pool { who: String, pool: String, from: i64, to: i64, cause: String },
-    Roll { who: String, dice: String, result: i64 },
-    Action { actor: String, action: String, kind: String, targets: Vec<String>, paid: BTreeMap<String, i64> },
-    Rejected { actor: String, action: String, code: String, reason: String },
-    Trigger { source: String, reactor: String, reaction: String },
-    Condition { who: String, condition: String, on: bool },
-    Choice { who: String, question: String, answer: String },
-    Check { who: String, roll: i64, against: i64, outcome: String },
-    Downtime { hour: u32 },
-    EncounterEnd { reason: String, state: BTreeMap<String, FinalState> },
+    PhaseStart {
+        phase: String,
+    },
+    PhaseEnd {
+        phase: String,
+    },
+    TurnStart {
+        actor: String,
+    },
+    TurnEnd {
+        actor: String,
+    },
+    Pool {
+        who: String,
+        pool: String,
+        from: i64,
+        to: i64,
+        cause: String,
+    },
+    Roll {
+        who: String,
+        dice: String,
+        result: i64,
+    },
+    Action {
+        actor: String,
+        action: String,
+        kind: String,
+        targets: Vec<String>,
+        paid: BTreeMap<String, i64>,
+    },
+    Rejected {
+        actor: String,
+        action: String,
+        code: String,
+        reason: String,
+    },
+    Trigger {
+        source: String,
+        reactor: String,
+        reaction: String,
+    },
+    Condition {
+        who: String,
+        condition: String,
+        on: bool,
+    },
+    Choice {
+        who: String,
+        question: String,
+        answer: String,
+    },
+    Check {
+        who: String,
+        roll: i64,
+        against: i64,
+        outcome: String,
+    },
+    Downtime {
+        hour: u32,
+    },
+    /// A participant leaves the encounter.
+    Leave {
+        who: String,
+    },
+    /// A multi-round action ends: resolved, or lost because a payment could not be made.
+    Ongoing {
+        actor: String,
+        action: String,
+        outcome: String,
+    },
+    EncounterEnd {
+        reason: String,
+        state: BTreeMap<String, FinalState>,
+    },
 }
 
 /// The whole trace as JSON lines.
@@ -114,6 +180,8 @@ pub fn to_text(records: &[Record]) -> String {
             Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
             Event::Check { who, roll, against, outcome } => format!("  {who}'s check: {roll} vs {against}, {outcome}."),
             Event::Downtime { hour } => format!("Downtime, hour {hour}."),
+            Event::Leave { who } => format!("  {who} leaves the encounter."),
+            Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
             Event::EncounterEnd { reason, state } => {
                 let mut s = format!("\nEncounter ends: {reason}.");
                 for (name, st) in state {
