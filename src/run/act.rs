@@ -397,7 +397,7 @@ impl Engine<'_> {
         };
         if rounds > 1 {
             // A multi-round action: paid again at the actor's next turns, resolved at the end.
-            self.ongoing.push(super::state::Ongoing { who, action: a, target, left: rounds - 1, ctx });
+            self.ongoing.push(super::state::Ongoing { who, action: a, left: rounds - 1, ctx });
         } else if !cancelled {
             self.run_effects(&action.effects, &ctx, &cause)?;
         }

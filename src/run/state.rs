@@ -44,7 +44,6 @@ pub struct EventInfo {
 pub struct Ongoing {
     pub who: usize,
     pub action: ir::ActionId,
-    pub target: Option<usize>,
     /// Turns still to pay for before it resolves.
     pub left: i64,
     pub ctx: Ctx,
