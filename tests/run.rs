@@ -498,7 +498,7 @@ fn a_multi_round_action_is_paid_each_round_and_resolves_at_the_end() {
 #[test]
 fn a_combo_needs_an_ally_who_pays_the_partner_cost() {
     let a = r#"Script(steps: [Act(round: 1, action: "combo"), Act(round: 1, action: "combo")], fallback: Passive)"#;
-    let s = three(a, "Policy(Passive)", "Policy(Passive)", 1, "")
+    let s = three(a, "Policy(Aggressive)", "Policy(Passive)", 1, "")
         .replace(r#"(name: "B", side: "x","#, r#"(name: "B", side: "x", pools: {"reserve": 1},"#);
     let t = play(ORDERS, &s).unwrap();
     assert_in_order(
@@ -530,4 +530,132 @@ fn leaving_and_a_slow_burn_outro() {
         ],
     );
     assert!(!t.contains("== Round 4 =="), "{t}");
+}
+
+// Frontiers, 000 "Damage While Down During Resolution" and "Reactions": the fall to 0 HP
+// applies when the action has resolved, before reactions to it; the unconscious cannot react.
+#[test]
+fn someone_dropped_by_an_action_cannot_react_to_it() {
+    let rules = r#"ruleset down
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 2; refresh at turn_start; keep at turn_end }
+pool hp { max 2; when <= 0 { apply down while hp <= 0 } }
+condition down { blocks actions, reactions }
+action hit { cost 1 ap; target enemy; resolve { target.hp -= 2 } }
+reaction strike_back { cost 1 ap; on hit by enemy against self; resolve { actor.hp -= 1 } }
+"#;
+    let a = r#"Script(steps: [Act(round: 1, action: "hit", target: "B")], fallback: Passive)"#;
+    let t = play(rules, &two(a, "Policy(Aggressive)", 1)).unwrap();
+    assert_in_order(&t, &["B: hp 2 -> 0", "B is now down."]);
+    assert!(!t.contains("strike_back"), "{t}");
+}
+
+// Cheat sheet, 001 "Surprise Attacks": the surprised take no turn and no reaction in it.
+#[test]
+fn the_surprised_have_no_turn_and_no_reaction_in_the_surprise_round() {
+    let rules = r#"ruleset ambush2
+initiative { value init }
+round { phase act: turns }
+stat init = 0
+surprise round applies surprised
+condition surprised { lasts until turn_start }
+pool rp { max 1; refresh at turn_start }
+action poke { cost 0; target enemy }
+reaction flinch { cost 1 rp; on poke by enemy against self }
+"#;
+    let s = r#"(seed: 1, rounds: 1, surprise: "ambushers", participants: [
+  (name: "Victim", side: "camp", stats: {"init": 9}, controller: Policy(Aggressive)),
+  (name: "Ambusher", side: "ambushers", stats: {"init": 1}, controller: Script(steps: [Act(round: 1, action: "poke", target: "Victim")], fallback: Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert!(!t.contains("Victim's turn."), "{t}");
+    assert!(!t.contains("flinch"), "{t}");
+    assert!(!t.contains("Victim is no longer surprised"), "{t}");
+}
+
+// Frontiers, 000 "Simultaneous Turn Alternative": all declare, then resolve in initiative order,
+// so a declaration made before resolution resolves even if its maker is knocked out first.
+#[test]
+fn in_a_simultaneous_phase_everyone_declares_then_all_resolve() {
+    let rules = r#"ruleset sim
+initiative { value init }
+round { phase clash: simultaneous }
+stat init = 0
+pool ap { max 1; refresh at round_start }
+pool hp { max 1; when <= 0 { apply down } }
+condition down { blocks actions, reactions }
+action hit { cost 1 ap; target enemy; resolve { target.hp -= 1 } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"init": 9}, controller: Script(steps: [Act(round: 1, action: "hit", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", stats: {"init": 1}, controller: Script(steps: [Act(round: 1, action: "hit", target: "A")], fallback: Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(&t, &["A uses hit (action) at B", "B uses hit (action) at A", "B: hp 1 -> 0", "A: hp 1 -> 0"]);
+}
+
+// Frontiers, 000 "Overspending Energy": each overspend is one Wound-or-Fatigue, however deep.
+#[test]
+fn one_overspend_costs_one_price() {
+    let rules = r#"ruleset deep
+initiative { value 0 }
+round { phase act: turns }
+pool energy { max 6; overspend to -3 { wounds += 1 } }
+pool wounds { max none; start 0 }
+action blast { cost 3 energy }
+downtime every 1 hour { energy += 1 }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {"energy": 0}, controller: Script(steps: [Act(round: 1, action: "blast")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(&t, &["A: energy 0 -> -3", "A: wounds 0 -> 1 (overspend)"]);
+    assert!(!t.contains("wounds 1 -> 2"), "{t}");
+}
+
+// Controllers: a policy does not repeat an untargeted action in one turn.
+#[test]
+fn a_policy_takes_an_untargeted_action_once_per_turn() {
+    let rules = r#"ruleset wave
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+action work { cost 1 ap }
+free action wave { }
+"#;
+    let t = play(rules, &two("Policy(Aggressive)", "Policy(Passive)", 1)).unwrap();
+    assert_eq!(t.matches("A uses wave").count(), 1, "{t}");
+    assert_eq!(t.matches("A uses work").count(), 1, "{t}");
+}
+
+// Active Phase, 004 "Encounter Flow": tied participants gain their slots at the same time.
+#[test]
+fn a_tied_group_starts_its_turns_together() {
+    let rules = r#"ruleset tied
+initiative { value awareness; ties simultaneous }
+round { phase act: turns }
+stat awareness = 0
+pool slots { max 3; start 0; refresh at turn_start; lose at turn_end }
+action work { cost 1 slots }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "p", stats: {"awareness": 5}, controller: Policy(Passive)),
+  (name: "B", side: "p", stats: {"awareness": 5}, controller: Policy(Passive)),
+  (name: "Orc", side: "m", stats: {"awareness": 1}, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A's turn.",
+            "A: slots 0 -> 3",
+            "B's turn.",
+            "B: slots 0 -> 3",
+            "A's turn ends.",
+            "B's turn ends.",
+            "Orc's turn.",
+        ],
+    );
 }

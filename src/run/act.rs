@@ -70,6 +70,9 @@ impl Engine<'_> {
                 return Ok(Err(reject("not-now", "it is not this participant's turn")));
             }
         }
+        if self.surprise_round && self.surprised[who] {
+            return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
+        }
         if let Some(c) = self.blocked(who, kind) {
             let cond = &r.conditions[c.index()].name;
             return Ok(Err(reject("blocked", format!("is {cond}, which blocks {} actions", kind.word()))));
@@ -205,7 +208,7 @@ impl Engine<'_> {
             for p in candidates {
                 let pc = Ctx { owner: p, ..ctx };
                 let mut pay = Vec::new();
-                let mut ok = self.present[p];
+                let mut ok = self.present[p] && self.standing(p) && self.partner_consents(p);
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     let min = self.pool_min(p, c.pool)?;
@@ -325,6 +328,20 @@ impl Engine<'_> {
         units: Option<i64>,
         as_reaction: Option<&Ctx>,
     ) -> Result<bool, RunError> {
+        self.declare_or_defer(who, a, target, units, as_reaction, false)
+    }
+
+    /// Declares and pays; with `defer`, the resolution waits in `deferred` (simultaneous phases:
+    /// everyone declares, then all resolve).
+    pub fn declare_or_defer(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+        as_reaction: Option<&Ctx>,
+        defer: bool,
+    ) -> Result<bool, RunError> {
         let plan = match self.plan(who, a, target, units, as_reaction)? {
             Ok(plan) => plan,
             Err(rej) => {
@@ -379,14 +396,34 @@ impl Engine<'_> {
             Some(ev) => Ctx { owner: who, target, units: bought, ..*ev },
             None => Ctx { owner: who, target, units: bought, ..Ctx::default() },
         };
-        for (p, times) in overspends {
+        // Each overspending declaration is one instance of overspend, with one price
+        // (Frontiers, "Overspending Energy"), however far below the floor it goes.
+        for (p, _) in overspends {
             if let Some(o) = &r.pools[p.index()].overspend {
-                for _ in 0..times {
-                    self.run_effects(&o.price, &ctx, "overspend")?;
-                }
+                self.run_effects(&o.price, &ctx, "overspend")?;
             }
         }
-        // Interrupting answers first; the action resolves unless one of them cancels it.
+        if defer {
+            self.deferred.push(super::state::Deferred { who, action: a, target, ctx, cause });
+            return Ok(true);
+        }
+        self.resolve(who, a, target, ctx, &cause, as_reaction.is_some())?;
+        Ok(true)
+    }
+
+    /// Resolves a paid declaration: interrupting answers, the effects (unless cancelled), the
+    /// state changes they cause, then the answers that come after.
+    pub fn resolve(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        ctx: Ctx,
+        cause: &str,
+        reaction: bool,
+    ) -> Result<(), RunError> {
+        let r = self.r;
+        let action = &r.actions[a.index()];
         let info = EventInfo { action: Some(a), custom: None };
         let saved_cancel = std::mem::replace(&mut self.cancelled, false);
         self.answer(info, who, target, true, &action.name)?;
@@ -399,16 +436,21 @@ impl Engine<'_> {
             // A multi-round action: paid again at the actor's next turns, resolved at the end.
             self.ongoing.push(super::state::Ongoing { who, action: a, left: rounds - 1, ctx });
         } else if !cancelled {
-            self.run_effects(&action.effects, &ctx, &cause)?;
+            self.run_effects(&action.effects, &ctx, cause)?;
+        }
+        // The action has resolved: its consequences (a fall to 0 HP) apply before anyone answers
+        // it (Frontiers, "Damage While Down During Resolution").
+        if !reaction {
+            self.settle()?;
         }
         self.answer(info, who, target, false, &action.name)?;
-        if as_reaction.is_none() {
+        if !reaction {
             self.settle()?;
         }
         if action.ends_turn {
             self.turn_over = true;
         }
-        Ok(true)
+        Ok(())
     }
 
     /// An emitted event: the actor is the owner of the effect, the target its target.

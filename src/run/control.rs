@@ -74,6 +74,14 @@ impl Engine<'_> {
                     if self.controls[who].used[i] {
                         continue;
                     }
+                    // An action waits for a phase that admits its kind.
+                    if let Step::Act { action, .. } = step {
+                        let kind = self.action_id(action).map(|a| self.r.actions[a.index()].kind);
+                        let admitted = kind.is_some_and(|k| self.allowed.as_ref().is_some_and(|ks| ks.contains(&k)));
+                        if kind.is_some() && !admitted {
+                            continue;
+                        }
+                    }
                     self.controls[who].used[i] = true;
                     return Ok(match step {
                         Step::Act { action, target, units, .. } => match self.action_id(action) {
@@ -126,24 +134,41 @@ impl Engine<'_> {
             // Policies do not wander: movement (costs per unit) is taken only to close in.
             let per_unit = action.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some());
             let a = ir::ActionId(i as u32);
+            // An untargeted action is taken at most once a turn, or a policy would repeat a free
+            // action that does nothing until its safety cap.
+            let turn = self.turn_seq;
+            if action.target.kind == ir::TargetKind::None
+                && self.log.iter().any(|d| d.who == who && d.action == a && d.turn == turn)
+            {
+                continue;
+            }
             for target in targets_by_kind(self, action.target.kind) {
-                let units = if per_unit {
+                let mut tries: Vec<Option<i64>> = vec![None];
+                if per_unit {
+                    // Melee reach is adjacency on a grid, the same zone with zones.
+                    let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
                     let nearest = (0..self.n)
                         .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
                         .map(|o| (self.positions[o] - self.positions[who]).abs())
                         .min();
                     match nearest {
-                        Some(d) if d > 1 => Some(d - 1),
+                        // As far as it can pay for, up to the distance it needs.
+                        Some(d) if d > reach => tries = (1..=d - reach).rev().map(Some).collect(),
                         _ => continue,
                     }
-                } else {
-                    None
-                };
-                let was = self.dry;
-                self.dry = true;
-                let plan = self.plan(who, a, target, units, None);
-                self.dry = was;
-                let Ok(plan) = plan? else { continue };
+                }
+                let mut found = None;
+                for units in tries {
+                    let was = self.dry;
+                    self.dry = true;
+                    let plan = self.plan(who, a, target, units, None);
+                    self.dry = was;
+                    if let Ok(plan) = plan? {
+                        found = Some((plan, units));
+                        break;
+                    }
+                }
+                let Some((plan, units)) = found else { continue };
                 if let Policy::HoldBack { pool, keep } = policy {
                     let p = r.pools.iter().position(|x| &x.name == pool).map(|x| ir::PoolId(x as u32));
                     if let Some(p) = p {
@@ -183,6 +208,16 @@ impl Engine<'_> {
                 options.swap_remove(first_targeted.unwrap_or(0))
             }
         })
+    }
+
+    /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that
+    /// declines this round, does not.
+    pub fn partner_consents(&self, who: usize) -> bool {
+        let round = self.round;
+        if self.controls[who].steps().iter().any(|s| matches!(s, Step::Decline { round: r } if *r == round)) {
+            return false;
+        }
+        *self.controls[who].policy() != Policy::Passive
     }
 
     /// Which affordable reaction (if any) `who` declares.

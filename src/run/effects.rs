@@ -189,15 +189,18 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// Moves toward the target, else the nearest enemy still standing; stops adjacent on a grid
+    /// and in the same zone with zones.
     fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
         let goal = target.or_else(|| {
             (0..self.n)
-                .filter(|o| self.present[*o] && self.relates(who, *o, ir::Relation::Enemy))
-                .min_by_key(|o| (self.positions[*o] - self.positions[who]).abs())
+                .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
+                .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
         });
+        let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         if let Some(g) = goal {
             let gap = self.positions[g] - self.positions[who];
-            let step = gap.signum() * n.min((gap.abs() - 1).max(0));
+            let step = gap.signum() * n.min((gap.abs() - closest).max(0));
             self.positions[who] += step;
         }
     }

@@ -382,9 +382,12 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// One participant's turn (or a group's, acting together).
+    /// One participant's turn, or a tied group's acting together: their turns all start, then
+    /// each acts in turn, then their turns all end (004: tied participants gain their slots
+    /// simultaneously). The surprised have no turn in the surprise round.
     fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
         let r = self.r;
+        let mut members = Vec::with_capacity(group.len());
         for &who in group {
             let round = self.round;
             if self
@@ -397,7 +400,12 @@ impl Engine<'_> {
                 self.check_end();
                 continue;
             }
-            self.turn_seq += 1;
+            if self.surprise_round && self.surprised[who] {
+                continue;
+            }
+            members.push(who);
+        }
+        for &who in &members {
             self.active = Some(who);
             let actor = self.names[who].clone();
             self.emit(Event::TurnStart { actor });
@@ -405,13 +413,19 @@ impl Engine<'_> {
             self.at_for(who, Timing::TurnStart, &steps)?;
             self.settle()?;
             self.continue_ongoing(who)?;
+        }
+        for &who in &members {
+            if self.ended.is_some() {
+                break;
+            }
+            self.turn_seq += 1;
+            self.active = Some(who);
             self.controls[who].taken = 0;
             self.turn_over = false;
             // An incapacitated participant's turn ends at once; start and end still happen.
             let acting =
                 self.blocked(who, ActionKind::Action).is_none() || self.blocked(who, ActionKind::Free).is_none();
-            let surprised_now = self.surprise_round && self.surprised[who];
-            while acting && !surprised_now && !self.turn_over && self.ended.is_none() && self.present[who] {
+            while acting && !self.turn_over && self.ended.is_none() && self.present[who] {
                 match self.ask_turn(who)? {
                     Decision::EndTurn => break,
                     Decision::Act { action, target, units } => {
@@ -421,16 +435,16 @@ impl Engine<'_> {
                     }
                 }
             }
+        }
+        for &who in &members {
+            self.active = Some(who);
             let actor = self.names[who].clone();
             let steps = r.turn_end.clone();
             self.at_for(who, Timing::TurnEnd, &steps)?;
             self.settle()?;
             self.emit(Event::TurnEnd { actor });
-            self.active = None;
-            if self.ended.is_some() {
-                break;
-            }
         }
+        self.active = None;
         Ok(())
     }
 
@@ -455,6 +469,7 @@ impl Engine<'_> {
 
     fn round(&mut self) -> Result<(), RunError> {
         let r = self.r;
+        self.in_round = true;
         self.emit(Event::RoundStart {});
         if r.initiative.made_at == Timing::RoundStart && self.round > 1 && !self.table_rounds {
             self.make_initiative()?;
@@ -512,6 +527,10 @@ impl Engine<'_> {
                         if self.ended.is_some() {
                             break;
                         }
+                        if self.surprise_round && self.surprised[who] {
+                            continue;
+                        }
+                        self.turn_seq += 1;
                         self.controls[who].taken = 0;
                         self.turn_over = false;
                         while !self.turn_over && self.ended.is_none() {
@@ -519,12 +538,17 @@ impl Engine<'_> {
                                 Decision::EndTurn => break,
                                 Decision::Act { action, target, units } => {
                                     self.controls[who].taken += 1;
-                                    self.declare(who, action, target, units, None)?;
-                                    self.check_end();
+                                    self.declare_or_defer(who, action, target, units, None, true)?;
                                 }
                             }
                         }
                     }
+                    // Then everything declared resolves, in initiative order, all of it before the
+                    // encounter can end.
+                    for d in std::mem::take(&mut self.deferred) {
+                        self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, false)?;
+                    }
+                    self.check_end();
                 }
                 PhaseKind::Step(effects) => {
                     for who in self.in_order() {
@@ -555,6 +579,7 @@ impl Engine<'_> {
             }
         }
         self.emit(Event::RoundEnd {});
+        self.in_round = false;
         Ok(())
     }
 

@@ -92,6 +92,8 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         dry: false,
         last_order: None,
         ongoing: Vec::new(),
+        deferred: Vec::new(),
+        in_round: false,
         ordered_values: Vec::new(),
         table_rounds: false,
     };

@@ -49,6 +49,16 @@ pub struct Ongoing {
     pub ctx: Ctx,
 }
 
+/// A declaration paid for and waiting to resolve (simultaneous phases).
+#[derive(Debug, Clone)]
+pub struct Deferred {
+    pub who: usize,
+    pub action: ir::ActionId,
+    pub target: Option<usize>,
+    pub ctx: Ctx,
+    pub cause: String,
+}
+
 /// One declaration, for limits.
 #[derive(Debug, Clone)]
 pub struct Declared {
@@ -108,6 +118,9 @@ pub struct Engine<'r> {
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
     pub ongoing: Vec<Ongoing>,
+    pub deferred: Vec<Deferred>,
+    /// Inside a round; events outside rounds carry a null round.
+    pub in_round: bool,
     /// The initiative values the current order was made from.
     pub ordered_values: Vec<i64>,
     /// Rounds without initiative (an outro that continues): the order stays as it is.
@@ -136,7 +149,7 @@ impl Engine<'_> {
         if self.dry {
             return;
         }
-        let round = if self.round == 0 { None } else { Some(self.round) };
+        let round = if self.in_round { Some(self.round) } else { None };
         self.records.push(Record { seq: self.records.len() as u64, round, event });
     }
 
