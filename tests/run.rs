@@ -659,3 +659,37 @@ action work { cost 1 slots }
         ],
     );
 }
+
+// Cheat sheet, 001 "Ready Action": the readied action is taken when its trigger happens, and
+// the readier's place in the order moves to that point for later rounds.
+#[test]
+fn a_readied_action_fires_on_its_trigger_and_moves_the_place() {
+    let rules = r#"ruleset ready
+initiative { value init; allow ready }
+round { phase act: turns }
+stat init = 0
+pool ap { max 2; refresh at turn_start }
+pool hp { max 9 }
+action open_door { cost 1 ap }
+action shoot { cost 1 ap; target enemy; resolve { target.hp -= 1 } }
+"#;
+    let s = r#"(seed: 1, rounds: 2, participants: [
+  (name: "Archer", side: "a", stats: {"init": 9}, controller: Script(steps: [Ready(round: 1, action: "shoot", on: "open_door", target: "Guard")], fallback: Passive)),
+  (name: "Guard", side: "b", stats: {"init": 5}, controller: Script(steps: [Act(round: 1, action: "open_door")], fallback: Passive)),
+  (name: "Cook", side: "b", stats: {"init": 1}, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "Archer chooses shoot (ready).",
+            "Guard uses open_door",
+            "Archer answers open_door with shoot.",
+            "Guard: hp 9 -> 8",
+            "== Round 2 ==",
+            "Guard's turn.",
+            "Archer's turn.",
+            "Cook's turn.",
+        ],
+    );
+}

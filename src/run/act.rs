@@ -558,6 +558,34 @@ impl Engine<'_> {
                 }
             }
         }
+        // Readied actions whose event this is are taken now, outside their owner's turn, and
+        // their owner's place in the order moves here (001, Ready Action).
+        if !interrupting {
+            let mut fire = Vec::new();
+            let mut i = 0;
+            while i < self.readied.len() {
+                let x = &self.readied[i];
+                if x.who != actor && slots.contains(&x.on) && self.present[x.who] {
+                    fire.push(self.readied.remove(i));
+                } else {
+                    i += 1;
+                }
+            }
+            for ready in fire {
+                let saved = (self.allowed.clone(), self.turn_phase, self.active);
+                self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
+                self.turn_phase = false;
+                let (who_name, action_name) =
+                    (self.names[ready.who].clone(), r.actions[ready.action.index()].name.clone());
+                self.emit(Event::Trigger { source: source.to_string(), reactor: who_name, reaction: action_name });
+                self.declare(ready.who, ready.action, ready.target, None, None)?;
+                (self.allowed, self.turn_phase, self.active) = saved;
+                // From now on the readied participant acts right after whoever set it off.
+                self.order.retain(|g| g.as_slice() != [ready.who]);
+                let after = self.order.iter().position(|g| g.contains(&actor)).map_or(self.order.len(), |q| q + 1);
+                self.order.insert(after, vec![ready.who]);
+            }
+        }
         // Reactions: each participant in priority order may declare one; resolve last first.
         // `chains depth` bounds how deep reactions to reactions go.
         let mut chain: Vec<(usize, ir::ActionId, Option<usize>)> = Vec::new();

@@ -285,6 +285,30 @@ impl Engine<'_> {
         }
     }
 
+    /// A scripted `Ready` for this round, if any: the turn is spent waiting.
+    pub fn ask_ready(&mut self, who: usize) -> Option<super::state::Readied> {
+        let round = self.round;
+        let r = self.r;
+        let (action, on, target, keep) = self.take_step(who, |s| match s {
+            Step::Ready { round: rd, action, on, target, keep } if *rd == round => {
+                Some((action.clone(), on.clone(), target.clone(), *keep))
+            }
+            _ => None,
+        })?;
+        let action = self.action_id(&action)?;
+        let on = if let Some(a) = self.action_id(&on) {
+            ir::EventRef::Action(a)
+        } else if let Some(c) = r.categories.iter().position(|c| c.name == on) {
+            ir::EventRef::Category(ir::CategoryId(c as u32))
+        } else if let Some(k) = ir::ActionKind::from_word(&on) {
+            ir::EventRef::Kind(k)
+        } else {
+            ir::EventRef::Custom(ir::EventId(r.events.iter().position(|e| e.name == on)? as u32))
+        };
+        let target = target.as_deref().and_then(|t| self.participant(t));
+        Some(super::state::Readied { who, action, target, on, keep })
+    }
+
     /// A scripted step for `who` matching `pick`, marked used.
     pub fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
         let steps = self.controls[who].steps().to_vec();

@@ -425,6 +425,25 @@ impl Engine<'_> {
             // An incapacitated participant's turn ends at once; start and end still happen.
             let acting =
                 self.blocked(who, ActionKind::Action).is_none() || self.blocked(who, ActionKind::Free).is_none();
+            if acting {
+                if let Some(ready) = self.ask_ready(who) {
+                    let name = self.names[who].clone();
+                    if r.initiative.allow.ready {
+                        let action = r.actions[ready.action.index()].name.clone();
+                        self.emit(Event::Choice { who: name, question: "ready".into(), answer: action });
+                        self.readied.push(ready);
+                    } else {
+                        let reason = "the ruleset does not allow readying".to_string();
+                        self.emit(Event::Rejected {
+                            actor: name,
+                            action: "ready".into(),
+                            code: "not-allowed".into(),
+                            reason,
+                        });
+                    }
+                    continue;
+                }
+            }
             while acting && !self.turn_over && self.ended.is_none() && self.present[who] {
                 match self.ask_turn(who)? {
                     Decision::EndTurn => break,
@@ -562,6 +581,8 @@ impl Engine<'_> {
             self.emit(Event::PhaseEnd { phase: phase.name.clone() });
         }
         self.at_all(Timing::RoundEnd)?;
+        // A ready that did not happen this round is dropped, unless it keeps waiting.
+        self.readied.retain(|x| x.keep);
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.n {
             for c in 0..r.conditions.len() {

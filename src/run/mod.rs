@@ -93,6 +93,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         last_order: None,
         ongoing: Vec::new(),
         deferred: Vec::new(),
+        readied: Vec::new(),
         in_round: false,
         ordered_values: Vec::new(),
         table_rounds: false,

@@ -121,6 +121,19 @@ pub enum Step {
     Delay { round: u32, after: String },
     /// Leave the encounter at the start of one's turn in round `round`.
     Leave { round: u32 },
+    /// On one's turn in round `round`, ready `action` for when `on` happens (an action, a
+    /// category, an action kind or an event), instead of acting (`allow ready`). When it
+    /// happens, the action is taken at once and one's place in the order moves there. Unless
+    /// `keep` is true, a ready still waiting at the end of the round is dropped.
+    Ready {
+        round: u32,
+        action: String,
+        on: String,
+        #[serde(default)]
+        target: Option<String>,
+        #[serde(default)]
+        keep: bool,
+    },
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -239,6 +252,16 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
                         Step::Act { action, target, .. } => (Some(action), target.as_ref()),
                         Step::React { reaction, target, .. } => (Some(reaction), target.as_ref()),
                         Step::Stay { after } | Step::Delay { after, .. } => (None, Some(after)),
+                        Step::Ready { action, target, on, .. } => {
+                            let known = action_names.contains(&on.as_str())
+                                || r.categories.iter().any(|c| &c.name == on)
+                                || r.events.iter().any(|e| &e.name == on)
+                                || ir::ActionKind::from_word(on).is_some();
+                            if !known {
+                                problems.push(format!("{}: `Ready` waits for `{on}`, which is no action, category, kind or event of the ruleset", p.name));
+                            }
+                            (Some(action), target.as_ref())
+                        }
                         _ => (None, None),
                     };
                     if let Some(a) = action {

@@ -49,6 +49,16 @@ pub struct Ongoing {
     pub ctx: Ctx,
 }
 
+/// An action readied for an event (001, Ready Action).
+#[derive(Debug, Clone)]
+pub struct Readied {
+    pub who: usize,
+    pub action: ir::ActionId,
+    pub target: Option<usize>,
+    pub on: ir::EventRef,
+    pub keep: bool,
+}
+
 /// A declaration paid for and waiting to resolve (simultaneous phases).
 #[derive(Debug, Clone)]
 pub struct Deferred {
@@ -119,6 +129,7 @@ pub struct Engine<'r> {
     pub dry: bool,
     pub ongoing: Vec<Ongoing>,
     pub deferred: Vec<Deferred>,
+    pub readied: Vec<Readied>,
     /// Inside a round; events outside rounds carry a null round.
     pub in_round: bool,
     /// The initiative values the current order was made from.
