@@ -302,13 +302,22 @@ impl Engine<'_> {
 
     /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.
     fn used(&self, who: usize, per: Period, pool: Option<ir::PoolId>, matches: impl Fn(ir::ActionId) -> bool) -> i64 {
-        self.log
+        if per == Period::Encounter {
+            return self.encounter_log[who]
+                .iter()
+                .filter(|(a, _, _)| matches(*a))
+                .map(|(_, uses, paid)| match pool {
+                    Some(p) => paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                    None => *uses,
+                })
+                .sum();
+        }
+        self.round_log[who]
             .iter()
             .filter(|d| d.who == who && matches(d.action))
             .filter(|d| match per {
                 Period::Turn => d.turn == self.turn_seq,
-                Period::Round => d.round == self.round,
-                Period::Encounter => true,
+                Period::Round | Period::Encounter => d.round == self.round,
                 Period::Phase => d.phase == self.phase_seq,
                 Period::Trigger => d.trigger.is_some() && d.trigger == Some(self.trigger_seq),
             })
@@ -376,7 +385,19 @@ impl Engine<'_> {
                 self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
             }
         }
-        self.log.push(Declared {
+        match self.encounter_log[who].iter_mut().find(|x| x.0 == a) {
+            Some(entry) => {
+                entry.1 += 1;
+                for (p, amount) in &plan.paid {
+                    match entry.2.iter_mut().find(|x| x.0 == *p) {
+                        Some(x) => x.1 += amount,
+                        None => entry.2.push((*p, *amount)),
+                    }
+                }
+            }
+            None => self.encounter_log[who].push((a, 1, plan.paid.clone())),
+        }
+        self.round_log[who].push(Declared {
             who,
             action: a,
             round: self.round,
@@ -546,7 +567,7 @@ impl Engine<'_> {
                             if n == 0 {
                                 continue;
                             }
-                            self.gained.push((who, p, g as usize, self.round, n));
+                            self.note_gain(who, p, g as usize, n);
                             let now = self.pool(who, p);
                             let max = self.pool_max(who, p)?;
                             let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
@@ -686,21 +707,24 @@ impl Engine<'_> {
     /// The active participant first, then initiative order, then everyone else.
     fn priority_order(&self) -> Vec<usize> {
         let mut out: Vec<usize> = Vec::with_capacity(self.n);
+        let mut seen = vec![false; self.n];
+        let mut push = |w: usize, out: &mut Vec<usize>| {
+            if !seen[w] {
+                seen[w] = true;
+                out.push(w);
+            }
+        };
         for step in &self.r.priority {
             match step {
                 ir::PriorityStep::Active => {
                     if let Some(a) = self.active {
-                        if !out.contains(&a) {
-                            out.push(a);
-                        }
+                        push(a, &mut out);
                     }
                 }
                 ir::PriorityStep::Initiative => {
                     for group in &self.order {
                         for &w in group {
-                            if !out.contains(&w) {
-                                out.push(w);
-                            }
+                            push(w, &mut out);
                         }
                     }
                 }
@@ -708,9 +732,7 @@ impl Engine<'_> {
             }
         }
         for w in 0..self.n {
-            if !out.contains(&w) {
-                out.push(w);
-            }
+            push(w, &mut out);
         }
         out
     }

@@ -138,7 +138,7 @@ impl Engine<'_> {
             // action that does nothing until its safety cap.
             let turn = self.turn_seq;
             if action.target.kind == ir::TargetKind::None
-                && self.log.iter().any(|d| d.who == who && d.action == a && d.turn == turn)
+                && self.round_log[who].iter().any(|d| d.action == a && d.turn == turn)
             {
                 continue;
             }

@@ -299,7 +299,7 @@ impl Engine<'_> {
                             let cap = self.eval(cap, &c)?;
                             let key = usize::MAX - s;
                             n = n.min(cap - self.gained_this(who, id, key, *per)).max(0);
-                            self.gained.push((who, id, key, self.round, n));
+                            self.note_gain(who, id, key, n);
                         }
                         let max = self.pool_max(who, id)?;
                         let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
@@ -311,15 +311,25 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// How much a capped gain has added in the current period.
+    /// How much a capped gain has added in the current period (a round, or the encounter).
     pub fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: ir::Period) -> i64 {
+        if per == ir::Period::Encounter {
+            return self.gained_total.iter().filter(|g| g.0 == who && g.1 == pool && g.2 == key).map(|g| g.3).sum();
+        }
         self.gained
             .iter()
-            .filter(|(w, p, k, round, _)| {
-                *w == who && *p == pool && *k == key && (per == ir::Period::Encounter || *round == self.round)
-            })
+            .filter(|(w, p, k, round, _)| *w == who && *p == pool && *k == key && *round == self.round)
             .map(|g| g.4)
             .sum()
+    }
+
+    /// Records what a capped gain added, for this round and for the encounter.
+    pub fn note_gain(&mut self, who: usize, pool: ir::PoolId, key: usize, n: i64) {
+        self.gained.push((who, pool, key, self.round, n));
+        match self.gained_total.iter_mut().find(|g| g.0 == who && g.1 == pool && g.2 == key) {
+            Some(g) => g.3 += n,
+            None => self.gained_total.push((who, pool, key, n)),
+        }
     }
 
     pub fn timing_word(&self, t: Timing) -> String {

@@ -240,9 +240,11 @@ impl Engine<'_> {
     }
 
     fn in_order(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = self.order.iter().flatten().copied().filter(|w| self.present[*w]).collect();
-        for w in 0..self.n {
-            if self.present[w] && !out.contains(&w) {
+        let mut seen = vec![false; self.n];
+        let mut out = Vec::with_capacity(self.n);
+        for w in self.order.iter().flatten().copied().chain(0..self.n) {
+            if self.present[w] && !seen[w] {
+                seen[w] = true;
                 out.push(w);
             }
         }
@@ -489,6 +491,10 @@ impl Engine<'_> {
     fn round(&mut self) -> Result<(), RunError> {
         let r = self.r;
         self.in_round = true;
+        for log in &mut self.round_log {
+            log.clear();
+        }
+        self.gained.clear();
         self.emit(Event::RoundStart {});
         if r.initiative.made_at == Timing::RoundStart && self.round > 1 && !self.table_rounds {
             self.make_initiative()?;

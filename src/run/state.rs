@@ -99,9 +99,15 @@ pub struct Engine<'r> {
     pub final_turn: bool,
     pub surprise_round: bool,
     pub surprised: Vec<bool>,
-    pub log: Vec<Declared>,
+    /// Declarations of the current round, per participant (cleared as each round starts), so
+    /// a limit check reads only its own participant's round, never the whole encounter.
+    pub round_log: Vec<Vec<Declared>>,
+    /// Per participant, each action used this encounter: (action, uses, paid per pool).
+    pub encounter_log: Vec<Vec<(ir::ActionId, i64, Vec<(ir::PoolId, i64)>)>>,
     /// (participant, pool, gain index or usize::MAX - step index, round, amount) for caps.
     pub gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
+    /// Capped gains totalled over the encounter: (participant, pool, gain key, total).
+    pub gained_total: Vec<(usize, ir::PoolId, usize, i64)>,
     pub turn_seq: u64,
     pub phase_seq: u64,
     pub trigger_seq: u64,
