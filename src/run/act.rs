@@ -305,10 +305,10 @@ impl Engine<'_> {
         if per == Period::Encounter {
             return self.encounter_log[who]
                 .iter()
-                .filter(|(a, _, _)| matches(*a))
-                .map(|(_, uses, paid)| match pool {
-                    Some(p) => paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
-                    None => *uses,
+                .filter(|u| matches(u.action))
+                .map(|u| match pool {
+                    Some(p) => u.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                    None => u.uses,
                 })
                 .sum();
         }
@@ -385,17 +385,17 @@ impl Engine<'_> {
                 self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
             }
         }
-        match self.encounter_log[who].iter_mut().find(|x| x.0 == a) {
-            Some(entry) => {
-                entry.1 += 1;
+        match self.encounter_log[who].iter_mut().find(|u| u.action == a) {
+            Some(used) => {
+                used.uses += 1;
                 for (p, amount) in &plan.paid {
-                    match entry.2.iter_mut().find(|x| x.0 == *p) {
+                    match used.paid.iter_mut().find(|x| x.0 == *p) {
                         Some(x) => x.1 += amount,
-                        None => entry.2.push((*p, *amount)),
+                        None => used.paid.push((*p, *amount)),
                     }
                 }
             }
-            None => self.encounter_log[who].push((a, 1, plan.paid.clone())),
+            None => self.encounter_log[who].push(super::state::Used { action: a, uses: 1, paid: plan.paid.clone() }),
         }
         self.round_log[who].push(Declared {
             who,

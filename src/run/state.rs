@@ -69,6 +69,14 @@ pub struct Deferred {
     pub cause: String,
 }
 
+/// One action's uses over the encounter, for limits per encounter.
+#[derive(Debug, Clone)]
+pub struct Used {
+    pub action: ir::ActionId,
+    pub uses: i64,
+    pub paid: Vec<(ir::PoolId, i64)>,
+}
+
 /// One declaration, for limits.
 #[derive(Debug, Clone)]
 pub struct Declared {
@@ -102,8 +110,8 @@ pub struct Engine<'r> {
     /// Declarations of the current round, per participant (cleared as each round starts), so
     /// a limit check reads only its own participant's round, never the whole encounter.
     pub round_log: Vec<Vec<Declared>>,
-    /// Per participant, each action used this encounter: (action, uses, paid per pool).
-    pub encounter_log: Vec<Vec<(ir::ActionId, i64, Vec<(ir::PoolId, i64)>)>>,
+    /// Per participant, each action used this encounter.
+    pub encounter_log: Vec<Vec<Used>>,
     /// (participant, pool, gain index or usize::MAX - step index, round, amount) for caps.
     pub gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
     /// Capped gains totalled over the encounter: (participant, pool, gain key, total).
