@@ -2,10 +2,9 @@
 //! reactions, triggers and gains that answer what happened.
 
 use super::state::{Ctx, Declared, Engine, EventInfo};
-use super::trace::Event;
+use super::trace::{Cause, Event, Name, Paid, Targets};
 use super::RunError;
 use crate::ir::{self, ActionKind, Period};
-use std::collections::BTreeMap;
 
 /// Deepest nesting of answers to answers before the run is stopped as a cycle.
 const MAX_NESTING: u32 = 64;
@@ -354,15 +353,15 @@ impl Engine<'_> {
         let plan = match self.plan(who, a, target, units, as_reaction)? {
             Ok(plan) => plan,
             Err(rej) => {
-                let (actor, action) = (self.names[who].clone(), self.r.actions[a.index()].name.clone());
-                self.emit(Event::Rejected { actor, action, code: rej.code.to_string(), reason: rej.reason });
+                let (actor, action) = (self.names[who].clone(), self.action_names[a.index()].clone());
+                self.emit(Event::Rejected { actor, action, code: rej.code, reason: rej.reason });
                 return Ok(false);
             }
         };
         let r = self.r;
         let action = &r.actions[a.index()];
-        let cause = format!("{} by {}", action.name, self.names[who]);
-        let mut paid = BTreeMap::new();
+        let cause = Cause::Action { action: self.action_names[a.index()].clone(), by: self.names[who].clone() };
+        let mut paid = Paid::default();
         let mut overspends = Vec::new();
         for (p, amount) in &plan.paid {
             if *amount == 0 {
@@ -373,13 +372,14 @@ impl Engine<'_> {
             // Energy is spent at declaration; each unit below the floor is one overspend.
             let below = (min - (now - amount)).clamp(0, *amount);
             self.set_pool_raw(who, *p, now - amount, &cause);
-            paid.insert(r.pools[p.index()].name.clone(), *amount);
+            paid.0.push((self.pool_names[p.index()].clone(), *amount));
             if below > 0 {
                 overspends.push((*p, below));
             }
         }
         if let Some((p, pay)) = &plan.partner {
-            let partner_cause = format!("{} with {}", action.name, self.names[who]);
+            let partner_cause =
+                Cause::Partner { action: self.action_names[a.index()].clone(), with: self.names[who].clone() };
             for (pool, amount) in pay {
                 let now = self.pool(*p, *pool);
                 self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
@@ -406,9 +406,9 @@ impl Engine<'_> {
             trigger: as_reaction.map(|_| self.trigger_seq),
             paid: plan.paid.clone(),
         });
-        let targets = target.map(|t| vec![self.names[t].clone()]).unwrap_or_default();
-        let (actor, name) = (self.names[who].clone(), action.name.clone());
-        self.emit(Event::Action { actor, action: name, kind: kind_word(action.kind), targets, paid });
+        let targets = Targets(target.map(|t| self.names[t].clone()));
+        let (actor, name) = (self.names[who].clone(), self.action_names[a.index()].clone());
+        self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });
         let bought = units.unwrap_or_else(|| {
             let per_unit = action.costs.iter().flat_map(|c| &c.terms).find_map(|t| t.per.map(|(n, _)| i64::from(n)));
             per_unit.unwrap_or(0)
@@ -421,7 +421,7 @@ impl Engine<'_> {
         // (Frontiers, "Overspending Energy"), however far below the floor it goes.
         for (p, _) in overspends {
             if let Some(o) = &r.pools[p.index()].overspend {
-                self.run_effects(&o.price, &ctx, "overspend")?;
+                self.run_effects(&o.price, &ctx, &Cause::Static("overspend"))?;
             }
         }
         if defer {
@@ -440,14 +440,15 @@ impl Engine<'_> {
         a: ir::ActionId,
         target: Option<usize>,
         ctx: Ctx,
-        cause: &str,
+        cause: &Cause,
         reaction: bool,
     ) -> Result<(), RunError> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let info = EventInfo { action: Some(a), custom: None };
         let saved_cancel = std::mem::replace(&mut self.cancelled, false);
-        self.answer(info, who, target, true, &action.name)?;
+        let source = self.action_names[a.index()].clone();
+        self.answer(info, who, target, true, &source)?;
         let cancelled = std::mem::replace(&mut self.cancelled, saved_cancel);
         let rounds = match &action.rounds {
             Some(e) => self.eval(e, &ctx)?,
@@ -464,7 +465,7 @@ impl Engine<'_> {
         if !reaction {
             self.settle()?;
         }
-        self.answer(info, who, target, false, &action.name)?;
+        self.answer(info, who, target, false, &source)?;
         if !reaction {
             self.settle()?;
         }
@@ -477,7 +478,7 @@ impl Engine<'_> {
     /// An emitted event: the actor is the owner of the effect, the target its target.
     pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<(), RunError> {
         let info = EventInfo { action: None, custom: Some(e) };
-        let name = self.r.events[e.index()].name.clone();
+        let name = self.event_names[e.index()].clone();
         self.answer(info, c.owner, c.target, true, &name)?;
         self.answer(info, c.owner, c.target, false, &name)
     }
@@ -491,7 +492,7 @@ impl Engine<'_> {
         actor: usize,
         victim: Option<usize>,
         interrupting: bool,
-        source: &str,
+        source: &Name,
     ) -> Result<(), RunError> {
         if self.ended.is_some() {
             return Ok(());
@@ -515,11 +516,11 @@ impl Engine<'_> {
         self.chain_depth += 1;
         self.trigger_seq += 1;
         let trigger_seq = self.trigger_seq;
-        let order = self.priority_order();
+        let order = self.take_priority();
         let ev_ctx = Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0 };
         // Triggers and gains: automatic.
         for slot in &slots {
-            for responder in r.dispatch.responders(*slot).to_vec() {
+            for &responder in r.dispatch.responders(*slot) {
                 match responder {
                     ir::Responder::Trigger(t) => {
                         let trig = &r.triggers[t.index()];
@@ -541,10 +542,9 @@ impl Engine<'_> {
                             if !ok {
                                 continue;
                             }
-                            let fired = self.log_trigger(who, &trig.name, source);
+                            self.note_fired(self.trigger_names[t.index()].clone());
                             self.step()?;
-                            let _ = fired;
-                            self.run_effects(&trig.effects, &c, &trig.name)?;
+                            self.run_effects(&trig.effects, &c, &Cause::Named(self.trigger_names[t.index()].clone()))?;
                         }
                     }
                     ir::Responder::Gain(p, g) if !interrupting => {
@@ -571,8 +571,7 @@ impl Engine<'_> {
                             let now = self.pool(who, p);
                             let max = self.pool_max(who, p)?;
                             let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
-                            let cause = format!("gain on {source}");
-                            self.set_pool(who, p, next, &cause)?;
+                            self.set_pool(who, p, next, &Cause::Gain(source.clone()))?;
                         }
                     }
                     _ => {}
@@ -597,8 +596,8 @@ impl Engine<'_> {
                 self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
                 self.turn_phase = false;
                 let (who_name, action_name) =
-                    (self.names[ready.who].clone(), r.actions[ready.action.index()].name.clone());
-                self.emit(Event::Trigger { source: source.to_string(), reactor: who_name, reaction: action_name });
+                    (self.names[ready.who].clone(), self.action_names[ready.action.index()].clone());
+                self.emit(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name });
                 self.declare(ready.who, ready.action, ready.target, None, None)?;
                 (self.allowed, self.turn_phase, self.active) = saved;
                 // From now on the readied participant acts right after whoever set it off.
@@ -660,12 +659,9 @@ impl Engine<'_> {
             if self.ended.is_some() {
                 break;
             }
-            let (reactor, reaction) = (self.names[who].clone(), r.actions[ra.index()].name.clone());
-            self.recent.push(reaction.clone());
-            if self.recent.len() > 64 {
-                self.recent.remove(0);
-            }
-            self.emit(Event::Trigger { source: source.to_string(), reactor, reaction });
+            let (reactor, reaction) = (self.names[who].clone(), self.action_names[ra.index()].clone());
+            self.note_fired(reaction.clone());
+            self.emit(Event::Trigger { source: source.clone(), reactor, reaction });
             let c = Ctx { owner: who, ..ev_ctx };
             self.trigger_seq = trigger_seq;
             self.reaction_depth += 1;
@@ -674,15 +670,8 @@ impl Engine<'_> {
             declared?;
         }
         self.chain_depth -= 1;
+        self.priority_cache = order;
         Ok(())
-    }
-
-    fn log_trigger(&mut self, _who: usize, name: &str, _source: &str) -> bool {
-        self.recent.push(name.to_string());
-        if self.recent.len() > 64 {
-            self.recent.remove(0);
-        }
-        true
     }
 
     /// May `who` answer an event by `actor` against `victim` under this pattern?
@@ -705,8 +694,20 @@ impl Engine<'_> {
     }
 
     /// The active participant first, then initiative order, then everyone else.
-    fn priority_order(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::with_capacity(self.n);
+    /// The priority order as a buffer to iterate while answering; recomputed only when the
+    /// active participant or the initiative order changed. Give it back in `priority_cache`.
+    fn take_priority(&mut self) -> Vec<usize> {
+        let mut order = std::mem::take(&mut self.priority_cache);
+        if order.is_empty() || self.priority_active != self.active || self.priority_of != self.order {
+            order.clear();
+            self.priority_order(&mut order);
+            self.priority_active = self.active;
+            self.priority_of.clone_from(&self.order);
+        }
+        order
+    }
+
+    fn priority_order(&self, out: &mut Vec<usize>) {
         let mut seen = vec![false; self.n];
         let mut push = |w: usize, out: &mut Vec<usize>| {
             if !seen[w] {
@@ -718,13 +719,13 @@ impl Engine<'_> {
             match step {
                 ir::PriorityStep::Active => {
                     if let Some(a) = self.active {
-                        push(a, &mut out);
+                        push(a, out);
                     }
                 }
                 ir::PriorityStep::Initiative => {
                     for group in &self.order {
                         for &w in group {
-                            push(w, &mut out);
+                            push(w, out);
                         }
                     }
                 }
@@ -732,9 +733,8 @@ impl Engine<'_> {
             }
         }
         for w in 0..self.n {
-            push(w, &mut out);
+            push(w, out);
         }
-        out
     }
 }
 
@@ -755,8 +755,4 @@ fn period(p: Period) -> &'static str {
         Period::Trigger => "event",
         Period::Phase => "phase",
     }
-}
-
-pub fn kind_word(k: ActionKind) -> String {
-    k.word().to_string()
 }

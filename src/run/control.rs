@@ -11,8 +11,34 @@ use rand_core::RngCore;
 pub struct ControlState {
     pub spec: Controller,
     pub used: Vec<bool>,
+    /// The policy for what the script does not cover, resolved to indices once.
+    pub policy: Chosen,
     /// Actions taken in the current turn, to stop a policy that never ends its turn.
     pub taken: u32,
+}
+
+/// A policy with its names resolved: copied freely, never allocating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chosen {
+    Aggressive,
+    HoldBack(ir::PoolId, i64),
+    Random,
+    Passive,
+}
+
+impl Chosen {
+    pub fn of(policy: &Policy, r: &ir::Ruleset) -> Chosen {
+        match policy {
+            Policy::Aggressive => Chosen::Aggressive,
+            Policy::Random => Chosen::Random,
+            Policy::Passive => Chosen::Passive,
+            // The scenario check has made sure the pool exists.
+            Policy::HoldBack { pool, keep } => match r.pools.iter().position(|p| &p.name == pool) {
+                Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
+                None => Chosen::Aggressive,
+            },
+        }
+    }
 }
 
 /// Most actions one controller may take in one turn.
@@ -26,19 +52,12 @@ pub enum Decision {
 }
 
 impl ControlState {
-    pub fn new(spec: Controller) -> ControlState {
-        let n = match &spec {
-            Controller::Script { steps, .. } => steps.len(),
-            Controller::Policy(_) => 0,
+    pub fn new(spec: Controller, r: &ir::Ruleset) -> ControlState {
+        let (n, policy) = match &spec {
+            Controller::Script { steps, fallback } => (steps.len(), Chosen::of(fallback, r)),
+            Controller::Policy(p) => (0, Chosen::of(p, r)),
         };
-        ControlState { spec, used: vec![false; n], taken: 0 }
-    }
-
-    fn policy(&self) -> &Policy {
-        match &self.spec {
-            Controller::Policy(p) => p,
-            Controller::Script { fallback, .. } => fallback,
-        }
+        ControlState { spec, used: vec![false; n], policy, taken: 0 }
     }
 
     fn steps(&self) -> &[Step] {
@@ -55,57 +74,61 @@ impl Engine<'_> {
     }
 
     fn participant(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
+        self.names.iter().position(|n| &**n == name)
     }
 
     /// The next decision of `who` on its turn (or in a declaration phase).
     pub fn ask_turn(&mut self, who: usize) -> Result<Decision, RunError> {
         let round = self.round;
-        let control = &self.controls[who];
-        if control.taken >= MAX_ACTIONS_PER_TURN {
+        if self.controls[who].taken >= MAX_ACTIONS_PER_TURN {
             return Ok(Decision::EndTurn);
         }
-        let steps = control.steps().to_vec();
         let mut scripted_round = false;
-        for (i, step) in steps.iter().enumerate() {
-            match step {
-                Step::Act { round: r, .. } | Step::EndTurn { round: r } if *r == round => {
-                    scripted_round = true;
-                    if self.controls[who].used[i] {
+        let mut chosen: Option<(usize, Decision)> = None;
+        for (i, step) in self.controls[who].steps().iter().enumerate() {
+            let (Step::Act { round: r, .. } | Step::EndTurn { round: r }) = step else { continue };
+            if *r != round {
+                continue;
+            }
+            scripted_round = true;
+            if self.controls[who].used[i] {
+                continue;
+            }
+            let decision = match step {
+                Step::Act { action, target, units, .. } => {
+                    let id = self.action_id(action);
+                    // An action waits for a phase that admits its kind.
+                    let kind = id.map(|a| self.r.actions[a.index()].kind);
+                    let admitted = kind.is_some_and(|k| self.allowed.as_ref().is_some_and(|ks| ks.contains(&k)));
+                    if kind.is_some() && !admitted {
                         continue;
                     }
-                    // An action waits for a phase that admits its kind.
-                    if let Step::Act { action, .. } = step {
-                        let kind = self.action_id(action).map(|a| self.r.actions[a.index()].kind);
-                        let admitted = kind.is_some_and(|k| self.allowed.as_ref().is_some_and(|ks| ks.contains(&k)));
-                        if kind.is_some() && !admitted {
-                            continue;
-                        }
-                    }
-                    self.controls[who].used[i] = true;
-                    return Ok(match step {
-                        Step::Act { action, target, units, .. } => match self.action_id(action) {
-                            Some(a) => Decision::Act {
-                                action: a,
-                                target: target.as_deref().and_then(|t| self.participant(t)),
-                                units: *units,
-                            },
-                            None => Decision::EndTurn,
+                    match id {
+                        Some(a) => Decision::Act {
+                            action: a,
+                            target: target.as_deref().and_then(|t| self.participant(t)),
+                            units: *units,
                         },
-                        _ => Decision::EndTurn,
-                    });
+                        None => Decision::EndTurn,
+                    }
                 }
-                _ => {}
-            }
+                _ => Decision::EndTurn,
+            };
+            chosen = Some((i, decision));
+            break;
+        }
+        if let Some((i, decision)) = chosen {
+            self.controls[who].used[i] = true;
+            return Ok(decision);
         }
         if scripted_round {
             return Ok(Decision::EndTurn);
         }
-        let policy = self.controls[who].policy().clone();
-        self.policy_turn(who, &policy)
+        let policy = self.controls[who].policy;
+        self.policy_turn(who, policy)
     }
 
-    fn candidates(&mut self, who: usize, policy: &Policy) -> Result<Vec<Decision>, RunError> {
+    fn candidates(&mut self, who: usize, policy: Chosen) -> Result<Vec<Decision>, RunError> {
         let r = self.r;
         let mut out = Vec::new();
         let targets_by_kind = |e: &Engine, kind: ir::TargetKind| -> Vec<Option<usize>> {
@@ -169,13 +192,10 @@ impl Engine<'_> {
                     }
                 }
                 let Some((plan, units)) = found else { continue };
-                if let Policy::HoldBack { pool, keep } = policy {
-                    let p = r.pools.iter().position(|x| &x.name == pool).map(|x| ir::PoolId(x as u32));
-                    if let Some(p) = p {
-                        let pay: i64 = plan.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum();
-                        if pay > 0 && self.pool(who, p) - pay < *keep {
-                            continue;
-                        }
+                if let Chosen::HoldBack(p, keep) = policy {
+                    let pay: i64 = plan.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum();
+                    if pay > 0 && self.pool(who, p) - pay < keep {
+                        continue;
                     }
                 }
                 out.push(Decision::Act { action: a, target, units });
@@ -187,8 +207,8 @@ impl Engine<'_> {
         Ok(out)
     }
 
-    fn policy_turn(&mut self, who: usize, policy: &Policy) -> Result<Decision, RunError> {
-        if *policy == Policy::Passive {
+    fn policy_turn(&mut self, who: usize, policy: Chosen) -> Result<Decision, RunError> {
+        if policy == Chosen::Passive {
             return Ok(Decision::EndTurn);
         }
         let mut options = self.candidates(who, policy)?;
@@ -196,7 +216,7 @@ impl Engine<'_> {
             return Ok(Decision::EndTurn);
         }
         Ok(match policy {
-            Policy::Random => {
+            Chosen::Random => {
                 options.push(Decision::EndTurn);
                 let i = (self.rng.next_u64() % options.len() as u64) as usize;
                 options.swap_remove(i)
@@ -217,7 +237,7 @@ impl Engine<'_> {
         if self.controls[who].steps().iter().any(|s| matches!(s, Step::Decline { round: r } if *r == round)) {
             return false;
         }
-        *self.controls[who].policy() != Policy::Passive
+        self.controls[who].policy != Chosen::Passive
     }
 
     /// Which affordable reaction (if any) `who` declares.
@@ -227,28 +247,32 @@ impl Engine<'_> {
         offers: &[(ir::ActionId, Option<usize>)],
     ) -> Option<(ir::ActionId, Option<usize>)> {
         let round = self.round;
-        let steps = self.controls[who].steps().to_vec();
         let mut declined = false;
-        for (i, step) in steps.iter().enumerate() {
+        let mut chosen: Option<(usize, (ir::ActionId, Option<usize>))> = None;
+        for (i, step) in self.controls[who].steps().iter().enumerate() {
             match step {
                 Step::React { round: r, reaction, target } if *r == round && !self.controls[who].used[i] => {
                     let Some(a) = self.action_id(reaction) else { continue };
                     if let Some((_, default_target)) = offers.iter().find(|(x, _)| *x == a) {
-                        self.controls[who].used[i] = true;
                         let t = target.as_deref().and_then(|t| self.participant(t)).or(*default_target);
-                        return Some((a, t));
+                        chosen = Some((i, (a, t)));
+                        break;
                     }
                 }
                 Step::Decline { round: r } if *r == round => declined = true,
                 _ => {}
             }
         }
+        if let Some((i, answer)) = chosen {
+            self.controls[who].used[i] = true;
+            return Some(answer);
+        }
         if declined {
             return None;
         }
-        match self.controls[who].policy() {
-            Policy::Passive => None,
-            Policy::Random => {
+        match self.controls[who].policy {
+            Chosen::Passive => None,
+            Chosen::Random => {
                 let i = (self.rng.next_u64() % (offers.len() as u64 + 1)) as usize;
                 offers.get(i).copied()
             }
@@ -257,31 +281,27 @@ impl Engine<'_> {
     }
 
     /// The index of the answer to a choice; `who` is `None` for the GM.
-    pub fn ask_choice(&mut self, who: Option<usize>, _question: &str, options: &[String]) -> usize {
+    pub fn ask_choice(&mut self, who: Option<usize>, options: &[ir::ChoiceOption]) -> usize {
         if options.is_empty() {
             return 0;
         }
         if let Some(w) = who {
-            let steps = self.controls[w].steps().to_vec();
-            for (i, step) in steps.iter().enumerate() {
-                if let Step::Choose { answer } = step {
-                    if self.controls[w].used[i] {
-                        continue;
-                    }
-                    if let Some(pick) = options.iter().position(|o| o == answer) {
-                        self.controls[w].used[i] = true;
-                        return pick;
-                    }
-                }
+            let found = self.take_step(w, |s| match s {
+                Step::Choose { answer } => options.iter().position(|o| &o.name == answer),
+                _ => None,
+            });
+            if let Some(pick) = found {
+                return pick;
             }
         }
-        let policy = match who {
-            Some(w) => self.controls[w].policy().clone(),
-            None => self.gm.clone(),
+        let random = match who {
+            Some(w) => self.controls[w].policy == Chosen::Random,
+            None => self.gm == Policy::Random,
         };
-        match policy {
-            Policy::Random => (self.rng.next_u64() % options.len() as u64) as usize,
-            _ => 0,
+        if random {
+            (self.rng.next_u64() % options.len() as u64) as usize
+        } else {
+            0
         }
     }
 
@@ -311,13 +331,14 @@ impl Engine<'_> {
 
     /// A scripted step for `who` matching `pick`, marked used.
     pub fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
-        let steps = self.controls[who].steps().to_vec();
+        let ControlState { spec, used, .. } = &mut self.controls[who];
+        let Controller::Script { steps, .. } = spec else { return None };
         for (i, step) in steps.iter().enumerate() {
-            if self.controls[who].used[i] {
+            if used[i] {
                 continue;
             }
             if let Some(found) = pick(step) {
-                self.controls[who].used[i] = true;
+                used[i] = true;
                 return Some(found);
             }
         }

@@ -1,13 +1,13 @@
 //! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
 
 use super::state::{Ctx, Engine, Held};
-use super::trace::Event;
+use super::trace::{Cause, Event};
 use super::RunError;
 use crate::ir::{self, AssignOp, Effect, Timing};
 
-impl Engine<'_> {
+impl<'r> Engine<'r> {
     /// Sets a pool, clamped to its bounds, and records the change with its cause.
-    pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &str) -> Result<(), RunError> {
+    pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
         let max = self.pool_max(who, p)?;
         let min = self.pool_min(who, p)?;
         let value = value.max(min);
@@ -17,7 +17,7 @@ impl Engine<'_> {
     }
 
     /// Sets a pool without clamping (overspend goes below the minimum).
-    pub fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &str) {
+    pub fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) {
         let at = who * self.r.pools.len() + p.index();
         let from = self.pools[at];
         if from == value {
@@ -25,8 +25,11 @@ impl Engine<'_> {
         }
         self.pools[at] = value;
         self.pending.push((who, p, from));
-        let (who_name, pool) = (self.names[who].clone(), self.r.pools[p.index()].name.clone());
-        self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.to_string() });
+        if self.dry {
+            return;
+        }
+        let (who_name, pool) = (self.names[who].clone(), self.pool_names[p.index()].clone());
+        self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.clone() });
     }
 
     pub fn apply(
@@ -51,7 +54,7 @@ impl Engine<'_> {
         let was = self.conds[at].is_some();
         self.conds[at] = Some(held);
         if !was {
-            let (name, cond) = (self.names[who].clone(), def.name.clone());
+            let (name, cond) = (self.names[who].clone(), self.condition_names[c.index()].clone());
             self.emit(Event::Condition { who: name, condition: cond, on: true });
             for implied in def.implies.clone() {
                 if !self.has(who, implied) {
@@ -67,7 +70,7 @@ impl Engine<'_> {
         if self.conds[at].take().is_none() {
             return;
         }
-        let (name, cond) = (self.names[who].clone(), self.r.conditions[c.index()].name.clone());
+        let (name, cond) = (self.names[who].clone(), self.condition_names[c.index()].clone());
         self.emit(Event::Condition { who: name, condition: cond, on: false });
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
@@ -79,7 +82,7 @@ impl Engine<'_> {
 
     /// Runs effects in order. An encounter that ends meanwhile still lets them finish
     /// (Frontiers, "Leaving Encounter Play Mid-Round": the current action finishes resolving).
-    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &str) -> Result<(), RunError> {
+    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
         for e in effects {
             self.step()?;
             self.effect(e, c, cause)?;
@@ -87,7 +90,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &str) -> Result<(), RunError> {
+    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<(), RunError> {
         match e {
             Effect::Pool { who, pool, op, value } => {
                 let who = self.who(*who, c)?;
@@ -130,13 +133,15 @@ impl Engine<'_> {
                     ir::Chooser::Target => Some(self.who(ir::Who::Target, c)?),
                     ir::Chooser::Gm => None,
                 };
-                let names: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
-                let pick = self.ask_choice(who, question, &names).min(options.len().saturating_sub(1));
-                let who_name = who.map(|w| self.names[w].clone()).unwrap_or_else(|| "GM".to_string());
-                self.emit(Event::Choice { who: who_name, question: question.clone(), answer: names[pick].clone() });
+                let pick = self.ask_choice(who, options).min(options.len().saturating_sub(1));
                 if let Some(o) = options.get(pick) {
-                    let effects = o.effects.clone();
-                    self.run_effects(&effects, c, cause)?;
+                    let who_name = match who {
+                        Some(w) => self.names[w].clone(),
+                        None => self.intern("GM"),
+                    };
+                    let (question, answer) = (self.intern(question), self.intern(&o.name));
+                    self.emit(Event::Choice { who: who_name, question, answer });
+                    self.run_effects(&o.effects, c, cause)?;
                 }
             }
             Effect::Check { roll, against, outcomes } => self.check(roll, against, outcomes, c, cause)?,
@@ -211,7 +216,7 @@ impl Engine<'_> {
         against: &ir::Expr,
         o: &ir::Outcomes,
         c: &Ctx,
-        cause: &str,
+        cause: &Cause,
     ) -> Result<(), RunError> {
         let mut modifier = 0i64;
         let mut edge = 0i32;
@@ -245,15 +250,15 @@ impl Engine<'_> {
         let critical = first.is_some_and(|(face, sides)| face == i64::from(sides) && sides > 1);
         let fumble = first.is_some_and(|(face, sides)| face == 1 && sides > 1);
         let success = total >= target;
-        let (outcome, effects) = match (success, critical, fumble) {
-            (true, true, _) if o.critical.is_some() => ("critical", o.critical.clone().unwrap_or_default()),
-            (true, _, _) => ("success", o.success.clone()),
-            (false, _, true) if o.fumble.is_some() => ("fumble", o.fumble.clone().unwrap_or_default()),
-            (false, _, _) => ("failure", o.failure.clone()),
+        let (outcome, effects): (&'static str, &[Effect]) = match (success, critical, fumble) {
+            (true, true, _) if o.critical.is_some() => ("critical", o.critical.as_deref().unwrap_or(&[])),
+            (true, _, _) => ("success", &o.success),
+            (false, _, true) if o.fumble.is_some() => ("fumble", o.fumble.as_deref().unwrap_or(&[])),
+            (false, _, _) => ("failure", &o.failure),
         };
         let who = self.names[c.owner].clone();
-        self.emit(Event::Check { who, roll: total, against: target, outcome: outcome.to_string() });
-        self.run_effects(&effects, c, cause)
+        self.emit(Event::Check { who, roll: total, against: target, outcome });
+        self.run_effects(effects, c, cause)
     }
 
     /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
@@ -272,7 +277,7 @@ impl Engine<'_> {
                     }
                 }
                 self.step()?;
-                let cause = format!("{} at {}", op_word(&step.op), self.timing_word(timing));
+                let cause = Cause::Step { op: op_word(&step.op), timing: self.timing_name(timing) };
                 let now = self.pool(who, id);
                 let floor = self.pool_min(who, id)?.max(0).min(now.max(self.pool_min(who, id)?));
                 match &step.op {
@@ -332,50 +337,60 @@ impl Engine<'_> {
         }
     }
 
-    pub fn timing_word(&self, t: Timing) -> String {
+    /// A timing as the trace names it; no allocation.
+    pub fn timing_name(&self, t: Timing) -> super::trace::Timing {
+        use super::trace::Timing as T;
         match t {
-            Timing::EncounterStart => "encounter_start".into(),
-            Timing::EncounterEnd => "encounter_end".into(),
-            Timing::RoundStart => "round_start".into(),
-            Timing::RoundEnd => "round_end".into(),
-            Timing::TurnStart => "turn_start".into(),
-            Timing::TurnEnd => "turn_end".into(),
-            Timing::PhaseStart(p) => format!("phase_start({})", self.r.phases[p.index()].name),
-            Timing::PhaseEnd(p) => format!("phase_end({})", self.r.phases[p.index()].name),
+            Timing::EncounterStart => T::Plain("encounter_start"),
+            Timing::EncounterEnd => T::Plain("encounter_end"),
+            Timing::RoundStart => T::Plain("round_start"),
+            Timing::RoundEnd => T::Plain("round_end"),
+            Timing::TurnStart => T::Plain("turn_start"),
+            Timing::TurnEnd => T::Plain("turn_end"),
+            Timing::PhaseStart(p) => T::PhaseStart(self.phase_names[p.index()].clone()),
+            Timing::PhaseEnd(p) => T::PhaseEnd(self.phase_names[p.index()].clone()),
         }
     }
 
     /// Thresholds of every pool that changed, in `state_order` then declaration order; condition
     /// changes they cause wait until all pools are done (Frontiers, "Multiple State Changes").
     pub fn settle(&mut self) -> Result<(), RunError> {
-        let r = self.r;
+        let r: &'r ir::Ruleset = self.r;
         let mut rounds = 0;
         while !self.pending.is_empty() {
             rounds += 1;
             if rounds > 64 {
                 return Err(RunError::Cycle(vec!["pool thresholds that keep changing each other".into()]));
             }
-            let mut pending = std::mem::take(&mut self.pending);
+            // Work on this batch while effects collect the next one in `pending`; both buffers
+            // are kept for the next settle.
+            let mut batch = std::mem::take(&mut self.settling);
+            std::mem::swap(&mut batch, &mut self.pending);
             let rank =
                 |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(r.state_order.len() + p.index());
-            pending.sort_by_key(|(who, p, _)| (rank(*p), *who));
-            let mut deferred: Vec<(usize, Effect)> = Vec::new();
-            for (who, p, old) in pending {
+            batch.sort_by_key(|(who, p, _)| (rank(*p), *who));
+            let mut deferred = std::mem::take(&mut self.held_back);
+            for &(who, p, old) in &batch {
                 let now = self.pool(who, p);
                 for t in &r.pools[p.index()].thresholds {
                     let c = Ctx { owner: who, ..Ctx::default() };
                     let value = self.eval(&t.value, &c)?;
                     let inside = |v: i64| cmp(t.op, v, value);
                     if inside(now) && !inside(old) {
-                        let cause = format!("{} {} {}", r.pools[p.index()].name, t.op.symbol(), value);
+                        let cause =
+                            Cause::Threshold { pool: self.pool_names[p.index()].clone(), op: t.op.symbol(), value };
                         self.threshold_effects(&t.effects, who, &cause, &mut deferred)?;
                     }
                 }
             }
-            for (who, e) in deferred {
+            for &(who, e) in &deferred {
                 let c = Ctx { owner: who, ..Ctx::default() };
-                self.run_effects(std::slice::from_ref(&e), &c, "threshold")?;
+                self.run_effects(std::slice::from_ref(e), &c, &Cause::Static("threshold"))?;
             }
+            batch.clear();
+            deferred.clear();
+            self.settling = batch;
+            self.held_back = deferred;
         }
         self.expire_while()?;
         Ok(())
@@ -384,15 +399,15 @@ impl Engine<'_> {
     /// Runs threshold effects, but holds back condition changes (deeply, inside `if`s).
     fn threshold_effects(
         &mut self,
-        effects: &[Effect],
+        effects: &'r [Effect],
         who: usize,
-        cause: &str,
-        deferred: &mut Vec<(usize, Effect)>,
+        cause: &Cause,
+        deferred: &mut Vec<(usize, &'r Effect)>,
     ) -> Result<(), RunError> {
         let c = Ctx { owner: who, ..Ctx::default() };
         for e in effects {
             match e {
-                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e.clone())),
+                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e)),
                 Effect::If { cond, then, otherwise } => {
                     let branch = if self.eval(cond, &c)? != 0 { then } else { otherwise };
                     self.threshold_effects(branch, who, cause, deferred)?;

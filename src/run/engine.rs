@@ -2,7 +2,7 @@
 
 use super::control::Decision;
 use super::state::{Ctx, Engine};
-use super::trace::{Event, FinalState, OrderEntry};
+use super::trace::{Cause, Event, FinalState, Name, OrderEntry};
 use super::RunError;
 use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
 use rand_core::RngCore;
@@ -80,7 +80,7 @@ impl Engine<'_> {
                 many => OrderEntry::Together(many.iter().map(|w| self.names[*w].clone()).collect()),
             })
             .collect();
-        let values: BTreeMap<String, i64> =
+        let values: BTreeMap<Name, i64> =
             present.iter().map(|w| (self.names[*w].clone(), self.initiative[*w])).collect();
         self.emit(Event::Initiative { order, values });
         Ok(())
@@ -122,11 +122,11 @@ impl Engine<'_> {
                             order.swap(i, j);
                         }
                     }
-                    let names: Vec<String> = order.iter().map(|w| self.names[*w].clone()).collect();
+                    let names: Vec<&str> = order.iter().map(|w| &*self.names[*w]).collect();
                     self.emit(Event::Choice {
                         who: "GM".into(),
                         question: "tie in initiative".into(),
-                        answer: names.join(", "),
+                        answer: Name::from(names.join(", ")),
                     });
                     order.into_iter().enumerate().map(|(i, w)| (i as i64, w)).collect()
                 }
@@ -170,7 +170,8 @@ impl Engine<'_> {
                         }
                         for (at, effects) in &cond.hooks {
                             if *at == t {
-                                self.run_effects(effects, &c, &cond.name)?;
+                                let cause = Cause::Named(self.condition_names[i].clone());
+                                self.run_effects(effects, &c, &cause)?;
                             }
                         }
                     }
@@ -184,7 +185,7 @@ impl Engine<'_> {
                                     continue;
                                 }
                             }
-                            let cause = format!("at {}", self.timing_word(t));
+                            let cause = super::trace::Cause::Hook(self.timing_name(t));
                             self.run_effects(&hook.effects, &c, &cause)?;
                         }
                     }
@@ -200,7 +201,8 @@ impl Engine<'_> {
                                 continue;
                             }
                             let saved = std::mem::replace(&mut self.cancelled, false);
-                            self.run_effects(effects, &c, &format!("maintain {}", cond.name))?;
+                            let cause = Cause::Maintain(self.condition_names[i].clone());
+                            self.run_effects(effects, &c, &cause)?;
                             if std::mem::replace(&mut self.cancelled, saved) {
                                 self.remove(who, id);
                             }
@@ -267,15 +269,15 @@ impl Engine<'_> {
             self.emit(Event::Rejected {
                 actor: name,
                 action: "delay".into(),
-                code: "not-allowed".into(),
+                code: "not-allowed",
                 reason: "the ruleset does not allow delaying".into(),
             });
             return false;
         }
-        let Some(other) = self.names.iter().position(|n| *n == after) else { return false };
+        let Some(other) = self.names.iter().position(|n| **n == *after) else { return false };
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
-            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now".into(), reason });
+            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason });
             return false;
         };
         queue.remove(at);
@@ -284,7 +286,9 @@ impl Engine<'_> {
         self.order.retain(|g| g.as_slice() != [who]);
         let pos = self.order.iter().position(|g| g.contains(&other)).map_or(self.order.len(), |p| p + 1);
         self.order.insert(pos, vec![who]);
-        self.emit(Event::Choice { who: name, question: "delay".into(), answer: format!("after {after}") });
+        let answer = Name::from(format!("after {after}"));
+        let question = self.intern("delay");
+        self.emit(Event::Choice { who: name, question, answer });
         true
     }
 
@@ -303,12 +307,12 @@ impl Engine<'_> {
                 self.emit(Event::Rejected {
                     actor: name,
                     action: "stay".into(),
-                    code: "not-allowed".into(),
+                    code: "not-allowed",
                     reason: "the ruleset does not allow staying".into(),
                 });
                 continue;
             }
-            let Some(other) = self.names.iter().position(|n| *n == after) else { continue };
+            let Some(other) = self.names.iter().position(|n| **n == *after) else { continue };
             let mine = self.order.iter().position(|g| g.contains(&who));
             let theirs = self.order.iter().position(|g| g.contains(&other));
             if let (Some(m), Some(t)) = (mine, theirs) {
@@ -352,7 +356,7 @@ impl Engine<'_> {
             }
             let mut going = self.ongoing.remove(i);
             let action = &self.r.actions[going.action.index()];
-            let (actor, name) = (self.names[who].clone(), action.name.clone());
+            let (actor, name) = (self.names[who].clone(), self.action_names[going.action.index()].clone());
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
             let mut paid = self.blocked(who, action.kind).is_none();
@@ -363,11 +367,11 @@ impl Engine<'_> {
             if paid {
                 for (p, amount) in cost {
                     let now = self.pool(who, p);
-                    self.set_pool_raw(who, p, now - amount, &format!("{name} (continued)"));
+                    self.set_pool_raw(who, p, now - amount, &Cause::Continued(name.clone()));
                 }
             }
             if !paid {
-                self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid".into() });
+                self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid" });
                 continue;
             }
             going.left -= 1;
@@ -375,9 +379,9 @@ impl Engine<'_> {
                 self.ongoing.insert(i, going);
                 i += 1;
             } else {
-                self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete".into() });
+                self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete" });
                 let effects = action.effects.clone();
-                self.run_effects(&effects, &going.ctx, &name)?;
+                self.run_effects(&effects, &going.ctx, &Cause::Named(name))?;
                 self.settle()?;
             }
         }
@@ -431,17 +435,13 @@ impl Engine<'_> {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names[who].clone();
                     if r.initiative.allow.ready {
-                        let action = r.actions[ready.action.index()].name.clone();
-                        self.emit(Event::Choice { who: name, question: "ready".into(), answer: action });
+                        let action = self.action_names[ready.action.index()].clone();
+                        let question = self.intern("ready");
+                        self.emit(Event::Choice { who: name, question, answer: action });
                         self.readied.push(ready);
                     } else {
                         let reason = "the ruleset does not allow readying".to_string();
-                        self.emit(Event::Rejected {
-                            actor: name,
-                            action: "ready".into(),
-                            code: "not-allowed".into(),
-                            reason,
-                        });
+                        self.emit(Event::Rejected { actor: name, action: "ready".into(), code: "not-allowed", reason });
                     }
                     continue;
                 }
@@ -511,7 +511,7 @@ impl Engine<'_> {
             }
             let id = ir::PhaseId(p as u32);
             self.phase_seq += 1;
-            self.emit(Event::PhaseStart { phase: phase.name.clone() });
+            self.emit(Event::PhaseStart { phase: self.phase_names[p].clone() });
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
                 PhaseKind::Turns => {
@@ -577,14 +577,15 @@ impl Engine<'_> {
                 }
                 PhaseKind::Step(effects) => {
                     for who in self.in_order() {
-                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &phase.name)?;
+                        let cause = Cause::Named(self.phase_names[p].clone());
+                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
                     }
                     self.settle()?;
                 }
             }
             self.allowed = None;
             self.at_all(Timing::PhaseEnd(id))?;
-            self.emit(Event::PhaseEnd { phase: phase.name.clone() });
+            self.emit(Event::PhaseEnd { phase: self.phase_names[p].clone() });
         }
         self.at_all(Timing::RoundEnd)?;
         // A ready that did not happen this round is dropped, unless it keeps waiting.
@@ -651,7 +652,8 @@ impl Engine<'_> {
         let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
         self.ended = None;
         for who in 0..self.n {
-            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &outro.name)?;
+            let cause = Cause::Named(Name::from(outro.name.as_str()));
+            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
         }
         self.settle()?;
         if !outro.continues {
@@ -670,7 +672,7 @@ impl Engine<'_> {
     }
 
     /// Every participant's pools and conditions.
-    pub fn final_state(&self) -> BTreeMap<String, FinalState> {
+    pub fn final_state(&self) -> BTreeMap<Name, FinalState> {
         let r = self.r;
         (0..self.n)
             .map(|w| {
@@ -678,11 +680,11 @@ impl Engine<'_> {
                     .pools
                     .iter()
                     .enumerate()
-                    .map(|(p, pool)| (pool.name.clone(), self.pool(w, ir::PoolId(p as u32))))
+                    .map(|(p, _)| (self.pool_names[p].clone(), self.pool(w, ir::PoolId(p as u32))))
                     .collect();
                 let conditions = (0..r.conditions.len())
                     .filter(|c| self.has(w, ir::ConditionId(*c as u32)))
-                    .map(|c| r.conditions[c].name.clone())
+                    .map(|c| self.condition_names[c].clone())
                     .collect();
                 (self.names[w].clone(), FinalState { pools, conditions })
             })
@@ -706,7 +708,11 @@ impl Engine<'_> {
                 let every = self.eval(&d.every_hours, &Ctx::default())?;
                 if every > 0 && i64::from(since_start) % every == 0 {
                     for who in 0..self.n {
-                        self.run_effects(&d.effects, &Ctx { owner: who, ..Ctx::default() }, "downtime")?;
+                        self.run_effects(
+                            &d.effects,
+                            &Ctx { owner: who, ..Ctx::default() },
+                            &Cause::Static("downtime"),
+                        )?;
                     }
                 }
             }
@@ -719,7 +725,8 @@ impl Engine<'_> {
         let r = self.r;
         if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
             for who in 0..self.n {
-                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &rest.name)?;
+                let cause = Cause::Named(Name::from(rest.name.as_str()));
+                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
             }
             self.settle()?;
         }

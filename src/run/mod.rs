@@ -18,7 +18,7 @@ use crate::ir::Ruleset;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use state::{Ctx, Engine};
-use trace::{Event, Record};
+use trace::{Event, Name, Record};
 
 /// Why a run could not finish.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +55,19 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
     let mut e = Engine {
         r,
         n,
-        names: resolved.names.clone(),
+        names: resolved.names.iter().map(|n| Name::from(n.as_str())).collect(),
+        pool_names: r.pools.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        action_names: r.actions.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        condition_names: r.conditions.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        event_names: r.events.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        trigger_names: r.triggers.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        interned: Vec::new(),
+        priority_cache: Vec::new(),
+        priority_active: None,
+        priority_of: Vec::new(),
+        settling: Vec::new(),
+        held_back: Vec::new(),
+        phase_names: r.phases.iter().map(|x| Name::from(x.name.as_str())).collect(),
         sides: resolved.sides.clone(),
         players: resolved.players.clone(),
         positions: resolved.positions.clone(),
@@ -79,10 +91,10 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         trigger_seq: 0,
         rng: ChaCha8Rng::seed_from_u64(seed.unwrap_or(s.seed)),
         records: Vec::new(),
-        controls: resolved.controllers.iter().cloned().map(control::ControlState::new).collect(),
+        controls: resolved.controllers.iter().cloned().map(|c| control::ControlState::new(c, r)).collect(),
         gm: s.gm.clone(),
         steps: 0,
-        recent: Vec::new(),
+        recent: std::collections::VecDeque::with_capacity(64),
         pending: Vec::new(),
         ended: None,
         turn_over: false,

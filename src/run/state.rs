@@ -2,7 +2,7 @@
 //! evaluation over it. No names are looked up here.
 
 use super::control::ControlState;
-use super::trace::{Event, Record};
+use super::trace::{Dice, Event, Name, Record};
 use super::RunError;
 use crate::ir::{self, BinOp, CmpOp, Expr, Func, Ruleset, Who};
 use rand_chacha::ChaCha8Rng;
@@ -66,7 +66,7 @@ pub struct Deferred {
     pub action: ir::ActionId,
     pub target: Option<usize>,
     pub ctx: Ctx,
-    pub cause: String,
+    pub cause: super::trace::Cause,
 }
 
 /// One action's uses over the encounter, for limits per encounter.
@@ -92,7 +92,22 @@ pub struct Declared {
 pub struct Engine<'r> {
     pub r: &'r Ruleset,
     pub n: usize,
-    pub names: Vec<String>,
+    pub names: Vec<Name>,
+    /// The ruleset's names, interned once so events share them.
+    pub pool_names: Vec<Name>,
+    pub action_names: Vec<Name>,
+    pub condition_names: Vec<Name>,
+    pub event_names: Vec<Name>,
+    pub trigger_names: Vec<Name>,
+    pub interned: Vec<((usize, usize), Name)>,
+    /// The priority order last computed, and what it was computed from.
+    pub priority_cache: Vec<usize>,
+    pub priority_active: Option<usize>,
+    pub priority_of: Vec<Vec<usize>>,
+    /// Buffers reused by `settle`, so settling allocates nothing once they have grown.
+    pub settling: Vec<(usize, ir::PoolId, i64)>,
+    pub held_back: Vec<(usize, &'r ir::Effect)>,
+    pub phase_names: Vec<Name>,
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
     pub positions: Vec<i64>,
@@ -125,7 +140,7 @@ pub struct Engine<'r> {
     pub gm: super::scenario::Policy,
     pub steps: u64,
     /// Recent trigger firings, to name the cycle when the step budget runs out.
-    pub recent: Vec<String>,
+    pub recent: std::collections::VecDeque<Name>,
     /// Pool changes whose thresholds have not been looked at yet: (who, pool, old value).
     pub pending: Vec<(usize, ir::PoolId, i64)>,
     pub ended: Option<String>,
@@ -191,12 +206,32 @@ impl Engine<'_> {
     pub fn cycle_names(&self) -> Vec<String> {
         let mut cycle: Vec<String> = Vec::new();
         for name in self.recent.iter().rev().take(12) {
-            if !cycle.contains(name) {
-                cycle.push(name.clone());
+            if !cycle.iter().any(|c| **c == **name) {
+                cycle.push(name.to_string());
             }
         }
         cycle.reverse();
         cycle
+    }
+
+    /// A shared name for a string of the ruleset (a choice's question or option), made once:
+    /// the cache is keyed by the string's address, which does not move during a run.
+    pub fn intern(&mut self, text: &str) -> Name {
+        let key = (text.as_ptr() as usize, text.len());
+        if let Some((_, name)) = self.interned.iter().find(|(k, _)| *k == key) {
+            return name.clone();
+        }
+        let name = Name::from(text);
+        self.interned.push((key, name.clone()));
+        name
+    }
+
+    /// Remembers a rule that fired, to name a cycle if the run has to be stopped.
+    pub fn note_fired(&mut self, name: Name) {
+        if self.recent.len() == 64 {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(name);
     }
 
     pub fn who(&self, w: Who, c: &Ctx) -> Result<usize, RunError> {
@@ -226,9 +261,8 @@ impl Engine<'_> {
             }
             total += face;
         }
-        let dice = format!("{count}d{sides}");
         let name = self.names[who].clone();
-        self.emit(Event::Roll { who: name, dice, result: total });
+        self.emit(Event::Roll { who: name, dice: Dice { count, sides }, result: total });
         (total, first)
     }
 

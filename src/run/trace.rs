@@ -1,9 +1,99 @@
 //! The trace: what happened, in order (contracts.md, "Traces"). One event per line as JSON, or a
 //! play-by-play for people. Names, not ids: the trace is for people and scripts.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::sync::Arc;
+
+/// A name shared by every event that mentions it: copying one is a reference count, not an
+/// allocation, so writing an event allocates nothing in the steady state.
+pub type Name = Arc<str>;
+
+/// What changed a pool. Rendered as text (`"attack by Aria"`) only when the trace is written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cause {
+    /// Paying for or resolving an action: `attack by Aria`.
+    Action { action: Name, by: Name },
+    /// A combo partner paying: `combo with Aria`.
+    Partner { action: Name, with: Name },
+    /// A multi-round action paid again: `ritual (continued)`.
+    Continued(Name),
+    /// A pool step at a timing: `refresh at turn_start`.
+    Step { op: &'static str, timing: Timing },
+    /// A hook at a timing: `at turn_start`.
+    Hook(Timing),
+    /// A threshold: `hp <= 0`.
+    Threshold { pool: Name, op: &'static str, value: i64 },
+    /// A gain answering an event: `gain on hit`.
+    Gain(Name),
+    /// An upkeep payment: `maintain grappling`.
+    Maintain(Name),
+    /// A condition, trigger, phase, rest or outro by name.
+    Named(Name),
+    /// `overspend`, `downtime`, `threshold`.
+    Static(&'static str),
+}
+
+/// A timing as traces name it: `turn_start`, `phase_end(upkeep)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Timing {
+    Plain(&'static str),
+    PhaseStart(Name),
+    PhaseEnd(Name),
+}
+
+impl fmt::Display for Timing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Timing::Plain(t) => f.write_str(t),
+            Timing::PhaseStart(p) => write!(f, "phase_start({p})"),
+            Timing::PhaseEnd(p) => write!(f, "phase_end({p})"),
+        }
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Action { action, by } => write!(f, "{action} by {by}"),
+            Cause::Partner { action, with } => write!(f, "{action} with {with}"),
+            Cause::Continued(action) => write!(f, "{action} (continued)"),
+            Cause::Step { op, timing } => write!(f, "{op} at {timing}"),
+            Cause::Hook(timing) => write!(f, "at {timing}"),
+            Cause::Threshold { pool, op, value } => write!(f, "{pool} {op} {value}"),
+            Cause::Gain(source) => write!(f, "gain on {source}"),
+            Cause::Maintain(name) => write!(f, "maintain {name}"),
+            Cause::Named(name) => f.write_str(name),
+            Cause::Static(text) => f.write_str(text),
+        }
+    }
+}
+
+impl Serialize for Cause {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Dice as rolled: `1d20`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dice {
+    pub count: u32,
+    pub sides: u32,
+}
+
+impl fmt::Display for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}d{}", self.count, self.sides)
+    }
+}
+
+impl Serialize for Dice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Record {
@@ -16,105 +106,128 @@ pub struct Record {
 /// Every participant's pools and conditions, for `encounter_end`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FinalState {
-    pub pools: BTreeMap<String, i64>,
-    pub conditions: Vec<String>,
+    pub pools: BTreeMap<Name, i64>,
+    pub conditions: Vec<Name>,
 }
 
 /// An entry of `initiative.order`: one name, or a group acting together.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum OrderEntry {
-    One(String),
-    Together(Vec<String>),
+    One(Name),
+    Together(Vec<Name>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     EncounterStart {
-        participants: Vec<String>,
+        participants: Vec<Name>,
     },
     Initiative {
         order: Vec<OrderEntry>,
-        values: BTreeMap<String, i64>,
+        values: BTreeMap<Name, i64>,
     },
     RoundStart {},
     RoundEnd {},
     PhaseStart {
-        phase: String,
+        phase: Name,
     },
     PhaseEnd {
-        phase: String,
+        phase: Name,
     },
     TurnStart {
-        actor: String,
+        actor: Name,
     },
     TurnEnd {
-        actor: String,
+        actor: Name,
     },
     Pool {
-        who: String,
-        pool: String,
+        who: Name,
+        pool: Name,
         from: i64,
         to: i64,
-        cause: String,
+        cause: Cause,
     },
     Roll {
-        who: String,
-        dice: String,
+        who: Name,
+        dice: Dice,
         result: i64,
     },
     Action {
-        actor: String,
-        action: String,
-        kind: String,
-        targets: Vec<String>,
-        paid: BTreeMap<String, i64>,
+        actor: Name,
+        action: Name,
+        kind: &'static str,
+        targets: Targets,
+        paid: Paid,
     },
     Rejected {
-        actor: String,
-        action: String,
-        code: String,
+        actor: Name,
+        action: Name,
+        code: &'static str,
         reason: String,
     },
     Trigger {
-        source: String,
-        reactor: String,
-        reaction: String,
+        source: Name,
+        reactor: Name,
+        reaction: Name,
     },
     Condition {
-        who: String,
-        condition: String,
+        who: Name,
+        condition: Name,
         on: bool,
     },
     Choice {
-        who: String,
-        question: String,
-        answer: String,
+        who: Name,
+        question: Name,
+        answer: Name,
     },
     Check {
-        who: String,
+        who: Name,
         roll: i64,
         against: i64,
-        outcome: String,
+        outcome: &'static str,
     },
     Downtime {
         hour: u32,
     },
     /// A participant leaves the encounter.
     Leave {
-        who: String,
+        who: Name,
     },
     /// A multi-round action ends: resolved, or lost because a payment could not be made.
     Ongoing {
-        actor: String,
-        action: String,
-        outcome: String,
+        actor: Name,
+        action: Name,
+        outcome: &'static str,
     },
     EncounterEnd {
         reason: String,
-        state: BTreeMap<String, FinalState>,
+        state: BTreeMap<Name, FinalState>,
     },
+}
+
+/// An action's targets: none or one (serialized as a list, as contracts.md says).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Targets(pub Option<Name>);
+
+impl Serialize for Targets {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+/// What an action paid, pool by pool, in the order the cost names them; serialized as a map
+/// sorted by pool name, as a `BTreeMap` would be, without allocating one per event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Paid(pub Vec<(Name, i64)>);
+
+impl Serialize for Paid {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut sorted: Vec<&(Name, i64)> = self.0.iter().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        s.collect_map(sorted.into_iter().map(|(k, v)| (k, v)))
+    }
 }
 
 /// The whole trace as JSON lines.
@@ -135,7 +248,10 @@ pub fn to_text(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
         let line = match &r.event {
-            Event::EncounterStart { participants } => format!("Encounter starts: {}.", participants.join(", ")),
+            Event::EncounterStart { participants } => {
+                let names: Vec<&str> = participants.iter().map(|p| &**p).collect();
+                format!("Encounter starts: {}.", names.join(", "))
+            }
             Event::Initiative { order, values } => {
                 let names: Vec<String> = order
                     .iter()
@@ -161,8 +277,10 @@ pub fn to_text(records: &[Record]) -> String {
             Event::Pool { who, pool, from, to, cause } => format!("  {who}: {pool} {from} -> {to} ({cause})"),
             Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
             Event::Action { actor, action, kind, targets, paid } => {
-                let at = if targets.is_empty() { String::new() } else { format!(" at {}", targets.join(", ")) };
-                let cost: Vec<String> = paid.iter().map(|(p, n)| format!("{n} {p}")).collect();
+                let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
+                let mut sorted = paid.0.clone();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                let cost: Vec<String> = sorted.iter().map(|(p, n)| format!("{n} {p}")).collect();
                 let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
                 format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
             }
@@ -188,7 +306,8 @@ pub fn to_text(records: &[Record]) -> String {
                     let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
                     let _ = write!(s, "\n  {name}: {}", pools.join(", "));
                     if !st.conditions.is_empty() {
-                        let _ = write!(s, "; {}", st.conditions.join(", "));
+                        let conditions: Vec<&str> = st.conditions.iter().map(|c| &**c).collect();
+                        let _ = write!(s, "; {}", conditions.join(", "));
                     }
                 }
                 s
