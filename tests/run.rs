@@ -693,3 +693,15 @@ action shoot { cost 1 ap; target enemy; resolve { target.hp -= 1 } }
         ],
     );
 }
+
+// Engine: the step budget is per cascade, so a long fight without any cycle runs to its end.
+#[test]
+fn a_long_fight_is_not_mistaken_for_a_trigger_cycle() {
+    let rules = std::fs::read_to_string("rulesets/frontiers.rules").unwrap();
+    let s = r#"(seed: 7, rounds: 12000, participants: [
+  (name: "A", side: "heroes", stats: {"hp_max": 1000000, "damage": 1}, position: 0, controller: Policy(HoldBack(pool: "ap", keep: 1))),
+  (name: "B", side: "monsters", stats: {"hp_max": 1000000, "damage": 1}, position: 1, controller: Policy(HoldBack(pool: "ap", keep: 1))),
+])"#;
+    let t = play(&rules, s).expect("no cycle in a long duel");
+    assert!(t.contains("the round limit (12000) was reached"), "{}", &t[t.len().saturating_sub(400)..]);
+}

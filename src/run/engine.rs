@@ -154,6 +154,7 @@ impl Engine<'_> {
     /// and expiries, hooks.
     fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
         let r = self.r;
+        self.fresh_budget();
         let c = Ctx { owner: who, ..Ctx::default() };
         for step in steps {
             match step {
@@ -451,6 +452,7 @@ impl Engine<'_> {
                     Decision::EndTurn => break,
                     Decision::Act { action, target, units } => {
                         self.controls[who].taken += 1;
+                        self.fresh_budget();
                         self.declare(who, action, target, units, None)?;
                         self.check_end();
                     }
@@ -563,6 +565,7 @@ impl Engine<'_> {
                                 Decision::EndTurn => break,
                                 Decision::Act { action, target, units } => {
                                     self.controls[who].taken += 1;
+                                    self.fresh_budget();
                                     self.declare_or_defer(who, action, target, units, None, true)?;
                                 }
                             }
@@ -571,12 +574,14 @@ impl Engine<'_> {
                     // Then everything declared resolves, in initiative order, all of it before the
                     // encounter can end.
                     for d in std::mem::take(&mut self.deferred) {
+                        self.fresh_budget();
                         self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, false)?;
                     }
                     self.check_end();
                 }
                 PhaseKind::Step(effects) => {
                     for who in self.in_order() {
+                        self.fresh_budget();
                         let cause = Cause::Named(self.phase_names[p].clone());
                         self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
                     }
@@ -697,6 +702,7 @@ impl Engine<'_> {
         self.round = 0;
         let mut since_start = 0u32;
         for hour in 1..=hours {
+            self.fresh_budget();
             self.emit(Event::Downtime { hour });
             if Some(hour) == interrupted {
                 // Time must restart for recovery to resume.

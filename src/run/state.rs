@@ -169,7 +169,9 @@ pub struct Engine<'r> {
     pub last_order: Option<Vec<super::trace::OrderEntry>>,
 }
 
-/// The most effects one encounter may run before it is stopped as a runaway trigger cycle.
+/// The most effects one cascade may run (everything one declaration, one participant's work
+/// at a timing, or one hour of downtime sets off) before it is stopped as a runaway cycle.
+/// Counted per cascade, not per encounter, so a long fight is never mistaken for a cycle.
 pub const STEP_BUDGET: u64 = 200_000;
 
 impl Engine<'_> {
@@ -191,6 +193,11 @@ impl Engine<'_> {
         }
         let round = if self.in_round { Some(self.round) } else { None };
         self.records.push(Record { seq: self.records.len() as u64, round, event });
+    }
+
+    /// Starts a new cascade: the step budget counts from zero again.
+    pub fn fresh_budget(&mut self) {
+        self.steps = 0;
     }
 
     /// Counts one effect against the step budget.
