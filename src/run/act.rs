@@ -5,6 +5,7 @@ use super::state::{Ctx, Declared, Engine, EventInfo};
 use super::trace::{Cause, Event, Name, Paid, Targets};
 use super::RunError;
 use crate::ir::{self, ActionKind, Period};
+use std::borrow::Cow;
 
 /// Deepest nesting of answers to answers before the run is stopped as a cycle.
 const MAX_NESTING: u32 = 64;
@@ -13,11 +14,22 @@ const MAX_NESTING: u32 = 64;
 #[derive(Debug, Clone)]
 pub struct Reject {
     pub code: &'static str,
-    pub reason: String,
+    pub reason: Cow<'static, str>,
 }
 
-fn reject(code: &'static str, reason: impl Into<String>) -> Reject {
-    Reject { code, reason: reason.into() }
+fn reject(code: &'static str, reason: &'static str) -> Reject {
+    Reject { code, reason: Cow::Borrowed(reason) }
+}
+
+/// Refuses with a formatted reason, formatted only when someone will read it: a policy's dry
+/// run ("could I?") refuses often and reads only the verdict.
+macro_rules! refuse {
+    ($engine:expr, $code:expr, $($fmt:tt)+) => {
+        return Ok(Err(Reject {
+            code: $code,
+            reason: if $engine.dry { Cow::Borrowed("") } else { Cow::Owned(format!($($fmt)+)) },
+        }))
+    };
 }
 
 /// What a declaration will pay, pool by pool, and whether it overspends.
@@ -61,7 +73,7 @@ impl Engine<'_> {
             match &self.allowed {
                 None => return Ok(Err(reject("not-now", "nothing is declared outside a turn or a declaration phase"))),
                 Some(kinds) if !kinds.contains(&kind) => {
-                    return Ok(Err(reject("not-now", format!("{} actions are not taken now", kind.word()))));
+                    refuse!(self, "not-now", "{} actions are not taken now", kind.word());
                 }
                 Some(_) => {}
             }
@@ -74,7 +86,7 @@ impl Engine<'_> {
         }
         if let Some(c) = self.blocked(who, kind) {
             let cond = &r.conditions[c.index()].name;
-            return Ok(Err(reject("blocked", format!("is {cond}, which blocks {} actions", kind.word()))));
+            refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
         // The target.
         let wanted = action.target.kind;
@@ -91,14 +103,14 @@ impl Engine<'_> {
                 ir::TargetKind::Other => t != who,
             };
             if !ok || !self.present[t] {
-                return Ok(Err(reject("target", format!("{} is not a valid target", self.names[t]))));
+                refuse!(self, "target", "{} is not a valid target", self.names[t]);
             }
             if let Some(within) = &action.target.within {
                 let c = Ctx { owner: who, target: Some(t), ..Ctx::default() };
                 let reach = self.eval(within, &c)?;
                 let dist = (self.positions[t] - self.positions[who]).abs();
                 if dist > reach {
-                    return Ok(Err(reject("range", format!("{} is {dist} away, reach is {reach}", self.names[t]))));
+                    refuse!(self, "range", "{} is {dist} away, reach is {reach}", self.names[t]);
                 }
             }
         }
@@ -111,10 +123,13 @@ impl Engine<'_> {
             let max = self.eval(&l.amount, &ctx)?;
             let used = self.used(who, l.per, l.pool, |x| x == a);
             if used >= max {
-                return Ok(Err(reject(
+                refuse!(
+                    self,
                     "limit",
-                    format!("{} may be used {max} time(s) per {}, {used} already", action.name, period(l.per)),
-                )));
+                    "{} may be used {max} time(s) per {}, {used} already",
+                    action.name,
+                    period(l.per)
+                );
             }
         }
         for l in &r.limits {
@@ -145,34 +160,35 @@ impl Engine<'_> {
                 }
             };
             let used = self.used(who, l.per, l.pool, matches);
-            let what = match l.pool {
-                Some(p) => format!("{} spent", r.pools[p.index()].name),
-                None => "use(s)".to_string(),
-            };
             let this = match l.pool {
                 Some(p) => self.cost_of(who, a, &ctx, units)?.iter().filter(|(q, _)| *q == p).map(|x| x.1).sum(),
                 None => 1,
             };
             if used + this > max {
                 if l.each && l.pool.is_none() {
-                    let reason =
-                        format!("{} may be used {max} time(s) per {}, {used} already", action.name, period(l.per));
-                    return Ok(Err(reject("limit", reason)));
+                    refuse!(
+                        self,
+                        "limit",
+                        "{} may be used {max} time(s) per {}, {used} already",
+                        action.name,
+                        period(l.per)
+                    );
                 }
                 let subject_name = match subject {
                     ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
                     ir::LimitSubject::Category(cat) => r.categories[cat.index()].name.clone(),
                     ir::LimitSubject::Action(x) => r.actions[x.index()].name.clone(),
                 };
-                return Ok(Err(reject(
-                    "limit",
-                    format!("{subject_name} allow {max} {what} per {}, {used} already", period(l.per)),
-                )));
+                let what = match l.pool {
+                    Some(p) => format!("{} spent", r.pools[p.index()].name),
+                    None => "use(s)".to_string(),
+                };
+                refuse!(self, "limit", "{subject_name} allow {max} {what} per {}, {used} already", period(l.per));
             }
         }
         for req in &action.requires {
             if self.eval(req, &ctx)? == 0 {
-                return Ok(Err(reject("requires", format!("a requirement of {} does not hold", action.name))));
+                refuse!(self, "requires", "a requirement of {} does not hold", action.name);
             }
         }
         // The cost, paid in full.
@@ -183,7 +199,7 @@ impl Engine<'_> {
             }
             if let Some(c) = self.spend_blocked(who, *p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
-                return Ok(Err(reject("blocked", format!("is {cond}, which blocks spending {pool}"))));
+                refuse!(self, "blocked", "is {cond}, which blocks spending {pool}");
             }
             let have = self.pool(who, *p);
             let min = self.pool_min(who, *p)?;
@@ -193,7 +209,7 @@ impl Engine<'_> {
             };
             if have - amount < floor {
                 let pool = &r.pools[p.index()].name;
-                return Ok(Err(reject("cost", format!("needs {amount} {pool}, has {have}"))));
+                refuse!(self, "cost", "needs {amount} {pool}, has {have}");
             }
         }
         // A combo: a partner (the target if an ally, else the first ally who can) pays too.

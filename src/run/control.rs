@@ -131,22 +131,20 @@ impl Engine<'_> {
     fn candidates(&mut self, who: usize, policy: Chosen) -> Result<Vec<Decision>, RunError> {
         let r = self.r;
         let mut out = Vec::new();
+        // Everyone present, nearest first: sorted once per decision, filtered per action.
+        let mut nearest: Vec<usize> = (0..self.n).filter(|t| self.present[*t]).collect();
+        nearest.sort_by_key(|t| ((self.positions[*t] - self.positions[who]).abs(), *t));
         let targets_by_kind = |e: &Engine, kind: ir::TargetKind| -> Vec<Option<usize>> {
-            let mut ts: Vec<usize> = (0..e.n).filter(|t| e.present[*t]).collect();
-            ts.sort_by_key(|t| (e.positions[*t] - e.positions[who]).abs());
+            let ts = nearest.iter().copied();
             match kind {
                 ir::TargetKind::None => vec![None],
                 ir::TargetKind::Self_ => vec![Some(who)],
-                ir::TargetKind::Enemy => ts
-                    .into_iter()
-                    .filter(|t| e.relates(who, *t, ir::Relation::Enemy) && e.standing(*t))
-                    .map(Some)
-                    .collect(),
-                ir::TargetKind::Ally => {
-                    ts.into_iter().filter(|t| e.relates(who, *t, ir::Relation::Ally)).map(Some).collect()
+                ir::TargetKind::Enemy => {
+                    ts.filter(|t| e.relates(who, *t, ir::Relation::Enemy) && e.standing(*t)).map(Some).collect()
                 }
+                ir::TargetKind::Ally => ts.filter(|t| e.relates(who, *t, ir::Relation::Ally)).map(Some).collect(),
                 ir::TargetKind::Any | ir::TargetKind::Other => {
-                    ts.into_iter().filter(|t| *t != who && e.standing(*t)).map(Some).collect()
+                    ts.filter(|t| *t != who && e.standing(*t)).map(Some).collect()
                 }
             }
         };

@@ -278,7 +278,7 @@ impl Engine<'_> {
         let Some(other) = self.names.iter().position(|n| **n == *after) else { return false };
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
-            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason });
+            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() });
             return false;
         };
         queue.remove(at);
@@ -442,7 +442,12 @@ impl Engine<'_> {
                         self.readied.push(ready);
                     } else {
                         let reason = "the ruleset does not allow readying".to_string();
-                        self.emit(Event::Rejected { actor: name, action: "ready".into(), code: "not-allowed", reason });
+                        self.emit(Event::Rejected {
+                            actor: name,
+                            action: "ready".into(),
+                            code: "not-allowed",
+                            reason: reason.into(),
+                        });
                     }
                     continue;
                 }

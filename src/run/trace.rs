@@ -165,7 +165,7 @@ pub enum Event {
         actor: Name,
         action: Name,
         code: &'static str,
-        reason: String,
+        reason: std::borrow::Cow<'static, str>,
     },
     Trigger {
         source: Name,
