@@ -72,17 +72,7 @@ impl Engine<'_> {
         groups.retain(|g| !g.is_empty());
         self.order = groups;
         self.ordered_values = self.initiative.clone();
-        let order = self
-            .order
-            .iter()
-            .map(|g| match g.as_slice() {
-                [one] => OrderEntry::One(self.names[*one].clone()),
-                many => OrderEntry::Together(many.iter().map(|w| self.names[*w].clone()).collect()),
-            })
-            .collect();
-        let values: BTreeMap<Name, i64> =
-            present.iter().map(|w| (self.names[*w].clone(), self.initiative[*w])).collect();
-        self.emit(Event::Initiative { order, values });
+        self.emit_order();
         Ok(())
     }
 
