@@ -1,7 +1,7 @@
 //! Declaring actions (kind, limits, requirements, cost), paying, resolving, and offering the
 //! reactions, triggers and gains that answer what happened.
 
-use super::state::{Ctx, Declared, Engine, EventInfo};
+use super::state::{Costs, Ctx, Declared, Engine, EventInfo};
 use super::trace::{Cause, Event, Name, Paid, Targets};
 use super::RunError;
 use crate::ir::{self, ActionKind, Period};
@@ -35,9 +35,9 @@ macro_rules! refuse {
 /// What a declaration will pay, pool by pool, and whether it overspends.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    pub paid: Vec<(ir::PoolId, i64)>,
+    pub paid: Costs,
     /// The ally finishing a combo, and what they pay.
-    pub partner: Option<(usize, Vec<(ir::PoolId, i64)>)>,
+    pub partner: Option<(usize, Costs)>,
 }
 
 impl Engine<'_> {
@@ -222,13 +222,13 @@ impl Engine<'_> {
                 .collect();
             for p in candidates {
                 let pc = Ctx { owner: p, ..ctx };
-                let mut pay = Vec::new();
+                let mut pay = Costs::default();
                 let mut ok = self.present[p] && self.standing(p) && self.partner_consents(p);
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     let min = self.pool_min(p, c.pool)?;
                     ok &= self.pool(p, c.pool) - amount >= min && self.spend_blocked(p, c.pool).is_none();
-                    pay.push((c.pool, amount));
+                    pay.add(c.pool, amount)?;
                 }
                 if ok {
                     partner = Some((p, pay));
@@ -249,7 +249,7 @@ impl Engine<'_> {
         a: ir::ActionId,
         ctx: &Ctx,
         units: Option<i64>,
-    ) -> Result<Vec<(ir::PoolId, i64)>, RunError> {
+    ) -> Result<Costs, RunError> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let mut chosen: Option<&ir::CostRule> = None;
@@ -266,11 +266,7 @@ impl Engine<'_> {
                 }
             }
         }
-        let mut out: Vec<(ir::PoolId, i64)> = Vec::new();
-        let add = |out: &mut Vec<(ir::PoolId, i64)>, p: ir::PoolId, n: i64| match out.iter_mut().find(|x| x.0 == p) {
-            Some(x) => x.1 = x.1.saturating_add(n),
-            None => out.push((p, n)),
-        };
+        let mut out = Costs::default();
         if let Some(rule) = chosen {
             for term in &rule.terms {
                 let mut n = self.eval(&term.amount, ctx)?;
@@ -279,7 +275,7 @@ impl Engine<'_> {
                     let per = i64::from(per.max(1));
                     n = n.saturating_mul((units + per - 1) / per);
                 }
-                add(&mut out, term.pool, n);
+                out.add(term.pool, n)?;
             }
         }
         for adj in &r.cost_adjustments {
@@ -300,14 +296,12 @@ impl Engine<'_> {
             match &adj.op {
                 ir::CostAdjustOp::Scale(e) => {
                     let k = self.eval(e, ctx)?;
-                    for x in &mut out {
-                        x.1 = x.1.saturating_mul(k);
-                    }
+                    out.scale(k);
                 }
                 ir::CostAdjustOp::Add(costs) => {
                     for c in costs {
                         let n = self.eval(&c.amount, ctx)?;
-                        add(&mut out, c.pool, n);
+                        out.add(c.pool, n)?;
                     }
                 }
             }
@@ -411,7 +405,11 @@ impl Engine<'_> {
                     }
                 }
             }
-            None => self.encounter_log[who].push(super::state::Used { action: a, uses: 1, paid: plan.paid.clone() }),
+            None => self.encounter_log[who].push(super::state::Used {
+                action: a,
+                uses: 1,
+                paid: plan.paid.as_slice().to_vec(),
+            }),
         }
         self.round_log[who].push(Declared {
             who,
