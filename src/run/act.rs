@@ -418,7 +418,7 @@ impl Engine<'_> {
             turn: self.turn_seq,
             phase: self.phase_seq,
             trigger: as_reaction.map(|_| self.trigger_seq),
-            paid: plan.paid.clone(),
+            paid: plan.paid,
         });
         let targets = Targets(target.map(|t| self.names[t].clone()));
         let (actor, name) = (self.names[who].clone(), self.action_names[a.index()].clone());
