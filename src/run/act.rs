@@ -512,17 +512,6 @@ impl Engine<'_> {
             return Ok(());
         }
         let r = self.r;
-        let mut slots: Vec<ir::EventRef> = Vec::new();
-        match (info.action, info.custom) {
-            (Some(a), _) => {
-                let action = &r.actions[a.index()];
-                slots.push(ir::EventRef::Action(a));
-                slots.extend(action.categories.iter().map(|c| ir::EventRef::Category(*c)));
-                slots.push(ir::EventRef::Kind(action.kind));
-            }
-            (None, Some(e)) => slots.push(ir::EventRef::Custom(e)),
-            _ => {}
-        }
         // Answers nested this deep only happen when rules feed each other without end.
         if self.chain_depth >= MAX_NESTING {
             return Err(RunError::Cycle(self.cycle_names()));
@@ -533,8 +522,8 @@ impl Engine<'_> {
         let order = self.take_priority();
         let ev_ctx = Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0 };
         // Triggers and gains: automatic.
-        for slot in &slots {
-            for &responder in r.dispatch.responders(*slot) {
+        for slot in slots(r, info) {
+            for &responder in r.dispatch.responders(slot) {
                 match responder {
                     ir::Responder::Trigger(t) => {
                         let trig = &r.triggers[t.index()];
@@ -599,7 +588,7 @@ impl Engine<'_> {
             let mut i = 0;
             while i < self.readied.len() {
                 let x = &self.readied[i];
-                if x.who != actor && slots.contains(&x.on) && self.present[x.who] {
+                if x.who != actor && self.event_is(info, x.on) && self.present[x.who] {
                     fire.push(self.readied.remove(i));
                 } else {
                     i += 1;
@@ -622,14 +611,17 @@ impl Engine<'_> {
         }
         // Reactions: each participant in priority order may declare one; resolve last first.
         // `chains depth` bounds how deep reactions to reactions go.
-        let mut chain: Vec<(usize, ir::ActionId, Option<usize>)> = Vec::new();
+        // Buffers kept between events (an answer nested inside this one starts its own).
+        let mut chain = std::mem::take(&mut self.buf_chain);
+        let mut offers = std::mem::take(&mut self.buf_offers);
+        let mut affordable = std::mem::take(&mut self.buf_affordable);
         for &who in &order {
             if self.ended.is_some() || self.reaction_depth >= r.chains.depth {
                 break;
             }
-            let mut offers: Vec<ir::ActionId> = Vec::new();
-            for slot in &slots {
-                for responder in r.dispatch.responders(*slot) {
+            offers.clear();
+            for slot in slots(r, info) {
+                for responder in r.dispatch.responders(slot) {
                     if let ir::Responder::Reaction(ra) = responder {
                         let reaction = &r.actions[ra.index()];
                         if reaction.interrupts != interrupting || offers.contains(ra) {
@@ -648,20 +640,17 @@ impl Engine<'_> {
             }
             let c = Ctx { owner: who, ..ev_ctx };
             self.trigger_seq = trigger_seq;
-            let affordable: Vec<(ir::ActionId, Option<usize>)> = {
-                let mut v = Vec::new();
-                for ra in offers {
-                    let target = default_reaction_target(self, ra, actor, who);
-                    let was = self.dry;
-                    self.dry = true;
-                    let ok = self.plan(who, ra, target, None, Some(&c));
-                    self.dry = was;
-                    if ok?.is_ok() {
-                        v.push((ra, target));
-                    }
+            affordable.clear();
+            for &ra in &offers {
+                let target = default_reaction_target(self, ra, actor, who);
+                let was = self.dry;
+                self.dry = true;
+                let ok = self.plan(who, ra, target, None, Some(&c));
+                self.dry = was;
+                if ok?.is_ok() {
+                    affordable.push((ra, target));
                 }
-                v
-            };
+            }
             if affordable.is_empty() {
                 continue;
             }
@@ -669,7 +658,7 @@ impl Engine<'_> {
                 chain.push((who, ra, target));
             }
         }
-        for (who, ra, target) in chain.into_iter().rev() {
+        for &(who, ra, target) in chain.iter().rev() {
             if self.ended.is_some() {
                 break;
             }
@@ -685,6 +674,10 @@ impl Engine<'_> {
         }
         self.chain_depth -= 1;
         self.priority_cache = order;
+        chain.clear();
+        self.buf_chain = chain;
+        self.buf_offers = offers;
+        self.buf_affordable = affordable;
         Ok(())
     }
 
@@ -750,6 +743,19 @@ impl Engine<'_> {
             push(w, out);
         }
     }
+}
+
+/// The dispatch slots of an event: the action, its categories and its kind, or the emitted event.
+fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef> + '_ {
+    let (action, categories, kind) = match info.action {
+        Some(a) => {
+            let x = &r.actions[a.index()];
+            (Some(ir::EventRef::Action(a)), x.categories.as_slice(), Some(ir::EventRef::Kind(x.kind)))
+        }
+        None => (None, &[][..], None),
+    };
+    let custom = if info.action.is_none() { info.custom.map(ir::EventRef::Custom) } else { None };
+    action.into_iter().chain(categories.iter().map(|c| ir::EventRef::Category(*c))).chain(kind).chain(custom)
 }
 
 /// A reaction with a target aims at whoever did the event (a reaction attack), or at oneself.

@@ -172,6 +172,10 @@ pub struct Engine<'r> {
     /// Buffers reused by `settle`, so settling allocates nothing once they have grown.
     pub settling: Vec<(usize, ir::PoolId, i64)>,
     pub held_back: Vec<(usize, &'r ir::Effect)>,
+    /// Buffers `answer` reuses between events.
+    pub buf_offers: Vec<ir::ActionId>,
+    pub buf_affordable: Vec<(ir::ActionId, Option<usize>)>,
+    pub buf_chain: Vec<(usize, ir::ActionId, Option<usize>)>,
     pub phase_names: Vec<Name>,
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
