@@ -70,7 +70,7 @@ impl Engine<'_> {
             _ => {}
         }
         if as_reaction.is_none() {
-            match &self.allowed {
+            match self.allowed {
                 None => return Ok(Err(reject("not-now", "nothing is declared outside a turn or a declaration phase"))),
                 Some(kinds) if !kinds.contains(&kind) => {
                     refuse!(self, "not-now", "{} actions are not taken now", kind.word());
@@ -382,7 +382,7 @@ impl Engine<'_> {
             // Energy is spent at declaration; each unit below the floor is one overspend.
             let below = (min - (now - amount)).clamp(0, *amount);
             self.set_pool_raw(who, *p, now - amount, &cause);
-            paid.0.push((self.pool_names[p.index()].clone(), *amount));
+            paid.push(self.pool_names[p.index()].clone(), *amount);
             if below > 0 {
                 overspends.push((*p, below));
             }
@@ -595,8 +595,8 @@ impl Engine<'_> {
                 }
             }
             for ready in fire {
-                let saved = (self.allowed.clone(), self.turn_phase, self.active);
-                self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
+                let saved = (self.allowed, self.turn_phase, self.active);
+                self.allowed = Some(super::state::TURN_KINDS);
                 self.turn_phase = false;
                 let (who_name, action_name) =
                     (self.names[ready.who].clone(), self.action_names[ready.action.index()].clone());
@@ -672,8 +672,12 @@ impl Engine<'_> {
             self.reaction_depth -= 1;
             declared?;
         }
+        if self.chain_depth > 1 {
+            self.priority_spares.push(order);
+        } else {
+            self.priority_cache = order;
+        }
         self.chain_depth -= 1;
-        self.priority_cache = order;
         chain.clear();
         self.buf_chain = chain;
         self.buf_offers = offers;
@@ -704,18 +708,33 @@ impl Engine<'_> {
     /// The priority order as a buffer to iterate while answering; recomputed only when the
     /// active participant or the initiative order changed. Give it back in `priority_cache`.
     fn take_priority(&mut self) -> Vec<usize> {
+        // An answer nested in another (a reaction's own event) computes its order afresh in a
+        // spare buffer: the outer answer holds the cached one.
+        if self.chain_depth > 1 {
+            let mut order = self.priority_spares.pop().unwrap_or_default();
+            order.clear();
+            let mut seen = std::mem::take(&mut self.buf_seen);
+            seen.clear();
+            seen.resize(self.n, false);
+            self.priority_order(&mut order, &mut seen);
+            self.buf_seen = seen;
+            return order;
+        }
         let mut order = std::mem::take(&mut self.priority_cache);
         if order.is_empty() || self.priority_active != self.active || self.priority_of != self.order {
             order.clear();
-            self.priority_order(&mut order);
+            let mut seen = std::mem::take(&mut self.buf_seen);
+            seen.clear();
+            seen.resize(self.n, false);
+            self.priority_order(&mut order, &mut seen);
+            self.buf_seen = seen;
             self.priority_active = self.active;
             self.priority_of.clone_from(&self.order);
         }
         order
     }
 
-    fn priority_order(&self, out: &mut Vec<usize>) {
-        let mut seen = vec![false; self.n];
+    fn priority_order(&self, out: &mut Vec<usize>, seen: &mut [bool]) {
         let mut push = |w: usize, out: &mut Vec<usize>| {
             if !seen[w] {
                 seen[w] = true;

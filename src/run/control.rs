@@ -45,7 +45,7 @@ impl Chosen {
 const MAX_ACTIONS_PER_TURN: u32 = 50;
 
 /// What to do next on one's turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Decision {
     Act { action: ir::ActionId, target: Option<usize>, units: Option<i64> },
     EndTurn,
@@ -99,7 +99,7 @@ impl Engine<'_> {
                     let id = self.action_id(action);
                     // An action waits for a phase that admits its kind.
                     let kind = id.map(|a| self.r.actions[a.index()].kind);
-                    let admitted = kind.is_some_and(|k| self.allowed.as_ref().is_some_and(|ks| ks.contains(&k)));
+                    let admitted = kind.is_some_and(|k| self.allowed.is_some_and(|ks| ks.contains(&k)));
                     if kind.is_some() && !admitted {
                         continue;
                     }
@@ -128,26 +128,31 @@ impl Engine<'_> {
         self.policy_turn(who, policy)
     }
 
-    fn candidates(&mut self, who: usize, policy: Chosen) -> Result<Vec<Decision>, RunError> {
+    /// Fills `out` with what the policy could do now: per action (in declaration order), the
+    /// nearest valid target it can afford, or the movement that closes in as far as it can pay.
+    fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
         let r = self.r;
-        let mut out = Vec::new();
-        // Everyone present, nearest first: sorted once per decision, filtered per action.
-        let mut nearest: Vec<usize> = (0..self.n).filter(|t| self.present[*t]).collect();
+        out.clear();
+        // Everyone present, nearest first: sorted once per decision, in a reused buffer.
+        let mut nearest = std::mem::take(&mut self.buf_nearest);
+        nearest.clear();
+        nearest.extend((0..self.n).filter(|t| self.present[*t]));
         nearest.sort_by_key(|t| ((self.positions[*t] - self.positions[who]).abs(), *t));
-        let targets_by_kind = |e: &Engine, kind: ir::TargetKind| -> Vec<Option<usize>> {
-            let ts = nearest.iter().copied();
-            match kind {
-                ir::TargetKind::None => vec![None],
-                ir::TargetKind::Self_ => vec![Some(who)],
-                ir::TargetKind::Enemy => {
-                    ts.filter(|t| e.relates(who, *t, ir::Relation::Enemy) && e.standing(*t)).map(Some).collect()
-                }
-                ir::TargetKind::Ally => ts.filter(|t| e.relates(who, *t, ir::Relation::Ally)).map(Some).collect(),
-                ir::TargetKind::Any | ir::TargetKind::Other => {
-                    ts.filter(|t| *t != who && e.standing(*t)).map(Some).collect()
-                }
-            }
-        };
+        let result = self.candidates_in(who, policy, &nearest, out);
+        self.buf_nearest = nearest;
+        result?;
+        let _ = r;
+        Ok(())
+    }
+
+    fn candidates_in(
+        &mut self,
+        who: usize,
+        policy: Chosen,
+        nearest: &[usize],
+        out: &mut Vec<Decision>,
+    ) -> Result<(), RunError> {
+        let r = self.r;
         for (i, action) in r.actions.iter().enumerate() {
             if !matches!(action.kind, ActionKind::Action | ActionKind::Free | ActionKind::Preparation) {
                 continue;
@@ -158,28 +163,51 @@ impl Engine<'_> {
             // An untargeted action is taken at most once a turn, or a policy would repeat a free
             // action that does nothing until its safety cap.
             let turn = self.turn_seq;
-            if action.target.kind == ir::TargetKind::None
-                && self.round_log[who].iter().any(|d| d.action == a && d.turn == turn)
-            {
+            let kind = action.target.kind;
+            if kind == ir::TargetKind::None && self.round_log[who].iter().any(|d| d.action == a && d.turn == turn) {
                 continue;
             }
-            for target in targets_by_kind(self, action.target.kind) {
-                let mut tries: Vec<Option<i64>> = vec![None];
-                if per_unit {
-                    // Melee reach is adjacency on a grid, the same zone with zones.
+            // Untargeted and self-targeted actions have one candidate target; others, everyone.
+            let single = [who];
+            let list: &[usize] = match kind {
+                ir::TargetKind::None | ir::TargetKind::Self_ => &single,
+                _ => nearest,
+            };
+            for &t in list {
+                let target = match kind {
+                    ir::TargetKind::None => None,
+                    ir::TargetKind::Self_ => Some(who),
+                    _ => {
+                        let valid = match kind {
+                            ir::TargetKind::Enemy => self.relates(who, t, ir::Relation::Enemy) && self.standing(t),
+                            ir::TargetKind::Ally => self.relates(who, t, ir::Relation::Ally),
+                            _ => t != who && self.standing(t),
+                        };
+                        if !valid {
+                            continue;
+                        }
+                        Some(t)
+                    }
+                };
+                // Movement: as far as it can pay for, up to the distance it needs (melee reach is
+                // adjacency on a grid, the same zone with zones); anything else: once.
+                let (most, fewest) = if per_unit {
                     let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-                    let nearest = (0..self.n)
+                    let closest = (0..self.n)
                         .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
                         .map(|o| (self.positions[o] - self.positions[who]).abs())
                         .min();
-                    match nearest {
-                        // As far as it can pay for, up to the distance it needs.
-                        Some(d) if d > reach => tries = (1..=d - reach).rev().map(Some).collect(),
+                    match closest {
+                        Some(d) if d > reach => (d - reach, 1),
                         _ => continue,
                     }
-                }
+                } else {
+                    (0, 0)
+                };
                 let mut found = None;
-                for units in tries {
+                let mut u = most;
+                while u >= fewest {
+                    let units = per_unit.then_some(u);
                     let was = self.dry;
                     self.dry = true;
                     let plan = self.plan(who, a, target, units, None);
@@ -188,6 +216,10 @@ impl Engine<'_> {
                         found = Some((plan, units));
                         break;
                     }
+                    if u == 0 {
+                        break;
+                    }
+                    u -= 1;
                 }
                 let Some((plan, units)) = found else { continue };
                 if let Chosen::HoldBack(p, keep) = policy {
@@ -202,30 +234,34 @@ impl Engine<'_> {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     fn policy_turn(&mut self, who: usize, policy: Chosen) -> Result<Decision, RunError> {
         if policy == Chosen::Passive {
             return Ok(Decision::EndTurn);
         }
-        let mut options = self.candidates(who, policy)?;
-        if options.is_empty() {
-            return Ok(Decision::EndTurn);
-        }
-        Ok(match policy {
-            Chosen::Random => {
-                options.push(Decision::EndTurn);
-                let i = (self.rng.next_u64() % options.len() as u64) as usize;
-                options.swap_remove(i)
-            }
-            // Offence first: an action with a target before one without, in declaration order.
-            _ => {
-                let first_targeted =
-                    options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
-                options.swap_remove(first_targeted.unwrap_or(0))
-            }
-        })
+        let mut options = std::mem::take(&mut self.buf_decisions);
+        let found = self.candidates(who, policy, &mut options);
+        let decision = match found {
+            Err(e) => Err(e),
+            Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
+            Ok(()) => Ok(match policy {
+                Chosen::Random => {
+                    options.push(Decision::EndTurn);
+                    let i = (self.rng.next_u64() % options.len() as u64) as usize;
+                    options[i]
+                }
+                // Offence first: an action with a target before one without, in declaration order.
+                _ => {
+                    let first_targeted =
+                        options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
+                    options[first_targeted.unwrap_or(0)]
+                }
+            }),
+        };
+        self.buf_decisions = options;
+        decision
     }
 
     /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that

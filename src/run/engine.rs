@@ -8,7 +8,7 @@ use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
 use rand_core::RngCore;
 use std::collections::BTreeMap;
 
-impl Engine<'_> {
+impl<'r> Engine<'r> {
     /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
     pub fn make_initiative(&mut self) -> Result<(), RunError> {
         let r = self.r;
@@ -223,24 +223,32 @@ impl Engine<'_> {
             TurnStep::Positive,
             TurnStep::Hooks,
         ];
-        for who in self.in_order() {
+        let order = self.in_order();
+        for &who in &order {
             if self.ended.is_some() && t != Timing::EncounterEnd {
                 break;
             }
             self.at_for(who, t, &all)?;
         }
+        self.buf_in_order = order;
         self.settle()
     }
 
-    fn in_order(&self) -> Vec<usize> {
-        let mut seen = vec![false; self.n];
-        let mut out = Vec::with_capacity(self.n);
+    /// Everyone present in initiative order, in a reused buffer; give it back in
+    /// `buf_in_order` when done.
+    fn in_order(&mut self) -> Vec<usize> {
+        let mut seen = std::mem::take(&mut self.buf_seen);
+        seen.clear();
+        seen.resize(self.n, false);
+        let mut out = std::mem::take(&mut self.buf_in_order);
+        out.clear();
         for w in self.order.iter().flatten().copied().chain(0..self.n) {
             if self.present[w] && !seen[w] {
                 seen[w] = true;
                 out.push(w);
             }
         }
+        self.buf_seen = seen;
         out
     }
 
@@ -384,8 +392,12 @@ impl Engine<'_> {
     /// simultaneously). The surprised have no turn in the surprise round.
     fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
         let r = self.r;
-        let mut members = Vec::with_capacity(group.len());
+        let mut members = std::mem::take(&mut self.buf_members);
+        members.clear();
         for &who in group {
+            if !self.present[who] {
+                continue;
+            }
             let round = self.round;
             if self
                 .take_step(who, |s| matches!(s, super::scenario::Step::Leave { round: r } if *r == round).then_some(()))
@@ -406,8 +418,7 @@ impl Engine<'_> {
             self.active = Some(who);
             let actor = self.names[who].clone();
             self.emit(Event::TurnStart { actor });
-            let steps = r.turn_start.clone();
-            self.at_for(who, Timing::TurnStart, &steps)?;
+            self.at_for(who, Timing::TurnStart, &r.turn_start)?;
             self.settle()?;
             self.continue_ongoing(who)?;
         }
@@ -457,12 +468,12 @@ impl Engine<'_> {
         for &who in &members {
             self.active = Some(who);
             let actor = self.names[who].clone();
-            let steps = r.turn_end.clone();
-            self.at_for(who, Timing::TurnEnd, &steps)?;
+            self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
             self.settle()?;
             self.emit(Event::TurnEnd { actor });
         }
         self.active = None;
+        self.buf_members = members;
         Ok(())
     }
 
@@ -471,18 +482,21 @@ impl Engine<'_> {
         if self.ended.is_some() || self.table_rounds {
             return;
         }
-        let mut standing: Vec<u32> = Vec::new();
+        // Which sides still have someone standing: none, one, or more than one.
+        let mut first: Option<u32> = None;
         for w in 0..self.n {
-            if self.standing(w) && !standing.contains(&self.sides[w]) {
-                standing.push(self.sides[w]);
+            if self.standing(w) {
+                match first {
+                    None => first = Some(self.sides[w]),
+                    Some(side) if side != self.sides[w] => return,
+                    Some(_) => {}
+                }
             }
         }
-        if standing.len() <= 1 {
-            self.ended = Some(match standing.first() {
-                Some(_) => "one side is left standing".into(),
-                None => "nobody is left standing".into(),
-            });
-        }
+        self.ended = Some(match first {
+            Some(_) => "one side is left standing".into(),
+            None => "nobody is left standing".into(),
+        });
     }
 
     fn round(&mut self) -> Result<(), RunError> {
@@ -517,9 +531,11 @@ impl Engine<'_> {
                     if self.initiative != self.ordered_values && !self.table_rounds {
                         self.order_by_initiative()?;
                     }
-                    self.allowed = Some(vec![ActionKind::Action, ActionKind::Free]);
+                    self.allowed = Some(super::state::TURN_KINDS);
                     self.turn_phase = true;
-                    let mut queue = self.order.clone();
+                    // The order, in a reused buffer, as this round's queue (delays change it).
+                    let mut queue = std::mem::take(&mut self.buf_queue);
+                    queue.clone_from(&self.order);
                     let mut gi = 0;
                     while gi < queue.len() {
                         if self.ended.is_some() {
@@ -532,20 +548,21 @@ impl Engine<'_> {
                             }
                         }
                         let last = queue.iter().rposition(|g| g.iter().any(|w| self.present[*w]));
-                        let group: Vec<usize> = queue[gi].iter().copied().filter(|w| self.present[*w]).collect();
                         self.final_turn = Some(gi) == last;
-                        self.turns(&group)?;
+                        self.turns(&queue[gi])?;
                         gi += 1;
                     }
+                    self.buf_queue = queue;
                     self.final_turn = false;
                     self.turn_phase = false;
                 }
                 PhaseKind::Simultaneous(kinds) => {
-                    let kinds = if kinds.is_empty() { ActionKind::ALL.to_vec() } else { kinds.clone() };
+                    let kinds: &'r [ActionKind] = if kinds.is_empty() { &ActionKind::ALL } else { kinds };
                     self.allowed = Some(kinds);
                     // Everyone declares (and pays) in initiative order, then all resolve; the
                     // engine resolves each declaration as it is paid for, in that same order.
-                    for who in self.in_order() {
+                    let order = self.in_order();
+                    for &who in &order {
                         if self.ended.is_some() {
                             break;
                         }
@@ -566,6 +583,7 @@ impl Engine<'_> {
                             }
                         }
                     }
+                    self.buf_in_order = order;
                     // Then everything declared resolves, in initiative order, all of it before the
                     // encounter can end.
                     for d in std::mem::take(&mut self.deferred) {
@@ -575,11 +593,13 @@ impl Engine<'_> {
                     self.check_end();
                 }
                 PhaseKind::Step(effects) => {
-                    for who in self.in_order() {
+                    let order = self.in_order();
+                    for &who in &order {
                         self.fresh_budget();
                         let cause = Cause::Named(self.phase_names[p].clone());
                         self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
                     }
+                    self.buf_in_order = order;
                     self.settle()?;
                 }
             }

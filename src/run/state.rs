@@ -169,6 +169,7 @@ pub struct Engine<'r> {
     pub priority_cache: Vec<usize>,
     pub priority_active: Option<usize>,
     pub priority_of: Vec<Vec<usize>>,
+    pub priority_spares: Vec<Vec<usize>>,
     /// Buffers reused by `settle`, so settling allocates nothing once they have grown.
     pub settling: Vec<(usize, ir::PoolId, i64)>,
     pub held_back: Vec<(usize, &'r ir::Effect)>,
@@ -176,6 +177,14 @@ pub struct Engine<'r> {
     pub buf_offers: Vec<ir::ActionId>,
     pub buf_affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub buf_chain: Vec<(usize, ir::ActionId, Option<usize>)>,
+    /// Buffers the policies reuse between decisions.
+    pub buf_nearest: Vec<usize>,
+    pub buf_decisions: Vec<super::control::Decision>,
+    /// Buffers the round loop reuses.
+    pub buf_in_order: Vec<usize>,
+    pub buf_seen: Vec<bool>,
+    pub buf_queue: Vec<Vec<usize>>,
+    pub buf_members: Vec<usize>,
     pub phase_names: Vec<Name>,
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
@@ -220,7 +229,7 @@ pub struct Engine<'r> {
     /// How deeply reactions to reactions are nested.
     pub reaction_depth: u32,
     /// Kinds that may be declared now: `None` outside turns and declaration phases.
-    pub allowed: Option<Vec<ir::ActionKind>>,
+    pub allowed: Option<&'r [ir::ActionKind]>,
     /// In a phase of turns: only the active participant declares.
     pub turn_phase: bool,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
@@ -237,6 +246,9 @@ pub struct Engine<'r> {
     /// The order last written to the trace, so an unchanged order is not written again.
     pub last_order: Option<Vec<super::trace::OrderEntry>>,
 }
+
+/// What may be declared during a turn.
+pub const TURN_KINDS: &[ir::ActionKind] = &[ir::ActionKind::Action, ir::ActionKind::Free];
 
 /// The most effects one cascade may run (everything one declaration, one participant's work
 /// at a timing, or one hour of downtime sets off) before it is stopped as a runaway cycle.

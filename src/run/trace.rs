@@ -217,16 +217,29 @@ impl Serialize for Targets {
     }
 }
 
-/// What an action paid, pool by pool, in the order the cost names them; serialized as a map
-/// sorted by pool name, as a `BTreeMap` would be, without allocating one per event.
+/// What an action paid, pool by pool, in the order the cost names them, held inline (a cost
+/// names at most 8 pools); serialized as a map sorted by pool name, as contracts.md shows it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Paid(pub Vec<(Name, i64)>);
+pub struct Paid([Option<(Name, i64)>; 8]);
+
+impl Paid {
+    pub fn push(&mut self, pool: Name, amount: i64) {
+        if let Some(slot) = self.0.iter_mut().find(|x| x.is_none()) {
+            *slot = Some((pool, amount));
+        }
+    }
+
+    /// Entries sorted by pool name (for output only: this allocates).
+    pub fn sorted(&self) -> Vec<&(Name, i64)> {
+        let mut sorted: Vec<&(Name, i64)> = self.0.iter().flatten().collect();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        sorted
+    }
+}
 
 impl Serialize for Paid {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut sorted: Vec<&(Name, i64)> = self.0.iter().collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        s.collect_map(sorted.into_iter().map(|(k, v)| (k, v)))
+        s.collect_map(self.sorted().into_iter().map(|(k, v)| (k, v)))
     }
 }
 
@@ -278,9 +291,7 @@ pub fn to_text(records: &[Record]) -> String {
             Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
             Event::Action { actor, action, kind, targets, paid } => {
                 let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
-                let mut sorted = paid.0.clone();
-                sorted.sort_by(|a, b| a.0.cmp(&b.0));
-                let cost: Vec<String> = sorted.iter().map(|(p, n)| format!("{n} {p}")).collect();
+                let cost: Vec<String> = paid.sorted().iter().map(|(p, n)| format!("{n} {p}")).collect();
                 let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
                 format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
             }
