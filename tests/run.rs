@@ -705,3 +705,28 @@ fn a_long_fight_is_not_mistaken_for_a_trigger_cycle() {
     let t = play(&rules, s).expect("no cycle in a long duel");
     assert!(t.contains("the round limit (12000) was reached"), "{}", &t[t.len().saturating_sub(400)..]);
 }
+
+// Frontiers, 000 "Movement" / "Forced Movement" and the Zone Movement variant: moving and being
+// pushed are traced; a scenario position outside the zones is refused.
+#[test]
+fn movement_is_traced_and_zone_positions_are_checked() {
+    let rules = r#"ruleset moving
+initiative { value 0 }
+round { phase act: turns }
+pool mp { max 3; refresh at turn_start }
+pool ap { max 1; refresh at turn_start }
+action walk { cost 1 mp per unit; resolve { move units } }
+action shove { cost 1 ap; target enemy within 1; resolve { push target 2 } }
+"#;
+    let a = r#"Script(steps: [Act(round: 1, action: "walk", units: 3), Act(round: 1, action: "shove", target: "B")], fallback: Passive)"#;
+    let s = two(a, "Policy(Passive)", 1).replace(r#"(name: "B", side: "b","#, r#"(name: "B", side: "b", position: 4,"#);
+    let t = play(rules, &s).unwrap();
+    assert_in_order(&t, &["A moves from 0 to 3.", "A uses shove (action) at B", "B is pushed from 4 to 6."]);
+    let zoned = "ruleset zoned\ninitiative { value 0 }\nround { phase act: turns }\nspace zones: engaged, near, far\n";
+    let s = two("Policy(Passive)", "Policy(Passive)", 1)
+        .replace(r#"(name: "B", side: "b","#, r#"(name: "B", side: "b", position: 5,"#);
+    match play(zoned, &s) {
+        Err(RunError::Scenario(problems)) => assert!(problems[0].contains("position 5 is not a zone"), "{problems:?}"),
+        other => panic!("expected a scenario problem, got {other:?}"),
+    }
+}

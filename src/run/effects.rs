@@ -157,14 +157,15 @@ impl<'r> Engine<'r> {
                 let who = self.who(*who, c)?;
                 let n = self.eval(distance, c)?.max(0);
                 let dir = if self.positions[who] >= self.positions[c.owner] { 1 } else { -1 };
-                self.positions[who] = self.positions[who].saturating_add(dir * n);
+                let to = self.positions[who].saturating_add(dir * n);
+                self.place(who, to, true);
             }
             Effect::Pay(costs) => {
                 // Only meaningful in `maintain`; the caller checks the result through `cancelled`.
-                let mut plan = Vec::new();
+                let mut plan = super::state::Costs::default();
                 for cost in costs {
                     let amount = self.eval(&cost.amount, c)?;
-                    plan.push((cost.pool, amount));
+                    plan.add(cost.pool, amount)?;
                 }
                 let affordable =
                     plan.iter().all(|(p, a)| self.pool(c.owner, *p) - a >= self.pool_min(c.owner, *p).unwrap_or(0));
@@ -206,8 +207,23 @@ impl<'r> Engine<'r> {
         if let Some(g) = goal {
             let gap = self.positions[g] - self.positions[who];
             let step = gap.signum() * n.min((gap.abs() - closest).max(0));
-            self.positions[who] += step;
+            self.place(who, self.positions[who] + step, false);
         }
+    }
+
+    /// Moves a participant (kept inside the zone list when space is zones) and records it.
+    fn place(&mut self, who: usize, to: i64, forced: bool) {
+        let to = match &self.r.space {
+            ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
+            _ => to,
+        };
+        let from = self.positions[who];
+        if from == to {
+            return;
+        }
+        self.positions[who] = to;
+        let name = self.names[who].clone();
+        self.emit(Event::Move { who: name, from, to, forced });
     }
 
     fn check(

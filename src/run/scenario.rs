@@ -211,6 +211,17 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         };
         out.sides.push(side as u32);
         out.players.push(p.player);
+        if let ir::Space::Zones(zones) = &r.space {
+            if p.position < 0 || p.position >= zones.len() as i64 {
+                problems.push(format!(
+                    "{}: position {} is not a zone of the ruleset (zones 0 to {}: {})",
+                    p.name,
+                    p.position,
+                    zones.len().saturating_sub(1),
+                    zones.join(", ")
+                ));
+            }
+        }
         out.positions.push(p.position);
         let mut stats = vec![None; r.stats.len()];
         for (name, value) in &p.stats {

@@ -191,6 +191,13 @@ pub enum Event {
     Downtime {
         hour: u32,
     },
+    /// A participant moves (`forced`: pushed by an effect, costing nothing).
+    Move {
+        who: Name,
+        from: i64,
+        to: i64,
+        forced: bool,
+    },
     /// A participant leaves the encounter.
     Leave {
         who: Name,
@@ -310,6 +317,10 @@ pub fn to_text(records: &[Record]) -> String {
             Event::Check { who, roll, against, outcome } => format!("  {who}'s check: {roll} vs {against}, {outcome}."),
             Event::Downtime { hour } => format!("Downtime, hour {hour}."),
             Event::Leave { who } => format!("  {who} leaves the encounter."),
+            Event::Move { who, from, to, forced } => {
+                let how = if *forced { "is pushed" } else { "moves" };
+                format!("  {who} {how} from {from} to {to}.")
+            }
             Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
             Event::EncounterEnd { reason, state } => {
                 let mut s = format!("\nEncounter ends: {reason}.");
