@@ -323,7 +323,7 @@ impl Engine<'_> {
         }
         self.round_log[who]
             .iter()
-            .filter(|d| d.who == who && matches(d.action))
+            .filter(|d| matches(d.action))
             .filter(|d| match per {
                 Period::Turn => d.turn == self.turn_seq,
                 Period::Round | Period::Encounter => d.round == self.round,
@@ -412,7 +412,6 @@ impl Engine<'_> {
             }),
         }
         self.round_log[who].push(Declared {
-            who,
             action: a,
             round: self.round,
             turn: self.turn_seq,

@@ -265,12 +265,7 @@ impl<'r> Engine<'r> {
         };
         let name = self.names[who].clone();
         if !self.r.initiative.allow.delay {
-            self.emit(Event::Rejected {
-                actor: name,
-                action: "delay".into(),
-                code: "not-allowed",
-                reason: "the ruleset does not allow delaying".into(),
-            });
+            self.not_allowed(who, "delay", "the ruleset does not allow delaying");
             return false;
         }
         let Some(other) = self.names.iter().position(|n| **n == *after) else { return false };
@@ -291,6 +286,13 @@ impl<'r> Engine<'r> {
         true
     }
 
+    /// A scripted stay, delay or ready the ruleset does not `allow`: a `rejected` event.
+    fn not_allowed(&mut self, who: usize, what: &'static str, reason: &'static str) {
+        let actor = self.names[who].clone();
+        let action = self.intern(what);
+        self.emit(Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() });
+    }
+
     /// Scripted stays: a later place chosen once, when the encounter starts, then locked (004).
     fn stays(&mut self) -> Result<(), RunError> {
         let mut moved = false;
@@ -301,14 +303,8 @@ impl<'r> Engine<'r> {
             }) else {
                 continue;
             };
-            let name = self.names[who].clone();
             if !self.r.initiative.allow.stay {
-                self.emit(Event::Rejected {
-                    actor: name,
-                    action: "stay".into(),
-                    code: "not-allowed",
-                    reason: "the ruleset does not allow staying".into(),
-                });
+                self.not_allowed(who, "stay", "the ruleset does not allow staying");
                 continue;
             }
             let Some(other) = self.names.iter().position(|n| **n == *after) else { continue };
@@ -442,13 +438,7 @@ impl<'r> Engine<'r> {
                         self.emit(Event::Choice { who: name, question, answer: action });
                         self.readied.push(ready);
                     } else {
-                        let reason = "the ruleset does not allow readying".to_string();
-                        self.emit(Event::Rejected {
-                            actor: name,
-                            action: "ready".into(),
-                            code: "not-allowed",
-                            reason: reason.into(),
-                        });
+                        self.not_allowed(who, "ready", "the ruleset does not allow readying");
                     }
                     continue;
                 }

@@ -145,7 +145,6 @@ pub struct Used {
 /// One declaration, for limits.
 #[derive(Debug, Clone)]
 pub struct Declared {
-    pub who: usize,
     pub action: ir::ActionId,
     pub round: u32,
     pub turn: u64,
