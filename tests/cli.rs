@@ -114,3 +114,16 @@ fn a_compiled_ir_runs_like_its_source() {
     assert_eq!(from_source.0, 0);
     assert_eq!(from_source.1, from_ir.1);
 }
+
+#[test]
+fn runtime_problems_are_diagnostics_with_exit_code_1() {
+    let (code, stdout, stderr) = tempo(&["run", "tests/runtime/loop.rules", "tests/runtime/start.ron"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(
+        stderr.contains("tempo::trigger-cycle") && stderr.contains("bounce") && stderr.contains("back"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = tempo(&["run", "tests/runtime/overflow.rules", "tests/runtime/start.ron"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("tempo::rule-failed") && stderr.contains("overflowed"), "{stderr}");
+}

@@ -730,3 +730,28 @@ action shove { cost 1 ap; target enemy within 1; resolve { push target 2 } }
         other => panic!("expected a scenario problem, got {other:?}"),
     }
 }
+
+// Active Phase, 004 "Encounter Outro": All Resolve ends every combat effect at once; a stay the
+// ruleset does not allow is refused.
+#[test]
+fn an_ending_outro_clears_conditions_and_a_disallowed_stay_is_refused() {
+    let rules = r#"ruleset outro
+initiative { value 0 }
+round { phase act: turns }
+condition burning
+outro all_resolve "All Resolve" ends { clear_conditions }
+"#;
+    let s = r#"(seed: 1, rounds: 1, outro: (name: "all_resolve"), participants: [
+  (name: "A", side: "a", conditions: ["burning"], controller: Script(steps: [Stay(after: "B")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A cannot use stay: the ruleset does not allow staying [not-allowed]",
+            "A is no longer burning.",
+            "outro all_resolve",
+        ],
+    );
+}
