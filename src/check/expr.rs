@@ -448,8 +448,45 @@ impl Lowerer<'_> {
     }
 
     /// An action, category, action kind or declared event, in that order.
+    /// Warns when a name used for actions (`on NAME`, `limit NAME`, `adjust cost NAME`) names
+    /// more than one kind of thing; `chosen` is what it was read as.
+    pub fn warn_ambiguous(&mut self, name: &ast::Ident, chosen: &str) {
+        let n = name.name.as_str();
+        let mut meanings: Vec<&str> = Vec::new();
+        if self.scope.actions.find(n).is_some() {
+            meanings.push("an action");
+        }
+        if self.scope.categories.find(n).is_some() {
+            meanings.push("a category");
+        }
+        if ast::ActionKind::from_word(n).is_some() {
+            meanings.push("an action kind");
+        }
+        if self.scope.events.find(n).is_some() {
+            meanings.push("an event");
+        }
+        if meanings.len() > 1 {
+            let d = Diagnostic::warning(
+                Code::AmbiguousName,
+                name.span,
+                format!("`{n}` is both {}; it is read as the {chosen} here", meanings.join(" and ")),
+            )
+            .label(format!("read as the {chosen}"))
+            .help("give them different names, e.g. `category physical_attack`");
+            self.error(d);
+        }
+    }
+
     pub fn event_ref(&mut self, name: &ast::Ident) -> ir::EventRef {
         let n = name.name.as_str();
+        let chosen = if self.scope.actions.find(n).is_some() {
+            "action"
+        } else if self.scope.categories.find(n).is_some() {
+            "category"
+        } else {
+            "action kind"
+        };
+        self.warn_ambiguous(name, chosen);
         if let Some(i) = self.scope.actions.find(n) {
             return ir::EventRef::Action(ir::ActionId(i));
         }
@@ -659,6 +696,7 @@ impl Lowerer<'_> {
                 E::Check { roll: self.int(roll, ctx), against: self.int(against, ctx), outcomes: o }
             }
             ast::Stmt::Move(e, _) => E::Move(self.int(e, ctx)),
+            ast::Stmt::MoveAway(e, _) => E::MoveAway(self.int(e, ctx)),
             ast::Stmt::Push { who, distance, .. } => {
                 E::Push { who: self.who_word(who, ctx), distance: self.int(distance, ctx) }
             }

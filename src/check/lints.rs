@@ -60,7 +60,7 @@ impl Uses {
                     self.add(*pool, touch);
                     self.expr(value);
                 }
-                Effect::Initiative { value, .. } | Effect::Move(value) | Effect::Push { distance: value, .. } => {
+                Effect::Initiative { value, .. } | Effect::Move(value) | Effect::MoveAway(value) | Effect::Push { distance: value, .. } => {
                     self.expr(value)
                 }
                 Effect::Apply { duration, magnitude, .. } => {

@@ -712,6 +712,14 @@ impl<'a> Lowerer<'a> {
     /// An action kind, category or action named by a limit or a cost adjustment.
     fn subject(&mut self, name: &ast::Ident) -> ir::LimitSubject {
         let n = name.name.as_str();
+        let chosen = if ActionKind::from_word(n).is_some() {
+            "action kind"
+        } else if self.scope.categories.find(n).is_some() {
+            "category"
+        } else {
+            "action"
+        };
+        self.warn_ambiguous(name, chosen);
         if let Some(k) = ActionKind::from_word(n) {
             ir::LimitSubject::Kind(k)
         } else if let Some(i) = self.scope.categories.find(n) {

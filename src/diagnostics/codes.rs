@@ -323,6 +323,20 @@ Example:
 
 Fix: `pool ap { max 3; refresh at turn_start }`.";
 
+    AmbiguousName => "ambiguous-name", "Warning: a name in an `on` clause, a `limit` or an `adjust cost` \
+is both an action and a category (or an action kind, or an event), so it could mean either. An `on` \
+clause reads it as the action, a `limit` or `adjust cost` as the kind or category; a reaction meant \
+for every attack would then answer only the action named `attack`.
+
+Example:
+
+    category attack
+    action attack { category attack }
+    action shoot { category attack }
+    reaction dodge { on attack against self }
+
+Fix: give the category and the action different names (`category physical_attack`).";
+
     UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it, spends it or changes it.
 
 Example:

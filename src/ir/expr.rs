@@ -76,6 +76,8 @@ pub enum Effect {
     Check { roll: Expr, against: Expr, outcomes: Outcomes },
     If { cond: Expr, then: Vec<Effect>, otherwise: Vec<Effect> },
     Move(Expr),
+    /// Voluntary movement away from the target or the nearest enemy.
+    MoveAway(Expr),
     Push { who: Who, distance: Expr },
     Pay(Vec<Cost>),
     Follow(Who),

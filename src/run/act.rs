@@ -88,6 +88,12 @@ impl Engine<'_> {
             let cond = &r.conditions[c.index()].name;
             refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
+        if self.action_moves[a.index()] {
+            if let Some(c) = self.movement_blocked(who) {
+                let cond = &r.conditions[c.index()].name;
+                refuse!(self, "blocked", "is {cond}, which blocks movement");
+            }
+        }
         // The target.
         let wanted = action.target.kind;
         if wanted != ir::TargetKind::None && target.is_none() {
@@ -226,9 +232,14 @@ impl Engine<'_> {
                 let mut ok = self.present[p] && self.standing(p) && self.partner_consents(p);
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
-                    let min = self.pool_min(p, c.pool)?;
-                    ok &= self.pool(p, c.pool) - amount >= min && self.spend_blocked(p, c.pool).is_none();
                     pay.add(c.pool, amount)?;
+                    ok &= self.spend_blocked(p, c.pool).is_none();
+                }
+                // The partner pays for the same action: `adjust cost` applies to its share too,
+                // judged from its side (004: a combo in the Final Phase costs the partner more).
+                self.adjust_costs(a, &pc, &mut pay)?;
+                for &(pool, amount) in pay.iter() {
+                    ok &= self.pool(p, pool) - amount >= self.pool_min(p, pool)?;
                 }
                 if ok {
                     partner = Some((p, pay));
@@ -278,6 +289,14 @@ impl Engine<'_> {
                 out.add(term.pool, n)?;
             }
         }
+        self.adjust_costs(a, ctx, &mut out)?;
+        Ok(out)
+    }
+
+    /// Applies the ruleset's `adjust cost` rules that hold now to a cost of action `a`.
+    fn adjust_costs(&mut self, a: ir::ActionId, ctx: &Ctx, out: &mut Costs) -> Result<(), RunError> {
+        let r = self.r;
+        let action = &r.actions[a.index()];
         for adj in &r.cost_adjustments {
             let applies = match adj.subject {
                 None => true,
@@ -306,7 +325,7 @@ impl Engine<'_> {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.

@@ -100,7 +100,10 @@ impl Engine<'_> {
                     // An action waits for a phase that admits its kind.
                     let kind = id.map(|a| self.r.actions[a.index()].kind);
                     let admitted = kind.is_some_and(|k| self.allowed.is_some_and(|ks| ks.contains(&k)));
-                    if kind.is_some() && !admitted {
+                    // It waits only when a later phase of the round may admit it; otherwise it
+                    // is declared now, so the planner says why not (`not-now`) instead of the
+                    // step silently never being used.
+                    if kind.is_some_and(|k| !admitted && self.admitted_later(k)) {
                         continue;
                     }
                     match id {
@@ -126,6 +129,16 @@ impl Engine<'_> {
         }
         let policy = self.controls[who].policy;
         self.policy_turn(who, policy)
+    }
+
+    /// Whether a phase after the current one in this round admits actions of this kind. Phase
+    /// guards are not evaluated: a guarded phase might still run, so the step keeps waiting.
+    fn admitted_later(&self, kind: ir::ActionKind) -> bool {
+        self.r.phases.iter().skip(self.phase_at + 1).any(|p| match &p.kind {
+            ir::PhaseKind::Turns => super::state::TURN_KINDS.contains(&kind),
+            ir::PhaseKind::Simultaneous(kinds) => kinds.is_empty() || kinds.contains(&kind),
+            ir::PhaseKind::Step(_) => false,
+        })
     }
 
     /// Fills `out` with what the policy could do now: per action (in declaration order), the

@@ -10,7 +10,10 @@ impl<'r> Engine<'r> {
     pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
         let max = self.pool_max(who, p)?;
         let min = self.pool_min(who, p)?;
-        let value = value.max(min);
+        // A pool overspent below its minimum recovers from where it is (Frontiers: negative
+        // Energy recovers at the normal rate); effects never push it further down.
+        let from = self.pools[who * self.r.pools.len() + p.index()];
+        let value = value.max(min.min(from));
         let value = max.map_or(value, |m| value.min(m.max(min)));
         self.set_pool_raw(who, p, value, cause);
         Ok(())
@@ -107,6 +110,7 @@ impl<'r> Engine<'r> {
                 let who = self.who(*who, c)?;
                 let v = self.eval(value, c)?;
                 let now = self.initiative[who];
+                self.following[who] = false;
                 // Takes effect from the next ordering (Frontiers: next round).
                 self.initiative[who] = match op {
                     AssignOp::Set => v,
@@ -151,7 +155,15 @@ impl<'r> Engine<'r> {
             }
             Effect::Move(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                self.move_toward(c.owner, c.target, n);
+                if self.movement_blocked(c.owner).is_none() {
+                    self.move_toward(c.owner, c.target, n);
+                }
+            }
+            Effect::MoveAway(amount) => {
+                let n = self.eval(amount, c)?.max(0);
+                if self.movement_blocked(c.owner).is_none() {
+                    self.move_away(c.owner, c.target, n);
+                }
             }
             Effect::Push { who, distance } => {
                 let who = self.who(*who, c)?;
@@ -180,7 +192,12 @@ impl<'r> Engine<'r> {
             }
             Effect::Follow(who) => {
                 let who = self.who(*who, c)?;
-                self.initiative[c.owner] = self.initiative[who].saturating_sub(1);
+                // "Immediately after": the next value after theirs, ahead of anyone already at
+                // it (003, Choose to Delay). Fixed now, so it does not move if they move later.
+                let later = if self.r.initiative.order == ir::Order::LowestFirst { 1 } else { -1 };
+                self.initiative[c.owner] = self.initiative[who].saturating_add(later);
+                self.following[c.owner] = who != c.owner;
+                self.ordered_values.clear();
             }
             Effect::EndTurn => self.turn_over = true,
             Effect::EndEncounter => self.ended = Some("ended by a rule".to_string()),
@@ -208,6 +225,20 @@ impl<'r> Engine<'r> {
             let gap = self.positions[g] - self.positions[who];
             let step = gap.signum() * n.min((gap.abs() - closest).max(0));
             self.place(who, self.positions[who] + step, false);
+        }
+    }
+
+    /// Voluntary movement away from `target`, or from the nearest standing enemy.
+    fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
+        let from = target.filter(|t| *t != who).or_else(|| {
+            (0..self.n)
+                .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
+                .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
+        });
+        if let Some(f) = from {
+            // Sharing a place, one steps back toward lower positions (the table's convention).
+            let dir = if self.positions[who] > self.positions[f] { 1 } else { -1 };
+            self.place(who, self.positions[who].saturating_add(dir * n), false);
         }
     }
 
@@ -472,4 +503,10 @@ fn op_word(op: &ir::PoolOp) -> &'static str {
         ir::PoolOp::Convert(_) => "convert",
         ir::PoolOp::Gain { .. } => "gain",
     }
+}
+
+/// Whether an action is movement: its own effects (not a branch of a check or a choice) move
+/// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
+pub fn moves(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| matches!(e, Effect::Move(_) | Effect::MoveAway(_)))
 }

@@ -14,6 +14,7 @@ impl<'r> Engine<'r> {
         let r = self.r;
         let init = &r.initiative;
         let first_time = self.order.is_empty();
+        self.following.iter_mut().for_each(|f| *f = false);
         for who in 0..self.n {
             if !self.present[who] {
                 continue;
@@ -53,13 +54,22 @@ impl<'r> Engine<'r> {
             ir::Order::HighestFirst | ir::Order::LowestFirst => {
                 let mut sorted = present.clone();
                 let high = init.order == ir::Order::HighestFirst;
-                sorted.sort_by_key(|w| if high { -self.initiative[*w] } else { self.initiative[*w] });
+                // Doubled, so a follower sorts half a step ahead of the others at its value.
+                let keys: Vec<i64> = (0..self.n)
+                    .map(|w| {
+                        let v = self.initiative[w].saturating_mul(2);
+                        let v = if high { v.saturating_neg() } else { v };
+                        v.saturating_sub(i64::from(self.following[w]))
+                    })
+                    .collect();
+                let key = |w: usize| keys[w];
+                sorted.sort_by_key(|w| key(*w));
                 // Break ties: walk runs of equal values through the tie-breaks in order.
                 let mut out: Vec<Vec<usize>> = Vec::new();
                 let mut i = 0;
                 while i < sorted.len() {
                     let mut j = i;
-                    while j < sorted.len() && self.initiative[sorted[j]] == self.initiative[sorted[i]] {
+                    while j < sorted.len() && key(sorted[j]) == key(sorted[i]) {
                         j += 1;
                     }
                     let tied: Vec<usize> = sorted[i..j].to_vec();
@@ -92,7 +102,9 @@ impl<'r> Engine<'r> {
             };
             let keyed: Vec<(i64, usize)> = match tie {
                 ir::TieBreak::Simultaneous => {
-                    out.push(group);
+                    // The rest of the tie-breaks order the group's members; it stays one group.
+                    let ordered = self.break_ties(vec![group], k + 1)?;
+                    out.push(ordered.concat());
                     continue;
                 }
                 ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) => {
@@ -414,9 +426,13 @@ impl<'r> Engine<'r> {
             self.active = Some(who);
             let actor = self.names[who].clone();
             self.emit(Event::TurnStart { actor });
+            self.turn_over = false;
             self.at_for(who, Timing::TurnStart, &r.turn_start)?;
             self.settle()?;
             self.continue_ongoing(who)?;
+            // An `end_turn` reached from the turn start (a drain to 0 slots) ends this turn
+            // before it is played; the flag would otherwise be reset for the acting loop.
+            self.ended_at_start[who] = self.turn_over;
         }
         for &who in &members {
             if self.ended.is_some() {
@@ -425,10 +441,10 @@ impl<'r> Engine<'r> {
             self.turn_seq += 1;
             self.active = Some(who);
             self.controls[who].taken = 0;
-            self.turn_over = false;
+            self.turn_over = self.ended_at_start[who];
             // An incapacitated participant's turn ends at once; start and end still happen.
-            let acting =
-                self.blocked(who, ActionKind::Action).is_none() || self.blocked(who, ActionKind::Free).is_none();
+            let acting = !self.turn_over
+                && (self.blocked(who, ActionKind::Action).is_none() || self.blocked(who, ActionKind::Free).is_none());
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names[who].clone();
@@ -511,6 +527,7 @@ impl<'r> Engine<'r> {
                 }
             }
             let id = ir::PhaseId(p as u32);
+            self.phase_at = p;
             self.phase_seq += 1;
             self.emit(Event::PhaseStart { phase: self.phase_names[p].clone() });
             self.at_all(Timing::PhaseStart(id))?;
@@ -702,7 +719,8 @@ impl<'r> Engine<'r> {
     }
 
     /// Hours of downtime after the encounter; an interrupted hour recovers nothing.
-    pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<(), RunError> {
+    /// Plays the hours of downtime; returns how many hours at its end went uninterrupted.
+    pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<u32, RunError> {
         let r = self.r;
         self.round = 0;
         let mut since_start = 0u32;
@@ -729,12 +747,25 @@ impl<'r> Engine<'r> {
             }
             self.settle()?;
         }
-        Ok(())
+        Ok(since_start)
     }
 
-    pub fn rest(&mut self, name: &str) -> Result<(), RunError> {
+    /// Takes a rest for everyone. `slept` is the uninterrupted hours the downtime ended with
+    /// (`None` without downtime: the rest is simply taken); a rest of `hours N` needs N.
+    pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
         let r = self.r;
         if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
+            let needed = match &rest.hours {
+                Some(h) => self.eval(h, &Ctx::default())?,
+                None => 0,
+            };
+            let label = Name::from(rest.name.as_str());
+            if let Some(slept) = slept.filter(|s| i64::from(*s) < needed) {
+                let outcome = format!("cut short: {slept} of {needed} uninterrupted hours");
+                self.emit(Event::Rest { rest: label, outcome });
+                return Ok(());
+            }
+            self.emit(Event::Rest { rest: label, outcome: "taken".into() });
             for who in 0..self.n {
                 let cause = Cause::Named(Name::from(rest.name.as_str()));
                 self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;

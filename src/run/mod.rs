@@ -58,6 +58,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         names: resolved.names.iter().map(|n| Name::from(n.as_str())).collect(),
         pool_names: r.pools.iter().map(|x| Name::from(x.name.as_str())).collect(),
         action_names: r.actions.iter().map(|x| Name::from(x.name.as_str())).collect(),
+        action_moves: r.actions.iter().map(|x| effects::moves(&x.effects)).collect(),
         condition_names: r.conditions.iter().map(|x| Name::from(x.name.as_str())).collect(),
         event_names: r.events.iter().map(|x| Name::from(x.name.as_str())).collect(),
         trigger_names: r.triggers.iter().map(|x| Name::from(x.name.as_str())).collect(),
@@ -108,10 +109,13 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         pending: Vec::new(),
         ended: None,
         turn_over: false,
+        ended_at_start: vec![false; n],
+        following: vec![false; n],
         cancelled: false,
         chain_depth: 0,
         reaction_depth: 0,
         allowed: None,
+        phase_at: 0,
         turn_phase: false,
         dry: false,
         last_order: None,
@@ -158,11 +162,10 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
     e.emit(Event::EncounterEnd { reason, state });
     e.ended = None;
     if let Some(after) = &s.after {
-        if after.downtime_hours > 0 {
-            e.downtime(after.downtime_hours, after.interrupted_hour)?;
-        }
+        let slept =
+            if after.downtime_hours > 0 { Some(e.downtime(after.downtime_hours, after.interrupted_hour)?) } else { None };
         if let Some(rest) = &after.rest {
-            e.rest(rest)?;
+            e.rest(rest, slept)?;
         }
         if after.downtime_hours > 0 || after.rest.is_some() {
             let state = e.final_state();

@@ -160,6 +160,9 @@ pub struct Engine<'r> {
     /// The ruleset's names, interned once so events share them.
     pub pool_names: Vec<Name>,
     pub action_names: Vec<Name>,
+    /// Per action: its effects include voluntary movement (refused to a holder of a condition
+    /// that `blocks movement`).
+    pub action_moves: Vec<bool>,
     pub condition_names: Vec<Name>,
     pub event_names: Vec<Name>,
     pub trigger_names: Vec<Name>,
@@ -192,6 +195,9 @@ pub struct Engine<'r> {
     pub pools: Vec<i64>,
     pub conds: Vec<Option<Held>>,
     pub initiative: Vec<i64>,
+    /// Per participant: it `follow`ed someone, so it goes ahead of anyone else at its value
+    /// (right after the one it followed) until initiative is made again.
+    pub following: Vec<bool>,
     pub order: Vec<Vec<usize>>,
     pub present: Vec<bool>,
     pub round: u32,
@@ -222,6 +228,8 @@ pub struct Engine<'r> {
     pub pending: Vec<(usize, ir::PoolId, i64)>,
     pub ended: Option<String>,
     pub turn_over: bool,
+    /// Per participant: its turn was ended by its own turn-start work (an `end_turn` there).
+    pub ended_at_start: Vec<bool>,
     pub cancelled: bool,
     /// How deeply answers to events are nested (triggers, gains, reactions).
     pub chain_depth: u32,
@@ -229,6 +237,8 @@ pub struct Engine<'r> {
     pub reaction_depth: u32,
     /// Kinds that may be declared now: `None` outside turns and declaration phases.
     pub allowed: Option<&'r [ir::ActionKind]>,
+    /// The index of the phase being played (meaningful while `allowed` is set).
+    pub phase_at: usize,
     /// In a phase of turns: only the active participant declares.
     pub turn_phase: bool,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
@@ -511,6 +521,12 @@ impl Engine<'_> {
         (0..self.r.conditions.len())
             .map(|c| ir::ConditionId(c as u32))
             .find(|c| self.has(who, *c) && self.r.conditions[c.index()].blocks.kinds.contains(&kind))
+    }
+
+    pub fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
+        (0..self.r.conditions.len())
+            .map(|c| ir::ConditionId(c as u32))
+            .find(|c| self.has(who, *c) && self.r.conditions[c.index()].blocks.movement)
     }
 
     pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {

@@ -208,6 +208,11 @@ pub enum Event {
         action: Name,
         outcome: &'static str,
     },
+    /// A rest after the encounter: taken, or cut short by too few uninterrupted hours.
+    Rest {
+        rest: Name,
+        outcome: String,
+    },
     EncounterEnd {
         reason: String,
         state: BTreeMap<Name, FinalState>,
@@ -322,6 +327,7 @@ pub fn to_text(records: &[Record]) -> String {
                 format!("  {who} {how} from {from} to {to}.")
             }
             Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
+            Event::Rest { rest, outcome } => format!("Rest: {rest}, {outcome}."),
             Event::EncounterEnd { reason, state } => {
                 let mut s = format!("\nEncounter ends: {reason}.");
                 for (name, st) in state {

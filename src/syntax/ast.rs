@@ -502,6 +502,8 @@ pub enum Stmt {
     Choose { chooser: Ident, question: Option<String>, options: Vec<(Ident, Block)>, span: Span },
     Check { roll: Expr, against: Expr, outcomes: Vec<(Ident, Block)>, span: Span },
     Move(Expr, Span),
+    /// `move away N`: away from the target or the nearest enemy.
+    MoveAway(Expr, Span),
     Push { who: Ident, distance: Expr, span: Span },
     Pay(CostTerms),
     Follow(Ident),

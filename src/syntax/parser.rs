@@ -837,7 +837,19 @@ impl Builder {
                 }
                 Stmt::Check { roll, against, outcomes, span }
             }
-            Rule::move_stmt => Stmt::Move(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::move_stmt => {
+                let mut first = self.next(&mut it, &p)?;
+                let away = first.as_rule() == Rule::kw_away;
+                if away {
+                    first = self.next(&mut it, &p)?;
+                }
+                let distance = self.expr(first)?;
+                if away {
+                    Stmt::MoveAway(distance, span)
+                } else {
+                    Stmt::Move(distance, span)
+                }
+            }
             Rule::push_stmt => {
                 let who = self.ident(&self.next(&mut it, &p)?);
                 Stmt::Push { who, distance: self.expr(self.next(&mut it, &p)?)?, span }
