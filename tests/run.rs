@@ -755,3 +755,124 @@ outro all_resolve "All Resolve" ends { clear_conditions }
         ],
     );
 }
+
+// Language: `blocks movement` refuses an action that is movement, and stops a move elsewhere;
+// `move away` steps back from the target (003, Movement Actions and Disengage).
+#[test]
+fn movement_can_be_blocked_and_can_go_away() {
+    let rules = r#"ruleset steps
+initiative { value 0 }
+round { phase act: turns }
+space grid
+pool ap { max 3; refresh at turn_start }
+condition held { blocks movement }
+action close { cost 1 ap; resolve { move 3 } }
+action back { cost 1 ap; resolve { move away 2 } }
+action lunge { cost 1 ap; target enemy; resolve { check 1d20 vs 0 { success { move 1 } } } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [Act(round: 1, action: "close"), Act(round: 1, action: "back")], fallback: Passive)),
+  (name: "B", side: "b", position: 9, conditions: ["held"], controller: Script(steps: [Act(round: 1, action: "close"), Act(round: 1, action: "lunge", target: "A")], fallback: Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A moves from 0 to 3.",
+            "A moves from 3 to 1.",
+            "B cannot use close: is held, which blocks movement [blocked]",
+            "B uses lunge (action) at A",
+        ],
+    );
+    assert!(!t.contains("B moves"), "a held participant never moves:\n{t}");
+}
+
+// Engine: an `end_turn` reached from the turn start ends that turn before it is played
+// (004, Multi-Round Actions: the recovery drain takes every slot).
+#[test]
+fn end_turn_at_turn_start_skips_the_turn() {
+    let rules = r#"ruleset drained
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start; when <= 0 { end_turn } }
+condition drained { at turn_start { ap = 0 } }
+action strike { cost 1 ap }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", conditions: ["drained"], controller: Policy(Aggressive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(&t, &["A: ap 3 -> 0 (drained)", "A's turn ends."]);
+    assert!(!t.contains("A uses strike"), "the drained turn is not played:\n{t}");
+}
+
+// Engine: `follow` goes right after the one followed, ahead of anyone already at the value
+// just below theirs (003, Choose to Delay).
+#[test]
+fn follow_goes_right_after_ahead_of_a_tie() {
+    let rules = r#"ruleset follow
+stat speed = 0
+initiative { value speed; made at round_start }
+round { phase prep: simultaneous preparation; phase act: turns }
+preparation wait { target other; resolve { follow target } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "C", side: "b", stats: {"speed": 15}, controller: Policy(Passive)),
+  (name: "A", side: "a", stats: {"speed": 25}, controller: Script(steps: [Act(round: 1, action: "wait", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", stats: {"speed": 16}, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &["Initiative: A (25), then B (16), then C (15).", "Initiative: B (16), then A (15), then C (15)."],
+    );
+}
+
+// Engine: tie-breaks after `simultaneous` order the shared turn without splitting it (004:
+// tied characters gain their slots together, players first).
+#[test]
+fn tie_breaks_after_simultaneous_order_the_group() {
+    let rules = r#"ruleset shared
+initiative { value 5; ties simultaneous, then players_first }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+action strike { cost 1 ap }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "Npc", side: "b", controller: Policy(Aggressive)),
+  (name: "Pc", side: "a", player: true, controller: Policy(Aggressive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &["Initiative: [Pc (5), Npc (5)] together.", "Pc's turn.", "Npc's turn.", "Pc uses strike", "Npc uses strike"],
+    );
+}
+
+// Engine: a rest of `hours N` needs N uninterrupted hours at the end of the downtime (002,
+// Rest & Downtime); overspent pools recover from where they are (000, Negative Energy Limits).
+#[test]
+fn a_rest_needs_its_hours_and_overspent_pools_recover_from_below() {
+    let rules = r#"ruleset rest
+initiative { value 0 }
+round { phase act: turns }
+pool energy { max 5; overspend to -2 { } }
+pool hp { max 10 }
+downtime every 1 hour { energy += 1 }
+rest full hours 3 { hp = hp.max }
+"#;
+    let scenario = |interrupted: u32| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {{"energy": -2, "hp": 4}}, controller: Policy(Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+], after: (downtime_hours: 4, interrupted_hour: {interrupted}, rest: "full"))"#
+        )
+    };
+    let t = play(rules, &scenario(2)).unwrap();
+    assert_in_order(&t, &["A: energy -2 -> -1 (downtime)", "Rest: full, cut short: 2 of 3 uninterrupted hours."]);
+    assert!(!t.contains("A: hp 4 -> 10"), "{t}");
+    let t = play(rules, &scenario(1)).unwrap();
+    assert_in_order(&t, &["Rest: full, taken.", "A: hp 4 -> 10 (full)"]);
+}
