@@ -60,9 +60,10 @@ impl Uses {
                     self.add(*pool, touch);
                     self.expr(value);
                 }
-                Effect::Initiative { value, .. } | Effect::Move(value) | Effect::MoveAway(value) | Effect::Push { distance: value, .. } => {
-                    self.expr(value)
-                }
+                Effect::Initiative { value, .. }
+                | Effect::Move(value)
+                | Effect::MoveAway(value)
+                | Effect::Push { distance: value, .. } => self.expr(value),
                 Effect::Apply { duration, magnitude, .. } => {
                     duration.iter().for_each(|d| self.duration(d));
                     magnitude.iter().for_each(|m| self.expr(m));

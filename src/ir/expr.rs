@@ -67,18 +67,50 @@ pub enum Expr {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Effect {
-    Pool { who: Who, pool: PoolId, op: AssignOp, value: Expr },
-    Initiative { who: Who, op: AssignOp, value: Expr },
-    Apply { who: Who, condition: ConditionId, magnitude: Option<Expr>, duration: Option<Duration> },
-    Remove { who: Who, condition: ConditionId },
+    Pool {
+        who: Who,
+        pool: PoolId,
+        op: AssignOp,
+        value: Expr,
+    },
+    Initiative {
+        who: Who,
+        op: AssignOp,
+        value: Expr,
+    },
+    Apply {
+        who: Who,
+        condition: ConditionId,
+        magnitude: Option<Expr>,
+        duration: Option<Duration>,
+    },
+    Remove {
+        who: Who,
+        condition: ConditionId,
+    },
     Emit(EventId),
-    Choose { chooser: Chooser, question: String, options: Vec<ChoiceOption> },
-    Check { roll: Expr, against: Expr, outcomes: Outcomes },
-    If { cond: Expr, then: Vec<Effect>, otherwise: Vec<Effect> },
+    Choose {
+        chooser: Chooser,
+        question: String,
+        options: Vec<ChoiceOption>,
+    },
+    Check {
+        roll: Expr,
+        against: Expr,
+        outcomes: Outcomes,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Effect>,
+        otherwise: Vec<Effect>,
+    },
     Move(Expr),
     /// Voluntary movement away from the target or the nearest enemy.
     MoveAway(Expr),
-    Push { who: Who, distance: Expr },
+    Push {
+        who: Who,
+        distance: Expr,
+    },
     Pay(Vec<Cost>),
     Follow(Who),
     EndTurn,

@@ -621,6 +621,10 @@ impl Engine<'_> {
                 self.emit(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name });
                 self.declare(ready.who, ready.action, ready.target, None, None)?;
                 (self.allowed, self.turn_phase, self.active) = saved;
+                // The turn the ready held open ends after the action.
+                if std::mem::take(&mut self.holding[ready.who]) {
+                    self.end_turn_of(ready.who)?;
+                }
                 // From now on the readied participant acts right after whoever set it off.
                 self.order.retain(|g| g.as_slice() != [ready.who]);
                 let after = self.order.iter().position(|g| g.contains(&actor)).map_or(self.order.len(), |q| q + 1);

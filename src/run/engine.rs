@@ -417,7 +417,7 @@ impl<'r> Engine<'r> {
                 self.check_end();
                 continue;
             }
-            if self.surprise_round && self.surprised[who] {
+            if (self.surprise_round && self.surprised[who]) || self.holding[who] {
                 continue;
             }
             members.push(who);
@@ -453,6 +453,7 @@ impl<'r> Engine<'r> {
                         let question = self.intern("ready");
                         self.emit(Event::Choice { who: name, question, answer: action });
                         self.readied.push(ready);
+                        self.holding[who] = true;
                     } else {
                         self.not_allowed(who, "ready", "the ruleset does not allow readying");
                     }
@@ -472,14 +473,25 @@ impl<'r> Engine<'r> {
             }
         }
         for &who in &members {
-            self.active = Some(who);
-            let actor = self.names[who].clone();
-            self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
-            self.settle()?;
-            self.emit(Event::TurnEnd { actor });
+            if !self.holding[who] {
+                self.end_turn_of(who)?;
+            }
         }
         self.active = None;
         self.buf_members = members;
+        Ok(())
+    }
+
+    /// The end of one participant's turn: its turn-end work, then the `turn_end` event.
+    pub(super) fn end_turn_of(&mut self, who: usize) -> Result<(), RunError> {
+        let r = self.r;
+        let saved = self.active;
+        self.active = Some(who);
+        let actor = self.names[who].clone();
+        self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
+        self.settle()?;
+        self.emit(Event::TurnEnd { actor });
+        self.active = saved;
         Ok(())
     }
 
@@ -614,9 +626,21 @@ impl<'r> Engine<'r> {
             self.at_all(Timing::PhaseEnd(id))?;
             self.emit(Event::PhaseEnd { phase: self.phase_names[p].clone() });
         }
+        // A ready that did not happen this round is dropped, unless it keeps waiting; the
+        // turn it held open ends now.
+        let mut i = 0;
+        while i < self.readied.len() {
+            if self.readied[i].keep {
+                i += 1;
+                continue;
+            }
+            let who = self.readied.remove(i).who;
+            self.holding[who] = false;
+            if self.present[who] {
+                self.end_turn_of(who)?;
+            }
+        }
         self.at_all(Timing::RoundEnd)?;
-        // A ready that did not happen this round is dropped, unless it keeps waiting.
-        self.readied.retain(|x| x.keep);
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.n {
             for c in 0..r.conditions.len() {

@@ -110,6 +110,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         ended: None,
         turn_over: false,
         ended_at_start: vec![false; n],
+        holding: vec![false; n],
         following: vec![false; n],
         cancelled: false,
         chain_depth: 0,
@@ -162,8 +163,11 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
     e.emit(Event::EncounterEnd { reason, state });
     e.ended = None;
     if let Some(after) = &s.after {
-        let slept =
-            if after.downtime_hours > 0 { Some(e.downtime(after.downtime_hours, after.interrupted_hour)?) } else { None };
+        let slept = if after.downtime_hours > 0 {
+            Some(e.downtime(after.downtime_hours, after.interrupted_hour)?)
+        } else {
+            None
+        };
         if let Some(rest) = &after.rest {
             e.rest(rest, slept)?;
         }

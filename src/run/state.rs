@@ -230,6 +230,9 @@ pub struct Engine<'r> {
     pub turn_over: bool,
     /// Per participant: its turn was ended by its own turn-start work (an `end_turn` there).
     pub ended_at_start: Vec<bool>,
+    /// Per participant: it readied an action, so its turn is held open until the action is
+    /// taken or the ready is dropped; its later turns are not taken meanwhile (001, Ready Action).
+    pub holding: Vec<bool>,
     pub cancelled: bool,
     /// How deeply answers to events are nested (triggers, gains, reactions).
     pub chain_depth: u32,

@@ -495,16 +495,45 @@ pub struct Block {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
-    If { cond: Expr, then: Block, otherwise: Option<Block>, span: Span },
-    Apply { condition: Ident, magnitude: Option<Expr>, to: Option<Ident>, duration: Option<Duration>, span: Span },
-    Remove { condition: Ident, from: Option<Ident>, span: Span },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    Apply {
+        condition: Ident,
+        magnitude: Option<Expr>,
+        to: Option<Ident>,
+        duration: Option<Duration>,
+        span: Span,
+    },
+    Remove {
+        condition: Ident,
+        from: Option<Ident>,
+        span: Span,
+    },
     Emit(Ident),
-    Choose { chooser: Ident, question: Option<String>, options: Vec<(Ident, Block)>, span: Span },
-    Check { roll: Expr, against: Expr, outcomes: Vec<(Ident, Block)>, span: Span },
+    Choose {
+        chooser: Ident,
+        question: Option<String>,
+        options: Vec<(Ident, Block)>,
+        span: Span,
+    },
+    Check {
+        roll: Expr,
+        against: Expr,
+        outcomes: Vec<(Ident, Block)>,
+        span: Span,
+    },
     Move(Expr, Span),
     /// `move away N`: away from the target or the nearest enemy.
     MoveAway(Expr, Span),
-    Push { who: Ident, distance: Expr, span: Span },
+    Push {
+        who: Ident,
+        distance: Expr,
+        span: Span,
+    },
     Pay(CostTerms),
     Follow(Ident),
     EndTurn(Span),
@@ -512,7 +541,12 @@ pub enum Stmt {
     Cancel(Span),
     RollInitiative(Span),
     ClearConditions(Span),
-    Assign { target: Path, op: AssignOp, value: Expr, span: Span },
+    Assign {
+        target: Path,
+        op: AssignOp,
+        value: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
