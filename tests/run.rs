@@ -876,3 +876,29 @@ rest full hours 3 { hp = hp.max }
     let t = play(rules, &scenario(1)).unwrap();
     assert_in_order(&t, &["Rest: full, taken.", "A: hp 4 -> 10 (full)"]);
 }
+
+// Language: `chains fifo` resolves reactions in the order they were declared.
+#[test]
+fn fifo_chains_resolve_in_declaration_order() {
+    let rules = r#"ruleset chain
+initiative { value speed }
+round { phase act: turns }
+chains fifo
+stat speed = 0
+pool ap { max 3; refresh at turn_start }
+pool hp { max 20 }
+event shout
+action call { cost 1 ap; resolve { emit shout } }
+reaction echo { cost 1 ap; on shout by other; resolve { hp -= 1 } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "Caller", side: "x", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "call"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "First", side: "x", stats: {"speed": 5}, controller: Policy(Aggressive)),
+  (name: "Second", side: "y", stats: {"speed": 1}, controller: Policy(Aggressive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &["First answers shout with echo.", "First: hp 20 -> 19", "Second answers shout with echo.", "Second: hp 20 -> 19"],
+    );
+}

@@ -680,7 +680,11 @@ impl Engine<'_> {
                 chain.push((who, ra, target));
             }
         }
-        for &(who, ra, target) in chain.iter().rev() {
+        // `chains lifo`: the last declared resolves first; `fifo`: in the order declared.
+        if r.chains.lifo {
+            chain.reverse();
+        }
+        for &(who, ra, target) in chain.iter() {
             if self.ended.is_some() {
                 break;
             }
