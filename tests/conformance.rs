@@ -80,7 +80,9 @@ fn check_case(path: &Path) -> Result<(), Failed> {
                 }
                 continue;
             }
-            (Err(e), None) => return Err(format!("rule: {} ({})\nthe run failed{at_seed}: {e:?}", case.rule, case.source).into()),
+            (Err(e), None) => {
+                return Err(format!("rule: {} ({})\nthe run failed{at_seed}: {e:?}", case.rule, case.source).into())
+            }
         };
         if std::env::var_os("CONFORMANCE_TRACE").is_some() {
             println!("--- {} ({}){at_seed}\n{text}", case.rule, case.source);
@@ -142,8 +144,12 @@ fn doc_rows(doc: &str) -> Vec<(String, String)> {
     let mut rows = Vec::new();
     for line in doc.lines() {
         let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
-        // | # | rule | test | status | note |
-        if cells.len() < 4 || !line.trim_start().starts_with('|') || cells[0] == "#" || cells[0].starts_with("--") {
+        // | F12 | rule | test | status | note |: a row is known by its id (letters, then digits).
+        let id = cells[0];
+        let is_id = id.starts_with(|c: char| c.is_ascii_uppercase())
+            && id.ends_with(|c: char| c.is_ascii_digit())
+            && id.chars().all(|c| c.is_ascii_alphanumeric());
+        if cells.len() < 4 || !line.trim_start().starts_with('|') || !is_id {
             continue;
         }
         let test = cells[2].trim_matches('`').to_string();
@@ -153,10 +159,12 @@ fn doc_rows(doc: &str) -> Vec<(String, String)> {
 }
 
 fn check_doc(names: &[String]) -> Result<(), Failed> {
-    let doc = fs::read_to_string(root().join("docs/conformance.md")).map_err(|e| format!("docs/conformance.md: {e}"))?;
+    let doc =
+        fs::read_to_string(root().join("docs/conformance.md")).map_err(|e| format!("docs/conformance.md: {e}"))?;
     let rows = doc_rows(&doc);
     let mut problems = Vec::new();
-    let listed: BTreeSet<&str> = rows.iter().filter(|(t, _)| !t.is_empty() && t != "—").map(|(t, _)| t.as_str()).collect();
+    let listed: BTreeSet<&str> =
+        rows.iter().filter(|(t, _)| !t.is_empty() && t != "—").map(|(t, _)| t.as_str()).collect();
     for name in names {
         if !listed.contains(name.as_str()) {
             problems.push(format!("case {name} is not in docs/conformance.md"));
@@ -172,21 +180,29 @@ fn check_doc(names: &[String]) -> Result<(), Failed> {
             problems.push(format!("docs/conformance.md: unknown status `{status}` (for `{test}`)"));
         }
     }
-    // "Counts: 12 rules, 10 tested, 1 reading, 0 GM, 1 not encoded." after each table.
+    // "Counts: 12 rules, 10 tested, 1 reading, 0 GM, 1 not encoded." after each table, and
+    // "Total: ..." in the same words for every row of the page.
+    let counts = |rows: &[(String, String)]| {
+        let count = |s: &str| rows.iter().filter(|(_, st)| st == s).count();
+        format!(
+            "{} rules, {} tested, {} reading, {} GM, {} not encoded.",
+            rows.len(),
+            count("tested"),
+            count("reading"),
+            count("GM"),
+            count("not encoded")
+        )
+    };
+    let total = counts(&rows);
+    if !doc.lines().any(|l| l.trim() == format!("Total: {total}")) {
+        problems.push(format!("docs/conformance.md needs the line `Total: {total}`"));
+    }
     let mut section: Vec<(String, String)> = Vec::new();
     for line in doc.lines() {
         if line.trim_start().starts_with('|') {
             section.extend(doc_rows(line));
         } else if let Some(rest) = line.strip_prefix("Counts: ") {
-            let count = |s: &str| section.iter().filter(|(_, st)| st == s).count();
-            let want = format!(
-                "{} rules, {} tested, {} reading, {} GM, {} not encoded.",
-                section.len(),
-                count("tested"),
-                count("reading"),
-                count("GM"),
-                count("not encoded")
-            );
+            let want = counts(&section);
             if rest.trim() != want {
                 problems.push(format!("docs/conformance.md says `Counts: {}`, its rows say `{want}`", rest.trim()));
             }

@@ -899,6 +899,11 @@ reaction echo { cost 1 ap; on shout by other; resolve { hp -= 1 } }
     let t = play(rules, s).unwrap();
     assert_in_order(
         &t,
-        &["First answers shout with echo.", "First: hp 20 -> 19", "Second answers shout with echo.", "Second: hp 20 -> 19"],
+        &[
+            "First answers shout with echo.",
+            "First: hp 20 -> 19",
+            "Second answers shout with echo.",
+            "Second: hp 20 -> 19",
+        ],
     );
 }
