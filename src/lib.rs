@@ -8,6 +8,7 @@
 pub mod check;
 pub mod diagnostics;
 pub mod ir;
+pub mod lsp;
 pub mod run;
 pub mod source;
 pub mod syntax;

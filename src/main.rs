@@ -66,6 +66,12 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Start the language server, speaking the Language Server Protocol on stdin and stdout.
+    ///
+    /// Editors start it (see editors/README.md): it checks each open file as `tempo check` would
+    /// and offers hover, go to definition, references, rename, completion and an outline.
+    /// Exit code 0 after the client's `shutdown` and `exit`, 1 otherwise.
+    Lsp,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -87,6 +93,7 @@ fn main() -> ExitCode {
         Command::Compile { file, output } => compile(&file, output.as_deref()),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Run { rules, scenario, seed, format } => run(&rules, &scenario, seed, format),
+        Command::Lsp => lsp(),
     }
 }
 
@@ -235,6 +242,26 @@ fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) ->
                 tempo::run::RunError::Rule(_) => Code::RuleFailed,
             };
             runtime_error(code, &e.to_string())
+        }
+    }
+}
+
+fn lsp() -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = tempo::lsp::serve(&connection);
+    drop(connection);
+    // The writer ends once everything queued is written; the reader only when stdin closes, which
+    // a client may not do after `exit`: wait for both, but not forever.
+    let (done, joined) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(io_threads.join());
+    });
+    let _ = joined.recv_timeout(std::time::Duration::from_secs(2));
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tempo lsp: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -1,0 +1,310 @@
+//! End-to-end tests of `tempo lsp`: the real binary as a child process, driven over stdio with
+//! Content-Length framed JSON-RPC as an editor does. Every wait has a timeout, so a broken server
+//! fails a test instead of hanging it. Replies are insta snapshots with the temp folder's URI
+//! redacted to `file:///TMP`.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<Value>,
+    next_id: i64,
+    /// Notifications received and not yet looked at, in order.
+    notifications: Vec<Value>,
+    /// The temp folder's URI, redacted in snapshots.
+    root_uri: String,
+}
+
+impl Server {
+    fn start(root: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start tempo lsp");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if send.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let root_uri = uri(root).trim_end_matches('/').to_string();
+        let mut server = Server { child, stdin, replies, next_id: 0, notifications: Vec::new(), root_uri };
+        let init = server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        assert!(init["result"]["capabilities"].is_object(), "{init}");
+        server.notify("initialized", json!({}));
+        server
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+        stdin.flush().expect("flush");
+    }
+
+    fn recv(&mut self) -> Value {
+        self.replies.recv_timeout(TIMEOUT).expect("the server answered in time")
+    }
+
+    /// Sends a request and returns the whole response (`result` or `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.recv();
+            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        let params = json!({"textDocument": {"uri": uri(path), "languageId": "tempo", "version": 1, "text": text}});
+        self.notify("textDocument/didOpen", params);
+    }
+
+    fn change(&mut self, path: &Path, version: i32, text: &str) {
+        let params = json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": [{"text": text}]});
+        self.notify("textDocument/didChange", params);
+    }
+
+    /// The next diagnostics published for a file.
+    fn diagnostics(&mut self, path: &Path) -> Value {
+        let wanted = uri(path);
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(at) = self.notifications.iter().position(|n| is_publish_for(n, &wanted)) {
+                return self.notifications.remove(at)["params"].clone();
+            }
+            assert!(Instant::now() < deadline, "no diagnostics for {wanted}");
+            let message = self.recv();
+            self.notifications.push(message);
+        }
+    }
+
+    /// Every notification received once everything sent so far is handled (a request is
+    /// answered only after every notification sent before it).
+    fn settle(&mut self) -> Vec<Value> {
+        self.request("tempo/settle", json!(null));
+        std::mem::take(&mut self.notifications)
+    }
+
+    fn at(&mut self, method: &str, path: &Path, line: u32, character: u32, extra: Value) -> Value {
+        let mut params = json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
+        if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+            params.extend(extra.clone());
+        }
+        self.request(method, params)
+    }
+
+    fn redact(&self, value: &Value) -> Value {
+        let text = value.to_string().replace(&self.root_uri, "file:///TMP");
+        serde_json::from_str(&text).expect("still JSON")
+    }
+
+    /// `shutdown`, `exit`, and the exit status.
+    fn finish(mut self) -> ExitStatus {
+        let reply = self.request("shutdown", json!(null));
+        assert_eq!(reply["result"], Value::Null, "{reply}");
+        self.notify("exit", json!(null));
+        drop(self.stdin.take());
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The last diagnostics published for a file among these notifications.
+fn last_for(notifications: &[Value], path: &Path) -> Value {
+    let wanted = uri(path);
+    let last = notifications.iter().rev().find(|n| is_publish_for(n, &wanted));
+    last.unwrap_or_else(|| panic!("no diagnostics for {wanted} in {notifications:?}"))["params"].clone()
+}
+
+fn codes(published: &Value) -> Vec<String> {
+    let list = published["diagnostics"].as_array().map(Vec::as_slice).unwrap_or_default();
+    list.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
+}
+
+fn is_publish_for(message: &Value, uri: &str) -> bool {
+    message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == uri
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// A fresh folder under the system's temp folder with these files in it.
+fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-lsp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a temp folder");
+    let dir = std::fs::canonicalize(&dir).expect("canonical temp folder");
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write a file");
+    }
+    dir
+}
+
+const BASE: &str = r#"ruleset base
+
+## Action Points: full at the start of your turn.
+pool ap "Action Points" {
+  max 3
+  refresh at turn_start
+}
+
+## Knocked down: stand up before you move.
+condition prone "Prone"
+
+## An attack hit.
+event hit
+
+initiative { value 0 }
+round { phase act: turns }
+
+## Stand up.
+action stand { cost 1 ap; requires self has prone; resolve { remove prone from self } }
+"#;
+
+/// The error (`apx`) comes after a comment and a label holding `é` and an emoji, so its column
+/// differs in bytes (UTF-8), characters and UTF-16 code units.
+const VARIANT_BAD: &str = r#"ruleset variant extends "base.rules"
+
+# Frappé 🎲: a strike.
+action strike "Frappé 🎲" { cost 1 apx; target enemy; resolve { apply prone to target; emit hit } }
+"#;
+
+fn variant_good() -> String {
+    VARIANT_BAD.replace("apx", "ap")
+}
+
+#[test]
+fn diagnostics_are_published_with_utf16_ranges_and_cleared_when_fixed() {
+    let dir = folder("diagnostics", &[("base.rules", BASE)]);
+    let variant = dir.join("variant.rules");
+    let mut server = Server::start(&dir);
+    server.open(&variant, VARIANT_BAD);
+    let published = server.diagnostics(&variant);
+    let line = VARIANT_BAD.lines().nth(3).expect("line 4");
+    let column = line[..line.find("apx").expect("apx")].encode_utf16().count();
+    assert_eq!(published["diagnostics"][0]["range"]["start"], json!({"line": 3, "character": column}));
+    assert_eq!(published["diagnostics"][0]["range"]["end"], json!({"line": 3, "character": column + 3}));
+    insta::assert_json_snapshot!("unknown_pool", server.redact(&published));
+
+    server.change(&variant, 2, &variant_good());
+    let cleared = server.diagnostics(&variant);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    assert_eq!(cleared["version"], 2);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn rapid_changes_end_with_the_diagnostics_of_the_last_text() {
+    let dir = folder("rapid", &[("base.rules", BASE)]);
+    let variant = dir.join("variant.rules");
+    let mut server = Server::start(&dir);
+    server.open(&variant, VARIANT_BAD);
+    for version in 2..12 {
+        let text = VARIANT_BAD.replace("apx", &format!("ap{version}"));
+        server.change(&variant, version, &text);
+    }
+    server.change(&variant, 12, &VARIANT_BAD.replace("apply prone", "apply prone_x"));
+    let published = server.settle();
+    let last = last_for(&published, &variant);
+    assert_eq!(last["version"], 12, "{last}");
+    assert_eq!(codes(&last), ["tempo::unknown-pool", "tempo::unknown-condition"], "{last}");
+    assert!(last["diagnostics"][0]["message"].as_str().unwrap_or("").contains("apx"), "{last}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn an_unsaved_base_is_what_its_variants_are_checked_against() {
+    let dir = folder("unsaved-base", &[("base.rules", BASE)]);
+    let (base, variant) = (dir.join("base.rules"), dir.join("variant.rules"));
+    let mut server = Server::start(&dir);
+    server.open(&variant, &variant_good());
+    assert_eq!(server.diagnostics(&variant)["diagnostics"], json!([]));
+    // The base, edited and not saved: `hit` is gone and a timing is misspelled. The base's
+    // error is published to the base (once, though both open files' checks find it); the
+    // variant's to the variant.
+    let edited = BASE.replace("event hit", "").replace("turn_start", "turn_strat");
+    server.open(&base, &edited);
+    let published = server.settle();
+    assert_eq!(codes(&last_for(&published, &base)), ["tempo::unknown-timing"]);
+    assert_eq!(codes(&last_for(&published, &variant)), ["tempo::unknown-event"]);
+    insta::assert_json_snapshot!("unsaved_base", server.redact(&json!([last_for(&published, &base), last_for(&published, &variant)])));
+    // Back as it is on disk: both clear.
+    server.change(&base, 2, BASE);
+    let published = server.settle();
+    assert_eq!(last_for(&published, &base)["diagnostics"], json!([]));
+    assert_eq!(last_for(&published, &variant)["diagnostics"], json!([]));
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn an_error_in_a_closed_base_is_published_to_the_base() {
+    let bad_base = BASE.replace("turn_start", "turn_strat");
+    let dir = folder("closed-base", &[("base.rules", &bad_base)]);
+    let (base, variant) = (dir.join("base.rules"), dir.join("variant.rules"));
+    let mut server = Server::start(&dir);
+    server.open(&variant, &variant_good());
+    let published = server.settle();
+    assert_eq!(codes(&last_for(&published, &base)), ["tempo::unknown-timing"]);
+    assert_eq!(last_for(&published, &variant)["diagnostics"], json!([]));
+    assert_eq!(server.finish().code(), Some(0));
+}
