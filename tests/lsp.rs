@@ -4,7 +4,7 @@
 //! redacted to `file:///TMP`.
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -86,7 +86,8 @@ impl Server {
     }
 
     fn change(&mut self, path: &Path, version: i32, text: &str) {
-        let params = json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": [{"text": text}]});
+        let params =
+            json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": [{"text": text}]});
         self.notify("textDocument/didChange", params);
     }
 
@@ -112,7 +113,8 @@ impl Server {
     }
 
     fn at(&mut self, method: &str, path: &Path, line: u32, character: u32, extra: Value) -> Value {
-        let mut params = json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
+        let mut params =
+            json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
         if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
             params.extend(extra.clone());
         }
@@ -287,7 +289,10 @@ fn an_unsaved_base_is_what_its_variants_are_checked_against() {
     let published = server.settle();
     assert_eq!(codes(&last_for(&published, &base)), ["tempo::unknown-timing"]);
     assert_eq!(codes(&last_for(&published, &variant)), ["tempo::unknown-event"]);
-    insta::assert_json_snapshot!("unsaved_base", server.redact(&json!([last_for(&published, &base), last_for(&published, &variant)])));
+    insta::assert_json_snapshot!(
+        "unsaved_base",
+        server.redact(&json!([last_for(&published, &base), last_for(&published, &variant)]))
+    );
     // Back as it is on disk: both clear.
     server.change(&base, 2, BASE);
     let published = server.settle();
@@ -307,4 +312,190 @@ fn an_error_in_a_closed_base_is_published_to_the_base() {
     assert_eq!(codes(&last_for(&published, &base)), ["tempo::unknown-timing"]);
     assert_eq!(last_for(&published, &variant)["diagnostics"], json!([]));
     assert_eq!(server.finish().code(), Some(0));
+}
+
+/// The position (line, UTF-16 character) of the `nth` (0-based) occurrence of `needle`, plus one
+/// character, so the cursor is inside the word.
+fn pos(text: &str, needle: &str, nth: usize) -> (u32, u32) {
+    let at = text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("`{needle}` #{nth} in the text")).0;
+    let line = text[..at].matches('\n').count();
+    let line_start = text[..at].rfind('\n').map(|n| n + 1).unwrap_or(0);
+    (line as u32, text[line_start..at].encode_utf16().count() as u32 + 1)
+}
+
+/// A base and a variant that uses the base's names, both open.
+fn navigation(name: &str) -> (PathBuf, Server, PathBuf, PathBuf) {
+    let dir = folder(name, &[("base.rules", BASE), ("variant.rules", &variant_good())]);
+    let (base, variant) = (dir.join("base.rules"), dir.join("variant.rules"));
+    let mut server = Server::start(&dir);
+    server.open(&variant, &variant_good());
+    server.open(&base, BASE);
+    server.settle();
+    (dir, server, base, variant)
+}
+
+#[test]
+fn hover_shows_the_declaration_and_its_doc_comment_through_extends() {
+    let (_dir, mut server, base, variant) = navigation("hover");
+    let text = variant_good();
+    let (line, character) = pos(&text, "ap;", 0);
+    let on_pool = server.at("textDocument/hover", &variant, line, character, json!({}));
+    insta::assert_json_snapshot!("hover_pool", server.redact(&on_pool));
+    let (line, character) = pos(&text, "prone", 0);
+    let on_condition = server.at("textDocument/hover", &variant, line, character, json!({}));
+    insta::assert_json_snapshot!("hover_condition", server.redact(&on_condition));
+    let (line, character) = pos(&text, "target;", 0);
+    let on_builtin = server.at("textDocument/hover", &variant, line, character, json!({}));
+    insta::assert_json_snapshot!("hover_builtin", server.redact(&on_builtin));
+    let (line, character) = pos(BASE, "refresh", 0);
+    let on_keyword = server.at("textDocument/hover", &base, line, character, json!({}));
+    assert_eq!(on_keyword["result"], Value::Null, "{on_keyword}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn definition_goes_into_the_base_file() {
+    let (_dir, mut server, _base, variant) = navigation("definition");
+    let text = variant_good();
+    let (line, character) = pos(&text, "ap;", 0);
+    let pool = server.at("textDocument/definition", &variant, line, character, json!({}));
+    let (line, character) = pos(&text, "hit", 0);
+    let event = server.at("textDocument/definition", &variant, line, character, json!({}));
+    let (line, character) = pos(&text, "base.rules", 0);
+    let file = server.at("textDocument/definition", &variant, line, character, json!({}));
+    let (line, character) = pos(&text, "strike \"", 0);
+    let local = server.at("textDocument/definition", &variant, line, character, json!({}));
+    insta::assert_json_snapshot!(
+        "definitions",
+        server.redact(&json!({"pool": pool, "event": event, "extends": file, "local": local}))
+    );
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn references_and_rename_cover_the_base_and_its_variant() {
+    let (_dir, mut server, base, variant) = navigation("rename");
+    let (line, character) = pos(BASE, "prone", 0);
+    let with_declaration = json!({"context": {"includeDeclaration": true}});
+    let references = server.at("textDocument/references", &base, line, character, with_declaration);
+    insta::assert_json_snapshot!("references", server.redact(&references));
+    let without = json!({"context": {"includeDeclaration": false}});
+    let uses = server.at("textDocument/references", &base, line, character, without);
+    assert_eq!(uses["result"].as_array().map(Vec::len), Some(3), "{uses}");
+
+    let prepare = server.at("textDocument/prepareRename", &base, line, character, json!({}));
+    assert_eq!(prepare["result"]["start"], json!({"line": line, "character": character - 1}), "{prepare}");
+    let rename = server.at("textDocument/rename", &base, line, character, json!({"newName": "knocked_down"}));
+    insta::with_settings!({sort_maps => true}, {
+        insta::assert_json_snapshot!("rename", server.redact(&rename));
+    });
+
+    // Keywords, built-in names, bad and taken names are refused with an error reply.
+    let (line, character) = pos(BASE, "refresh", 0);
+    let keyword = server.at("textDocument/rename", &base, line, character, json!({"newName": "renew"}));
+    let text = variant_good();
+    let (line, character) = pos(&text, "target;", 0);
+    let builtin = server.at("textDocument/prepareRename", &variant, line, character, json!({}));
+    let (line, character) = pos(BASE, "prone", 0);
+    let bad = server.at("textDocument/rename", &base, line, character, json!({"newName": "2fast"}));
+    let reserved = server.at("textDocument/rename", &base, line, character, json!({"newName": "pool"}));
+    let taken = server.at("textDocument/rename", &base, line, character, json!({"newName": "ap"}));
+    let refused: Vec<&Value> = [&keyword, &builtin, &bad, &reserved, &taken].into_iter().map(|r| &r["error"]).collect();
+    insta::assert_json_snapshot!("rename_refused", refused);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn completion_offers_names_in_scope_where_they_fit() {
+    let dir = folder("completion", &[("base.rules", BASE)]);
+    let variant = dir.join("variant.rules");
+    let mut server = Server::start(&dir);
+    let text =
+        "ruleset variant extends \"base.rules\"\n\npool mana\n\naction cast {\n  cost 2 \n  resolve { apply  }\n}\n";
+    server.open(&variant, text);
+    server.settle();
+    let labels = |reply: &Value| -> Vec<String> {
+        let items = reply["result"].as_array().map(Vec::as_slice).unwrap_or_default();
+        items.iter().map(|i| i["label"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let after_cost = server.at("textDocument/completion", &variant, 5, 9, json!({}));
+    assert_eq!(labels(&after_cost), ["ap", "mana"], "{after_cost}");
+    insta::assert_json_snapshot!("completion_after_cost", server.redact(&after_cost));
+    let after_apply = server.at("textDocument/completion", &variant, 6, 18, json!({}));
+    assert_eq!(labels(&after_apply), ["prone"], "{after_apply}");
+    let top_level = server.at("textDocument/completion", &variant, 3, 0, json!({}));
+    assert!(labels(&top_level).contains(&"pool".to_string()), "{top_level}");
+    assert!(!labels(&top_level).contains(&"ap".to_string()), "{top_level}");
+    let new_name = server.at("textDocument/completion", &variant, 2, 5, json!({}));
+    assert_eq!(labels(&new_name), Vec::<String>::new(), "{new_name}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn document_symbols_outline_the_top_level_declarations() {
+    let (_dir, mut server, base, _variant) = navigation("symbols");
+    let reply = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(&base)}}));
+    insta::assert_json_snapshot!("document_symbols", server.redact(&reply));
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn a_half_typed_file_and_bad_requests_do_not_stop_the_server() {
+    let dir = folder("half-typed", &[("base.rules", BASE)]);
+    let file = dir.join("half.rules");
+    let mut server = Server::start(&dir);
+    let good = "ruleset half extends \"base.rules\"\npool mana { max 3 }\naction a { cost 1 mana }\n";
+    server.open(&file, good);
+    server.settle();
+    let half = "ruleset half extends \"base.rules\"\npool mana { max 3 }\naction a { cost 1 mana }\npool ap { max";
+    server.change(&file, 2, half);
+    let published = server.settle();
+    assert_eq!(codes(&last_for(&published, &file)), ["tempo::syntax"], "{published:?}");
+    // Every request on the broken file gets a reply; names come from the last text that parsed.
+    let everywhere = [(0, 0), (1, 6), (2, 19), (3, 6), (3, 13), (99, 99)];
+    for (line, character) in everywhere {
+        for method in
+            ["textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/prepareRename"]
+        {
+            let reply = server.at(method, &file, line, character, json!({}));
+            assert!(reply.get("result").is_some() || reply["error"]["code"] == -32803, "{method}: {reply}");
+        }
+        let reply = server.at("textDocument/rename", &file, line, character, json!({"newName": "x"}));
+        assert!(reply.get("result").is_some() || reply["error"].is_object(), "{reply}");
+        let reply = server.at(
+            "textDocument/references",
+            &file,
+            line,
+            character,
+            json!({"context": {"includeDeclaration": true}}),
+        );
+        assert!(reply.get("result").is_some(), "{reply}");
+    }
+    let (line, character) = (2, 19); // `mana` in `cost 1 mana`, declared in the last good parse.
+    let hover = server.at("textDocument/hover", &file, line, character, json!({}));
+    assert!(hover["result"]["contents"]["value"].as_str().unwrap_or("").contains("pool mana"), "{hover}");
+    let symbols = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(&file)}}));
+    assert_eq!(symbols["result"].as_array().map(Vec::len), Some(2), "{symbols}");
+
+    // Bad parameters, an unknown method and a document that is not open: error replies.
+    let bad = server.request("textDocument/hover", json!({"textDocument": 3}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let unknown = server.request("tempo/nothing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let closed = server.at("textDocument/hover", &dir.join("closed.rules"), 0, 0, json!({}));
+    assert_eq!(closed["error"]["code"], -32602, "{closed}");
+    // Malformed notifications are ignored.
+    server.notify("textDocument/didChange", json!({"textDocument": {"uri": 5}}));
+    server.notify("textDocument/didOpen", json!({}));
+    let symbols = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(&file)}}));
+    assert!(symbols["result"].is_array(), "{symbols}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn help_describes_the_command() {
+    let output = Command::new(env!("CARGO_BIN_EXE_tempo")).args(["lsp", "--help"]).output().expect("run tempo");
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Language Server Protocol") && text.contains("Usage: tempo lsp"), "{text}");
 }

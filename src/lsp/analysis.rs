@@ -60,6 +60,7 @@ impl Chain {
 
     fn declare(&self, item: &ast::Item, out: &mut Vec<Declaration>) {
         let mut push = |kind: Kind, name: &ast::Ident, span: Span| {
+            let span = trimmed(self.sources.text(span.file), span);
             out.push(Declaration {
                 name: name.name.clone(),
                 kind,
@@ -156,6 +157,20 @@ pub struct Declaration {
     pub header: String,
 }
 
+/// A declaration's span without the blank lines and comments after it (the parser's spans run
+/// on to the next declaration).
+pub fn trimmed(text: &str, span: Span) -> Span {
+    let mut body = text.get(span.range()).unwrap_or("");
+    loop {
+        body = body.trim_end();
+        match body.rfind('\n') {
+            Some(at) if body[at + 1..].trim_start().starts_with('#') => body = &body[..at],
+            _ => break,
+        }
+    }
+    Span { end: span.start + body.len() as u32, ..span }
+}
+
 /// The first line of a declaration, without a trailing `{`, at most 160 characters.
 fn header(text: &str, span: Span) -> String {
     let body = text.get(span.range()).unwrap_or("");
@@ -169,7 +184,10 @@ fn header(text: &str, span: Span) -> String {
 }
 
 /// A compiler diagnostic in the protocol's shape, with the path of the file it belongs to.
-pub fn diagnostics(compilation: &Compilation, uri_for: impl Fn(&Path) -> Option<Url>) -> Vec<(Url, lsp_types::Diagnostic)> {
+pub fn diagnostics(
+    compilation: &Compilation,
+    uri_for: impl Fn(&Path) -> Option<Url>,
+) -> Vec<(Url, lsp_types::Diagnostic)> {
     let sources = &compilation.sources;
     let mut out = Vec::new();
     for d in &compilation.diagnostics {
@@ -185,7 +203,10 @@ pub fn diagnostics(compilation: &Compilation, uri_for: impl Fn(&Path) -> Option<
             .filter_map(|label| {
                 let uri = uri_for(Path::new(sources.name(label.span.file)))?;
                 let range = position::range(sources, label.span);
-                Some(DiagnosticRelatedInformation { location: Location::new(uri, range), message: label.message.clone() })
+                Some(DiagnosticRelatedInformation {
+                    location: Location::new(uri, range),
+                    message: label.message.clone(),
+                })
             })
             .collect();
         let diagnostic = lsp_types::Diagnostic {

@@ -1,12 +1,16 @@
 //! Completion: keywords, and the names in scope (inherited ones too) of the kind the place
 //! wants, found by looking at the words just before the cursor.
 
-use super::analysis::{Declaration, Kind};
-use super::documents::Documents;
+use super::analysis::{Chain, Declaration, Kind};
+use super::documents::{Document, Documents};
 use super::navigate::{chain, Text};
 use super::words::{self, Token};
 use super::RequestError;
+use crate::check::load::normalize;
+use crate::source::Span;
+use crate::syntax::ast::ActionKind;
 use lsp_types::{CompletionItem, CompletionItemKind, Documentation, MarkupContent, MarkupKind, Position, Url};
+use std::path::Path;
 
 /// What the place before the cursor wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,8 +93,20 @@ const DECL_KINDS: [&str; 13] = [
 ];
 
 /// Words after which a new name is written.
-const DECLARING: [&str; 12] =
-    ["ruleset", "pool", "stat", "derive", "event", "condition", "reaction", "preparation", "activity", "rest", "outro", "hook"];
+const DECLARING: [&str; 12] = [
+    "ruleset",
+    "pool",
+    "stat",
+    "derive",
+    "event",
+    "condition",
+    "reaction",
+    "preparation",
+    "activity",
+    "rest",
+    "outro",
+    "hook",
+];
 
 fn want(before: &[Token<'_>]) -> Want {
     let depth = before.iter().fold(0i64, |d, t| match t.text {
@@ -163,7 +179,7 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
     if before.last().is_some_and(|t| t.end == offset && t.is_word()) {
         before.pop();
     }
-    let declarations: Vec<Declaration> = chain(documents, doc).map(|c| c.declarations()).unwrap_or_default();
+    let declarations = in_scope(documents, doc);
     let mut items = Vec::new();
     match want(&before) {
         Want::Nothing => {}
@@ -184,6 +200,51 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
     Ok(items)
 }
 
+/// The names in scope: the chain's (or the last that parsed); in a file that has never parsed,
+/// its base's and the names the file itself appears to declare.
+fn in_scope(documents: &Documents, doc: &Document) -> Vec<Declaration> {
+    if let Some(chain) = chain(documents, doc) {
+        return chain.declarations();
+    }
+    let mut out = Vec::new();
+    if let Some(base) = words::extends_path(&doc.text) {
+        let path = normalize(&doc.path.parent().unwrap_or(Path::new("")).join(base));
+        if let Some(chain) = Chain::load(&documents.loader(), &path) {
+            out = chain.declarations();
+        }
+    }
+    let tokens = words::tokens(&doc.text);
+    let mut depth = 0i64;
+    for (i, token) in tokens.iter().enumerate() {
+        match token.text {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ => {}
+        }
+        let next = |n: usize| tokens.get(i + n).filter(|t| t.is_word() && !words::is_keyword(t.text));
+        let found = match token.text {
+            _ if depth != 0 => None,
+            "stat" => next(1).map(|t| (Kind::Stat, t)),
+            "derive" => next(1).map(|t| (Kind::Derive, t)),
+            "pool" => next(1).map(|t| (Kind::Pool, t)),
+            "category" => next(1).map(|t| (Kind::Category, t)),
+            "event" => next(1).map(|t| (Kind::Event, t)),
+            "condition" => next(1).map(|t| (Kind::Condition, t)),
+            "trigger" => next(1).map(|t| (Kind::Trigger, t)),
+            word => ActionKind::from_word(word).and_then(|kind| {
+                let n = if word == "free" && tokens.get(i + 1).is_some_and(|t| t.text == "action") { 2 } else { 1 };
+                next(n).map(|t| (Kind::Action(kind), t))
+            }),
+        };
+        if let Some((kind, name)) = found {
+            let header = format!("{} {}", token.text, name.text);
+            let span = Span::default();
+            out.push(Declaration { name: name.text.to_string(), kind, name_span: span, span, doc: None, header });
+        }
+    }
+    out
+}
+
 /// The declared names whose kind is wanted; an overridden name once, as its last declaration.
 fn names(declarations: &[Declaration], wanted: impl Fn(Kind) -> bool) -> Vec<CompletionItem> {
     let mut out: Vec<CompletionItem> = Vec::new();
@@ -192,10 +253,9 @@ fn names(declarations: &[Declaration], wanted: impl Fn(Kind) -> bool) -> Vec<Com
             label: d.name.clone(),
             kind: Some(item_kind(d.kind)),
             detail: Some(d.header.clone()),
-            documentation: d
-                .doc
-                .as_ref()
-                .map(|doc| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: doc.clone() })),
+            documentation: d.doc.as_ref().map(|doc| {
+                Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: doc.clone() })
+            }),
             ..CompletionItem::default()
         };
         match out.iter_mut().find(|i| i.label == d.name) {
@@ -250,6 +310,9 @@ mod tests {
         assert_eq!(want_at_end("pool "), Want::Nothing);
         assert_eq!(want_at_end("pool ap { max 3 }\n"), Want::TopLevel);
         assert_eq!(want_at_end("remove "), Want::DeclKinds);
-        assert_eq!(want_at_end("reaction r { on "), Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]));
+        assert_eq!(
+            want_at_end("reaction r { on "),
+            Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event])
+        );
     }
 }

@@ -280,7 +280,11 @@ fn guarded(id: RequestId, method: &str, handler: impl FnOnce() -> Result<Value, 
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_default();
-            Response::new_err(id, ErrorCode::InternalError as i32, format!("tempo lsp: internal error in `{method}`: {why}"))
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("tempo lsp: internal error in `{method}`: {why}"),
+            )
         }
     }
 }
@@ -304,7 +308,7 @@ mod tests {
         panic::set_hook(Box::new(|_| {}));
         let response = guarded(RequestId::from(7), "textDocument/hover", || panic!("boom"));
         panic::set_hook(hook);
-        let error = response.error.expect("an error reply");
+        let Err(error) = response.response_result else { panic!("an error reply") };
         assert_eq!(error.code, ErrorCode::InternalError as i32);
         assert!(error.message.contains("boom"), "{}", error.message);
     }

@@ -34,7 +34,10 @@ impl Text {
     }
 
     pub fn range(&self, start: usize, end: usize) -> Range {
-        Range::new(position::position(&self.sources, self.file, start), position::position(&self.sources, self.file, end))
+        Range::new(
+            position::position(&self.sources, self.file, start),
+            position::position(&self.sources, self.file, end),
+        )
     }
 }
 

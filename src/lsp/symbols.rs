@@ -1,6 +1,6 @@
 //! The outline of a file: its top-level declarations, with the phases of its round inside.
 
-use super::analysis::Chain;
+use super::analysis::{trimmed, Chain};
 use super::documents::Documents;
 use super::navigate::chain;
 use super::{position, RequestError};
@@ -52,7 +52,17 @@ fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
         Decl::Round(phases) => Some(
             phases
                 .iter()
-                .map(|phase| make(sources, phase.name.name.clone(), Some("phase".into()), SymbolKind::MODULE, phase.span, phase.name.span, None))
+                .map(|phase| {
+                    make(
+                        sources,
+                        phase.name.name.clone(),
+                        Some("phase".into()),
+                        SymbolKind::MODULE,
+                        phase.span,
+                        phase.name.span,
+                        None,
+                    )
+                })
                 .collect(),
         ),
         _ => None,
@@ -80,7 +90,7 @@ fn make(
         kind,
         tags: None,
         deprecated: None,
-        range: position::range(sources, span),
+        range: position::range(sources, trimmed(sources.text(span.file), span)),
         selection_range: position::range(sources, selection),
         children,
     }

@@ -59,6 +59,13 @@ pub fn word_at(text: &str, offset: usize) -> Option<Token<'_>> {
     tokens(text).into_iter().find(|t| t.is_word() && t.start <= offset && offset <= t.end)
 }
 
+/// The path in `extends "PATH"`, read from the text without parsing it.
+pub fn extends_path(text: &str) -> Option<&str> {
+    let word = tokens(text).into_iter().find(|t| t.text == "extends")?;
+    let rest = text[word.end..].trim_start().strip_prefix('"')?;
+    rest.split(['"', '\n']).next()
+}
+
 /// Is this a valid name: letters, digits and `_`, not starting with a digit?
 pub fn is_name(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -151,8 +158,16 @@ pub const BUILTINS: [(&str, &str); 25] = [
 ];
 
 /// Timings, for completion after `at`.
-pub const TIMINGS: [&str; 8] =
-    ["encounter_start", "encounter_end", "round_start", "round_end", "turn_start", "turn_end", "phase_start", "phase_end"];
+pub const TIMINGS: [&str; 8] = [
+    "encounter_start",
+    "encounter_end",
+    "round_start",
+    "round_end",
+    "turn_start",
+    "turn_end",
+    "phase_start",
+    "phase_end",
+];
 
 /// Relations, for completion after `target`, `by`, `against`, `is`.
 pub const RELATIONS: [&str; 7] = ["self", "ally", "enemy", "other", "any", "player", "non_player"];
@@ -172,6 +187,8 @@ mod tests {
         assert_eq!(words, ["pool", "ap", "{", "max", "3", "}", "cost", "2d6", "ap"]);
         assert_eq!(word_at(text, 6).map(|t| t.text), Some("ap"));
         assert_eq!(word_at(text, 7).map(|t| t.text), Some("ap"));
+        assert_eq!(extends_path("ruleset x extends \"base.rules\"\npool"), Some("base.rules"));
+        assert_eq!(extends_path("ruleset x extends"), None);
     }
 
     #[test]
