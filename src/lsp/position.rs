@@ -64,8 +64,8 @@ mod tests {
         let text = "# é 🎲\nab é🎲x\n";
         let id = map.add("x.rules", text);
         let x = text.find('x').unwrap_or(0);
-        assert_eq!(position(&map, id, x), Position::new(1, 5));
-        assert_eq!(offset(&map, id, Position::new(1, 5)), x);
+        assert_eq!(position(&map, id, x), Position::new(1, 6));
+        assert_eq!(offset(&map, id, Position::new(1, 6)), x);
         assert_eq!(position(&map, id, 0), Position::new(0, 0));
         // Past the end of a line: the line's end; past the last line: the end of the text.
         assert_eq!(offset(&map, id, Position::new(0, 99)), text.find('\n').unwrap_or(0));
