@@ -156,6 +156,15 @@ fn ir_of_single(text: &str) -> Option<String> {
     tempo::check::compile_str("x.rules", text).ruleset.map(|r| r.to_ron().unwrap())
 }
 
+/// The before and after blocks of the example in `docs/formatting.md`.
+#[test]
+fn the_documented_example_is_what_fmt_does() {
+    let doc = read(Path::new("docs/formatting.md"));
+    let blocks: Vec<&str> = doc.split("```rules fragment\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
+    assert_eq!(blocks.len(), 2, "docs/formatting.md has one before and one after block");
+    assert_eq!(fmt(blocks[0]), blocks[1]);
+}
+
 #[test]
 fn docs_stay_attached_to_their_declarations() {
     let text = "ruleset d\n## Points.\n\n## Action points.\n# not a doc\npool ap { max 1 }\n";
@@ -173,6 +182,16 @@ fn text_that_does_not_parse_is_not_formatted() {
     }
     let deep = format!("ruleset x\nstat a = {}1{}\n", "(".repeat(100), ")".repeat(100));
     assert!(format_source(&deep).is_err());
+}
+
+/// On the stack of a main thread (8 MiB). A test thread's 2 MiB is not enough for the parser
+/// itself at this depth in a debug build, which is the parser's limit, not the formatter's.
+#[test]
+fn the_deepest_nesting_the_parser_accepts_formats() {
+    let depth = tempo::syntax::MAX_DEPTH - 1;
+    let text = format!("ruleset x\nstat a = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
+    let formatted = std::thread::Builder::new().stack_size(8 << 20).spawn(move || fmt(&text) == text).unwrap();
+    assert!(formatted.join().unwrap());
 }
 
 #[test]
@@ -368,9 +387,32 @@ proptest! {
         prop_assert_eq!(ir_with(path, &once), original);
     }
 
-    /// Whatever the text, formatting returns (no panic); what it formats is a fixed point.
+    /// A shipped ruleset with a few bytes cut out or repeated: formatting returns, and what it
+    /// formats it formats for good, with every comment kept.
+    #[test]
+    fn mutated_rulesets_format_or_are_refused(which in any::<usize>(), cuts in prop::collection::vec((any::<usize>(), 0usize..24, any::<bool>()), 1..4)) {
+        let files = rules_under("rulesets");
+        let mut text = read(&files[which % files.len()]).into_bytes();
+        for (at, len, repeat) in cuts {
+            let at = at % text.len().max(1);
+            let end = (at + len).min(text.len());
+            let piece = text[at..end].to_vec();
+            if repeat { text.splice(end..end, piece); } else { text.drain(at..end); }
+        }
+        let Ok(text) = String::from_utf8(text) else { return Ok(()) };
+        let parses = tempo::syntax::parse(Default::default(), &text).0.is_some();
+        prop_assert_eq!(format_source(&text).is_ok(), parses, "formats exactly what parses");
+        if let Ok(once) = format_source(&text) {
+            prop_assert_eq!(fmt(&once), once.clone());
+            prop_assert_eq!(comments(&once), comments(&text));
+        }
+    }
+
+    /// Whatever the text, formatting returns (no panic) and formats exactly what parses.
     #[test]
     fn any_text_formats_or_is_refused(text in "(ruleset [a-z]{1,5}[ \n;]*)?[ -~\n]{0,200}") {
+        let parses = tempo::syntax::parse(Default::default(), &text).0.is_some();
+        prop_assert_eq!(format_source(&text).is_ok(), parses, "formats exactly what parses");
         if let Ok(once) = format_source(&text) {
             prop_assert_eq!(fmt(&once), once);
         }

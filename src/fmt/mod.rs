@@ -20,6 +20,17 @@ pub struct FormatError {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.diagnostics.first() {
+            Some(d) => write!(f, "not formatted: {}", d.message),
+            None => write!(f, "not formatted"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
 /// The canonical layout of one `.rules` text, or why it cannot be formatted (it does not parse).
 pub fn format_source(source: &str) -> Result<String, FormatError> {
     let file = FileId::default();
