@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod diagnostics;
+pub mod fmt;
 pub mod ir;
 pub mod lsp;
 pub mod run;
