@@ -499,3 +499,30 @@ fn help_describes_the_command() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Language Server Protocol") && text.contains("Usage: tempo lsp"), "{text}");
 }
+
+#[test]
+fn formatting_is_one_whole_document_edit() {
+    let dir = folder("formatting", &[("base.rules", BASE)]);
+    let file = dir.join("messy.rules");
+    let mut server = Server::start(&dir);
+    let messy =
+        "ruleset   messy extends \"base.rules\"\n# Frappé 🎲\naction   strike{cost 1 ap;target enemy\nresolve{}}";
+    server.open(&file, messy);
+    server.settle();
+    let options = json!({"tabSize": 2, "insertSpaces": true});
+    let params = json!({"textDocument": {"uri": uri(&file)}, "options": options});
+    let edits = server.request("textDocument/formatting", params.clone());
+    insta::assert_json_snapshot!("formatting", server.redact(&edits));
+    // The edit ends at the end of the text, counted in UTF-16 units.
+    assert_eq!(edits["result"][0]["range"]["end"], json!({"line": 3, "character": 10}), "{edits}");
+
+    // Formatted already: no edit. Not parsing: no edit and no error.
+    let formatted = edits["result"][0]["newText"].as_str().expect("new text").to_string();
+    server.change(&file, 2, &formatted);
+    let none = server.request("textDocument/formatting", params.clone());
+    assert_eq!(none["result"], json!([]), "{none}");
+    server.change(&file, 3, "ruleset messy\npool ap { max");
+    let broken = server.request("textDocument/formatting", params);
+    assert_eq!(broken["result"], Value::Null, "{broken}");
+    assert_eq!(server.finish().code(), Some(0));
+}

@@ -10,6 +10,7 @@
 mod analysis;
 mod complete;
 mod documents;
+mod format;
 mod navigate;
 mod position;
 mod symbols;
@@ -22,8 +23,8 @@ use lsp_types::notification::{
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename,
-    Request as RequestTrait,
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest, References,
+    Rename, Request as RequestTrait,
 };
 use lsp_types::{
     CompletionOptions, HoverProviderCapability, OneOf, PublishDiagnosticsParams, RenameOptions, ServerCapabilities,
@@ -67,6 +68,7 @@ pub fn capabilities() -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -174,6 +176,10 @@ impl Server {
             DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = parse(params)?;
                 reply(symbols::document_symbols(documents, &p.text_document.uri)?)
+            }
+            Formatting::METHOD => {
+                let p: lsp_types::DocumentFormattingParams = parse(params)?;
+                reply(format::formatting(documents, &p.text_document.uri)?)
             }
             _ => Err(RequestError { code: ErrorCode::MethodNotFound, message: format!("`{method}` is not supported") }),
         })
