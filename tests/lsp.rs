@@ -25,6 +25,11 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
+        Server::start_with(root, json!({}))
+    }
+
+    /// Starts a server for a client with these capabilities.
+    fn start_with(root: &Path, capabilities: Value) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -45,7 +50,8 @@ impl Server {
         let stdin = child.stdin.take();
         let root_uri = uri(root).trim_end_matches('/').to_string();
         let mut server = Server { child, stdin, replies, next_id: 0, notifications: Vec::new(), root_uri };
-        let init = server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        let init =
+            server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities}));
         assert!(init["result"]["capabilities"].is_object(), "{init}");
         server.notify("initialized", json!({}));
         server
@@ -386,6 +392,7 @@ fn references_and_rename_cover_the_base_and_its_variant() {
     let prepare = server.at("textDocument/prepareRename", &base, line, character, json!({}));
     assert_eq!(prepare["result"]["start"], json!({"line": line, "character": character - 1}), "{prepare}");
     let rename = server.at("textDocument/rename", &base, line, character, json!({"newName": "knocked_down"}));
+    // A client without `documentChanges` gets the `changes` map, in no particular order.
     insta::with_settings!({sort_maps => true}, {
         insta::assert_json_snapshot!("rename", server.redact(&rename));
     });
@@ -402,6 +409,26 @@ fn references_and_rename_cover_the_base_and_its_variant() {
     let taken = server.at("textDocument/rename", &base, line, character, json!({"newName": "ap"}));
     let refused: Vec<&Value> = [&keyword, &builtin, &bad, &reserved, &taken].into_iter().map(|r| &r["error"]).collect();
     insta::assert_json_snapshot!("rename_refused", refused);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn rename_gives_ordered_document_changes_to_clients_that_take_them() {
+    let dir = folder("document-changes", &[("base.rules", BASE), ("variant.rules", &variant_good())]);
+    let (base, variant) = (dir.join("base.rules"), dir.join("variant.rules"));
+    let capabilities = json!({"workspace": {"workspaceEdit": {"documentChanges": true}}});
+    let mut server = Server::start_with(&dir, capabilities);
+    server.open(&variant, &variant_good());
+    server.settle();
+    let (line, character) = pos(&variant_good(), "ap;", 0);
+    let rename = server.at("textDocument/rename", &variant, line, character, json!({"newName": "action_points"}));
+    let files: Vec<&Value> = rename["result"]["documentChanges"]
+        .as_array()
+        .map(|list| list.iter().map(|c| &c["textDocument"]).collect())
+        .unwrap_or_default();
+    // The base (on disk, not open: no version) first, then the open variant at its version.
+    assert_eq!(files, [&json!({"uri": uri(&base), "version": null}), &json!({"uri": uri(&variant), "version": 1})]);
+    insta::assert_json_snapshot!("rename_document_changes", server.redact(&rename));
     assert_eq!(server.finish().code(), Some(0));
 }
 

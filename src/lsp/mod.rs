@@ -97,9 +97,13 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
         "capabilities": capabilities(),
         "serverInfo": ServerInfo { name: "tempo".to_string(), version: Some(env!("CARGO_PKG_VERSION").to_string()) },
     });
-    let (id, _params) = connection.initialize_start()?;
+    let (id, params) = connection.initialize_start()?;
     connection.initialize_finish(id, initialize)?;
     let mut server = Server::default();
+    // What the client can take; anything unreadable counts as "no".
+    let client = serde_json::from_value::<lsp_types::InitializeParams>(params).ok();
+    let workspace_edit = client.and_then(|c| c.capabilities.workspace).and_then(|w| w.workspace_edit);
+    server.document_changes = workspace_edit.and_then(|w| w.document_changes).unwrap_or(false);
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -132,6 +136,8 @@ fn send(connection: &Connection, message: Message) -> Result<(), ServeError> {
 #[derive(Default)]
 struct Server {
     documents: Documents,
+    /// The client takes a rename's edits as ordered `documentChanges`.
+    document_changes: bool,
     /// Per file URI: the diagnostics each open document's compilation found in it.
     found: BTreeMap<Url, BTreeMap<Url, Vec<lsp_types::Diagnostic>>>,
     /// Per file URI: what the client was last sent.
@@ -166,7 +172,8 @@ impl Server {
             Rename::METHOD => {
                 let p: lsp_types::RenameParams = parse(params)?;
                 let at = p.text_document_position;
-                reply(navigate::rename(documents, &at.text_document.uri, at.position, &p.new_name)?)
+                let ordered = self.document_changes;
+                reply(navigate::rename(documents, &at.text_document.uri, at.position, &p.new_name, ordered)?)
             }
             Completion::METHOD => {
                 let p: lsp_types::CompletionParams = parse(params)?;

@@ -6,8 +6,9 @@ use super::documents::{Document, Documents};
 use super::{position, words, RequestError};
 use crate::source::{FileId, SourceMap};
 use lsp_types::{
-    GotoDefinitionResponse, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse,
-    Range, TextEdit, Url, WorkspaceEdit,
+    DocumentChanges, GotoDefinitionResponse, Hover, HoverContents, Location, MarkupContent, MarkupKind, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Position, PrepareRenameResponse, Range, TextDocumentEdit, TextEdit, Url,
+    WorkspaceEdit,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -158,7 +159,15 @@ pub fn prepare_rename(
     Ok(Some(PrepareRenameResponse::Range(target.range)))
 }
 
-pub fn rename(documents: &Documents, uri: &Url, at: Position, new_name: &str) -> Result<WorkspaceEdit, RequestError> {
+/// The edits of a rename, file by file in the order found. As `documentChanges` (ordered, with the
+/// open documents' versions) when the client supports them, else as the `changes` map.
+pub fn rename(
+    documents: &Documents,
+    uri: &Url,
+    at: Position,
+    new_name: &str,
+    document_changes: bool,
+) -> Result<WorkspaceEdit, RequestError> {
     let target = renamable(documents, uri, at)?;
     if !words::is_name(new_name) {
         return Err(RequestError::failed(format!(
@@ -172,11 +181,29 @@ pub fn rename(documents: &Documents, uri: &Url, at: Position, new_name: &str) ->
     if let Some(clash) = chain.declarations().iter().find(|d| d.name == new_name) {
         return Err(RequestError::failed(format!("`{new_name}` already names a {}", clash.kind.word())));
     }
-    let mut changes: HashMap<Url, Vec<TextEdit>> = HashMap::new();
+    let mut by_file: Vec<(Url, Vec<TextEdit>)> = Vec::new();
     for location in occurrences(documents, chain, &target) {
-        changes.entry(location.uri).or_default().push(TextEdit::new(location.range, new_name.to_string()));
+        let edit = TextEdit::new(location.range, new_name.to_string());
+        match by_file.iter_mut().find(|(uri, _)| *uri == location.uri) {
+            Some((_, edits)) => edits.push(edit),
+            None => by_file.push((location.uri, vec![edit])),
+        }
     }
-    Ok(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
+    if !document_changes {
+        let changes: HashMap<Url, Vec<TextEdit>> = by_file.into_iter().collect();
+        return Ok(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() });
+    }
+    let edits = by_file
+        .into_iter()
+        .map(|(uri, edits)| {
+            let version = documents.get(&uri).map(|d| d.version);
+            TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                edits: edits.into_iter().map(OneOf::Left).collect(),
+            }
+        })
+        .collect();
+    Ok(WorkspaceEdit { document_changes: Some(DocumentChanges::Edits(edits)), ..WorkspaceEdit::default() })
 }
 
 fn renamable(documents: &Documents, uri: &Url, at: Position) -> Result<Target, RequestError> {
