@@ -258,6 +258,13 @@ fn diagnostics_are_published_with_utf16_ranges_and_cleared_when_fixed() {
     let cleared = server.diagnostics(&variant);
     assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
     assert_eq!(cleared["version"], 2);
+
+    // Broken again, then closed: the editor is told the file has nothing to show any more.
+    server.change(&variant, 3, VARIANT_BAD);
+    assert_eq!(codes(&server.diagnostics(&variant)), ["tempo::unknown-pool"]);
+    server.notify("textDocument/didClose", json!({"textDocument": {"uri": uri(&variant)}}));
+    let closed = server.diagnostics(&variant);
+    assert_eq!(closed["diagnostics"], json!([]), "{closed}");
     assert_eq!(server.finish().code(), Some(0));
 }
 
