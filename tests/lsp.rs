@@ -560,3 +560,54 @@ fn formatting_is_one_whole_document_edit() {
     assert_eq!(broken["result"], Value::Null, "{broken}");
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// The shipped rulesets, as `tempo check` sees them: the server agrees, and answers every request
+/// at every word of a variant and its base.
+#[test]
+fn shipped_rulesets_check_clean_and_every_word_gets_an_answer() {
+    let rulesets = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    let rulesets = std::fs::canonicalize(rulesets).expect("rulesets/");
+    let mut server = Server::start(&rulesets);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&rulesets)
+        .expect("read rulesets/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    files.sort();
+    for file in &files {
+        server.open(file, &std::fs::read_to_string(file).expect("read a ruleset"));
+    }
+    let published = server.settle();
+    for file in &files {
+        assert_eq!(last_for(&published, file)["diagnostics"], json!([]), "{}", file.display());
+    }
+    let variant = rulesets.join("frontiers-action-movement.rules");
+    let text = std::fs::read_to_string(&variant).expect("read the variant");
+    let mut hovered = 0;
+    for (n, line) in text.lines().enumerate() {
+        for character in (0..line.encode_utf16().count() as u32).step_by(3) {
+            for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion"] {
+                let reply = server.at(method, &variant, n as u32, character, json!({}));
+                assert!(reply.get("result").is_some(), "{method} at {n}:{character}: {reply}");
+                hovered += usize::from(method == "textDocument/hover" && !reply["result"].is_null());
+            }
+        }
+    }
+    assert!(hovered > 10, "only {hovered} hovers had something to say");
+    // `mp` is removed by the variant: its references still reach the base and its variants.
+    let (line, character) = pos(&text, "mp", 0);
+    let references = server.at(
+        "textDocument/references",
+        &variant,
+        line,
+        character,
+        json!({"context": {"includeDeclaration": true}}),
+    );
+    let in_files: std::collections::BTreeSet<&str> = references["result"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|l| l["uri"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(in_files.contains(uri(&rulesets.join("frontiers.rules")).as_str()), "{references}");
+    assert!(in_files.len() > 3, "{in_files:?}");
+    assert_eq!(server.finish().code(), Some(0));
+}

@@ -34,6 +34,12 @@ pub fn uri_path(uri: &Url) -> PathBuf {
     }
 }
 
+/// The same file, however the two paths are spelled.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    normalize(a) == normalize(b)
+        || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+}
+
 impl Documents {
     pub fn open(&mut self, uri: Url, text: String, version: i32) {
         self.close(&uri);

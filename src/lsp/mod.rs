@@ -34,6 +34,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
 
 /// Why a request got an error reply.
 #[derive(Debug)]
@@ -197,8 +198,8 @@ impl Server {
         let method = notification.method.clone();
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.apply(notification)));
         match outcome {
-            Ok(true) => panic::catch_unwind(AssertUnwindSafe(|| self.recheck())).unwrap_or_default(),
-            Ok(false) => Vec::new(),
+            Ok(Recheck::Nothing) => Vec::new(),
+            Ok(scope) => panic::catch_unwind(AssertUnwindSafe(|| self.recheck(&scope))).unwrap_or_default(),
             Err(_) => {
                 eprintln!("tempo lsp: internal error while handling `{method}`; the server goes on");
                 Vec::new()
@@ -206,43 +207,71 @@ impl Server {
         }
     }
 
-    /// Changes the open documents. True when they (or the disk) changed and must be re-checked.
-    fn apply(&mut self, notification: Notification) -> bool {
+    /// Changes the open documents, and says which must be compiled again.
+    fn apply(&mut self, notification: Notification) -> Recheck {
         let Notification { method, params } = notification;
         match method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let Ok(p) = parse::<lsp_types::DidOpenTextDocumentParams>(params) else { return false };
+                let Ok(p) = parse::<lsp_types::DidOpenTextDocumentParams>(params) else { return Recheck::Nothing };
                 let doc = p.text_document;
+                let path = documents::uri_path(&doc.uri);
                 self.documents.open(doc.uri, doc.text, doc.version);
-                true
+                Recheck::Reaching(path)
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(params) else { return false };
+                let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(params) else { return Recheck::Nothing };
                 // Full sync: the last change holds the whole text.
                 let Some(change) = p.content_changes.into_iter().rev().find(|c| c.range.is_none()) else {
-                    return false;
+                    return Recheck::Nothing;
                 };
-                self.documents.change(&p.text_document.uri, change.text, p.text_document.version);
-                true
+                let uri = p.text_document.uri;
+                self.documents.change(&uri, change.text, p.text_document.version);
+                Recheck::Reaching(documents::uri_path(&uri))
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(params) else { return false };
-                self.documents.close(&p.text_document.uri);
-                true
+                let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(params) else { return Recheck::Nothing };
+                let uri = p.text_document.uri;
+                self.documents.close(&uri);
+                // The file is read from the disk again by the documents that extend it.
+                Recheck::Reaching(documents::uri_path(&uri))
             }
             // A saved file may be the base of another open document.
-            DidSaveTextDocument::METHOD => true,
-            _ => false,
+            DidSaveTextDocument::METHOD => Recheck::All,
+            _ => Recheck::Nothing,
         }
     }
 
-    /// Compiles every open document and returns the files whose diagnostics changed. A file's
-    /// diagnostics are those of every open document whose chain reaches it, without repeats.
-    fn recheck(&mut self) -> Vec<PublishDiagnosticsParams> {
-        let mut found: BTreeMap<Url, BTreeMap<Url, Vec<lsp_types::Diagnostic>>> = BTreeMap::new();
+    /// Compiles the open documents that `scope` asks for and returns the files whose
+    /// diagnostics changed. A file's diagnostics are those of every open document whose chain
+    /// reaches it, without repeats.
+    fn recheck(&mut self, scope: &Recheck) -> Vec<PublishDiagnosticsParams> {
+        let mut found = std::mem::take(&mut self.found);
+        // Closed documents found nothing any more.
+        for by_root in found.values_mut() {
+            by_root.retain(|root, _| self.documents.get(root).is_some());
+        }
         for uri in self.documents.uris() {
             let Some(doc) = self.documents.get(&uri) else { continue };
+            let compiled_before = found.get(&uri).is_some_and(|by_root| by_root.contains_key(&uri));
+            let stale = match scope {
+                Recheck::Nothing => false,
+                Recheck::All => true,
+                Recheck::Reaching(changed) => {
+                    !compiled_before
+                        || documents::same_file(&doc.path, changed)
+                        || doc
+                            .last_good
+                            .as_ref()
+                            .is_none_or(|c| c.paths().iter().any(|p| documents::same_file(p, changed)))
+                }
+            };
+            if !stale {
+                continue;
+            }
             let path = doc.path.clone();
+            for by_root in found.values_mut() {
+                by_root.remove(&uri);
+            }
             let compilation = crate::check::compile_with(&self.documents.loader(), &path);
             found.entry(uri.clone()).or_default().entry(uri.clone()).or_default();
             for (file, diagnostic) in analysis::diagnostics(&compilation, |p| self.documents.uri_for(p)) {
@@ -254,6 +283,7 @@ impl Server {
                 }
             }
         }
+        found.retain(|_, by_root| !by_root.is_empty());
         let mut files: Vec<Url> = self.published.keys().cloned().collect();
         files.extend(found.keys().cloned());
         files.sort();
@@ -280,6 +310,14 @@ impl Server {
         self.found = found;
         out
     }
+}
+
+/// Which open documents must be compiled again after a notification.
+enum Recheck {
+    Nothing,
+    /// Those whose chain of files includes this one (and any not compiled yet).
+    Reaching(PathBuf),
+    All,
 }
 
 /// Runs a request handler; a panic in it becomes an `InternalError` reply.

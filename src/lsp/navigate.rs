@@ -10,6 +10,7 @@ use lsp_types::{
     OptionalVersionedTextDocumentIdentifier, Position, PrepareRenameResponse, Range, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -42,20 +43,24 @@ impl Text {
     }
 }
 
-/// The chain of an open document: parsed now if it parses, else the last one that did.
-pub fn chain(documents: &Documents, doc: &Document) -> Option<Chain> {
-    Chain::load(&documents.loader(), &doc.path).or_else(|| doc.last_good.clone())
+/// The chain of an open document: the last one that parsed, which the server keeps current (it is
+/// loaded again whenever a file in it changes); loaded now if there is none.
+pub fn chain<'a>(documents: &Documents, doc: &'a Document) -> Option<Cow<'a, Chain>> {
+    match &doc.last_good {
+        Some(chain) => Some(Cow::Borrowed(chain)),
+        None => Chain::load(&documents.loader(), &doc.path).map(Cow::Owned),
+    }
 }
 
 /// What the cursor is on: the word, and the declarations of that name in scope.
-struct Target {
+struct Target<'a> {
     word: String,
     range: Range,
-    chain: Option<Chain>,
+    chain: Option<Cow<'a, Chain>>,
     declarations: Vec<Declaration>,
 }
 
-fn target(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Target>, RequestError> {
+fn target<'a>(documents: &'a Documents, uri: &Url, at: Position) -> Result<Option<Target<'a>>, RequestError> {
     let doc = documents.get(uri).ok_or_else(|| RequestError::invalid(format!("`{uri}` is not open")))?;
     let text = Text::new(&doc.text);
     let Some(word) = words::word_at(text.text(), text.offset(at)) else { return Ok(None) };
@@ -206,7 +211,7 @@ pub fn rename(
     Ok(WorkspaceEdit { document_changes: Some(DocumentChanges::Edits(edits)), ..WorkspaceEdit::default() })
 }
 
-fn renamable(documents: &Documents, uri: &Url, at: Position) -> Result<Target, RequestError> {
+fn renamable<'a>(documents: &'a Documents, uri: &Url, at: Position) -> Result<Target<'a>, RequestError> {
     let Some(target) = target(documents, uri, at)? else {
         return Err(RequestError::failed("there is no name here to rename".into()));
     };
@@ -226,7 +231,7 @@ fn renamable(documents: &Documents, uri: &Url, at: Position) -> Result<Target, R
 /// Every place the target's name is written: in the files of this chain from the first one
 /// that declares it, and in every other ruleset (open, or a `.rules` file beside a declaring
 /// file) whose chain includes a declaring file. Texts are read as the editor has them.
-fn occurrences(documents: &Documents, chain: &Chain, target: &Target) -> Vec<Location> {
+fn occurrences(documents: &Documents, chain: &Chain, target: &Target<'_>) -> Vec<Location> {
     let declaring: Vec<PathBuf> = target.declarations.iter().map(|d| chain.path(d.span.file)).collect();
     let mut files: Vec<PathBuf> = Vec::new();
     let mut add_chain = |chain: &Chain| {
@@ -247,7 +252,7 @@ fn occurrences(documents: &Documents, chain: &Chain, target: &Target) -> Vec<Loc
     for candidate in candidates {
         let candidate_chain = match documents.at_path(&candidate) {
             Some(doc) => self::chain(documents, doc),
-            None => Chain::load(&documents.loader(), &candidate),
+            None => Chain::load(&documents.loader(), &candidate).map(Cow::Owned),
         };
         if let Some(c) = candidate_chain {
             add_chain(&c);

@@ -1,6 +1,6 @@
 //! The outline of a file: its top-level declarations, with the phases of its round inside.
 
-use super::analysis::{trimmed, Chain};
+use super::analysis::trimmed;
 use super::documents::Documents;
 use super::navigate::chain;
 use super::{position, RequestError};
@@ -17,8 +17,8 @@ pub fn document_symbols(documents: &Documents, uri: &Url) -> Result<Vec<Document
     let (sources, tree) = match tree {
         Some(tree) => (sources, tree),
         None => match chain(documents, doc) {
-            Some(Chain { sources, mut files }) => match files.pop() {
-                Some(root) => (sources, root),
+            Some(chain) => match chain.root() {
+                Some(root) => (chain.sources.clone(), root.clone()),
                 None => return Ok(Vec::new()),
             },
             None => return Ok(Vec::new()),
