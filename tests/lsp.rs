@@ -362,7 +362,10 @@ fn hover_shows_the_declaration_and_its_doc_comment_through_extends() {
     insta::assert_json_snapshot!("hover_builtin", server.redact(&on_builtin));
     let (line, character) = pos(BASE, "refresh", 0);
     let on_keyword = server.at("textDocument/hover", &base, line, character, json!({}));
-    assert_eq!(on_keyword["result"], Value::Null, "{on_keyword}");
+    insta::assert_json_snapshot!("hover_keyword", server.redact(&on_keyword));
+    let (line, character) = pos(BASE, "Action Points", 0);
+    let on_a_string = server.at("textDocument/hover", &base, line, character, json!({}));
+    assert_eq!(on_a_string["result"], Value::Null, "{on_a_string}");
     assert_eq!(server.finish().code(), Some(0));
 }
 

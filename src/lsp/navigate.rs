@@ -95,10 +95,21 @@ pub fn hover(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Ho
             }
             value
         }
-        _ => match words::builtin(&target.word) {
-            Some(meaning) => format!("`{}` (built in): {meaning}", target.word),
-            None => return Ok(None),
-        },
+        _ => {
+            let mut lines: Vec<String> = Vec::new();
+            if let Some(meaning) = words::builtin(&target.word) {
+                lines.push(format!("`{}` (built in): {meaning}", target.word));
+            }
+            let docs = words::keyword_docs(&target.word);
+            if !docs.is_empty() {
+                lines.push(format!("`{}` (keyword):\n", target.word));
+                lines.push(docs.iter().map(|d| format!("- {d}")).collect::<Vec<_>>().join("\n"));
+            }
+            if lines.is_empty() {
+                return Ok(None);
+            }
+            lines.join("\n\n")
+        }
     };
     Ok(Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),

@@ -92,6 +92,39 @@ pub fn keywords() -> &'static [String] {
     })
 }
 
+/// What the grammar says about the rules a keyword starts: the `///` comment of every rule whose
+/// body begins with that keyword (`refresh` → "`refresh at turn_start`: set to max ...").
+pub fn keyword_docs(word: &str) -> Vec<String> {
+    static DOCS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    let docs = DOCS.get_or_init(|| {
+        let grammar = include_str!("../../grammar/tempo.pest");
+        // `kw_free` → `free`.
+        let words: Vec<(&str, &str)> = grammar
+            .lines()
+            .filter(|line| line.starts_with("kw_"))
+            .filter_map(|line| Some((line.split_whitespace().next()?, line.split('"').nth(1)?)))
+            .collect();
+        let mut out = Vec::new();
+        let mut doc: Vec<&str> = Vec::new();
+        for line in grammar.lines() {
+            if let Some(text) = line.strip_prefix("///") {
+                doc.push(text.trim());
+                continue;
+            }
+            let body = line.split_once("= {").or_else(|| line.split_once("= _{")).map(|(_, b)| b.trim_start());
+            let first = body.and_then(|b| b.trim_start_matches('(').split_whitespace().next());
+            if let Some(first) = first.filter(|f| f.starts_with("kw_") && !doc.is_empty()) {
+                if let Some((_, word)) = words.iter().find(|(rule, _)| *rule == first.trim_end_matches(')')) {
+                    out.push((word.to_string(), doc.join(" ")));
+                }
+            }
+            doc.clear();
+        }
+        out
+    });
+    docs.iter().filter(|(w, _)| w == word).map(|(_, d)| d.clone()).collect()
+}
+
 pub fn is_keyword(word: &str) -> bool {
     RESERVED.contains(&word) || keywords().iter().any(|k| k == word)
 }
@@ -196,5 +229,10 @@ mod tests {
         assert!(is_keyword("pool") && is_keyword("refresh") && is_keyword("vs"));
         assert!(!is_keyword("ap"));
         assert!(keywords().len() > 100);
+        let refresh = keyword_docs("refresh");
+        assert_eq!(refresh.len(), 1);
+        assert!(refresh[0].starts_with("`refresh at turn_start`: set to max"), "{refresh:?}");
+        assert_eq!(keyword_docs("remove").len(), 2);
+        assert!(keyword_docs("ap").is_empty());
     }
 }
