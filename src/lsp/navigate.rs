@@ -102,7 +102,7 @@ pub fn hover(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Ho
             }
             let docs = words::keyword_docs(&target.word);
             if !docs.is_empty() {
-                lines.push(format!("`{}` (keyword):\n", target.word));
+                lines.push(format!("`{}` (keyword):", target.word));
                 lines.push(docs.iter().map(|d| format!("- {d}")).collect::<Vec<_>>().join("\n"));
             }
             if lines.is_empty() {
