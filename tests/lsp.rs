@@ -137,6 +137,11 @@ impl Server {
         let reply = self.request("shutdown", json!(null));
         assert_eq!(reply["result"], Value::Null, "{reply}");
         self.notify("exit", json!(null));
+        self.wait()
+    }
+
+    /// Closes the server's stdin and waits for it to end.
+    fn wait(&mut self) -> ExitStatus {
         drop(self.stdin.take());
         let deadline = Instant::now() + TIMEOUT;
         loop {
@@ -527,6 +532,17 @@ fn a_half_typed_file_and_bad_requests_do_not_stop_the_server() {
     let symbols = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(&file)}}));
     assert!(symbols["result"].is_array(), "{symbols}");
     assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn leaving_without_shutdown_exits_with_1() {
+    let dir = folder("no-shutdown", &[]);
+    let mut server = Server::start(&dir);
+    server.notify("exit", json!(null));
+    assert_eq!(server.wait().code(), Some(1));
+    let mut server = Server::start(&dir);
+    drop(server.stdin.take());
+    assert_eq!(server.wait().code(), Some(1));
 }
 
 #[test]

@@ -92,7 +92,8 @@ impl From<ProtocolError> for ServeError {
     }
 }
 
-/// Serves one client until it asks to shut down and exit (`Ok`), or the connection ends.
+/// Serves one client until it asks to shut down and exit (`Ok`); an `exit` without `shutdown`, or
+/// the connection closing, is an error (the binary exits with 1, as the protocol says).
 pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     let initialize = serde_json::json!({
         "capabilities": capabilities(),
@@ -126,7 +127,7 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
             Message::Response(_) => {}
         }
     }
-    Ok(())
+    Err(ServeError("the client closed the connection without `shutdown`".to_string()))
 }
 
 fn send(connection: &Connection, message: Message) -> Result<(), ServeError> {
