@@ -18,4 +18,8 @@ for (const file of files) {
 require.resolve("vscode-languageclient/node");
 console.log(`manifest: ${files.length} files present`);
 '
+# The test file's code lines are lines of the shipped ruleset, so highlighting is tested on real text.
+grep -v '^# *[<^]' tests/frontiers.test.rules | tail -n +2 | grep -v '^$' | while IFS= read -r line; do
+  grep -qxF -- "$line" ../../rulesets/frontiers.rules || { echo "not a line of rulesets/frontiers.rules: $line"; exit 1; }
+done
 npm test
