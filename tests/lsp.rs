@@ -630,3 +630,73 @@ fn shipped_rulesets_check_clean_and_every_word_gets_an_answer() {
     assert!(in_files.len() > 3, "{in_files:?}");
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// The editor shows what `tempo check` prints: for every diagnostic test input (one per code),
+/// the published diagnostics are the command line's, file by file, at the same places.
+#[test]
+fn diagnostics_are_those_of_tempo_check() {
+    let inputs =
+        std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics")).expect("inputs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&inputs)
+        .expect("read tests/diagnostics")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    files.sort();
+    let mut compared = 0;
+    for file in files {
+        // An editor cannot hold a file that is not UTF-8 as text; `tempo check` reports it alone.
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let mut server = Server::start(&inputs);
+        server.open(&file, &text);
+        let published = server.settle();
+        assert_eq!(server.finish().code(), Some(0));
+        let mut from_server: Vec<(String, String, u64, u64, String)> = Vec::new();
+        for note in published.iter().filter(|n| n["method"] == "textDocument/publishDiagnostics") {
+            let path = note["params"]["uri"].as_str().unwrap_or("").trim_start_matches("file://").to_string();
+            for d in note["params"]["diagnostics"].as_array().map(Vec::as_slice).unwrap_or_default() {
+                let start = &d["range"]["start"];
+                let message = d["message"].as_str().unwrap_or("").split("\nhelp: ").next().unwrap_or("").to_string();
+                let (line, column) =
+                    (start["line"].as_u64().unwrap_or(0) + 1, start["character"].as_u64().unwrap_or(0) + 1);
+                from_server.push((path.clone(), d["code"].as_str().unwrap_or("").to_string(), line, column, message));
+            }
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["check", "--format", "json"])
+            .arg(&file)
+            .output()
+            .expect("run tempo check");
+        let json: Value = serde_json::from_slice(&output.stdout).expect("JSON from tempo check");
+        let mut from_check: Vec<(String, String, u64, u64, String)> = json["diagnostics"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| {
+                let path = crate_path(d["file"].as_str().unwrap_or(""));
+                let (line, column) = (d["line"].as_u64().unwrap_or(0), d["column"].as_u64().unwrap_or(0));
+                (
+                    path,
+                    d["code"].as_str().unwrap_or("").to_string(),
+                    line,
+                    column,
+                    d["message"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        from_server.sort();
+        from_check.sort();
+        assert!(!from_check.is_empty(), "{}: tempo check found nothing", file.display());
+        assert_eq!(from_server, from_check, "{}", file.display());
+        compared += 1;
+    }
+    assert!(compared >= 25, "only {compared} inputs compared");
+}
+
+/// A path as `tempo check` printed it, made absolute and canonical like the server's URIs.
+fn crate_path(printed: &str) -> String {
+    let path = Path::new(printed);
+    let path = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().expect("cwd").join(path) };
+    std::fs::canonicalize(&path).unwrap_or(path).display().to_string()
+}
