@@ -216,6 +216,24 @@ fn fmt_writes_in_place_atomically_and_check_writes_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_link_stays_a_link_and_permissions_are_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("link");
+    let real = dir.join("real.rules");
+    std::fs::write(&real, "ruleset   linked").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.join("link.rules");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    assert_eq!(tempo(&["fmt", link.to_str().unwrap()]).0, 0);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(read(&real), "ruleset linked\n");
+    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(names_in(&dir), ["link.rules", "real.rules"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_folder_means_every_rules_file_under_it() {
     let dir = temp_dir("folder");

@@ -137,7 +137,7 @@ impl Printer<'_> {
                 }
                 self.out.push('}');
             }
-            kind if t.starts_line => {
+            _ if t.starts_line => {
                 match self.open.last_mut() {
                     Some(o) if o.shape != Shape::Lines => {
                         if !o.first {
@@ -152,8 +152,6 @@ impl Printer<'_> {
                     }
                 }
                 self.out.push_str(text);
-                self.prev = Some((kind, t.span.end as usize));
-                return;
             }
             kind => {
                 self.inline(kind);
