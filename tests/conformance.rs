@@ -80,7 +80,9 @@ fn check_case(path: &Path) -> Result<(), Failed> {
                 }
                 continue;
             }
-            (Err(e), None) => return Err(format!("rule: {} ({})\nthe run failed{at_seed}: {e:?}", case.rule, case.source).into()),
+            (Err(e), None) => {
+                return Err(format!("rule: {} ({})\nthe run failed{at_seed}: {e:?}", case.rule, case.source).into())
+            }
         };
         if std::env::var_os("CONFORMANCE_TRACE").is_some() {
             println!("--- {} ({}){at_seed}\n{text}", case.rule, case.source);
@@ -153,10 +155,12 @@ fn doc_rows(doc: &str) -> Vec<(String, String)> {
 }
 
 fn check_doc(names: &[String]) -> Result<(), Failed> {
-    let doc = fs::read_to_string(root().join("docs/conformance.md")).map_err(|e| format!("docs/conformance.md: {e}"))?;
+    let doc =
+        fs::read_to_string(root().join("docs/conformance.md")).map_err(|e| format!("docs/conformance.md: {e}"))?;
     let rows = doc_rows(&doc);
     let mut problems = Vec::new();
-    let listed: BTreeSet<&str> = rows.iter().filter(|(t, _)| !t.is_empty() && t != "—").map(|(t, _)| t.as_str()).collect();
+    let listed: BTreeSet<&str> =
+        rows.iter().filter(|(t, _)| !t.is_empty() && t != "—").map(|(t, _)| t.as_str()).collect();
     for name in names {
         if !listed.contains(name.as_str()) {
             problems.push(format!("case {name} is not in docs/conformance.md"));
