@@ -7,7 +7,9 @@
 
 pub mod check;
 pub mod diagnostics;
+pub mod fmt;
 pub mod ir;
+pub mod lsp;
 pub mod run;
 pub mod source;
 pub mod syntax;

@@ -55,6 +55,19 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
     },
+    /// Format rules files in the canonical layout, in place (see docs/formatting.md).
+    ///
+    /// Comments are kept and meaning never changes; a file that does not parse is left alone and its
+    /// errors printed. Exit code 0: done (or, with --check, nothing would change); 1: a file does not
+    /// parse, or with --check a file would change (each is listed); 2: a file could not be read or written.
+    Fmt {
+        /// `.rules` files, or folders: every `*.rules` file under a folder is formatted.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing; list the files that are not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// Explain a diagnostic code, with an example of the problem and its fix.
     ///
     /// `tempo explain unknown-pool` or `tempo explain tempo::unknown-pool`; `--list` lists all codes.
@@ -66,6 +79,12 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Start the language server, speaking the Language Server Protocol on stdin and stdout.
+    ///
+    /// Editors start it (see editors/README.md): it checks each open file as `tempo check` would
+    /// and offers hover, go to definition, references, rename, completion and an outline.
+    /// Exit code 0 after the client's `shutdown` and `exit`, 1 otherwise.
+    Lsp,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -86,7 +105,9 @@ fn main() -> ExitCode {
         Command::Check { files, format } => check_files(&files, format),
         Command::Compile { file, output } => compile(&file, output.as_deref()),
         Command::Explain { code, list } => explain(code.as_deref(), list),
+        Command::Fmt { files, check } => format_files(&files, check),
         Command::Run { rules, scenario, seed, format } => run(&rules, &scenario, seed, format),
+        Command::Lsp => lsp(),
     }
 }
 
@@ -237,6 +258,90 @@ fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) ->
             runtime_error(code, &e.to_string())
         }
     }
+}
+
+fn lsp() -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = tempo::lsp::serve(&connection);
+    drop(connection);
+    // The writer ends once everything queued is written; the reader only when stdin closes, which
+    // a client may not do after `exit`: wait for both, but not forever.
+    let (done, joined) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(io_threads.join());
+    });
+    let _ = joined.recv_timeout(std::time::Duration::from_secs(2));
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tempo lsp: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// What `tempo fmt` found for one file.
+enum Formatted {
+    Unchanged,
+    Changed,
+    /// Does not parse (diagnostics printed); left alone.
+    Refused,
+    /// Could not be read or written (message printed).
+    Failed,
+}
+
+fn format_files(paths: &[PathBuf], check: bool) -> ExitCode {
+    let (files, errors) = tempo::fmt::files::rules_files(paths);
+    for (path, e) in &errors {
+        eprintln!("error: cannot read the folder `{}`: {e}", path.display());
+    }
+    let results: Vec<Formatted> = files.iter().map(|f| format_file(f, check)).collect();
+    let count = |want: fn(&Formatted) -> bool| results.iter().filter(|r| want(r)).count();
+    let changed = count(|r| matches!(r, Formatted::Changed));
+    let verb = if check { "would reformat" } else { "reformatted" };
+    eprintln!("{verb} {changed} of {} files", files.len());
+    if !errors.is_empty() || count(|r| matches!(r, Formatted::Failed)) > 0 {
+        ExitCode::from(2)
+    } else if count(|r| matches!(r, Formatted::Refused)) > 0 || (check && changed > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn format_file(path: &Path, check: bool) -> Formatted {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("error: cannot read `{}`: {e}", path.display());
+            return Formatted::Failed;
+        }
+    };
+    // Text that is not UTF-8 gets the diagnostic `tempo check` gives it.
+    let Ok(text) = String::from_utf8(bytes) else {
+        print_text(&check::compile_path(path));
+        return Formatted::Refused;
+    };
+    let formatted = match tempo::fmt::format_source(&text) {
+        Ok(formatted) => formatted,
+        Err(e) => {
+            let mut sources = tempo::source::SourceMap::new();
+            sources.add(path.display().to_string(), text);
+            let rendered = render::to_text(&e.diagnostics, &sources, text_style());
+            let _ = std::io::stderr().write_all(rendered.as_bytes());
+            return Formatted::Refused;
+        }
+    };
+    if formatted == text {
+        return Formatted::Unchanged;
+    }
+    if check {
+        println!("{}", path.display());
+    } else if let Err(e) = tempo::fmt::files::write_atomically(path, &formatted) {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return Formatted::Failed;
+    }
+    Formatted::Changed
 }
 
 fn explain(code: Option<&str>, list: bool) -> ExitCode {

@@ -2,11 +2,13 @@
 //!
 //! Invariants: parsing never panics and never recurses deeper than [`MAX_DEPTH`] brackets
 //! (checked before pest runs, because a stack overflow aborts the process); every node carries
-//! the byte span it came from; every comment survives into [`ast::File::comments`].
+//! the byte span it came from; every comment survives into [`ast::File::comments`] and into the
+//! formatter's [`tokens`].
 
 pub mod ast;
 mod expected;
 mod parser;
+pub mod tokens;
 
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{FileId, Span};
@@ -23,6 +25,15 @@ pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
         Ok(tree) => (Some(tree), Vec::new()),
         Err(d) => (None, vec![*d]),
     }
+}
+
+/// Cuts a well-formed file into its tokens, comments included, marking where the grammar starts
+/// an item, clause or statement. Refuses what [`parse`] refuses, with the same diagnostic.
+pub fn tokenize(file: FileId, text: &str) -> Result<Vec<tokens::Token>, Vec<Diagnostic>> {
+    if let Some(d) = precheck(file, text) {
+        return Err(vec![d]);
+    }
+    parser::tokens(file, text).map_err(|d| vec![*d])
 }
 
 /// Problems pest should not be asked about: nothing to parse, or nesting that would overflow.

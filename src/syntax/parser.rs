@@ -1,4 +1,8 @@
-//! pest pairs → syntax tree, one function per grammar rule. `Pair` and `Rule` stay in here.
+//! pest pairs → syntax tree, one function per grammar rule. `Pair` and `Rule` stay in here (and
+//! in `layout`, which turns the same pairs into tokens for the formatter).
+
+mod layout;
+pub(crate) use layout::tokens;
 
 use super::ast::*;
 use super::expected;

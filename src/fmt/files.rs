@@ -1,0 +1,93 @@
+//! The files `tempo fmt` works on: which files a list of paths names, and replacing one with its
+//! formatted text so that a crash at any moment leaves either the old file or the new one.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The files named by `paths`: a file as given (whatever its name), a folder as every `*.rules`
+/// file under it, sorted so the output is the same on every machine. Folders that cannot be read
+/// are returned with their error. Hidden folders (`.git`, ...) are not entered.
+pub fn rules_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, io::Error)>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found, &mut errors);
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    (files, errors)
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, io::Error)>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return errors.push((dir.to_path_buf(), e)),
+    };
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push((dir.to_path_buf(), e));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        // `file_type` does not follow links, so a link to a folder above cannot make a loop.
+        match entry.file_type() {
+            Ok(t) if t.is_dir() && !hidden => walk(&path, found, errors),
+            Ok(_) if path.extension().is_some_and(|e| e == "rules") && path.is_file() => found.push(path),
+            Ok(_) => {}
+            Err(e) => errors.push((path, e)),
+        }
+    }
+}
+
+/// Replaces the file at `path` with `text`: written to a new file in the same folder, flushed to
+/// the disk, then renamed over the original (a rename within one folder is atomic). The original's
+/// permissions are kept; a link is followed so the link stays a link.
+pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let target = fs::canonicalize(path)?;
+    let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let (temp, mut file) = create_temp(&dir, &name)?;
+    let result = (|| {
+        file.write_all(text.as_bytes())?;
+        file.set_permissions(fs::metadata(&target)?.permissions())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, &target)?;
+        // The rename is on the disk only once the folder is; not every system can sync a folder.
+        if let Ok(folder) = File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// A new file next to the one being replaced, named so it cannot be mistaken for a ruleset.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let mut attempts = 0;
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{name}.{}-{n}.tempo-fmt", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            // Left over from a crashed run that had the same process id: try the next name.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => attempts += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! What the server knows about a ruleset: the chain of files it extends (parsed), the names they
+//! declare, and the compiler's diagnostics in the protocol's shape.
+//!
+//! Names are found by word: a declaration's name is matched against the words of a text
+//! (`words::tokens`), so references and renames work on a file that does not parse. A pool and a
+//! condition that share a name are therefore one name to the editor.
+
+use super::position;
+use crate::check::{load, Compilation, Loader};
+use crate::diagnostics::Severity;
+use crate::source::{FileId, SourceMap, Span};
+use crate::syntax::ast::{self, Decl};
+use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Url};
+use std::path::{Path, PathBuf};
+
+/// A file and every file it extends, parsed, base first.
+#[derive(Clone)]
+pub struct Chain {
+    pub sources: SourceMap,
+    pub files: Vec<ast::File>,
+}
+
+impl Chain {
+    /// The chain of `path`, or `None` when one of its files does not parse or cannot be read.
+    pub fn load(loader: &dyn Loader, path: &Path) -> Option<Chain> {
+        let mut sources = SourceMap::new();
+        let mut ignored = Vec::new();
+        let loaded = load::load(loader, path, &mut sources, &mut ignored);
+        if loaded.files.is_empty() {
+            None
+        } else {
+            Some(Chain { sources, files: loaded.files })
+        }
+    }
+
+    pub fn path(&self, file: FileId) -> PathBuf {
+        PathBuf::from(self.sources.name(file))
+    }
+
+    /// The paths of the files in the chain, base first.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|f| self.path(f.file)).collect()
+    }
+
+    /// The file asked for (the last of the chain).
+    pub fn root(&self) -> Option<&ast::File> {
+        self.files.last()
+    }
+
+    /// Every name declared in the chain, base first, in the order written.
+    pub fn declarations(&self) -> Vec<Declaration> {
+        let mut out = Vec::new();
+        for file in &self.files {
+            for item in &file.items {
+                self.declare(item, &mut out);
+            }
+        }
+        out
+    }
+
+    fn declare(&self, item: &ast::Item, out: &mut Vec<Declaration>) {
+        let mut push = |kind: Kind, name: &ast::Ident, span: Span| {
+            let span = trimmed(self.sources.text(span.file), span);
+            out.push(Declaration {
+                name: name.name.clone(),
+                kind,
+                name_span: name.span,
+                span,
+                doc: item.doc.clone(),
+                header: header(self.sources.text(span.file), span),
+            });
+        };
+        match &item.decl {
+            Decl::Stat { name, .. } => push(Kind::Stat, name, item.span),
+            Decl::Derive { name, .. } => push(Kind::Derive, name, item.span),
+            Decl::Category { name, .. } => push(Kind::Category, name, item.span),
+            Decl::Event { name, .. } => push(Kind::Event, name, item.span),
+            Decl::Pool(p) => push(Kind::Pool, &p.name, item.span),
+            Decl::Condition(c) => push(Kind::Condition, &c.name, item.span),
+            Decl::Action(a) => push(Kind::Action(a.kind), &a.name, item.span),
+            Decl::Trigger(t) => push(Kind::Trigger, &t.name, item.span),
+            Decl::Rest { name, .. } => push(Kind::Rest, name, item.span),
+            Decl::Outro { name, .. } => push(Kind::Outro, name, item.span),
+            Decl::Hook(ast::Hook { name: Some(name), .. }) => push(Kind::Hook, name, item.span),
+            Decl::Downtime { name: Some(name), .. } => push(Kind::Downtime, name, item.span),
+            Decl::Round(phases) => {
+                for phase in phases {
+                    push(Kind::Phase, &phase.name, phase.span);
+                }
+            }
+            Decl::Space { zones, .. } => {
+                for zone in zones {
+                    push(Kind::Zone, zone, zone.span);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What kind of thing a name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Stat,
+    Derive,
+    Pool,
+    Category,
+    Event,
+    Condition,
+    Action(ast::ActionKind),
+    Trigger,
+    Phase,
+    Rest,
+    Outro,
+    Hook,
+    Downtime,
+    Zone,
+}
+
+impl Kind {
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Stat => "stat",
+            Kind::Derive => "derived value",
+            Kind::Pool => "pool",
+            Kind::Category => "category",
+            Kind::Event => "event",
+            Kind::Condition => "condition",
+            Kind::Action(kind) => match kind {
+                ast::ActionKind::Action => "action",
+                ast::ActionKind::Free => "free action",
+                ast::ActionKind::Reaction => "reaction",
+                ast::ActionKind::Preparation => "preparation",
+                ast::ActionKind::Activity => "activity",
+            },
+            Kind::Trigger => "trigger",
+            Kind::Phase => "phase",
+            Kind::Rest => "rest",
+            Kind::Outro => "outro",
+            Kind::Hook => "hook",
+            Kind::Downtime => "downtime",
+            Kind::Zone => "zone",
+        }
+    }
+}
+
+/// A declared name: where, what, and what its doc comment says.
+#[derive(Debug, Clone)]
+pub struct Declaration {
+    pub name: String,
+    pub kind: Kind,
+    pub name_span: Span,
+    /// The whole declaration.
+    pub span: Span,
+    pub doc: Option<String>,
+    /// The declaration's first line, without its opening brace: `pool ap "Action Points"`.
+    pub header: String,
+}
+
+/// A declaration's span without the blank lines and comments after it (the parser's spans run
+/// on to the next declaration).
+pub fn trimmed(text: &str, span: Span) -> Span {
+    let mut body = text.get(span.range()).unwrap_or("");
+    loop {
+        body = body.trim_end();
+        match body.rfind('\n') {
+            Some(at) if body[at + 1..].trim_start().starts_with('#') => body = &body[..at],
+            _ => break,
+        }
+    }
+    Span { end: span.start + body.len() as u32, ..span }
+}
+
+/// The first line of a declaration, without a trailing `{`, at most 160 characters.
+fn header(text: &str, span: Span) -> String {
+    let body = text.get(span.range()).unwrap_or("");
+    let line = body.lines().next().unwrap_or("").trim_end();
+    let line = line.strip_suffix('{').unwrap_or(line).trim_end();
+    let mut out: String = line.chars().take(160).collect();
+    if line.chars().count() > 160 {
+        out.push_str(" ...");
+    }
+    out
+}
+
+/// A compiler diagnostic in the protocol's shape, with the path of the file it belongs to.
+pub fn diagnostics(
+    compilation: &Compilation,
+    uri_for: impl Fn(&Path) -> Option<Url>,
+) -> Vec<(Url, lsp_types::Diagnostic)> {
+    let sources = &compilation.sources;
+    let mut out = Vec::new();
+    for d in &compilation.diagnostics {
+        let Some(uri) = uri_for(Path::new(sources.name(d.primary.span.file))) else { continue };
+        let mut message = d.message.clone();
+        if let Some(help) = &d.help {
+            message.push_str("\nhelp: ");
+            message.push_str(help);
+        }
+        let related: Vec<DiagnosticRelatedInformation> = d
+            .secondary
+            .iter()
+            .filter_map(|label| {
+                let uri = uri_for(Path::new(sources.name(label.span.file)))?;
+                let range = position::range(sources, label.span);
+                Some(DiagnosticRelatedInformation {
+                    location: Location::new(uri, range),
+                    message: label.message.clone(),
+                })
+            })
+            .collect();
+        let diagnostic = lsp_types::Diagnostic {
+            range: position::range(sources, d.primary.span),
+            severity: Some(match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+            }),
+            code: Some(NumberOrString::String(d.code.name())),
+            source: Some("tempo".to_string()),
+            message,
+            related_information: if related.is_empty() { None } else { Some(related) },
+            ..lsp_types::Diagnostic::default()
+        };
+        out.push((uri, diagnostic));
+    }
+    out
+}

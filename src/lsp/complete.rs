@@ -1,0 +1,318 @@
+//! Completion: keywords, and the names in scope (inherited ones too) of the kind the place
+//! wants, found by looking at the words just before the cursor.
+
+use super::analysis::{Chain, Declaration, Kind};
+use super::documents::{Document, Documents};
+use super::navigate::{chain, Text};
+use super::words::{self, Token};
+use super::RequestError;
+use crate::check::load::normalize;
+use crate::source::Span;
+use crate::syntax::ast::ActionKind;
+use lsp_types::{CompletionItem, CompletionItemKind, Documentation, MarkupContent, MarkupKind, Position, Url};
+use std::path::Path;
+
+/// What the place before the cursor wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// A new name is being declared: nothing to offer.
+    Nothing,
+    /// The start of a top-level declaration.
+    TopLevel,
+    /// Names of these kinds.
+    Names(&'static [KindSet]),
+    Timings,
+    Relations,
+    Participants,
+    /// `remove ...` at the top level: the kind of declaration.
+    DeclKinds,
+    /// Anything an expression or a clause may start with.
+    Anything,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KindSet {
+    Pool,
+    Condition,
+    Event,
+    Category,
+    Actions,
+    Phase,
+    Values,
+    Of(&'static str),
+}
+
+impl KindSet {
+    fn holds(self, kind: Kind) -> bool {
+        match self {
+            KindSet::Pool => kind == Kind::Pool,
+            KindSet::Condition => kind == Kind::Condition,
+            KindSet::Event => kind == Kind::Event,
+            KindSet::Category => kind == Kind::Category,
+            KindSet::Actions => matches!(kind, Kind::Action(_) | Kind::Trigger),
+            KindSet::Phase => kind == Kind::Phase,
+            KindSet::Values => matches!(kind, Kind::Stat | Kind::Derive | Kind::Pool | Kind::Condition),
+            KindSet::Of(word) => decl_kind_word(kind) == Some(word),
+        }
+    }
+}
+
+/// The word `remove` uses for a kind.
+fn decl_kind_word(kind: Kind) -> Option<&'static str> {
+    Some(match kind {
+        Kind::Stat => "stat",
+        Kind::Derive => "derive",
+        Kind::Pool => "pool",
+        Kind::Category => "category",
+        Kind::Event => "event",
+        Kind::Condition => "condition",
+        Kind::Action(_) => "action",
+        Kind::Trigger => "trigger",
+        Kind::Rest => "rest",
+        Kind::Outro => "outro",
+        Kind::Hook => "hook",
+        Kind::Downtime => "downtime",
+        Kind::Phase | Kind::Zone => return None,
+    })
+}
+
+const DECL_KINDS: [&str; 13] = [
+    "pool",
+    "stat",
+    "derive",
+    "action",
+    "trigger",
+    "condition",
+    "limit",
+    "category",
+    "event",
+    "hook",
+    "downtime",
+    "rest",
+    "outro",
+];
+
+/// Words after which a new name is written.
+const DECLARING: [&str; 12] = [
+    "ruleset",
+    "pool",
+    "stat",
+    "derive",
+    "event",
+    "condition",
+    "reaction",
+    "preparation",
+    "activity",
+    "rest",
+    "outro",
+    "hook",
+];
+
+fn want(before: &[Token<'_>]) -> Want {
+    let depth = before.iter().fold(0i64, |d, t| match t.text {
+        "{" => d + 1,
+        "}" => d - 1,
+        _ => d,
+    });
+    let n = before.len();
+    let prev = if n >= 1 { before[n - 1].text } else { "" };
+    let prev2 = if n >= 2 { before[n - 2].text } else { "" };
+    let is_amount = |t: &str| t.starts_with(|c: char| c.is_ascii_digit()) || t == ")";
+    const POOLS: &[KindSet] = &[KindSet::Pool];
+    const CONDITIONS: &[KindSet] = &[KindSet::Condition];
+    match prev {
+        "." => return Want::Names(&[KindSet::Values]),
+        "emit" => return Want::Names(&[KindSet::Event]),
+        "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
+        "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
+        "apply" | "has" | "implies" | "applies" => return Want::Names(CONDITIONS),
+        "remove" if depth > 0 => return Want::Names(CONDITIONS),
+        "remove" => return Want::DeclKinds,
+        "into" | "spend" | "state_order" => return Want::Names(POOLS),
+        "at" | "until" => return Want::Timings,
+        "(" if prev2 == "phase_start" || prev2 == "phase_end" => return Want::Names(&[KindSet::Phase]),
+        "target" | "by" | "against" | "is" => return Want::Relations,
+        "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
+        "category" if depth > 0 => return Want::Names(&[KindSet::Category]),
+        "category" | "action" | "trigger" => return Want::Nothing,
+        _ => {}
+    }
+    if prev2 == "remove" && depth == 0 {
+        if let Some(word) = DECL_KINDS.iter().find(|w| **w == prev) {
+            return Want::Names(match *word {
+                "pool" => POOLS,
+                "stat" => &[KindSet::Of("stat")],
+                "derive" => &[KindSet::Of("derive")],
+                "action" => &[KindSet::Of("action")],
+                "trigger" => &[KindSet::Of("trigger")],
+                "condition" => CONDITIONS,
+                "category" => &[KindSet::Of("category")],
+                "event" => &[KindSet::Of("event")],
+                "hook" => &[KindSet::Of("hook")],
+                "downtime" => &[KindSet::Of("downtime")],
+                "rest" => &[KindSet::Of("rest")],
+                "outro" => &[KindSet::Of("outro")],
+                _ => &[],
+            });
+        }
+    }
+    if DECLARING.contains(&prev) {
+        return Want::Nothing;
+    }
+    // `cost 2 ap`, `+ 1 energy`, `pay 2 ap`, `limit movement: 2 ap per turn`.
+    if is_amount(prev) && matches!(prev2, "cost" | "+" | "pay" | ":") {
+        return Want::Names(POOLS);
+    }
+    if depth <= 0 {
+        Want::TopLevel
+    } else {
+        Want::Anything
+    }
+}
+
+pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<CompletionItem>, RequestError> {
+    let doc = documents.get(uri).ok_or_else(|| RequestError::invalid(format!("`{uri}` is not open")))?;
+    let text = Text::new(&doc.text);
+    let offset = text.offset(at);
+    let mut before = words::tokens(&text.text()[..offset]);
+    // The word being typed is the prefix the editor filters by, not context.
+    if before.last().is_some_and(|t| t.end == offset && t.is_word()) {
+        before.pop();
+    }
+    let declarations = in_scope(documents, doc);
+    let mut items = Vec::new();
+    match want(&before) {
+        Want::Nothing => {}
+        Want::TopLevel => items.extend(words::TOP_LEVEL.iter().map(|w| keyword(w))),
+        Want::DeclKinds => items.extend(DECL_KINDS.iter().map(|w| keyword(w))),
+        Want::Timings => items.extend(words::TIMINGS.iter().map(|w| builtin(w))),
+        Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
+        Want::Participants => items.extend(["self", "target", "actor", "victim"].iter().map(|w| builtin(w))),
+        Want::Names(kinds) => items.extend(names(&declarations, |k| kinds.iter().any(|s| s.holds(k)))),
+        Want::Anything => {
+            items.extend(names(&declarations, |k| KindSet::Values.holds(k)));
+            items.extend(words::BUILTINS.iter().map(|(w, _)| builtin(w)));
+            items.extend(words::keywords().iter().map(|w| keyword(w)));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    items.retain(|item| seen.insert(item.label.clone()));
+    Ok(items)
+}
+
+/// The names in scope: the chain's (or the last that parsed); in a file that has never parsed,
+/// its base's and the names the file itself appears to declare.
+fn in_scope(documents: &Documents, doc: &Document) -> Vec<Declaration> {
+    if let Some(chain) = chain(documents, doc) {
+        return chain.declarations();
+    }
+    let mut out = Vec::new();
+    if let Some(base) = words::extends_path(&doc.text) {
+        let path = normalize(&doc.path.parent().unwrap_or(Path::new("")).join(base));
+        if let Some(chain) = Chain::load(&documents.loader(), &path) {
+            out = chain.declarations();
+        }
+    }
+    let tokens = words::tokens(&doc.text);
+    let mut depth = 0i64;
+    for (i, token) in tokens.iter().enumerate() {
+        match token.text {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ => {}
+        }
+        let next = |n: usize| tokens.get(i + n).filter(|t| t.is_word() && !words::is_keyword(t.text));
+        let found = match token.text {
+            _ if depth != 0 => None,
+            "stat" => next(1).map(|t| (Kind::Stat, t)),
+            "derive" => next(1).map(|t| (Kind::Derive, t)),
+            "pool" => next(1).map(|t| (Kind::Pool, t)),
+            "category" => next(1).map(|t| (Kind::Category, t)),
+            "event" => next(1).map(|t| (Kind::Event, t)),
+            "condition" => next(1).map(|t| (Kind::Condition, t)),
+            "trigger" => next(1).map(|t| (Kind::Trigger, t)),
+            word => ActionKind::from_word(word).and_then(|kind| {
+                let n = if word == "free" && tokens.get(i + 1).is_some_and(|t| t.text == "action") { 2 } else { 1 };
+                next(n).map(|t| (Kind::Action(kind), t))
+            }),
+        };
+        if let Some((kind, name)) = found {
+            let header = format!("{} {}", token.text, name.text);
+            let span = Span::default();
+            out.push(Declaration { name: name.text.to_string(), kind, name_span: span, span, doc: None, header });
+        }
+    }
+    out
+}
+
+/// The declared names whose kind is wanted; an overridden name once, as its last declaration.
+fn names(declarations: &[Declaration], wanted: impl Fn(Kind) -> bool) -> Vec<CompletionItem> {
+    let mut out: Vec<CompletionItem> = Vec::new();
+    for d in declarations.iter().filter(|d| wanted(d.kind)) {
+        let item = CompletionItem {
+            label: d.name.clone(),
+            kind: Some(item_kind(d.kind)),
+            detail: Some(d.header.clone()),
+            documentation: d.doc.as_ref().map(|doc| {
+                Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: doc.clone() })
+            }),
+            ..CompletionItem::default()
+        };
+        match out.iter_mut().find(|i| i.label == d.name) {
+            Some(old) => *old = item,
+            None => out.push(item),
+        }
+    }
+    out
+}
+
+fn item_kind(kind: Kind) -> CompletionItemKind {
+    match kind {
+        Kind::Stat => CompletionItemKind::CONSTANT,
+        Kind::Derive => CompletionItemKind::VALUE,
+        Kind::Pool => CompletionItemKind::VARIABLE,
+        Kind::Condition => CompletionItemKind::ENUM_MEMBER,
+        Kind::Event => CompletionItemKind::EVENT,
+        Kind::Category => CompletionItemKind::ENUM,
+        Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
+        Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
+        Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime => CompletionItemKind::FUNCTION,
+    }
+}
+
+fn keyword(word: &str) -> CompletionItem {
+    CompletionItem { label: word.to_string(), kind: Some(CompletionItemKind::KEYWORD), ..CompletionItem::default() }
+}
+
+fn builtin(word: &str) -> CompletionItem {
+    CompletionItem {
+        label: word.to_string(),
+        kind: Some(CompletionItemKind::CONSTANT),
+        detail: words::builtin(word).map(str::to_string),
+        ..CompletionItem::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn want_at_end(text: &str) -> Want {
+        want(&words::tokens(text))
+    }
+
+    #[test]
+    fn places_want_the_right_names() {
+        assert_eq!(want_at_end("action a { cost 2 "), Want::Names(&[KindSet::Pool]));
+        assert_eq!(want_at_end("action a { cost 1 ap + 2 "), Want::Names(&[KindSet::Pool]));
+        assert_eq!(want_at_end("action a { resolve { apply "), Want::Names(&[KindSet::Condition]));
+        assert_eq!(want_at_end("pool ap { refresh at "), Want::Timings);
+        assert_eq!(want_at_end("pool "), Want::Nothing);
+        assert_eq!(want_at_end("pool ap { max 3 }\n"), Want::TopLevel);
+        assert_eq!(want_at_end("remove "), Want::DeclKinds);
+        assert_eq!(
+            want_at_end("reaction r { on "),
+            Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event])
+        );
+    }
+}

@@ -1,0 +1,238 @@
+//! Words of the language as an editor sees them: tokens of a text (without parsing it, so a
+//! half-typed file still has them), the keywords (read from the grammar, so they cannot drift
+//! from it) and the built-in names.
+
+use std::sync::OnceLock;
+
+/// One word or number of a text, outside comments and strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub text: &'a str,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Token<'_> {
+    /// A name (or keyword), not a number or dice.
+    pub fn is_word(&self) -> bool {
+        self.text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    }
+}
+
+/// The tokens of a text in order: names, numbers and single punctuation characters. Comments
+/// and strings are skipped; nothing here fails on any input.
+pub fn tokens(text: &str) -> Vec<Token<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if b == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if b.is_ascii_alphanumeric() || b == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            out.push(Token { text: &text[start..i], start, end: i });
+        } else if b.is_ascii_punctuation() {
+            out.push(Token { text: &text[i..i + 1], start: i, end: i + 1 });
+            i += 1;
+        } else {
+            // Whitespace, or any byte of a non-ASCII character: never part of a token.
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The word under (or just before) a byte offset, as the cursor of an editor sees it.
+pub fn word_at(text: &str, offset: usize) -> Option<Token<'_>> {
+    tokens(text).into_iter().find(|t| t.is_word() && t.start <= offset && offset <= t.end)
+}
+
+/// The path in `extends "PATH"`, read from the text without parsing it.
+pub fn extends_path(text: &str) -> Option<&str> {
+    let word = tokens(text).into_iter().find(|t| t.text == "extends")?;
+    let rest = text[word.end..].trim_start().strip_prefix('"')?;
+    rest.split(['"', '\n']).next()
+}
+
+/// Is this a valid name: letters, digits and `_`, not starting with a digit?
+pub fn is_name(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Words that can never be names.
+pub const RESERVED: [&str; 10] = ["and", "or", "not", "has", "is", "if", "else", "true", "false", "vs"];
+
+/// Every keyword of the grammar (`kw_*` rules), sorted.
+pub fn keywords() -> &'static [String] {
+    static KEYWORDS: OnceLock<Vec<String>> = OnceLock::new();
+    KEYWORDS.get_or_init(|| {
+        let grammar = include_str!("../../grammar/tempo.pest");
+        let mut words: Vec<String> = grammar
+            .lines()
+            .filter(|line| line.starts_with("kw_"))
+            .filter_map(|line| line.split('"').nth(1))
+            .map(str::to_string)
+            .collect();
+        words.sort();
+        words.dedup();
+        words
+    })
+}
+
+/// What the grammar says about the rules a keyword starts: the `///` comment of every rule whose
+/// body begins with that keyword (`refresh` → "`refresh at turn_start`: set to max ...").
+pub fn keyword_docs(word: &str) -> Vec<String> {
+    static DOCS: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    let docs = DOCS.get_or_init(|| {
+        let grammar = include_str!("../../grammar/tempo.pest");
+        // `kw_free` → `free`.
+        let words: Vec<(&str, &str)> = grammar
+            .lines()
+            .filter(|line| line.starts_with("kw_"))
+            .filter_map(|line| Some((line.split_whitespace().next()?, line.split('"').nth(1)?)))
+            .collect();
+        let mut out = Vec::new();
+        let mut doc: Vec<&str> = Vec::new();
+        for line in grammar.lines() {
+            if let Some(text) = line.strip_prefix("///") {
+                doc.push(text.trim());
+                continue;
+            }
+            let body = line.split_once("= {").or_else(|| line.split_once("= _{")).map(|(_, b)| b.trim_start());
+            let first = body.and_then(|b| b.trim_start_matches('(').split_whitespace().next());
+            if let Some(first) = first.filter(|f| f.starts_with("kw_") && !doc.is_empty()) {
+                if let Some((_, word)) = words.iter().find(|(rule, _)| *rule == first.trim_end_matches(')')) {
+                    out.push((word.to_string(), doc.join(" ")));
+                }
+            }
+            doc.clear();
+        }
+        out
+    });
+    docs.iter().filter(|(w, _)| w == word).map(|(_, d)| d.clone()).collect()
+}
+
+pub fn is_keyword(word: &str) -> bool {
+    RESERVED.contains(&word) || keywords().iter().any(|k| k == word)
+}
+
+/// The words that start a top-level declaration.
+pub const TOP_LEVEL: [&str; 28] = [
+    "title",
+    "stat",
+    "derive",
+    "pool",
+    "category",
+    "event",
+    "condition",
+    "initiative",
+    "round",
+    "priority",
+    "chains",
+    "limit",
+    "default",
+    "action",
+    "free",
+    "reaction",
+    "preparation",
+    "activity",
+    "trigger",
+    "hook",
+    "at",
+    "space",
+    "surprise",
+    "downtime",
+    "rest",
+    "outro",
+    "override",
+    "remove",
+];
+
+/// Built-in names and what they mean, for hover and completion.
+pub const BUILTINS: [(&str, &str); 25] = [
+    ("self", "the participant the rule runs for: the actor, the reactor, the pool's or condition's holder"),
+    ("target", "the target of the action being resolved"),
+    ("actor", "whoever did the event a reaction or trigger answers"),
+    ("victim", "the target of the event a reaction or trigger answers"),
+    ("round", "the current round number, 1-based (0 before the first round)"),
+    ("own_turn", "true during the owner's own turn"),
+    ("final_turn", "true during the last turn of the current phase"),
+    ("surprise_round", "true during a surprise round"),
+    ("units", "the units (or zones) of movement the action being resolved paid for"),
+    ("initiative", "a participant's current initiative value"),
+    ("min", "`min(a, b, ...)`: the smallest of two or more numbers; in a pool's clauses, its minimum"),
+    ("max", "`max(a, b, ...)`: the largest of two or more numbers; in a pool's clauses, its maximum"),
+    ("abs", "`abs(a)`: `a` without its sign"),
+    ("distance", "`distance(WHO)`: how far the participant `WHO` is from `self`"),
+    ("encounter_start", "timing: an encounter begins"),
+    ("encounter_end", "timing: an encounter ends"),
+    ("round_start", "timing: a round begins"),
+    ("round_end", "timing: a round ends"),
+    ("turn_start", "timing: a turn begins"),
+    ("turn_end", "timing: a turn ends"),
+    ("phase_start", "timing: `phase_start(PHASE)`, a named phase of the round begins"),
+    ("phase_end", "timing: `phase_end(PHASE)`, a named phase of the round ends"),
+    ("ally", "relation: on the same side as the rule's owner"),
+    ("enemy", "relation: on another side than the rule's owner"),
+    ("other", "relation: anyone but the rule's owner"),
+];
+
+/// Timings, for completion after `at`.
+pub const TIMINGS: [&str; 8] = [
+    "encounter_start",
+    "encounter_end",
+    "round_start",
+    "round_end",
+    "turn_start",
+    "turn_end",
+    "phase_start",
+    "phase_end",
+];
+
+/// Relations, for completion after `target`, `by`, `against`, `is`.
+pub const RELATIONS: [&str; 7] = ["self", "ally", "enemy", "other", "any", "player", "non_player"];
+
+pub fn builtin(word: &str) -> Option<&'static str> {
+    BUILTINS.iter().find(|(w, _)| *w == word).map(|(_, meaning)| *meaning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_skip_comments_and_strings() {
+        let text = "pool ap \"Action \\\" ap\" { max 3 } # ap\ncost 2d6 ap";
+        let words: Vec<&str> = tokens(text).iter().map(|t| t.text).collect();
+        assert_eq!(words, ["pool", "ap", "{", "max", "3", "}", "cost", "2d6", "ap"]);
+        assert_eq!(word_at(text, 6).map(|t| t.text), Some("ap"));
+        assert_eq!(word_at(text, 7).map(|t| t.text), Some("ap"));
+        assert_eq!(extends_path("ruleset x extends \"base.rules\"\npool"), Some("base.rules"));
+        assert_eq!(extends_path("ruleset x extends"), None);
+    }
+
+    #[test]
+    fn keywords_come_from_the_grammar() {
+        assert!(is_keyword("pool") && is_keyword("refresh") && is_keyword("vs"));
+        assert!(!is_keyword("ap"));
+        assert!(keywords().len() > 100);
+        let refresh = keyword_docs("refresh");
+        assert_eq!(refresh.len(), 1);
+        assert!(refresh[0].starts_with("`refresh at turn_start`: set to max"), "{refresh:?}");
+        assert_eq!(keyword_docs("remove").len(), 2);
+        assert!(keyword_docs("ap").is_empty());
+    }
+}

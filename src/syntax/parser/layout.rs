@@ -1,0 +1,105 @@
+//! Parse tree → [`Token`]s for the formatter. Lives under the parser because it reads pest pairs.
+//!
+//! pest makes pairs for rules, not for the literal text a rule spells out (`{`, `:`, `;`, ...), so
+//! the text between the children of a pair is cut into one token per character here; the rule it
+//! belongs to says what each one is.
+
+use super::{syntax_error, Rule, RulesParser, P};
+use crate::diagnostics::Diagnostic;
+use crate::source::{FileId, Span};
+use crate::syntax::tokens::{Token, TokenKind};
+use pest::Parser as _;
+
+pub(crate) fn tokens(file: FileId, text: &str) -> Result<Vec<Token>, Box<Diagnostic>> {
+    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+    let mut out = Tokens { file, text, tokens: Vec::new() };
+    for pair in pairs {
+        out.pair(pair, false);
+    }
+    Ok(out.tokens)
+}
+
+struct Tokens<'t> {
+    file: FileId,
+    text: &'t str,
+    tokens: Vec<Token>,
+}
+
+impl Tokens<'_> {
+    fn push(&mut self, kind: TokenKind, start: usize, end: usize) {
+        self.tokens.push(Token { kind, span: Span::new(self.file, start, end), starts_line: false });
+    }
+
+    /// Adds the tokens of `pair`; `starts_line` marks its first one as the start of a line.
+    fn pair(&mut self, pair: P, starts_line: bool) {
+        let first = self.tokens.len();
+        let rule = pair.as_rule();
+        let span = pair.as_span();
+        let children: Vec<P> = pair.clone().into_inner().collect();
+        // Quoted text is one word, whatever pest finds inside it; empty braces are two tokens.
+        let braced = matches!(rule, Rule::block | Rule::pool_body | Rule::condition_body | Rule::action_body);
+        if (children.is_empty() && !braced) || rule == Rule::string {
+            if let Some(kind) = leaf_kind(rule) {
+                self.push(kind, span.start(), span.end());
+            }
+        } else {
+            // Children between this pair's own `{` and `}` each take a line of their own; so do
+            // the header and the items of the file.
+            let mut in_braces = rule == Rule::file;
+            let mut at = span.start();
+            for child in children {
+                in_braces = self.literals(rule, at, child.as_span().start(), in_braces);
+                at = child.as_span().end();
+                let is_line = in_braces && child.as_rule() != Rule::COMMENT;
+                self.pair(child, is_line);
+            }
+            self.literals(rule, at, span.end(), in_braces);
+        }
+        if starts_line {
+            if let Some(t) = self.tokens[first..].iter_mut().find(|t| t.kind != TokenKind::Comment) {
+                t.starts_line = true;
+            }
+        }
+    }
+
+    /// Adds the literal characters of `rule` between two of its children; returns whether the
+    /// text after them is inside the rule's braces.
+    fn literals(&mut self, rule: Rule, start: usize, end: usize, mut in_braces: bool) -> bool {
+        let gap = self.text.get(start..end).unwrap_or("");
+        for (offset, ch) in gap.char_indices().filter(|(_, c)| !c.is_whitespace()) {
+            let kind = match ch {
+                '{' => {
+                    in_braces = true;
+                    TokenKind::OpenBrace { separator: if rule == Rule::choose_stmt { ',' } else { ';' } }
+                }
+                '}' => {
+                    in_braces = false;
+                    TokenKind::CloseBrace
+                }
+                '(' if rule == Rule::paren => TokenKind::GroupParen,
+                '(' => TokenKind::CallParen,
+                ')' => TokenKind::CloseParen,
+                ';' => TokenKind::Separator,
+                ',' if rule == Rule::choose_stmt => TokenKind::Separator,
+                ',' | ':' => TokenKind::Mark,
+                '.' => TokenKind::Dot,
+                '=' | '+' | '*' => TokenKind::Operator,
+                _ => TokenKind::Word,
+            };
+            let at = start + offset;
+            self.push(kind, at, at + ch.len_utf8());
+        }
+        in_braces
+    }
+}
+
+/// What a pair without children is, or `None` for the end of input.
+fn leaf_kind(rule: Rule) -> Option<TokenKind> {
+    Some(match rule {
+        Rule::EOI => return None,
+        Rule::COMMENT => TokenKind::Comment,
+        Rule::neg => TokenKind::Minus,
+        Rule::add_op | Rule::mul_op | Rule::cmp_op | Rule::assign_op => TokenKind::Operator,
+        _ => TokenKind::Word,
+    })
+}
