@@ -215,7 +215,17 @@ impl<'a> Lowerer<'a> {
                 Decl::Space { kind, zones } => {
                     r.space = match kind.name.as_str() {
                         "none" => ir::Space::None,
-                        "grid" => ir::Space::Grid,
+                        "grid" => {
+                            let (mut enemies_block, mut no_sharing) = (false, false);
+                            for rule in zones.iter() {
+                                match rule.name.as_str() {
+                                    "enemies_block" => enemies_block = true,
+                                    "no_sharing" => no_sharing = true,
+                                    _ => self.unknown_option(rule, "grid rule", &["enemies_block", "no_sharing"]),
+                                }
+                            }
+                            ir::Space::Grid { enemies_block, no_sharing }
+                        }
                         "zones" => {
                             if zones.is_empty() {
                                 self.error(
@@ -231,8 +241,8 @@ impl<'a> Lowerer<'a> {
                             ir::Space::None
                         }
                     };
-                    if !zones.is_empty() && kind.name != "zones" {
-                        self.misplaced(zones[0].span, "only `space zones` takes a list of zones");
+                    if !zones.is_empty() && kind.name == "none" {
+                        self.misplaced(zones[0].span, "`space none` takes no list");
                     }
                 }
                 Decl::Surprise(applies) => {

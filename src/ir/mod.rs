@@ -12,7 +12,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -417,7 +417,9 @@ pub struct Chains {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Space {
     None,
-    Grid,
+    /// Places on a line. `enemies_block`: a move stops before an enemy's place (001, Movement
+    /// In Combat); `no_sharing`: a move never ends on a place someone else holds.
+    Grid { enemies_block: bool, no_sharing: bool },
     Zones(Vec<String>),
 }
 

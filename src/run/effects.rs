@@ -223,9 +223,42 @@ impl<'r> Engine<'r> {
         let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         if let Some(g) = goal {
             let gap = self.positions[g] - self.positions[who];
-            let step = gap.signum() * n.min((gap.abs() - closest).max(0));
-            self.place(who, self.positions[who] + step, false);
+            let steps = n.min((gap.abs() - closest).max(0));
+            let to = self.walk(who, gap.signum(), steps);
+            self.place(who, to, false);
         }
+    }
+
+    /// Where a voluntary move of `steps` places in direction `dir` ends, under the grid's
+    /// rules: it stops before an enemy's place (`enemies_block`) and never ends on a place
+    /// someone else holds (`no_sharing`), stepping back until free.
+    fn walk(&self, who: usize, dir: i64, steps: i64) -> i64 {
+        let from = self.positions[who];
+        let ir::Space::Grid { enemies_block, no_sharing } = self.r.space else {
+            return from.saturating_add(dir.saturating_mul(steps));
+        };
+        let held_by = |at: i64, enemy_only: bool| {
+            (0..self.n).any(|o| {
+                o != who
+                    && self.present[o]
+                    && self.positions[o] == at
+                    && (!enemy_only || self.relates(who, o, ir::Relation::Enemy))
+            })
+        };
+        let mut taken = 0;
+        while taken < steps {
+            let next = from.saturating_add(dir.saturating_mul(taken + 1));
+            if enemies_block && held_by(next, true) {
+                break;
+            }
+            taken += 1;
+        }
+        if no_sharing {
+            while taken > 0 && held_by(from.saturating_add(dir.saturating_mul(taken)), false) {
+                taken -= 1;
+            }
+        }
+        from.saturating_add(dir.saturating_mul(taken))
     }
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
@@ -238,7 +271,8 @@ impl<'r> Engine<'r> {
         if let Some(f) = from {
             // Sharing a place, one steps back toward lower positions (the table's convention).
             let dir = if self.positions[who] > self.positions[f] { 1 } else { -1 };
-            self.place(who, self.positions[who].saturating_add(dir * n), false);
+            let to = self.walk(who, dir, n);
+            self.place(who, to, false);
         }
     }
 
