@@ -907,3 +907,42 @@ reaction echo { cost 1 ap; on shout by other; resolve { hp -= 1 } }
         ],
     );
 }
+
+// Language: a condition remembers who applied it: `has ... by` and `lasts while source ...`
+// (001, Feint and Grapple).
+#[test]
+fn a_condition_knows_its_source() {
+    let rules = r#"ruleset source
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; refresh at turn_start }
+condition marked { }
+condition holding { maintain at turn_start { pay 2 ap } }
+condition held { lasts while source has holding }
+action mark { cost 0; target enemy; resolve { apply marked to target } }
+action grab { cost 0; target enemy; resolve { apply holding; apply held to target } }
+action hit { cost 0; target enemy; resolve { if target has marked by self { target.ap -= 1 } } }
+action release { cost 0; resolve { remove holding } }
+"#;
+    let s = r#"(seed: 1, rounds: 2, participants: [
+  (name: "A", side: "a", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "mark", target: "C"), Act(round: 1, action: "grab", target: "C"), Act(round: 1, action: "hit", target: "C"), EndTurn(round: 1), Act(round: 2, action: "release")], fallback: Passive)),
+  (name: "B", side: "a", stats: {"speed": 5}, pools: {"ap": 1}, controller: Script(steps: [Act(round: 1, action: "hit", target: "C"), EndTurn(round: 1), Act(round: 2, action: "hit", target: "C")], fallback: Passive)),
+  (name: "C", side: "b", stats: {"speed": 1}, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "C is now marked.",
+            "C is now held.",
+            "C: ap 2 -> 1 (hit by A)",
+            "B uses hit (action) at C",
+            "== Round 2 ==",
+            "A uses release",
+            "A is no longer holding.",
+            "C is no longer held.",
+        ],
+    );
+    assert!(!t.contains("C: ap 1 -> 0 (hit by B)"), "only the marker's hits use the mark:\n{t}");
+}

@@ -26,6 +26,8 @@ pub struct Ctx {
     pub event: bool,
     /// `pay` is allowed (inside `maintain`).
     pub maintain: bool,
+    /// `source` means who applied the condition (inside a condition, and `while` durations).
+    pub source: bool,
 }
 
 const TIMINGS: &[&str] = &[
@@ -39,7 +41,7 @@ const TIMINGS: &[&str] = &[
     "phase_end",
 ];
 const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative"];
-const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim"];
+const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
 const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
 /// "a" or "an" before a word.
@@ -140,10 +142,13 @@ impl Lowerer<'_> {
                 let r = self.expect_ty(rhs, want, ctx);
                 (Expr::Compare(*op, Box::new(l), Box::new(r)), Ty::Bool)
             }
-            ExprKind::Has { who, condition } => {
+            ExprKind::Has { who, condition, by } => {
                 let w = self.who_expr(who, ctx);
                 let c = self.condition_ref(condition);
-                (Expr::Has(w, c), Ty::Bool)
+                match by {
+                    Some(by) => (Expr::HasFrom(w, c, self.who_word(by, ctx)), Ty::Bool),
+                    None => (Expr::Has(w, c), Ty::Bool),
+                }
             }
             ExprKind::Is { who, relation } => self.is(who, relation, ctx),
         }
@@ -290,7 +295,7 @@ impl Lowerer<'_> {
                 self.error(
                     Diagnostic::error(Code::UnknownOption, e.span, "expected a participant here")
                         .label("not a participant")
-                        .help("participants are `self`, `target`, `actor` and `victim`"),
+                        .help("participants are `self`, `target`, `actor`, `victim` and `source`"),
                 );
                 Who::Owner
             }
@@ -314,6 +319,15 @@ impl Lowerer<'_> {
                     );
                 }
                 Who::EventTarget
+            }
+            "source" => {
+                if !ctx.source {
+                    self.misplaced(
+                        word.span,
+                        "`source` is whoever applied a condition; it has a meaning only inside a condition and in a `while` duration",
+                    );
+                }
+                Who::Source
             }
             "actor" => {
                 if !ctx.event {
@@ -588,7 +602,7 @@ impl Lowerer<'_> {
         match d {
             ast::Duration::Until(t) => ir::Duration::Until(self.timing(t)),
             ast::Duration::Rounds(e) => ir::Duration::Rounds(self.int(e, ctx)),
-            ast::Duration::While(e) => ir::Duration::While(self.cond(e, ctx)),
+            ast::Duration::While(e) => ir::Duration::While(self.cond(e, Ctx { source: true, ..ctx })),
             ast::Duration::Maintained(_) => ir::Duration::Maintained,
         }
     }

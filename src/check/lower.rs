@@ -417,7 +417,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn condition(&mut self, c: &ast::Condition) -> ir::Condition {
-        let ctx = Ctx::default();
+        let ctx = Ctx { source: true, ..Ctx::default() };
         let span = |cl: &ConditionClause| match cl {
             ConditionClause::Blocks(_, s)
             | ConditionClause::Implies(_, s)

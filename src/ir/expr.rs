@@ -13,6 +13,8 @@ pub enum Who {
     EventActor,
     /// The target of the event a reaction or trigger answers (the one attacked).
     EventTarget,
+    /// Whoever applied the condition the rule belongs to (the holder, for one held from the start).
+    Source,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +59,8 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Compare(CmpOp, Box<Expr>, Box<Expr>),
     Has(Who, ConditionId),
+    /// Held, and applied by the second participant.
+    HasFrom(Who, ConditionId, Who),
     /// The magnitude the condition was applied with (1 without one), 0 when not held.
     Condition(Who, ConditionId),
     Is(Who, Relation),

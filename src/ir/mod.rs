@@ -419,7 +419,10 @@ pub enum Space {
     None,
     /// Places on a line. `enemies_block`: a move stops before an enemy's place (001, Movement
     /// In Combat); `no_sharing`: a move never ends on a place someone else holds.
-    Grid { enemies_block: bool, no_sharing: bool },
+    Grid {
+        enemies_block: bool,
+        no_sharing: bool,
+    },
     Zones(Vec<String>),
 }
 

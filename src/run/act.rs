@@ -538,7 +538,8 @@ impl Engine<'_> {
         self.trigger_seq += 1;
         let trigger_seq = self.trigger_seq;
         let order = self.take_priority();
-        let ev_ctx = Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0 };
+        let ev_ctx =
+            Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0, source: None };
         // Triggers and gains: automatic.
         for slot in slots(r, info) {
             for &responder in r.dispatch.responders(slot) {

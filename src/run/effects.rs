@@ -42,11 +42,12 @@ impl<'r> Engine<'r> {
         magnitude: i64,
         duration: Option<&ir::Duration>,
         implied_by: Option<ir::ConditionId>,
+        source: Option<usize>,
         ctx: &Ctx,
     ) -> Result<(), RunError> {
         let def = &self.r.conditions[c.index()];
         let duration = duration.or(def.lasts.as_ref());
-        let mut held = Held { magnitude, until: None, rounds_left: None, while_: None, implied_by };
+        let mut held = Held { magnitude, until: None, rounds_left: None, while_: None, implied_by, source };
         match duration {
             Some(ir::Duration::Until(t)) => held.until = Some(*t),
             Some(ir::Duration::Rounds(e)) => held.rounds_left = Some(self.eval(e, ctx)?),
@@ -61,7 +62,7 @@ impl<'r> Engine<'r> {
             self.emit(Event::Condition { who: name, condition: cond, on: true });
             for implied in def.implies.clone() {
                 if !self.has(who, implied) {
-                    self.apply(who, implied, 1, None, Some(c), ctx)?;
+                    self.apply(who, implied, 1, None, Some(c), source, ctx)?;
                 }
             }
         }
@@ -124,7 +125,7 @@ impl<'r> Engine<'r> {
                     Some(e) => self.eval(e, c)?,
                     None => 1,
                 };
-                self.apply(who, *condition, m, duration.as_ref(), None, c)?;
+                self.apply(who, *condition, m, duration.as_ref(), None, Some(c.owner), c)?;
             }
             Effect::Remove { who, condition } => {
                 let who = self.who(*who, c)?;
@@ -507,8 +508,10 @@ impl<'r> Engine<'r> {
         for who in 0..self.n {
             for cond in 0..self.r.conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                let Some(e) = self.held(who, id).and_then(|h| h.while_.clone()) else { continue };
-                if self.eval(&e, &Ctx { owner: who, ..Ctx::default() })? == 0 {
+                let Some((e, source)) = self.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source))) else {
+                    continue;
+                };
+                if self.eval(&e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {
                     self.remove(who, id);
                 }
             }

@@ -171,10 +171,11 @@ impl<'r> Engine<'r> {
                         if cond.positive != want || !self.has(who, ir::ConditionId(i as u32)) {
                             continue;
                         }
+                        let source = self.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
                         for (at, effects) in &cond.hooks {
                             if *at == t {
                                 let cause = Cause::Named(self.condition_names[i].clone());
-                                self.run_effects(effects, &c, &cause)?;
+                                self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
                             }
                         }
                     }
@@ -205,7 +206,8 @@ impl<'r> Engine<'r> {
                             }
                             let saved = std::mem::replace(&mut self.cancelled, false);
                             let cause = Cause::Maintain(self.condition_names[i].clone());
-                            self.run_effects(effects, &c, &cause)?;
+                            let source = self.held(who, id).and_then(|h| h.source);
+                            self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
                             if std::mem::replace(&mut self.cancelled, saved) {
                                 self.remove(who, id);
                             }

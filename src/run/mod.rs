@@ -150,11 +150,11 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
     let surprise_condition = r.surprise.as_ref().and_then(|s| s.applies);
     for who in 0..n {
         let c = Ctx { owner: who, ..Ctx::default() };
-        for cond in resolved.conditions[who].clone() {
-            e.apply(who, cond, 1, None, None, &c)?;
+        for (cond, source) in resolved.conditions[who].clone() {
+            e.apply(who, cond, 1, None, None, source, &c)?;
         }
         if let (true, Some(cond)) = (e.surprised[who], surprise_condition) {
-            e.apply(who, cond, 1, None, None, &c)?;
+            e.apply(who, cond, 1, None, None, None, &c)?;
         }
     }
     e.records.clear();

@@ -57,7 +57,7 @@ pub struct ParticipantSpec {
     pub pools: BTreeMap<String, i64>,
     /// Conditions held when the encounter starts.
     #[serde(default)]
-    pub conditions: Vec<String>,
+    pub conditions: Vec<HeldSpec>,
     /// Place on the grid (units along a line) or index of a zone.
     #[serde(default)]
     pub position: i64,
@@ -150,6 +150,15 @@ pub struct After {
     pub rest: Option<String>,
 }
 
+/// A condition held from the start: `"poisoned"`, or `(name: "grappled", by: "Ogre")` for one
+/// whose rules care who applied it (`source`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum HeldSpec {
+    Name(String),
+    From { name: String, by: String },
+}
+
 /// Parses a scenario from RON.
 /// Optional fields may be written without `Some(...)`: `target: "Brute"`.
 pub fn parse(text: &str) -> Result<Scenario, String> {
@@ -168,7 +177,8 @@ pub struct Resolved {
     /// participants × stats; `None` keeps the ruleset's default.
     pub stats: Vec<Vec<Option<i64>>>,
     pub pools: Vec<Vec<Option<i64>>>,
-    pub conditions: Vec<Vec<ir::ConditionId>>,
+    /// Conditions held from the start, with who applied them (if the scenario says).
+    pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     pub controllers: Vec<Controller>,
     pub surprise: Option<u32>,
 }
@@ -240,9 +250,24 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         }
         out.pools.push(pools);
         let mut conds = Vec::new();
-        for name in &p.conditions {
+        for held in &p.conditions {
+            let (name, by) = match held {
+                HeldSpec::Name(name) => (name, None),
+                HeldSpec::From { name, by } => (name, Some(by)),
+            };
+            let source = match by {
+                Some(by) => match names.iter().position(|n| n == by) {
+                    Some(w) => Some(w),
+                    None => {
+                        let known: Vec<&str> = names.iter().map(String::as_str).collect();
+                        problems.push(unknown(&p.name, "participant", by, &known));
+                        None
+                    }
+                },
+                None => None,
+            };
             match find(cond_names.clone(), name) {
-                Some(x) => conds.push(ir::ConditionId(x as u32)),
+                Some(x) => conds.push((ir::ConditionId(x as u32), source)),
                 None => problems.push(unknown(&p.name, "condition", name, &cond_names)),
             }
         }

@@ -17,6 +17,8 @@ pub struct Held {
     pub while_: Option<Expr>,
     /// Applied because another condition implies it; removed with that one.
     pub implied_by: Option<ir::ConditionId>,
+    /// Who applied it (none for a condition held from the start).
+    pub source: Option<usize>,
 }
 
 /// What an expression is evaluated for: whose values `self`, `target`, `actor`, `victim` mean,
@@ -30,6 +32,8 @@ pub struct Ctx {
     pub event: Option<EventInfo>,
     /// Units of movement the action being resolved paid for.
     pub units: i64,
+    /// Inside a condition's own rules: who applied it.
+    pub source: Option<usize>,
 }
 
 /// The event being answered: an action (with its kind) or an emitted event.
@@ -344,6 +348,7 @@ impl Engine<'_> {
             Who::EventTarget => {
                 c.victim.ok_or_else(|| RunError::Rule("`victim` was used, but the event has no target".into()))
             }
+            Who::Source => Ok(c.source.unwrap_or(c.owner)),
         }
     }
 
@@ -458,6 +463,10 @@ impl Engine<'_> {
             Expr::Has(w, id) => {
                 let who = self.who(*w, c)?;
                 i64::from(self.has(who, *id))
+            }
+            Expr::HasFrom(w, id, by) => {
+                let (who, by) = (self.who(*w, c)?, self.who(*by, c)?);
+                i64::from(self.held(who, *id).is_some_and(|h| h.source == Some(by)))
             }
             Expr::Condition(w, id) => {
                 let who = self.who(*w, c)?;

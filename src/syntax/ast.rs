@@ -615,6 +615,8 @@ pub enum ExprKind {
     Has {
         who: Box<Expr>,
         condition: Ident,
+        /// `by WHO`: only if that participant applied it.
+        by: Option<Ident>,
     },
     Is {
         who: Box<Expr>,

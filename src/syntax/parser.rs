@@ -921,7 +921,14 @@ impl Builder {
                 let Some(op) = it.next() else { return Ok(lhs) };
                 let rhs = self.next(&mut it, &p)?;
                 let kind = match op.as_rule() {
-                    Rule::kw_has => ExprKind::Has { who: Box::new(lhs), condition: self.ident(&rhs) },
+                    Rule::kw_has => {
+                        // `has COND by WHO`: the optional `by` and its word follow.
+                        let by = match it.next() {
+                            Some(_) => it.next().map(|w| self.ident(&w)),
+                            None => None,
+                        };
+                        ExprKind::Has { who: Box::new(lhs), condition: self.ident(&rhs), by }
+                    }
                     Rule::kw_is => ExprKind::Is { who: Box::new(lhs), relation: self.ident(&rhs) },
                     _ => ExprKind::Compare { op: self.cmp_op(&op), lhs: Box::new(lhs), rhs: Box::new(self.expr(rhs)?) },
                 };
