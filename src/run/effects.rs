@@ -35,14 +35,14 @@ impl<'r> Engine<'r> {
         self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.clone() });
     }
 
+    /// Gives `who` a condition; `origin` is (the condition implying it, who applied it).
     pub fn apply(
         &mut self,
         who: usize,
         c: ir::ConditionId,
         magnitude: i64,
         duration: Option<&ir::Duration>,
-        implied_by: Option<ir::ConditionId>,
-        source: Option<usize>,
+        (implied_by, source): (Option<ir::ConditionId>, Option<usize>),
         ctx: &Ctx,
     ) -> Result<(), RunError> {
         let def = &self.r.conditions[c.index()];
@@ -62,7 +62,7 @@ impl<'r> Engine<'r> {
             self.emit(Event::Condition { who: name, condition: cond, on: true });
             for implied in def.implies.clone() {
                 if !self.has(who, implied) {
-                    self.apply(who, implied, 1, None, Some(c), source, ctx)?;
+                    self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
             }
         }
@@ -125,7 +125,7 @@ impl<'r> Engine<'r> {
                     Some(e) => self.eval(e, c)?,
                     None => 1,
                 };
-                self.apply(who, *condition, m, duration.as_ref(), None, Some(c.owner), c)?;
+                self.apply(who, *condition, m, duration.as_ref(), (None, Some(c.owner)), c)?;
             }
             Effect::Remove { who, condition } => {
                 let who = self.who(*who, c)?;

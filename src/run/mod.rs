@@ -151,10 +151,10 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
     for who in 0..n {
         let c = Ctx { owner: who, ..Ctx::default() };
         for (cond, source) in resolved.conditions[who].clone() {
-            e.apply(who, cond, 1, None, None, source, &c)?;
+            e.apply(who, cond, 1, None, (None, source), &c)?;
         }
         if let (true, Some(cond)) = (e.surprised[who], surprise_condition) {
-            e.apply(who, cond, 1, None, None, None, &c)?;
+            e.apply(who, cond, 1, None, (None, None), &c)?;
         }
     }
     e.records.clear();
