@@ -162,8 +162,9 @@ pub const TOP_LEVEL: [&str; 28] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub const BUILTINS: [(&str, &str); 25] = [
+pub const BUILTINS: [(&str, &str); 26] = [
     ("self", "the participant the rule runs for: the actor, the reactor, the pool's or condition's holder"),
+    ("source", "whoever applied the condition (inside a condition and in a `while` duration)"),
     ("target", "the target of the action being resolved"),
     ("actor", "whoever did the event a reaction or trigger answers"),
     ("victim", "the target of the event a reaction or trigger answers"),
