@@ -946,3 +946,69 @@ action release { cost 0; resolve { remove holding } }
     );
     assert!(!t.contains("C: ap 1 -> 0 (hit by B)"), "only the marker's hits use the mark:\n{t}");
 }
+
+// Language: an interrupting answer that cancels an emitted event halts the rest of the rule
+// that emitted it; `actor.last_check` reads the total of the attacker's check (001, Dodge/Parry:
+// a dodge comes after the attack would hit, against its roll).
+#[test]
+fn a_cancelled_emit_halts_the_rest_and_last_check_is_readable() {
+    let rules = r#"ruleset dodge
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+stat skill = 0
+pool ap { max 2; refresh at turn_start }
+pool hp { max 10 }
+event would_hit
+action attack { cost 1 ap; target enemy; resolve { check 1d20 + skill vs 10 { success { emit would_hit; target.hp -= 3 } } } }
+reaction dodge { cost 1 ap; on would_hit against self; interrupts; resolve { check 1d20 + skill vs actor.last_check { success { cancel } } } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 9, "skill": 20}, controller: Script(steps: [Act(round: 1, action: "attack", target: "B"), Act(round: 1, action: "attack", target: "C")], fallback: Passive)),
+  (name: "B", side: "b", stats: {"skill": 100}, controller: Policy(Aggressive)),
+  (name: "C", side: "b", stats: {"skill": -100}, controller: Policy(Aggressive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A uses attack (action) at B",
+            "A's check: ",
+            "B answers would_hit with dodge.",
+            "B's check: ",
+            "success",
+            "A uses attack (action) at C",
+            "C answers would_hit with dodge.",
+            "C's check: ",
+            "failure",
+            "C: hp 10 -> 7 (attack by A)",
+        ],
+    );
+    assert!(!t.contains("B: hp 10 -> 7"), "a dodged hit deals nothing:\n{t}");
+}
+
+// Language: `count_near(RELATION, WHO, REACH)` counts those standing within their own reach
+// of someone (001, Gang-up).
+#[test]
+fn count_near_counts_those_within_their_own_reach() {
+    let rules = r#"ruleset gang
+initiative { value speed }
+round { phase act: turns }
+space grid
+stat speed = 0
+stat reach = 1
+pool ap { max 1; refresh at turn_start }
+pool hp { max 10 }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 1 + count_near(ally, target, reach) } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 9}, position: 0, controller: Script(steps: [Act(round: 1, action: "strike", target: "E")], fallback: Passive)),
+  (name: "B", side: "a", position: 2, controller: Policy(Passive)),
+  (name: "C", side: "a", position: 3, controller: Policy(Passive)),
+  (name: "D", side: "a", stats: {"reach": 3}, position: 4, controller: Policy(Passive)),
+  (name: "E", side: "b", position: 1, controller: Policy(Passive)),
+])"#;
+    // B (1 away, reach 1) and D (3 away, reach 3) threaten E; C (2 away, reach 1) does not.
+    let t = play(rules, s).unwrap();
+    assert_in_order(&t, &["E: hp 10 -> 7 (strike by A)"]);
+}

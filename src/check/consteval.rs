@@ -57,7 +57,7 @@ pub fn floor_div(a: i64, b: i64) -> Option<i64> {
 fn derived_refs(e: &Expr, out: &mut Vec<u32>) {
     match e {
         Expr::Derived(_, id) => out.push(id.0),
-        Expr::Neg(x) | Expr::Not(x) => derived_refs(x, out),
+        Expr::Neg(x) | Expr::Not(x) | Expr::CountNear(_, _, x) => derived_refs(x, out),
         Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
             derived_refs(a, out);
             derived_refs(b, out);

@@ -40,7 +40,8 @@ const TIMINGS: &[&str] = &[
     "phase_start",
     "phase_end",
 ];
-const BUILTINS: &[&str] = &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative"];
+const BUILTINS: &[&str] =
+    &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative", "last_check", "last_critical"];
 const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
 const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
@@ -216,6 +217,26 @@ impl Lowerer<'_> {
                 let who = args.first().map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
                 (Expr::Distance(who), Ty::Int)
             }
+            "count_near" => {
+                arity(3, self);
+                let relation = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => self.relation(&p.parts[0]),
+                    _ => {
+                        if let Some(a) = args.first() {
+                            self.error(
+                                Diagnostic::error(Code::UnknownOption, a.span, "expected a relation here")
+                                    .label("not a relation")
+                                    .help(format!("relations: {}", RELATIONS.join(", "))),
+                            );
+                        }
+                        ir::Relation::Any
+                    }
+                };
+                let who = args.get(1).map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
+                // The reach is each counted participant's own: `self` inside it is them.
+                let reach = args.get(2).map(|a| self.int(a, ctx)).unwrap_or(Expr::Int(0));
+                (Expr::CountNear(relation, who, Box::new(reach)), Ty::Int)
+            }
             _ => {
                 self.error(
                     Diagnostic::error(
@@ -224,8 +245,10 @@ impl Lowerer<'_> {
                         format!("there is no function `{}`", func.name),
                     )
                     .label("unknown function")
-                    .suggest(&func.name, ["min", "max", "abs", "distance"])
-                    .or_help("functions: min(a, b), max(a, b), abs(a), distance(who)"),
+                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near"])
+                    .or_help(
+                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach)",
+                    ),
                 );
                 for a in args {
                     self.expr(a, ctx);
@@ -379,6 +402,12 @@ impl Lowerer<'_> {
             }
             if name == "initiative" {
                 return (Expr::Initiative(who), Ty::Int);
+            }
+            if name == "last_check" {
+                return (Expr::LastCheck(who), Ty::Int);
+            }
+            if name == "last_critical" {
+                return (Expr::LastCritical(who), Ty::Bool);
             }
             if parts.len() == 1 {
                 match (name, ctx.pool) {

@@ -31,7 +31,7 @@ impl Uses {
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => self.add(*p, Touch::Read),
-            Expr::Neg(x) | Expr::Not(x) => self.expr(x),
+            Expr::Neg(x) | Expr::Not(x) | Expr::CountNear(_, _, x) => self.expr(x),
             Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
                 self.expr(a);
                 self.expr(b);

@@ -52,6 +52,13 @@ pub enum Expr {
     PoolMax(Who, PoolId),
     PoolMin(Who, PoolId),
     Initiative(Who),
+    /// The total of the participant's most recent check (0 before any).
+    LastCheck(Who),
+    /// Whether the participant's most recent check was a critical.
+    LastCritical(Who),
+    /// How many participants standing, related to the owner by the relation, are each within
+    /// their own value of the expression of the participant (`count_near(ally, target, reach)`).
+    CountNear(Relation, Who, Box<Expr>),
     Builtin(Builtin),
     Distance(Who),
     Neg(Box<Expr>),

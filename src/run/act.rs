@@ -507,12 +507,18 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// An emitted event: the actor is the owner of the effect, the target its target.
-    pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<(), RunError> {
+    /// An emitted event: the actor is the owner of the effect, the target its target. Returns
+    /// whether an interrupting answer cancelled it, which halts the rest of the emitting rule.
+    pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
         let info = EventInfo { action: None, custom: Some(e) };
         let name = self.event_names[e.index()].clone();
+        let saved = std::mem::replace(&mut self.cancelled, false);
         self.answer(info, c.owner, c.target, true, &name)?;
-        self.answer(info, c.owner, c.target, false, &name)
+        if std::mem::replace(&mut self.cancelled, saved) {
+            return Ok(true);
+        }
+        self.answer(info, c.owner, c.target, false, &name)?;
+        Ok(false)
     }
 
     /// Offers the event to everything that answers it: reactions (declared in priority order,

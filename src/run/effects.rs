@@ -87,14 +87,23 @@ impl<'r> Engine<'r> {
     /// Runs effects in order. An encounter that ends meanwhile still lets them finish
     /// (Frontiers, "Leaving Encounter Play Mid-Round": the current action finishes resolving).
     pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
-        for e in effects {
-            self.step()?;
-            self.effect(e, c, cause)?;
-        }
-        Ok(())
+        self.run_flow(effects, c, cause).map(|_| ())
     }
 
-    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<(), RunError> {
+    /// Runs effects until one halts the rest: an `emit` whose event an interrupting answer
+    /// cancelled stops everything after it in the same rule, branches included (001, Dodge:
+    /// a dodged hit deals no damage). Returns whether it halted.
+    fn run_flow(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+        for e in effects {
+            self.step()?;
+            if self.effect(e, c, cause)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         match e {
             Effect::Pool { who, pool, op, value } => {
                 let who = self.who(*who, c)?;
@@ -131,7 +140,7 @@ impl<'r> Engine<'r> {
                 let who = self.who(*who, c)?;
                 self.remove(who, *condition);
             }
-            Effect::Emit(event) => self.emit_event(*event, c)?,
+            Effect::Emit(event) => return self.emit_event(*event, c),
             Effect::Choose { chooser, question, options } => {
                 let who = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
@@ -146,13 +155,13 @@ impl<'r> Engine<'r> {
                     };
                     let (question, answer) = (self.intern(question), self.intern(&o.name));
                     self.emit(Event::Choice { who: who_name, question, answer });
-                    self.run_effects(&o.effects, c, cause)?;
+                    return self.run_flow(&o.effects, c, cause);
                 }
             }
-            Effect::Check { roll, against, outcomes } => self.check(roll, against, outcomes, c, cause)?,
+            Effect::Check { roll, against, outcomes } => return self.check(roll, against, outcomes, c, cause),
             Effect::If { cond, then, otherwise } => {
                 let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
-                self.run_effects(branch, c, cause)?;
+                return self.run_flow(branch, c, cause);
             }
             Effect::Move(amount) => {
                 let n = self.eval(amount, c)?.max(0);
@@ -210,7 +219,7 @@ impl<'r> Engine<'r> {
                 }
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Moves toward the target, else the nearest enemy still standing; stops adjacent on a grid
@@ -299,7 +308,7 @@ impl<'r> Engine<'r> {
         o: &ir::Outcomes,
         c: &Ctx,
         cause: &Cause,
-    ) -> Result<(), RunError> {
+    ) -> Result<bool, RunError> {
         let mut modifier = 0i64;
         let mut edge = 0i32;
         for cond in 0..self.r.conditions.len() {
@@ -340,7 +349,8 @@ impl<'r> Engine<'r> {
         };
         let who = self.names[c.owner].clone();
         self.emit(Event::Check { who, roll: total, against: target, outcome });
-        self.run_effects(effects, c, cause)
+        self.last_check[c.owner] = (total, outcome == "critical");
+        self.run_flow(effects, c, cause)
     }
 
     /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.

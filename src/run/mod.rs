@@ -110,6 +110,7 @@ pub fn run(r: &Ruleset, s: &scenario::Scenario, seed: Option<u64>) -> Result<Vec
         ended: None,
         turn_over: false,
         ended_at_start: vec![false; n],
+        last_check: vec![(0, false); n],
         holding: vec![false; n],
         following: vec![false; n],
         cancelled: false,

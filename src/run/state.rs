@@ -234,6 +234,8 @@ pub struct Engine<'r> {
     pub turn_over: bool,
     /// Per participant: its turn was ended by its own turn-start work (an `end_turn` there).
     pub ended_at_start: Vec<bool>,
+    /// Per participant: the total of its most recent check, and whether it was a critical.
+    pub last_check: Vec<(i64, bool)>,
     /// Per participant: it readied an action, so its turn is held open until the action is
     /// taken or the ready is dropped; its later turns are not taken meanwhile (001, Ready Action).
     pub holding: Vec<bool>,
@@ -425,6 +427,22 @@ impl Engine<'_> {
             Expr::Distance(w) => {
                 let who = self.who(*w, c)?;
                 (self.positions[who] - self.positions[c.owner]).abs()
+            }
+            Expr::LastCheck(w) => self.last_check[self.who(*w, c)?].0,
+            Expr::LastCritical(w) => i64::from(self.last_check[self.who(*w, c)?].1),
+            Expr::CountNear(rel, w, reach) => {
+                let of = self.who(*w, c)?;
+                let mut count = 0;
+                for o in 0..self.n {
+                    if o == of || !self.standing(o) || !self.relates(c.owner, o, *rel) {
+                        continue;
+                    }
+                    let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;
+                    if (self.positions[o] - self.positions[of]).abs() <= range {
+                        count += 1;
+                    }
+                }
+                count
             }
             Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(arith)?,
             Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
