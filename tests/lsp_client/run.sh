@@ -9,5 +9,6 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r tests/lsp_client/requirements.txt
 cargo build --quiet --bin tempo
-export TEMPO_BIN="$PWD/target/debug/tempo"
+# The binary cargo just built, wherever CARGO_TARGET_DIR puts it.
+export TEMPO_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/tempo"
 exec "$venv/bin/python" -m pytest -c tests/lsp_client/pytest.ini tests/lsp_client "$@"
