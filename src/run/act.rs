@@ -692,7 +692,9 @@ impl Engine<'_> {
             chain.reverse();
         }
         for &(who, ra, target) in chain.iter() {
-            if self.ended.is_some() {
+            // An interrupting answer cancelled what they answer: the rest of the chain has
+            // nothing left to answer, so they are neither declared nor paid.
+            if self.ended.is_some() || (interrupting && self.cancelled) {
                 break;
             }
             let (reactor, reaction) = (self.names[who].clone(), self.action_names[ra.index()].clone());

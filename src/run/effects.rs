@@ -247,10 +247,11 @@ impl<'r> Engine<'r> {
         let ir::Space::Grid { enemies_block, no_sharing } = self.r.space else {
             return from.saturating_add(dir.saturating_mul(steps));
         };
+        // Only those standing hold a place: the fallen can be stepped over.
         let held_by = |at: i64, enemy_only: bool| {
             (0..self.n).any(|o| {
                 o != who
-                    && self.present[o]
+                    && self.standing(o)
                     && self.positions[o] == at
                     && (!enemy_only || self.relates(who, o, ir::Relation::Enemy))
             })

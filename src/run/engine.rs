@@ -325,7 +325,8 @@ impl<'r> Engine<'r> {
             let mine = self.order.iter().position(|g| g.contains(&who));
             let theirs = self.order.iter().position(|g| g.contains(&other));
             if let (Some(m), Some(t)) = (mine, theirs) {
-                if t > m {
+                // Sharing a tied group with them, one leaves it for the place right after it.
+                if t > m || (t == m && other != who) {
                     self.order[m].retain(|w| *w != who);
                     self.order.insert(t + 1, vec![who]);
                     self.order.retain(|g| !g.is_empty());
