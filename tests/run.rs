@@ -1012,3 +1012,29 @@ action strike { cost 1 ap; target enemy; resolve { target.hp -= 1 + count_near(a
     let t = play(rules, s).unwrap();
     assert_in_order(&t, &["E: hp 10 -> 7 (strike by A)"]);
 }
+
+// Engine: once an interrupting reaction cancels an action, the rest of its chain has nothing
+// left to answer: not declared, not paid (001, Reaction Chains).
+#[test]
+fn a_cancelled_action_ends_its_reaction_chain() {
+    let rules = r#"ruleset chain
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; refresh at turn_start }
+pool hp { max 10 }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 3 } }
+reaction block { cost 1 ap; on strike against ally; interrupts; resolve { cancel } }
+reaction dodge { cost 1 ap; on strike against self; interrupts; resolve { cancel } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "strike", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", stats: {"speed": 5}, controller: Policy(Aggressive)),
+  (name: "C", side: "b", stats: {"speed": 1}, controller: Policy(Aggressive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    // B declares first (priority), C second; C's block resolves first and cancels the strike.
+    assert_in_order(&t, &["A uses strike (action) at B", "C answers strike with block.", "C uses block (reaction)"]);
+    assert!(!t.contains("B uses dodge"), "nothing left to dodge:\n{t}");
+    assert!(!t.contains("(dodge by B)"), "B pays nothing:\n{t}");
+}
