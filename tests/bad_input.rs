@@ -109,3 +109,18 @@ fn an_unreadable_file() {
     let c = tempo::check::compile_path(Path::new("tests"));
     assert!(c.unreadable, "a folder is not a file");
 }
+
+/// The deepest nesting the parser accepts fits a test thread's stack (2 MiB) in a debug build,
+/// so a library user on an ordinary thread cannot be crashed by a file the parser accepts.
+#[test]
+fn the_deepest_accepted_nesting_fits_a_small_stack() {
+    let depth = tempo::syntax::MAX_DEPTH;
+    let text = format!(
+        "ruleset x\ninitiative {{ value 0 }}\nround {{ phase a: turns }}\nstat a = {}1{}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let worker = std::thread::Builder::new().stack_size(2 << 20).spawn(move || codes_of(&text));
+    let codes = worker.expect("thread starts").join().expect("no stack overflow");
+    assert!(!codes.contains(&Code::TooDeep), "{codes:?}");
+}

@@ -53,7 +53,7 @@ Example:
 
 `max 3 +` needs a value after `+`. Fix: `max 3 + finesse_mod`.";
 
-    TooDeep => "too-deep", "Brackets, parentheses or braces are nested deeper than the language allows (64 \
+    TooDeep => "too-deep", "Brackets, parentheses or braces are nested deeper than the language allows (20 \
 levels). Real rulesets never come close; this protects the tool from files that would exhaust its stack.
 
 Example:
