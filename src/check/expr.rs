@@ -30,7 +30,8 @@ pub struct Ctx {
     pub source: bool,
 }
 
-const TIMINGS: &[&str] = &[
+/// The timing words the checker knows (editors complete them too).
+pub const TIMINGS: &[&str] = &[
     "encounter_start",
     "encounter_end",
     "round_start",
@@ -42,8 +43,8 @@ const TIMINGS: &[&str] = &[
 ];
 const BUILTINS: &[&str] =
     &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative", "last_check", "last_critical"];
-const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
-const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
+pub const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
+pub const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
 /// "a" or "an" before a word.
 pub(crate) fn article(word: &str) -> &'static str {

@@ -5,6 +5,7 @@
 
 mod consteval;
 mod expr;
+pub use expr::{RELATIONS, TIMINGS, WHO_WORDS};
 mod lints;
 pub mod load;
 mod lower;

@@ -187,7 +187,7 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
         Want::DeclKinds => items.extend(DECL_KINDS.iter().map(|w| keyword(w))),
         Want::Timings => items.extend(words::TIMINGS.iter().map(|w| builtin(w))),
         Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
-        Want::Participants => items.extend(["self", "target", "actor", "victim", "source"].iter().map(|w| builtin(w))),
+        Want::Participants => items.extend(crate::check::WHO_WORDS.iter().map(|w| builtin(w))),
         Want::Names(kinds) => items.extend(names(&declarations, |k| kinds.iter().any(|s| s.holds(k)))),
         Want::Anything => {
             items.extend(names(&declarations, |k| KindSet::Values.holds(k)));

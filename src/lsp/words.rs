@@ -194,20 +194,9 @@ pub const BUILTINS: [(&str, &str); 29] = [
     ("other", "relation: anyone but the rule's owner"),
 ];
 
-/// Timings, for completion after `at`.
-pub const TIMINGS: [&str; 8] = [
-    "encounter_start",
-    "encounter_end",
-    "round_start",
-    "round_end",
-    "turn_start",
-    "turn_end",
-    "phase_start",
-    "phase_end",
-];
-
-/// Relations, for completion after `target`, `by`, `against`, `is`.
-pub const RELATIONS: [&str; 7] = ["self", "ally", "enemy", "other", "any", "player", "non_player"];
+/// Timings (completion after `at`) and relations (after `target`, `by`, `against`, `is`): the
+/// checker's own lists, so editors offer exactly what it accepts.
+pub use crate::check::{RELATIONS, TIMINGS};
 
 pub fn builtin(word: &str) -> Option<&'static str> {
     BUILTINS.iter().find(|(w, _)| *w == word).map(|(_, meaning)| *meaning)
