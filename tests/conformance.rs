@@ -45,7 +45,19 @@ fn root() -> PathBuf {
 fn read_case(path: &Path) -> Result<Case, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    options.from_str(&text).map_err(|e| format!("{}: not a valid case: {e}", path.display()))
+    let case: Case = options.from_str(&text).map_err(|e| format!("{}: not a valid case: {e}", path.display()))?;
+    // The citation: `source` starts with the document's file name, and so does the first
+    // comment line, which goes on to name the section.
+    let document = case.source.split_whitespace().next().unwrap_or_default();
+    let first = text.lines().next().unwrap_or_default();
+    if !document.ends_with(".txt") || !first.starts_with("//") || !first.contains(document) {
+        return Err(format!(
+            "{}: the first line must be a comment citing the document and section, and `source` must start \
+             with the document's file name (`000_....txt › Section`)",
+            path.display()
+        ));
+    }
+    Ok(case)
 }
 
 fn check_case(path: &Path) -> Result<(), Failed> {
