@@ -526,6 +526,12 @@ fn a_half_typed_file_and_bad_requests_do_not_stop_the_server() {
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
     let closed = server.at("textDocument/hover", &dir.join("closed.rules"), 0, 0, json!({}));
     assert_eq!(closed["error"]["code"], -32602, "{closed}");
+    // A handler that panics (a debug-only request) costs one error reply, not the server.
+    let panicked = server.request("tempo/debugPanic", json!({}));
+    assert_eq!(panicked["error"]["code"], -32603, "{panicked}");
+    assert!(panicked["error"]["message"].as_str().unwrap_or("").contains("internal error"), "{panicked}");
+    let after = server.at("textDocument/hover", &file, 2, 19, json!({}));
+    assert!(after["result"]["contents"]["value"].as_str().unwrap_or("").contains("pool mana"), "{after}");
     // Malformed notifications are ignored.
     server.notify("textDocument/didChange", json!({"textDocument": {"uri": 5}}));
     server.notify("textDocument/didOpen", json!({}));

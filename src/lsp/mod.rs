@@ -190,6 +190,10 @@ impl Server {
                 let p: lsp_types::DocumentFormattingParams = parse(params)?;
                 reply(format::formatting(documents, &p.text_document.uri)?)
             }
+            // Debug builds only: a request that panics, so the end-to-end tests can show a
+            // panicking handler costs one error reply, not the server.
+            #[cfg(debug_assertions)]
+            "tempo/debugPanic" => panic!("a deliberate panic for the tests"),
             _ => Err(RequestError { code: ErrorCode::MethodNotFound, message: format!("`{method}` is not supported") }),
         })
     }
