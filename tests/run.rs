@@ -1038,3 +1038,32 @@ reaction dodge { cost 1 ap; on strike against self; interrupts; resolve { cancel
     assert!(!t.contains("B uses dodge"), "nothing left to dodge:\n{t}");
     assert!(!t.contains("(dodge by B)"), "B pays nothing:\n{t}");
 }
+
+// Language: `move through` goes past its target to the far side; under `enemies_block` only
+// that one enemy's place may be passed, and under `no_sharing` it never ends on a taken place
+// (001, Tumble Through).
+#[test]
+fn move_through_passes_its_target_only() {
+    let rules = r#"ruleset tumble
+initiative { value speed }
+round { phase act: turns }
+space grid: enemies_block, no_sharing
+stat speed = 0
+pool ap { max 1; refresh at turn_start }
+action tumble { cost 1 ap; target enemy within 1; resolve { move through 3 } }
+"#;
+    let scenario = |c_at: i64| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: 0, controller: Script(steps: [Act(round: 1, action: "tumble", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+  (name: "C", side: "b", position: {c_at}, controller: Policy(Passive)),
+])"#
+        )
+    };
+    // Nothing beyond B: one place past it, not three.
+    assert_in_order(&play(rules, &scenario(9)).unwrap(), &["A moves from 0 to 2."]);
+    // C holds the place beyond B: A cannot end there, nor on B's place, so it stays.
+    let t = play(rules, &scenario(2)).unwrap();
+    assert!(!t.contains("A moves"), "{t}");
+}

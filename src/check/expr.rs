@@ -741,6 +741,7 @@ impl Lowerer<'_> {
             }
             ast::Stmt::Move(e, _) => E::Move(self.int(e, ctx)),
             ast::Stmt::MoveAway(e, _) => E::MoveAway(self.int(e, ctx)),
+            ast::Stmt::MoveThrough(e, _) => E::MoveThrough(self.int(e, ctx)),
             ast::Stmt::Push { who, distance, .. } => {
                 E::Push { who: self.who_word(who, ctx), distance: self.int(distance, ctx) }
             }

@@ -63,6 +63,7 @@ impl Uses {
                 Effect::Initiative { value, .. }
                 | Effect::Move(value)
                 | Effect::MoveAway(value)
+                | Effect::MoveThrough(value)
                 | Effect::Push { distance: value, .. } => self.expr(value),
                 Effect::Apply { duration, magnitude, .. } => {
                     duration.iter().for_each(|d| self.duration(d));

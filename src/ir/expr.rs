@@ -118,6 +118,8 @@ pub enum Effect {
     Move(Expr),
     /// Voluntary movement away from the target or the nearest enemy.
     MoveAway(Expr),
+    /// Voluntary movement toward the target or the nearest enemy and past it, through its place.
+    MoveThrough(Expr),
     Push {
         who: Who,
         distance: Expr,

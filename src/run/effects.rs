@@ -175,6 +175,12 @@ impl<'r> Engine<'r> {
                     self.move_away(c.owner, c.target, n);
                 }
             }
+            Effect::MoveThrough(amount) => {
+                let n = self.eval(amount, c)?.max(0);
+                if self.movement_blocked(c.owner).is_none() {
+                    self.move_through(c.owner, c.target, n);
+                }
+            }
             Effect::Push { who, distance } => {
                 let who = self.who(*who, c)?;
                 let n = self.eval(distance, c)?.max(0);
@@ -224,12 +230,26 @@ impl<'r> Engine<'r> {
 
     /// Moves toward the target, else the nearest enemy still standing; stops adjacent on a grid
     /// and in the same zone with zones.
+    /// Toward `target` (or the nearest standing enemy) and past it: at most to the first place
+    /// beyond it, its own place not blocking (001, Tumble Through).
+    fn move_through(&mut self, who: usize, target: Option<usize>, n: i64) {
+        let goal = target.filter(|t| *t != who).or_else(|| self.nearest_enemy(who));
+        if let Some(g) = goal {
+            let gap = self.positions[g] - self.positions[who];
+            let dir = if gap >= 0 { 1 } else { -1 };
+            let to = self.walk_past(who, dir, n.min(gap.abs() + 1), Some(g));
+            self.place(who, to, false);
+        }
+    }
+
+    fn nearest_enemy(&self, who: usize) -> Option<usize> {
+        (0..self.n)
+            .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
+            .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
+    }
+
     fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.or_else(|| {
-            (0..self.n)
-                .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
-                .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
-        });
+        let goal = target.or_else(|| self.nearest_enemy(who));
         let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         if let Some(g) = goal {
             let gap = self.positions[g] - self.positions[who];
@@ -243,17 +263,24 @@ impl<'r> Engine<'r> {
     /// rules: it stops before an enemy's place (`enemies_block`) and never ends on a place
     /// someone else holds (`no_sharing`), stepping back until free.
     fn walk(&self, who: usize, dir: i64, steps: i64) -> i64 {
+        self.walk_past(who, dir, steps, None)
+    }
+
+    /// `walk`, where `past` (the one moved through) does not block.
+    fn walk_past(&self, who: usize, dir: i64, steps: i64, past: Option<usize>) -> i64 {
         let from = self.positions[who];
         let ir::Space::Grid { enemies_block, no_sharing } = self.r.space else {
             return from.saturating_add(dir.saturating_mul(steps));
         };
-        // Only those standing hold a place: the fallen can be stepped over.
-        let held_by = |at: i64, enemy_only: bool| {
+        // Only those standing hold a place: the fallen can be stepped over. The one moved
+        // through blocks nobody's way, but its place is still its own to end on.
+        let held_by = |at: i64, blocking: bool| {
             (0..self.n).any(|o| {
                 o != who
+                    && !(blocking && Some(o) == past)
                     && self.standing(o)
                     && self.positions[o] == at
-                    && (!enemy_only || self.relates(who, o, ir::Relation::Enemy))
+                    && (!blocking || self.relates(who, o, ir::Relation::Enemy))
             })
         };
         let mut taken = 0;
@@ -274,11 +301,7 @@ impl<'r> Engine<'r> {
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
     fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let from = target.filter(|t| *t != who).or_else(|| {
-            (0..self.n)
-                .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
-                .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
-        });
+        let from = target.filter(|t| *t != who).or_else(|| self.nearest_enemy(who));
         if let Some(f) = from {
             // Sharing a place, one steps back toward lower positions (the table's convention).
             let dir = if self.positions[who] > self.positions[f] { 1 } else { -1 };
@@ -556,5 +579,5 @@ fn op_word(op: &ir::PoolOp) -> &'static str {
 /// Whether an action is movement: its own effects (not a branch of a check or a choice) move
 /// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
 pub fn moves(effects: &[Effect]) -> bool {
-    effects.iter().any(|e| matches!(e, Effect::Move(_) | Effect::MoveAway(_)))
+    effects.iter().any(|e| matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_)))
 }

@@ -529,6 +529,8 @@ pub enum Stmt {
     Move(Expr, Span),
     /// `move away N`: away from the target or the nearest enemy.
     MoveAway(Expr, Span),
+    /// `move through N`: toward the target or the nearest enemy, and past it to its far side.
+    MoveThrough(Expr, Span),
     Push {
         who: Ident,
         distance: Expr,

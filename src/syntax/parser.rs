@@ -843,15 +843,15 @@ impl Builder {
             }
             Rule::move_stmt => {
                 let mut first = self.next(&mut it, &p)?;
-                let away = first.as_rule() == Rule::kw_away;
-                if away {
+                let how = first.as_rule();
+                if matches!(how, Rule::kw_away | Rule::kw_through) {
                     first = self.next(&mut it, &p)?;
                 }
                 let distance = self.expr(first)?;
-                if away {
-                    Stmt::MoveAway(distance, span)
-                } else {
-                    Stmt::Move(distance, span)
+                match how {
+                    Rule::kw_away => Stmt::MoveAway(distance, span),
+                    Rule::kw_through => Stmt::MoveThrough(distance, span),
+                    _ => Stmt::Move(distance, span),
                 }
             }
             Rule::push_stmt => {
