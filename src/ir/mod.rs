@@ -343,6 +343,17 @@ pub enum LimitSubject {
     Action(ActionId),
 }
 
+impl LimitSubject {
+    /// Whether this action is one of those the subject names (its kind, a category, itself).
+    pub fn covers(self, action: &Action, id: ActionId) -> bool {
+        match self {
+            LimitSubject::Kind(k) => action.kind == k,
+            LimitSubject::Category(c) => action.categories.contains(&c),
+            LimitSubject::Action(x) => x == id,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Initiative {
     pub value: Expr,

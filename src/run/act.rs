@@ -139,12 +139,7 @@ impl Engine<'_> {
             }
         }
         for l in &r.limits {
-            let applies = match l.subject {
-                ir::LimitSubject::Kind(k) => k == kind,
-                ir::LimitSubject::Category(cat) => action.categories.contains(&cat),
-                ir::LimitSubject::Action(x) => x == a,
-            };
-            if !applies {
+            if !l.subject.covers(action, a) {
                 continue;
             }
             if let Some(g) = &l.guard {
@@ -158,12 +153,7 @@ impl Engine<'_> {
                 if l.each {
                     return x == a;
                 }
-                let other = &r.actions[x.index()];
-                match subject {
-                    ir::LimitSubject::Kind(k) => other.kind == k,
-                    ir::LimitSubject::Category(cat) => other.categories.contains(&cat),
-                    ir::LimitSubject::Action(y) => x == y,
-                }
+                subject.covers(&r.actions[x.index()], x)
             };
             let used = self.used(who, l.per, l.pool, matches);
             let this = match l.pool {
@@ -298,13 +288,7 @@ impl Engine<'_> {
         let r = self.r;
         let action = &r.actions[a.index()];
         for adj in &r.cost_adjustments {
-            let applies = match adj.subject {
-                None => true,
-                Some(ir::LimitSubject::Kind(k)) => k == action.kind,
-                Some(ir::LimitSubject::Category(c)) => action.categories.contains(&c),
-                Some(ir::LimitSubject::Action(x)) => x == a,
-            };
-            if !applies {
+            if !adj.subject.is_none_or(|s| s.covers(action, a)) {
                 continue;
             }
             if let Some(w) = &adj.when {
