@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tempo::check::{self, Compilation};
 use tempo::diagnostics::{render, Code};
+use tempo::run::sink;
 
 /// Compile and check tabletop-RPG action-economy rulesets (`.rules` files).
 #[derive(Parser)]
@@ -240,24 +241,33 @@ fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) ->
         Ok(s) => s,
         Err(e) => return runtime_error(Code::BadScenario, &e),
     };
-    match tempo::run::run(&ruleset, &scenario, seed) {
-        Ok(records) => {
-            let out = match format {
-                TraceFormat::Jsonl => tempo::run::trace::to_jsonl(&records),
-                TraceFormat::Text => tempo::run::trace::to_text(&records),
-            };
-            let _ = std::io::stdout().write_all(out.as_bytes());
-            ExitCode::SUCCESS
+    // Events are written as they happen: nothing of the trace is kept in memory, and a run that
+    // fails has printed everything up to the failure before the error.
+    let format = match format {
+        TraceFormat::Jsonl => sink::Format::Jsonl,
+        TraceFormat::Text => sink::Format::Text,
+    };
+    let writer = sink::Writer::new(std::io::BufWriter::new(std::io::stdout().lock()), format);
+    let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
+        Ok(runner) => runner,
+        Err(e) => return run_failed(&e),
+    };
+    let played = runner.play(seed);
+    match (runner.into_sink().finish(), played) {
+        // The reader stopped reading (`tempo run ... | head`): it has what it wanted.
+        (Err(e), _) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        (Err(e), _) => {
+            eprintln!("error: cannot write the trace: {e}");
+            ExitCode::from(2)
         }
-        Err(e) => {
-            let code = match e {
-                tempo::run::RunError::Scenario(_) => Code::BadScenario,
-                tempo::run::RunError::Cycle(_) => Code::TriggerCycle,
-                tempo::run::RunError::Rule(_) => Code::RuleFailed,
-            };
-            runtime_error(code, &e.to_string())
-        }
+        (Ok(_), Ok(())) => ExitCode::SUCCESS,
+        (Ok(_), Err(e)) => run_failed(&e),
     }
+}
+
+/// A run that could not finish, as a diagnostic line with its code.
+fn run_failed(e: &tempo::run::RunError) -> ExitCode {
+    runtime_error(e.code(), &e.to_string())
 }
 
 fn lsp() -> ExitCode {

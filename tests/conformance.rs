@@ -122,11 +122,7 @@ fn check_case(path: &Path) -> Result<(), Failed> {
 }
 
 fn error_code(e: &RunError) -> String {
-    match e {
-        RunError::Scenario(_) => "tempo::scenario".into(),
-        RunError::Cycle(_) => "tempo::trigger-cycle".into(),
-        RunError::Rule(_) => "tempo::rule-failed".into(),
-    }
+    e.code().name()
 }
 
 /// Every case file, as (`system/rule`, path), sorted.

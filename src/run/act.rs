@@ -1,9 +1,16 @@
 //! Declaring actions (kind, limits, requirements, cost), paying, resolving, and offering the
 //! reactions, triggers and gains that answer what happened.
 
-use super::state::{Costs, Ctx, Declared, Engine, EventInfo};
+use super::clock::TURN_KINDS;
+use super::costs::Costs;
+use super::ctx::{Ctx, EventInfo};
+use super::engine::Engine;
+use super::error::RunError;
+use super::ledger::{Declared, Now};
+use super::pending::{Deferred, Ongoing};
+use super::sink::Sink;
 use super::trace::{Cause, Event, Name, Paid, Targets};
-use super::RunError;
+use super::world::World;
 use crate::ir::{self, ActionKind, Period};
 use std::borrow::Cow;
 
@@ -40,7 +47,7 @@ pub struct Plan {
     pub partner: Option<(usize, Costs)>,
 }
 
-impl Engine<'_> {
+impl<S: Sink> Engine<'_, S> {
     /// Checks a declaration without changing anything: kind allowed now, conditions, limits,
     /// requirements, target and the full cost in the right pools.
     pub fn plan(
@@ -54,7 +61,7 @@ impl Engine<'_> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let kind = action.kind;
-        if !self.present[who] {
+        if !self.world.present[who] {
             return Ok(Err(reject("absent", "has left the encounter")));
         }
         match (kind, as_reaction.is_some()) {
@@ -70,26 +77,26 @@ impl Engine<'_> {
             _ => {}
         }
         if as_reaction.is_none() {
-            match self.allowed {
+            match self.clock.allowed {
                 None => return Ok(Err(reject("not-now", "nothing is declared outside a turn or a declaration phase"))),
                 Some(kinds) if !kinds.contains(&kind) => {
                     refuse!(self, "not-now", "{} actions are not taken now", kind.word());
                 }
                 Some(_) => {}
             }
-            if self.turn_phase && self.active != Some(who) {
+            if self.clock.turn_phase && self.clock.active != Some(who) {
                 return Ok(Err(reject("not-now", "it is not this participant's turn")));
             }
         }
-        if self.surprise_round && self.surprised[who] {
+        if self.clock.surprise_round && self.world.surprised[who] {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
-        if let Some(c) = self.blocked(who, kind) {
+        if let Some(c) = self.world.blocked(self.r, who, kind) {
             let cond = &r.conditions[c.index()].name;
             refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
-        if self.action_moves[a.index()] {
-            if let Some(c) = self.movement_blocked(who) {
+        if super::effects::moves(&action.effects) {
+            if let Some(c) = self.world.movement_blocked(self.r, who) {
                 let cond = &r.conditions[c.index()].name;
                 refuse!(self, "blocked", "is {cond}, which blocks movement");
             }
@@ -103,20 +110,20 @@ impl Engine<'_> {
             let ok = match wanted {
                 ir::TargetKind::None => true,
                 ir::TargetKind::Self_ => t == who,
-                ir::TargetKind::Ally => self.relates(who, t, ir::Relation::Ally) || t == who,
-                ir::TargetKind::Enemy => self.relates(who, t, ir::Relation::Enemy),
+                ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally) || t == who,
+                ir::TargetKind::Enemy => self.world.relates(who, t, ir::Relation::Enemy),
                 ir::TargetKind::Any => true,
                 ir::TargetKind::Other => t != who,
             };
-            if !ok || !self.present[t] {
-                refuse!(self, "target", "{} is not a valid target", self.names[t]);
+            if !ok || !self.world.present[t] {
+                refuse!(self, "target", "{} is not a valid target", self.names.who[t]);
             }
             if let Some(within) = &action.target.within {
                 let c = Ctx { owner: who, target: Some(t), ..Ctx::default() };
                 let reach = self.eval(within, &c)?;
-                let dist = (self.positions[t] - self.positions[who]).abs();
+                let dist = (self.world.positions[t] - self.world.positions[who]).abs();
                 if dist > reach {
-                    refuse!(self, "range", "{} is {dist} away, reach is {reach}", self.names[t]);
+                    refuse!(self, "range", "{} is {dist} away, reach is {reach}", self.names.who[t]);
                 }
             }
         }
@@ -127,7 +134,7 @@ impl Engine<'_> {
         // Limits: the action's own, then the ruleset's on its kind, categories or itself.
         for l in &action.limits {
             let max = self.eval(&l.amount, &ctx)?;
-            let used = self.used(who, l.per, l.pool, |x| x == a);
+            let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
             if used >= max {
                 refuse!(
                     self,
@@ -155,7 +162,7 @@ impl Engine<'_> {
                 }
                 subject.covers(&r.actions[x.index()], x)
             };
-            let used = self.used(who, l.per, l.pool, matches);
+            let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
             let this = match l.pool {
                 Some(p) => self.cost_of(who, a, &ctx, units)?.iter().filter(|(q, _)| *q == p).map(|x| x.1).sum(),
                 None => 1,
@@ -193,11 +200,11 @@ impl Engine<'_> {
             if *amount <= 0 {
                 continue;
             }
-            if let Some(c) = self.spend_blocked(who, *p) {
+            if let Some(c) = self.world.spend_blocked(self.r, who, *p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
                 refuse!(self, "blocked", "is {cond}, which blocks spending {pool}");
             }
-            let have = self.pool(who, *p);
+            let have = self.world.pool(who, *p);
             let min = self.pool_min(who, *p)?;
             let floor = match &r.pools[p.index()].overspend {
                 Some(o) => self.eval(&o.floor, &ctx)?.min(min),
@@ -212,24 +219,24 @@ impl Engine<'_> {
         let mut partner = None;
         if !action.partner_cost.is_empty() {
             let candidates: Vec<usize> = target
-                .filter(|t| self.relates(who, *t, ir::Relation::Ally))
+                .filter(|t| self.world.relates(who, *t, ir::Relation::Ally))
                 .into_iter()
-                .chain((0..self.n).filter(|o| self.relates(who, *o, ir::Relation::Ally)))
+                .chain((0..self.world.n).filter(|o| self.world.relates(who, *o, ir::Relation::Ally)))
                 .collect();
             for p in candidates {
                 let pc = Ctx { owner: p, ..ctx };
                 let mut pay = Costs::default();
-                let mut ok = self.present[p] && self.standing(p) && self.partner_consents(p);
+                let mut ok = self.world.present[p] && self.world.standing(self.r, p) && self.partner_consents(p);
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     pay.add(c.pool, amount)?;
-                    ok &= self.spend_blocked(p, c.pool).is_none();
+                    ok &= self.world.spend_blocked(self.r, p, c.pool).is_none();
                 }
                 // The partner pays for the same action: `adjust cost` applies to its share too,
                 // judged from its side (004: a combo in the Final Phase costs the partner more).
                 self.adjust_costs(a, &pc, &mut pay)?;
                 for &(pool, amount) in pay.iter() {
-                    ok &= self.pool(p, pool) - amount >= self.pool_min(p, pool)?;
+                    ok &= self.world.pool(p, pool) - amount >= self.pool_min(p, pool)?;
                 }
                 if ok {
                     partner = Some((p, pay));
@@ -312,32 +319,10 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.
-    fn used(&self, who: usize, per: Period, pool: Option<ir::PoolId>, matches: impl Fn(ir::ActionId) -> bool) -> i64 {
-        if per == Period::Encounter {
-            return self.encounter_log[who]
-                .iter()
-                .filter(|u| matches(u.action))
-                .map(|u| match pool {
-                    Some(p) => u.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
-                    None => u.uses,
-                })
-                .sum();
-        }
-        self.round_log[who]
-            .iter()
-            .filter(|d| matches(d.action))
-            .filter(|d| match per {
-                Period::Turn => d.turn == self.turn_seq,
-                Period::Round | Period::Encounter => d.round == self.round,
-                Period::Phase => d.phase == self.phase_seq,
-                Period::Trigger => d.trigger.is_some() && d.trigger == Some(self.trigger_seq),
-            })
-            .map(|d| match pool {
-                Some(p) => d.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
-                None => 1,
-            })
-            .sum()
+    /// Where the clock is, for the periods of limits.
+    fn now(&self) -> Now {
+        let c = &self.clock;
+        Now { round: c.round, turn: c.turn_seq, phase: c.phase_seq, trigger: c.trigger_seq }
     }
 
     /// Declares, pays, resolves. A refused declaration becomes a `rejected` event.
@@ -366,64 +351,51 @@ impl Engine<'_> {
         let plan = match self.plan(who, a, target, units, as_reaction)? {
             Ok(plan) => plan,
             Err(rej) => {
-                let (actor, action) = (self.names[who].clone(), self.action_names[a.index()].clone());
+                let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
                 self.emit(Event::Rejected { actor, action, code: rej.code, reason: rej.reason });
                 return Ok(false);
             }
         };
         let r = self.r;
         let action = &r.actions[a.index()];
-        let cause = Cause::Action { action: self.action_names[a.index()].clone(), by: self.names[who].clone() };
+        let cause = Cause::Action { action: self.names.action[a.index()].clone(), by: self.names.who[who].clone() };
         let mut paid = Paid::default();
         let mut overspends = Vec::new();
         for (p, amount) in &plan.paid {
             if *amount == 0 {
                 continue;
             }
-            let now = self.pool(who, *p);
+            let now = self.world.pool(who, *p);
             let min = self.pool_min(who, *p)?;
             // Energy is spent at declaration; each unit below the floor is one overspend.
             let below = (min - (now - amount)).clamp(0, *amount);
             self.set_pool_raw(who, *p, now - amount, &cause);
-            paid.push(self.pool_names[p.index()].clone(), *amount);
+            paid.push(self.names.pool[p.index()].clone(), *amount);
             if below > 0 {
                 overspends.push((*p, below));
             }
         }
         if let Some((p, pay)) = &plan.partner {
             let partner_cause =
-                Cause::Partner { action: self.action_names[a.index()].clone(), with: self.names[who].clone() };
+                Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
             for (pool, amount) in pay {
-                let now = self.pool(*p, *pool);
+                let now = self.world.pool(*p, *pool);
                 self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
             }
         }
-        match self.encounter_log[who].iter_mut().find(|u| u.action == a) {
-            Some(used) => {
-                used.uses += 1;
-                for (p, amount) in &plan.paid {
-                    match used.paid.iter_mut().find(|x| x.0 == *p) {
-                        Some(x) => x.1 += amount,
-                        None => used.paid.push((*p, *amount)),
-                    }
-                }
-            }
-            None => self.encounter_log[who].push(super::state::Used {
+        self.ledger.declared(
+            who,
+            Declared {
                 action: a,
-                uses: 1,
-                paid: plan.paid.as_slice().to_vec(),
-            }),
-        }
-        self.round_log[who].push(Declared {
-            action: a,
-            round: self.round,
-            turn: self.turn_seq,
-            phase: self.phase_seq,
-            trigger: as_reaction.map(|_| self.trigger_seq),
-            paid: plan.paid,
-        });
-        let targets = Targets(target.map(|t| self.names[t].clone()));
-        let (actor, name) = (self.names[who].clone(), self.action_names[a.index()].clone());
+                round: self.clock.round,
+                turn: self.clock.turn_seq,
+                phase: self.clock.phase_seq,
+                trigger: as_reaction.map(|_| self.clock.trigger_seq),
+                paid: plan.paid,
+            },
+        );
+        let targets = Targets(target.map(|t| self.names.who[t].clone()));
+        let (actor, name) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
         self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });
         let bought = units.unwrap_or_else(|| {
             let per_unit = action.costs.iter().flat_map(|c| &c.terms).find_map(|t| t.per.map(|(n, _)| i64::from(n)));
@@ -441,7 +413,7 @@ impl Engine<'_> {
             }
         }
         if defer {
-            self.deferred.push(super::state::Deferred { who, action: a, target, ctx, cause });
+            self.pending.deferred.push(Deferred { who, action: a, target, ctx, cause });
             return Ok(true);
         }
         self.resolve(who, a, target, ctx, &cause, as_reaction.is_some())?;
@@ -462,17 +434,17 @@ impl Engine<'_> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let info = EventInfo { action: Some(a), custom: None };
-        let saved_cancel = std::mem::replace(&mut self.cancelled, false);
-        let source = self.action_names[a.index()].clone();
+        let saved_cancel = std::mem::replace(&mut self.pending.cancelled, false);
+        let source = self.names.action[a.index()].clone();
         self.answer(info, who, target, true, &source)?;
-        let cancelled = std::mem::replace(&mut self.cancelled, saved_cancel);
+        let cancelled = std::mem::replace(&mut self.pending.cancelled, saved_cancel);
         let rounds = match &action.rounds {
             Some(e) => self.eval(e, &ctx)?,
             None => 1,
         };
         if rounds > 1 {
             // A multi-round action: paid again at the actor's next turns, resolved at the end.
-            self.ongoing.push(super::state::Ongoing { who, action: a, left: rounds - 1, ctx });
+            self.pending.ongoing.push(Ongoing { who, action: a, left: rounds - 1, ctx });
         } else if !cancelled {
             self.run_effects(&action.effects, &ctx, cause)?;
         }
@@ -486,7 +458,7 @@ impl Engine<'_> {
             self.settle()?;
         }
         if action.ends_turn {
-            self.turn_over = true;
+            self.clock.turn_over = true;
         }
         Ok(())
     }
@@ -495,10 +467,10 @@ impl Engine<'_> {
     /// whether an interrupting answer cancelled it, which halts the rest of the emitting rule.
     pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
         let info = EventInfo { action: None, custom: Some(e) };
-        let name = self.event_names[e.index()].clone();
-        let saved = std::mem::replace(&mut self.cancelled, false);
+        let name = self.names.event[e.index()].clone();
+        let saved = std::mem::replace(&mut self.pending.cancelled, false);
         self.answer(info, c.owner, c.target, true, &name)?;
-        if std::mem::replace(&mut self.cancelled, saved) {
+        if std::mem::replace(&mut self.pending.cancelled, saved) {
             return Ok(true);
         }
         self.answer(info, c.owner, c.target, false, &name)?;
@@ -516,17 +488,17 @@ impl Engine<'_> {
         interrupting: bool,
         source: &Name,
     ) -> Result<(), RunError> {
-        if self.ended.is_some() {
+        if self.clock.ended.is_some() {
             return Ok(());
         }
         let r = self.r;
         // Answers nested this deep only happen when rules feed each other without end.
-        if self.chain_depth >= MAX_NESTING {
-            return Err(RunError::Cycle(self.cycle_names()));
+        if self.pending.chain_depth >= MAX_NESTING {
+            return Err(RunError::Cycle(self.budget.cycle_names()));
         }
-        self.chain_depth += 1;
-        self.trigger_seq += 1;
-        let trigger_seq = self.trigger_seq;
+        self.pending.chain_depth += 1;
+        self.clock.trigger_seq += 1;
+        let trigger_seq = self.clock.trigger_seq;
         let order = self.take_priority();
         let ev_ctx =
             Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0, source: None };
@@ -554,9 +526,9 @@ impl Engine<'_> {
                             if !ok {
                                 continue;
                             }
-                            self.note_fired(self.trigger_names[t.index()].clone());
+                            self.budget.fired(self.names.trigger[t.index()].clone());
                             self.step()?;
-                            self.run_effects(&trig.effects, &c, &Cause::Named(self.trigger_names[t.index()].clone()))?;
+                            self.run_effects(&trig.effects, &c, &Cause::Named(self.names.trigger[t.index()].clone()))?;
                         }
                     }
                     ir::Responder::Gain(p, g) if !interrupting => {
@@ -574,13 +546,15 @@ impl Engine<'_> {
                             let mut n = self.eval(&gain.amount, &c)?;
                             if let Some((cap, per)) = &gain.cap {
                                 let cap = self.eval(cap, &c)?;
-                                n = n.min(cap - self.gained_this(who, p, g as usize, *per)).max(0);
+                                n = n
+                                    .min(cap - self.ledger.gained_this(who, p, g as usize, *per, self.clock.round))
+                                    .max(0);
                             }
                             if n == 0 {
                                 continue;
                             }
-                            self.note_gain(who, p, g as usize, n);
-                            let now = self.pool(who, p);
+                            self.ledger.note_gain(who, p, g as usize, n, self.clock.round);
+                            let now = self.world.pool(who, p);
                             let max = self.pool_max(who, p)?;
                             let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
                             self.set_pool(who, p, next, &Cause::Gain(source.clone()))?;
@@ -595,41 +569,42 @@ impl Engine<'_> {
         if !interrupting {
             let mut fire = Vec::new();
             let mut i = 0;
-            while i < self.readied.len() {
-                let x = &self.readied[i];
-                if x.who != actor && self.event_is(info, x.on) && self.present[x.who] {
-                    fire.push(self.readied.remove(i));
+            while i < self.pending.readied.len() {
+                let x = &self.pending.readied[i];
+                if x.who != actor && info.is(self.r, x.on) && self.world.present[x.who] {
+                    fire.push(self.pending.readied.remove(i));
                 } else {
                     i += 1;
                 }
             }
             for ready in fire {
-                let saved = (self.allowed, self.turn_phase, self.active);
-                self.allowed = Some(super::state::TURN_KINDS);
-                self.turn_phase = false;
+                let saved = (self.clock.allowed, self.clock.turn_phase, self.clock.active);
+                self.clock.allowed = Some(TURN_KINDS);
+                self.clock.turn_phase = false;
                 let (who_name, action_name) =
-                    (self.names[ready.who].clone(), self.action_names[ready.action.index()].clone());
+                    (self.names.who[ready.who].clone(), self.names.action[ready.action.index()].clone());
                 self.emit(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name });
                 self.declare(ready.who, ready.action, ready.target, None, None)?;
-                (self.allowed, self.turn_phase, self.active) = saved;
+                (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
                 // The turn the ready held open ends after the action.
-                if std::mem::take(&mut self.holding[ready.who]) {
+                if std::mem::take(&mut self.pending.holding[ready.who]) {
                     self.end_turn_of(ready.who)?;
                 }
                 // From now on the readied participant acts right after whoever set it off.
-                self.order.retain(|g| g.as_slice() != [ready.who]);
-                let after = self.order.iter().position(|g| g.contains(&actor)).map_or(self.order.len(), |q| q + 1);
-                self.order.insert(after, vec![ready.who]);
+                self.world.order.retain(|g| g.as_slice() != [ready.who]);
+                let after =
+                    self.world.order.iter().position(|g| g.contains(&actor)).map_or(self.world.order.len(), |q| q + 1);
+                self.world.order.insert(after, vec![ready.who]);
             }
         }
         // Reactions: each participant in priority order may declare one; resolve last first.
         // `chains depth` bounds how deep reactions to reactions go.
         // Buffers kept between events (an answer nested inside this one starts its own).
-        let mut chain = std::mem::take(&mut self.buf_chain);
-        let mut offers = std::mem::take(&mut self.buf_offers);
-        let mut affordable = std::mem::take(&mut self.buf_affordable);
+        let mut chain = std::mem::take(&mut self.scratch.chain);
+        let mut offers = std::mem::take(&mut self.scratch.offers);
+        let mut affordable = std::mem::take(&mut self.scratch.affordable);
         for &who in &order {
-            if self.ended.is_some() || self.reaction_depth >= r.chains.depth {
+            if self.clock.ended.is_some() || self.pending.reaction_depth >= r.chains.depth {
                 break;
             }
             offers.clear();
@@ -652,10 +627,10 @@ impl Engine<'_> {
                 continue;
             }
             let c = Ctx { owner: who, ..ev_ctx };
-            self.trigger_seq = trigger_seq;
+            self.clock.trigger_seq = trigger_seq;
             affordable.clear();
             for &ra in &offers {
-                let target = default_reaction_target(self, ra, actor, who);
+                let target = default_reaction_target(r, ra, actor, who);
                 let was = self.dry;
                 self.dry = true;
                 let ok = self.plan(who, ra, target, None, Some(&c));
@@ -678,45 +653,45 @@ impl Engine<'_> {
         for &(who, ra, target) in chain.iter() {
             // An interrupting answer cancelled what they answer: the rest of the chain has
             // nothing left to answer, so they are neither declared nor paid.
-            if self.ended.is_some() || (interrupting && self.cancelled) {
+            if self.clock.ended.is_some() || (interrupting && self.pending.cancelled) {
                 break;
             }
-            let (reactor, reaction) = (self.names[who].clone(), self.action_names[ra.index()].clone());
-            self.note_fired(reaction.clone());
+            let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
+            self.budget.fired(reaction.clone());
             self.emit(Event::Trigger { source: source.clone(), reactor, reaction });
             let c = Ctx { owner: who, ..ev_ctx };
-            self.trigger_seq = trigger_seq;
-            self.reaction_depth += 1;
+            self.clock.trigger_seq = trigger_seq;
+            self.pending.reaction_depth += 1;
             let declared = self.declare(who, ra, target, None, Some(&c));
-            self.reaction_depth -= 1;
+            self.pending.reaction_depth -= 1;
             declared?;
         }
-        if self.chain_depth > 1 {
-            self.priority_spares.push(order);
+        if self.pending.chain_depth > 1 {
+            self.scratch.priority_spares.push(order);
         } else {
-            self.priority_cache = order;
+            self.scratch.priority = order;
         }
-        self.chain_depth -= 1;
+        self.pending.chain_depth -= 1;
         chain.clear();
-        self.buf_chain = chain;
-        self.buf_offers = offers;
-        self.buf_affordable = affordable;
+        self.scratch.chain = chain;
+        self.scratch.offers = offers;
+        self.scratch.affordable = affordable;
         Ok(())
     }
 
     /// May `who` answer an event by `actor` against `victim` under this pattern?
     fn eligible(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
-        if !self.present[who] {
+        if !self.world.present[who] {
             return false;
         }
         if let Some(by) = on.by {
-            if !self.relates(who, actor, by) {
+            if !self.world.relates(who, actor, by) {
                 return false;
             }
         }
         if let Some(against) = on.against {
             match victim {
-                Some(v) if self.relates(who, v, against) => {}
+                Some(v) if self.world.relates(who, v, against) => {}
                 _ => return false,
             }
         }
@@ -727,59 +702,55 @@ impl Engine<'_> {
     /// The priority order as a buffer to iterate while answering; recomputed only when the
     /// active participant or the initiative order changed. Give it back in `priority_cache`.
     fn take_priority(&mut self) -> Vec<usize> {
+        let (r, world, active, scratch) = (self.r, &self.world, self.clock.active, &mut self.scratch);
         // An answer nested in another (a reaction's own event) computes its order afresh in a
         // spare buffer: the outer answer holds the cached one.
-        if self.chain_depth > 1 {
-            let mut order = self.priority_spares.pop().unwrap_or_default();
-            order.clear();
-            let mut seen = std::mem::take(&mut self.buf_seen);
-            seen.clear();
-            seen.resize(self.n, false);
-            self.priority_order(&mut order, &mut seen);
-            self.buf_seen = seen;
+        if self.pending.chain_depth > 1 {
+            let mut order = scratch.priority_spares.pop().unwrap_or_default();
+            priority_order(r, active, world, &mut order, &mut scratch.seen);
             return order;
         }
-        let mut order = std::mem::take(&mut self.priority_cache);
-        if order.is_empty() || self.priority_active != self.active || self.priority_of != self.order {
-            order.clear();
-            let mut seen = std::mem::take(&mut self.buf_seen);
-            seen.clear();
-            seen.resize(self.n, false);
-            self.priority_order(&mut order, &mut seen);
-            self.buf_seen = seen;
-            self.priority_active = self.active;
-            self.priority_of.clone_from(&self.order);
+        let mut order = std::mem::take(&mut scratch.priority);
+        if order.is_empty() || scratch.priority_active != active || scratch.priority_of != world.order {
+            priority_order(r, active, world, &mut order, &mut scratch.seen);
+            scratch.priority_active = active;
+            scratch.priority_of.clone_from(&world.order);
         }
         order
     }
+}
 
-    fn priority_order(&self, out: &mut Vec<usize>, seen: &mut [bool]) {
-        let mut push = |w: usize, out: &mut Vec<usize>| {
-            if !seen[w] {
-                seen[w] = true;
-                out.push(w);
+/// The ruleset's `priority` steps (the active participant, initiative order), then everyone
+/// else, each once.
+fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &mut Vec<usize>, seen: &mut Vec<bool>) {
+    out.clear();
+    seen.clear();
+    seen.resize(world.n, false);
+    let mut push = |w: usize, out: &mut Vec<usize>| {
+        if !seen[w] {
+            seen[w] = true;
+            out.push(w);
+        }
+    };
+    for step in &r.priority {
+        match step {
+            ir::PriorityStep::Active => {
+                if let Some(a) = active {
+                    push(a, out);
+                }
             }
-        };
-        for step in &self.r.priority {
-            match step {
-                ir::PriorityStep::Active => {
-                    if let Some(a) = self.active {
-                        push(a, out);
+            ir::PriorityStep::Initiative => {
+                for group in &world.order {
+                    for &w in group {
+                        push(w, out);
                     }
                 }
-                ir::PriorityStep::Initiative => {
-                    for group in &self.order {
-                        for &w in group {
-                            push(w, out);
-                        }
-                    }
-                }
-                ir::PriorityStep::Gm => {}
             }
+            ir::PriorityStep::Gm => {}
         }
-        for w in 0..self.n {
-            push(w, out);
-        }
+    }
+    for w in 0..world.n {
+        push(w, out);
     }
 }
 
@@ -797,8 +768,8 @@ fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef>
 }
 
 /// A reaction with a target aims at whoever did the event (a reaction attack), or at oneself.
-fn default_reaction_target(e: &Engine, ra: ir::ActionId, actor: usize, who: usize) -> Option<usize> {
-    match e.r.actions[ra.index()].target.kind {
+fn default_reaction_target(r: &ir::Ruleset, ra: ir::ActionId, actor: usize, who: usize) -> Option<usize> {
+    match r.actions[ra.index()].target.kind {
         ir::TargetKind::None => None,
         ir::TargetKind::Self_ => Some(who),
         _ => Some(actor),

@@ -1,18 +1,22 @@
 //! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
 
-use super::state::{Ctx, Engine, Held};
+use super::costs::Costs;
+use super::ctx::Ctx;
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
 use super::trace::{Cause, Event};
-use super::RunError;
+use super::world::Held;
 use crate::ir::{self, AssignOp, Effect, Timing};
 
-impl<'r> Engine<'r> {
+impl<'r, S: Sink> Engine<'r, S> {
     /// Sets a pool, clamped to its bounds, and records the change with its cause.
     pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
         let max = self.pool_max(who, p)?;
         let min = self.pool_min(who, p)?;
         // A pool overspent below its minimum recovers from where it is (Frontiers: negative
         // Energy recovers at the normal rate); effects never push it further down.
-        let from = self.pools[who * self.r.pools.len() + p.index()];
+        let from = self.world.pool(who, p);
         let value = value.max(min.min(from));
         let value = max.map_or(value, |m| value.min(m.max(min)));
         self.set_pool_raw(who, p, value, cause);
@@ -21,17 +25,17 @@ impl<'r> Engine<'r> {
 
     /// Sets a pool without clamping (overspend goes below the minimum).
     pub fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) {
-        let at = who * self.r.pools.len() + p.index();
-        let from = self.pools[at];
+        let at = self.world.pool_at(who, p);
+        let from = self.world.pools[at];
         if from == value {
             return;
         }
-        self.pools[at] = value;
-        self.pending.push((who, p, from));
+        self.world.pools[at] = value;
+        self.pending.changed.push((who, p, from));
         if self.dry {
             return;
         }
-        let (who_name, pool) = (self.names[who].clone(), self.pool_names[p.index()].clone());
+        let (who_name, pool) = (self.names.who[who].clone(), self.names.pool[p.index()].clone());
         self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.clone() });
     }
 
@@ -54,14 +58,14 @@ impl<'r> Engine<'r> {
             Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
             Some(ir::Duration::Maintained) | None => {}
         }
-        let at = who * self.r.conditions.len() + c.index();
-        let was = self.conds[at].is_some();
-        self.conds[at] = Some(held);
+        let at = self.world.cond_at(who, c);
+        let was = self.world.conds[at].is_some();
+        self.world.conds[at] = Some(held);
         if !was {
-            let (name, cond) = (self.names[who].clone(), self.condition_names[c.index()].clone());
+            let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             self.emit(Event::Condition { who: name, condition: cond, on: true });
             for implied in def.implies.clone() {
-                if !self.has(who, implied) {
+                if !self.world.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
             }
@@ -70,15 +74,15 @@ impl<'r> Engine<'r> {
     }
 
     pub fn remove(&mut self, who: usize, c: ir::ConditionId) {
-        let at = who * self.r.conditions.len() + c.index();
-        if self.conds[at].take().is_none() {
+        let at = self.world.cond_at(who, c);
+        if self.world.conds[at].take().is_none() {
             return;
         }
-        let (name, cond) = (self.names[who].clone(), self.condition_names[c.index()].clone());
+        let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
         self.emit(Event::Condition { who: name, condition: cond, on: false });
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
-            if self.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
+            if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
                 self.remove(who, id);
             }
         }
@@ -106,9 +110,9 @@ impl<'r> Engine<'r> {
     fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         match e {
             Effect::Pool { who, pool, op, value } => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
-                let now = self.pool(who, *pool);
+                let now = self.world.pool(who, *pool);
                 let next = match op {
                     AssignOp::Set => v,
                     AssignOp::Add => now.saturating_add(v),
@@ -117,19 +121,19 @@ impl<'r> Engine<'r> {
                 self.set_pool(who, *pool, next, cause)?;
             }
             Effect::Initiative { who, op, value } => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
-                let now = self.initiative[who];
-                self.following[who] = false;
+                let now = self.world.initiative[who];
+                self.world.following[who] = false;
                 // Takes effect from the next ordering (Frontiers: next round).
-                self.initiative[who] = match op {
+                self.world.initiative[who] = match op {
                     AssignOp::Set => v,
                     AssignOp::Add => now.saturating_add(v),
                     AssignOp::Sub => now.saturating_sub(v),
                 };
             }
             Effect::Apply { who, condition, magnitude, duration } => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 let m = match magnitude {
                     Some(e) => self.eval(e, c)?,
                     None => 1,
@@ -137,23 +141,23 @@ impl<'r> Engine<'r> {
                 self.apply(who, *condition, m, duration.as_ref(), (None, Some(c.owner)), c)?;
             }
             Effect::Remove { who, condition } => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 self.remove(who, *condition);
             }
             Effect::Emit(event) => return self.emit_event(*event, c),
             Effect::Choose { chooser, question, options } => {
                 let who = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
-                    ir::Chooser::Target => Some(self.who(ir::Who::Target, c)?),
+                    ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
                     ir::Chooser::Gm => None,
                 };
                 let pick = self.ask_choice(who, options).min(options.len().saturating_sub(1));
                 if let Some(o) = options.get(pick) {
                     let who_name = match who {
-                        Some(w) => self.names[w].clone(),
-                        None => self.intern("GM"),
+                        Some(w) => self.names.who[w].clone(),
+                        None => self.names.intern("GM"),
                     };
-                    let (question, answer) = (self.intern(question), self.intern(&o.name));
+                    let (question, answer) = (self.names.intern(question), self.names.intern(&o.name));
                     self.emit(Event::Choice { who: who_name, question, answer });
                     return self.run_flow(&o.effects, c, cause);
                 }
@@ -165,59 +169,60 @@ impl<'r> Engine<'r> {
             }
             Effect::Move(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.movement_blocked(c.owner).is_none() {
+                if self.world.movement_blocked(self.r, c.owner).is_none() {
                     self.move_toward(c.owner, c.target, n);
                 }
             }
             Effect::MoveAway(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.movement_blocked(c.owner).is_none() {
+                if self.world.movement_blocked(self.r, c.owner).is_none() {
                     self.move_away(c.owner, c.target, n);
                 }
             }
             Effect::MoveThrough(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.movement_blocked(c.owner).is_none() {
+                if self.world.movement_blocked(self.r, c.owner).is_none() {
                     self.move_through(c.owner, c.target, n);
                 }
             }
             Effect::Push { who, distance } => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 let n = self.eval(distance, c)?.max(0);
-                let dir = if self.positions[who] >= self.positions[c.owner] { 1 } else { -1 };
-                let to = self.positions[who].saturating_add(dir * n);
+                let dir = if self.world.positions[who] >= self.world.positions[c.owner] { 1 } else { -1 };
+                let to = self.world.positions[who].saturating_add(dir * n);
                 self.place(who, to, true);
             }
             Effect::Pay(costs) => {
                 // Only meaningful in `maintain`; the caller checks the result through `cancelled`.
-                let mut plan = super::state::Costs::default();
+                let mut plan = Costs::default();
                 for cost in costs {
                     let amount = self.eval(&cost.amount, c)?;
                     plan.add(cost.pool, amount)?;
                 }
-                let affordable =
-                    plan.iter().all(|(p, a)| self.pool(c.owner, *p) - a >= self.pool_min(c.owner, *p).unwrap_or(0));
+                let affordable = plan
+                    .iter()
+                    .all(|(p, a)| self.world.pool(c.owner, *p) - a >= self.pool_min(c.owner, *p).unwrap_or(0));
                 if affordable {
                     for (p, a) in plan {
-                        let now = self.pool(c.owner, p);
+                        let now = self.world.pool(c.owner, p);
                         self.set_pool_raw(c.owner, p, now - a, cause);
                     }
                 } else {
-                    self.cancelled = true;
+                    self.pending.cancelled = true;
                 }
             }
             Effect::Follow(who) => {
-                let who = self.who(*who, c)?;
+                let who = c.who(*who)?;
                 // "Immediately after": the next value after theirs, ahead of anyone already at
                 // it (003, Choose to Delay). Fixed now, so it does not move if they move later.
                 let later = if self.r.initiative.order == ir::Order::LowestFirst { 1 } else { -1 };
-                self.initiative[c.owner] = self.initiative[who].saturating_add(later);
-                self.following[c.owner] = who != c.owner;
-                self.ordered_values.clear();
+                self.world.initiative[c.owner] = self.world.initiative[who].saturating_add(later);
+                self.world.following[c.owner] = who != c.owner;
+                self.world.ordered_values.clear();
             }
-            Effect::EndTurn => self.turn_over = true,
-            Effect::EndEncounter => self.ended = Some("ended by a rule".to_string()),
-            Effect::Cancel => self.cancelled = true,
+            Effect::EndTurn => self.clock.turn_over = true,
+            Effect::EndEncounter => self.clock.ended = Some("ended by a rule".to_string()),
+            Effect::Cancel => self.pending.cancelled = true,
             Effect::RollInitiative => self.make_initiative()?,
             Effect::ClearConditions => {
                 for cond in 0..self.r.conditions.len() {
@@ -233,79 +238,33 @@ impl<'r> Engine<'r> {
     /// Toward `target` (or the nearest standing enemy) and past it: at most to the first place
     /// beyond it, its own place not blocking (001, Tumble Through).
     fn move_through(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.filter(|t| *t != who).or_else(|| self.nearest_enemy(who));
+        let goal = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(self.r, who));
         if let Some(g) = goal {
-            let gap = self.positions[g] - self.positions[who];
+            let gap = self.world.positions[g] - self.world.positions[who];
             let dir = if gap >= 0 { 1 } else { -1 };
-            let to = self.walk_past(who, dir, n.min(gap.abs() + 1), Some(g));
+            let to = self.world.walk(self.r, who, dir, n.min(gap.abs() + 1), Some(g));
             self.place(who, to, false);
         }
-    }
-
-    fn nearest_enemy(&self, who: usize) -> Option<usize> {
-        (0..self.n)
-            .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
-            .min_by_key(|o| ((self.positions[*o] - self.positions[who]).abs(), *o))
     }
 
     fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.or_else(|| self.nearest_enemy(who));
+        let goal = target.or_else(|| self.world.nearest_enemy(self.r, who));
         let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         if let Some(g) = goal {
-            let gap = self.positions[g] - self.positions[who];
+            let gap = self.world.positions[g] - self.world.positions[who];
             let steps = n.min((gap.abs() - closest).max(0));
-            let to = self.walk(who, gap.signum(), steps);
+            let to = self.world.walk(self.r, who, gap.signum(), steps, None);
             self.place(who, to, false);
         }
-    }
-
-    /// Where a voluntary move of `steps` places in direction `dir` ends, under the grid's
-    /// rules: it stops before an enemy's place (`enemies_block`) and never ends on a place
-    /// someone else holds (`no_sharing`), stepping back until free.
-    fn walk(&self, who: usize, dir: i64, steps: i64) -> i64 {
-        self.walk_past(who, dir, steps, None)
-    }
-
-    /// `walk`, where `past` (the one moved through) does not block.
-    fn walk_past(&self, who: usize, dir: i64, steps: i64, past: Option<usize>) -> i64 {
-        let from = self.positions[who];
-        let ir::Space::Grid { enemies_block, no_sharing } = self.r.space else {
-            return from.saturating_add(dir.saturating_mul(steps));
-        };
-        // Only those standing hold a place: the fallen can be stepped over. The one moved
-        // through blocks nobody's way, but its place is still its own to end on.
-        let held_by = |at: i64, blocking: bool| {
-            (0..self.n).any(|o| {
-                o != who
-                    && !(blocking && Some(o) == past)
-                    && self.standing(o)
-                    && self.positions[o] == at
-                    && (!blocking || self.relates(who, o, ir::Relation::Enemy))
-            })
-        };
-        let mut taken = 0;
-        while taken < steps {
-            let next = from.saturating_add(dir.saturating_mul(taken + 1));
-            if enemies_block && held_by(next, true) {
-                break;
-            }
-            taken += 1;
-        }
-        if no_sharing {
-            while taken > 0 && held_by(from.saturating_add(dir.saturating_mul(taken)), false) {
-                taken -= 1;
-            }
-        }
-        from.saturating_add(dir.saturating_mul(taken))
     }
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
     fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let from = target.filter(|t| *t != who).or_else(|| self.nearest_enemy(who));
+        let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(self.r, who));
         if let Some(f) = from {
             // Sharing a place, one steps back toward lower positions (the table's convention).
-            let dir = if self.positions[who] > self.positions[f] { 1 } else { -1 };
-            let to = self.walk(who, dir, n);
+            let dir = if self.world.positions[who] > self.world.positions[f] { 1 } else { -1 };
+            let to = self.world.walk(self.r, who, dir, n, None);
             self.place(who, to, false);
         }
     }
@@ -316,12 +275,12 @@ impl<'r> Engine<'r> {
             ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
             _ => to,
         };
-        let from = self.positions[who];
+        let from = self.world.positions[who];
         if from == to {
             return;
         }
-        self.positions[who] = to;
-        let name = self.names[who].clone();
+        self.world.positions[who] = to;
+        let name = self.names.who[who].clone();
         self.emit(Event::Move { who: name, from, to, forced });
     }
 
@@ -337,7 +296,7 @@ impl<'r> Engine<'r> {
         let mut edge = 0i32;
         for cond in 0..self.r.conditions.len() {
             let id = ir::ConditionId(cond as u32);
-            if !self.has(c.owner, id) {
+            if !self.world.has(c.owner, id) {
                 continue;
             }
             let def = &self.r.conditions[cond];
@@ -371,9 +330,9 @@ impl<'r> Engine<'r> {
             (false, _, true) if o.fumble.is_some() => ("fumble", o.fumble.as_deref().unwrap_or(&[])),
             (false, _, _) => ("failure", &o.failure),
         };
-        let who = self.names[c.owner].clone();
+        let who = self.names.who[c.owner].clone();
         self.emit(Event::Check { who, roll: total, against: target, outcome });
-        self.last_check[c.owner] = (total, outcome == "critical");
+        self.world.last_check[c.owner] = (total, outcome == "critical");
         self.run_flow(effects, c, cause)
     }
 
@@ -393,8 +352,8 @@ impl<'r> Engine<'r> {
                     }
                 }
                 self.step()?;
-                let cause = Cause::Step { op: op_word(&step.op), timing: self.timing_name(timing) };
-                let now = self.pool(who, id);
+                let cause = Cause::Step { op: op_word(&step.op), timing: self.names.timing(timing) };
+                let now = self.world.pool(who, id);
                 let floor = self.pool_min(who, id)?.max(0).min(now.max(self.pool_min(who, id)?));
                 match &step.op {
                     ir::PoolOp::Refresh => {
@@ -409,7 +368,7 @@ impl<'r> Engine<'r> {
                     }
                     ir::PoolOp::Convert(into) => {
                         if now > 0 {
-                            let there = self.pool(who, *into);
+                            let there = self.world.pool(who, *into);
                             self.set_pool(who, *into, there.saturating_add(now), &cause)?;
                             self.set_pool(who, id, 0, &cause)?;
                         }
@@ -419,8 +378,8 @@ impl<'r> Engine<'r> {
                         if let Some((cap, per)) = cap {
                             let cap = self.eval(cap, &c)?;
                             let key = usize::MAX - s;
-                            n = n.min(cap - self.gained_this(who, id, key, *per)).max(0);
-                            self.note_gain(who, id, key, n);
+                            n = n.min(cap - self.ledger.gained_this(who, id, key, *per, self.clock.round)).max(0);
+                            self.ledger.note_gain(who, id, key, n, self.clock.round);
                         }
                         let max = self.pool_max(who, id)?;
                         let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
@@ -432,69 +391,33 @@ impl<'r> Engine<'r> {
         Ok(())
     }
 
-    /// How much a capped gain has added in the current period (a round, or the encounter).
-    pub fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: ir::Period) -> i64 {
-        if per == ir::Period::Encounter {
-            return self.gained_total.iter().filter(|g| g.0 == who && g.1 == pool && g.2 == key).map(|g| g.3).sum();
-        }
-        self.gained
-            .iter()
-            .filter(|(w, p, k, round, _)| *w == who && *p == pool && *k == key && *round == self.round)
-            .map(|g| g.4)
-            .sum()
-    }
-
-    /// Records what a capped gain added, for this round and for the encounter.
-    pub fn note_gain(&mut self, who: usize, pool: ir::PoolId, key: usize, n: i64) {
-        self.gained.push((who, pool, key, self.round, n));
-        match self.gained_total.iter_mut().find(|g| g.0 == who && g.1 == pool && g.2 == key) {
-            Some(g) => g.3 += n,
-            None => self.gained_total.push((who, pool, key, n)),
-        }
-    }
-
-    /// A timing as the trace names it; no allocation.
-    pub fn timing_name(&self, t: Timing) -> super::trace::Timing {
-        use super::trace::Timing as T;
-        match t {
-            Timing::EncounterStart => T::Plain("encounter_start"),
-            Timing::EncounterEnd => T::Plain("encounter_end"),
-            Timing::RoundStart => T::Plain("round_start"),
-            Timing::RoundEnd => T::Plain("round_end"),
-            Timing::TurnStart => T::Plain("turn_start"),
-            Timing::TurnEnd => T::Plain("turn_end"),
-            Timing::PhaseStart(p) => T::PhaseStart(self.phase_names[p.index()].clone()),
-            Timing::PhaseEnd(p) => T::PhaseEnd(self.phase_names[p.index()].clone()),
-        }
-    }
-
     /// Thresholds of every pool that changed, in `state_order` then declaration order; condition
     /// changes they cause wait until all pools are done (Frontiers, "Multiple State Changes").
     pub fn settle(&mut self) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
         let mut rounds = 0;
-        while !self.pending.is_empty() {
+        while !self.pending.changed.is_empty() {
             rounds += 1;
             if rounds > 64 {
                 return Err(RunError::Cycle(vec!["pool thresholds that keep changing each other".into()]));
             }
             // Work on this batch while effects collect the next one in `pending`; both buffers
             // are kept for the next settle.
-            let mut batch = std::mem::take(&mut self.settling);
-            std::mem::swap(&mut batch, &mut self.pending);
+            let mut batch = std::mem::take(&mut self.scratch.settling);
+            std::mem::swap(&mut batch, &mut self.pending.changed);
             let rank =
                 |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(r.state_order.len() + p.index());
             batch.sort_by_key(|(who, p, _)| (rank(*p), *who));
-            let mut deferred = std::mem::take(&mut self.held_back);
+            let mut deferred = std::mem::take(&mut self.scratch.held_back);
             for &(who, p, old) in &batch {
-                let now = self.pool(who, p);
+                let now = self.world.pool(who, p);
                 for t in &r.pools[p.index()].thresholds {
                     let c = Ctx { owner: who, ..Ctx::default() };
                     let value = self.eval(&t.value, &c)?;
                     let inside = |v: i64| cmp(t.op, v, value);
                     if inside(now) && !inside(old) {
                         let cause =
-                            Cause::Threshold { pool: self.pool_names[p.index()].clone(), op: t.op.symbol(), value };
+                            Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
                         self.threshold_effects(&t.effects, who, &cause, &mut deferred)?;
                     }
                 }
@@ -505,8 +428,8 @@ impl<'r> Engine<'r> {
             }
             batch.clear();
             deferred.clear();
-            self.settling = batch;
-            self.held_back = deferred;
+            self.scratch.settling = batch;
+            self.scratch.held_back = deferred;
         }
         self.expire_while()?;
         Ok(())
@@ -539,10 +462,11 @@ impl<'r> Engine<'r> {
 
     /// Conditions held `while` something holds end when it stops holding.
     pub fn expire_while(&mut self) -> Result<(), RunError> {
-        for who in 0..self.n {
+        for who in 0..self.world.n {
             for cond in 0..self.r.conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                let Some((e, source)) = self.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source))) else {
+                let Some((e, source)) = self.world.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source)))
+                else {
                     continue;
                 };
                 if self.eval(&e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {

@@ -255,7 +255,7 @@ impl Serialize for Paid {
     }
 }
 
-/// The whole trace as JSON lines.
+/// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`).
 pub fn to_jsonl(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
@@ -268,81 +268,85 @@ pub fn to_jsonl(records: &[Record]) -> String {
     out
 }
 
-/// The trace as a play-by-play for a person.
+/// The trace as a play-by-play for a person (what `sink::Writer` writes with `Format::Text`).
 pub fn to_text(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
-        let line = match &r.event {
-            Event::EncounterStart { participants } => {
-                let names: Vec<&str> = participants.iter().map(|p| &**p).collect();
-                format!("Encounter starts: {}.", names.join(", "))
-            }
-            Event::Initiative { order, values } => {
-                let names: Vec<String> = order
-                    .iter()
-                    .map(|e| match e {
-                        OrderEntry::One(n) => format!("{n} ({})", values.get(n).copied().unwrap_or(0)),
-                        OrderEntry::Together(g) => format!(
-                            "[{}] together",
-                            g.iter()
-                                .map(|n| format!("{n} ({})", values.get(n).copied().unwrap_or(0)))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    })
-                    .collect();
-                format!("Initiative: {}.", names.join(", then "))
-            }
-            Event::RoundStart {} => format!("\n== Round {} ==", r.round.unwrap_or(0)),
-            Event::RoundEnd {} => format!("-- end of round {}", r.round.unwrap_or(0)),
-            Event::PhaseStart { phase } => format!("- {phase} phase"),
-            Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
-            Event::TurnStart { actor } => format!("{actor}'s turn."),
-            Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
-            Event::Pool { who, pool, from, to, cause } => format!("  {who}: {pool} {from} -> {to} ({cause})"),
-            Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
-            Event::Action { actor, action, kind, targets, paid } => {
-                let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
-                let cost: Vec<String> = paid.sorted().iter().map(|(p, n)| format!("{n} {p}")).collect();
-                let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
-                format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
-            }
-            Event::Rejected { actor, action, reason, code } => {
-                format!("  {actor} cannot use {action}: {reason} [{code}]")
-            }
-            Event::Trigger { source, reactor, reaction } => format!("  {reactor} answers {source} with {reaction}."),
-            Event::Condition { who, condition, on } => {
-                if *on {
-                    format!("  {who} is now {condition}.")
-                } else {
-                    format!("  {who} is no longer {condition}.")
-                }
-            }
-            Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
-            Event::Check { who, roll, against, outcome } => format!("  {who}'s check: {roll} vs {against}, {outcome}."),
-            Event::Downtime { hour } => format!("Downtime, hour {hour}."),
-            Event::Leave { who } => format!("  {who} leaves the encounter."),
-            Event::Move { who, from, to, forced } => {
-                let how = if *forced { "is pushed" } else { "moves" };
-                format!("  {who} {how} from {from} to {to}.")
-            }
-            Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
-            Event::Rest { rest, outcome } => format!("Rest: {rest}, {outcome}."),
-            Event::EncounterEnd { reason, state } => {
-                let mut s = format!("\nEncounter ends: {reason}.");
-                for (name, st) in state {
-                    let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
-                    let _ = write!(s, "\n  {name}: {}", pools.join(", "));
-                    if !st.conditions.is_empty() {
-                        let conditions: Vec<&str> = st.conditions.iter().map(|c| &**c).collect();
-                        let _ = write!(s, "; {}", conditions.join(", "));
-                    }
-                }
-                s
-            }
-        };
-        out.push_str(&line);
+        out.push_str(&text_line(r));
         out.push('\n');
     }
     out
+}
+
+/// One event of the play-by-play (a round's start begins with an empty line).
+pub fn text_line(r: &Record) -> String {
+    match &r.event {
+        Event::EncounterStart { participants } => {
+            let names: Vec<&str> = participants.iter().map(|p| &**p).collect();
+            format!("Encounter starts: {}.", names.join(", "))
+        }
+        Event::Initiative { order, values } => {
+            let names: Vec<String> = order
+                .iter()
+                .map(|e| match e {
+                    OrderEntry::One(n) => format!("{n} ({})", values.get(n).copied().unwrap_or(0)),
+                    OrderEntry::Together(g) => format!(
+                        "[{}] together",
+                        g.iter()
+                            .map(|n| format!("{n} ({})", values.get(n).copied().unwrap_or(0)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                })
+                .collect();
+            format!("Initiative: {}.", names.join(", then "))
+        }
+        Event::RoundStart {} => format!("\n== Round {} ==", r.round.unwrap_or(0)),
+        Event::RoundEnd {} => format!("-- end of round {}", r.round.unwrap_or(0)),
+        Event::PhaseStart { phase } => format!("- {phase} phase"),
+        Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
+        Event::TurnStart { actor } => format!("{actor}'s turn."),
+        Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
+        Event::Pool { who, pool, from, to, cause } => format!("  {who}: {pool} {from} -> {to} ({cause})"),
+        Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
+        Event::Action { actor, action, kind, targets, paid } => {
+            let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
+            let cost: Vec<String> = paid.sorted().iter().map(|(p, n)| format!("{n} {p}")).collect();
+            let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
+            format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
+        }
+        Event::Rejected { actor, action, reason, code } => {
+            format!("  {actor} cannot use {action}: {reason} [{code}]")
+        }
+        Event::Trigger { source, reactor, reaction } => format!("  {reactor} answers {source} with {reaction}."),
+        Event::Condition { who, condition, on } => {
+            if *on {
+                format!("  {who} is now {condition}.")
+            } else {
+                format!("  {who} is no longer {condition}.")
+            }
+        }
+        Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
+        Event::Check { who, roll, against, outcome } => format!("  {who}'s check: {roll} vs {against}, {outcome}."),
+        Event::Downtime { hour } => format!("Downtime, hour {hour}."),
+        Event::Leave { who } => format!("  {who} leaves the encounter."),
+        Event::Move { who, from, to, forced } => {
+            let how = if *forced { "is pushed" } else { "moves" };
+            format!("  {who} {how} from {from} to {to}.")
+        }
+        Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
+        Event::Rest { rest, outcome } => format!("Rest: {rest}, {outcome}."),
+        Event::EncounterEnd { reason, state } => {
+            let mut s = format!("\nEncounter ends: {reason}.");
+            for (name, st) in state {
+                let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
+                let _ = write!(s, "\n  {name}: {}", pools.join(", "));
+                if !st.conditions.is_empty() {
+                    let conditions: Vec<&str> = st.conditions.iter().map(|c| &**c).collect();
+                    let _ = write!(s, "; {}", conditions.join(", "));
+                }
+            }
+            s
+        }
+    }
 }

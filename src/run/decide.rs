@@ -1,85 +1,26 @@
-//! Controllers: who decides what. A script's decisions come first; a policy decides the rest.
+//! Decisions: who decides what. A script's decisions come first; a policy decides the rest.
 
+use super::controller::{Chosen, ControlState, Decision, MAX_ACTIONS_PER_TURN};
+use super::engine::Engine;
+use super::error::RunError;
+use super::pending::Readied;
 use super::scenario::{Controller, Policy, Step};
-use super::state::Engine;
-use super::RunError;
+use super::sink::Sink;
 use crate::ir::{self, ActionKind};
 use rand_core::RngCore;
 
-/// A participant's controller and how far its script has been used.
-#[derive(Debug, Clone)]
-pub struct ControlState {
-    pub spec: Controller,
-    pub used: Vec<bool>,
-    /// The policy for what the script does not cover, resolved to indices once.
-    pub policy: Chosen,
-    /// Actions taken in the current turn, to stop a policy that never ends its turn.
-    pub taken: u32,
-}
-
-/// A policy with its names resolved: copied freely, never allocating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Chosen {
-    Aggressive,
-    HoldBack(ir::PoolId, i64),
-    Random,
-    Passive,
-}
-
-impl Chosen {
-    pub fn of(policy: &Policy, r: &ir::Ruleset) -> Chosen {
-        match policy {
-            Policy::Aggressive => Chosen::Aggressive,
-            Policy::Random => Chosen::Random,
-            Policy::Passive => Chosen::Passive,
-            // The scenario check has made sure the pool exists.
-            Policy::HoldBack { pool, keep } => match r.pools.iter().position(|p| &p.name == pool) {
-                Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
-                None => Chosen::Aggressive,
-            },
-        }
-    }
-}
-
-/// Most actions one controller may take in one turn.
-const MAX_ACTIONS_PER_TURN: u32 = 50;
-
-/// What to do next on one's turn.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Decision {
-    Act { action: ir::ActionId, target: Option<usize>, units: Option<i64> },
-    EndTurn,
-}
-
-impl ControlState {
-    pub fn new(spec: Controller, r: &ir::Ruleset) -> ControlState {
-        let (n, policy) = match &spec {
-            Controller::Script { steps, fallback } => (steps.len(), Chosen::of(fallback, r)),
-            Controller::Policy(p) => (0, Chosen::of(p, r)),
-        };
-        ControlState { spec, used: vec![false; n], policy, taken: 0 }
-    }
-
-    fn steps(&self) -> &[Step] {
-        match &self.spec {
-            Controller::Script { steps, .. } => steps,
-            Controller::Policy(_) => &[],
-        }
-    }
-}
-
-impl Engine<'_> {
+impl<S: Sink> Engine<'_, S> {
     fn action_id(&self, name: &str) -> Option<ir::ActionId> {
         self.r.actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
     }
 
     fn participant(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| &**n == name)
+        self.names.who.iter().position(|n| &**n == name)
     }
 
     /// The next decision of `who` on its turn (or in a declaration phase).
     pub fn ask_turn(&mut self, who: usize) -> Result<Decision, RunError> {
-        let round = self.round;
+        let round = self.clock.round;
         if self.controls[who].taken >= MAX_ACTIONS_PER_TURN {
             return Ok(Decision::EndTurn);
         }
@@ -99,7 +40,7 @@ impl Engine<'_> {
                     let id = self.action_id(action);
                     // An action waits for a phase that admits its kind.
                     let kind = id.map(|a| self.r.actions[a.index()].kind);
-                    let admitted = kind.is_some_and(|k| self.allowed.is_some_and(|ks| ks.contains(&k)));
+                    let admitted = kind.is_some_and(|k| self.clock.allowed.is_some_and(|ks| ks.contains(&k)));
                     // It waits only when a later phase of the round may admit it; otherwise it
                     // is declared now, so the planner says why not (`not-now`) instead of the
                     // step silently never being used.
@@ -134,8 +75,8 @@ impl Engine<'_> {
     /// Whether a phase after the current one in this round admits actions of this kind. Phase
     /// guards are not evaluated: a guarded phase might still run, so the step keeps waiting.
     fn admitted_later(&self, kind: ir::ActionKind) -> bool {
-        self.r.phases.iter().skip(self.phase_at + 1).any(|p| match &p.kind {
-            ir::PhaseKind::Turns => super::state::TURN_KINDS.contains(&kind),
+        self.r.phases.iter().skip(self.clock.phase_at + 1).any(|p| match &p.kind {
+            ir::PhaseKind::Turns => super::clock::TURN_KINDS.contains(&kind),
             ir::PhaseKind::Simultaneous(kinds) => kinds.is_empty() || kinds.contains(&kind),
             ir::PhaseKind::Step(_) => false,
         })
@@ -147,12 +88,12 @@ impl Engine<'_> {
         let r = self.r;
         out.clear();
         // Everyone present, nearest first: sorted once per decision, in a reused buffer.
-        let mut nearest = std::mem::take(&mut self.buf_nearest);
+        let mut nearest = std::mem::take(&mut self.scratch.nearest);
         nearest.clear();
-        nearest.extend((0..self.n).filter(|t| self.present[*t]));
-        nearest.sort_by_key(|t| ((self.positions[*t] - self.positions[who]).abs(), *t));
+        nearest.extend((0..self.world.n).filter(|t| self.world.present[*t]));
+        nearest.sort_by_key(|t| ((self.world.positions[*t] - self.world.positions[who]).abs(), *t));
         let result = self.candidates_in(who, policy, &nearest, out);
-        self.buf_nearest = nearest;
+        self.scratch.nearest = nearest;
         result?;
         let _ = r;
         Ok(())
@@ -175,9 +116,9 @@ impl Engine<'_> {
             let a = ir::ActionId(i as u32);
             // An untargeted action is taken at most once a turn, or a policy would repeat a free
             // action that does nothing until its safety cap.
-            let turn = self.turn_seq;
+            let turn = self.clock.turn_seq;
             let kind = action.target.kind;
-            if kind == ir::TargetKind::None && self.round_log[who].iter().any(|d| d.action == a && d.turn == turn) {
+            if kind == ir::TargetKind::None && self.ledger.used_in_turn(who, a, turn) {
                 continue;
             }
             // Untargeted and self-targeted actions have one candidate target; others, everyone.
@@ -192,9 +133,11 @@ impl Engine<'_> {
                     ir::TargetKind::Self_ => Some(who),
                     _ => {
                         let valid = match kind {
-                            ir::TargetKind::Enemy => self.relates(who, t, ir::Relation::Enemy) && self.standing(t),
-                            ir::TargetKind::Ally => self.relates(who, t, ir::Relation::Ally),
-                            _ => t != who && self.standing(t),
+                            ir::TargetKind::Enemy => {
+                                self.world.relates(who, t, ir::Relation::Enemy) && self.world.standing(self.r, t)
+                            }
+                            ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally),
+                            _ => t != who && self.world.standing(self.r, t),
                         };
                         if !valid {
                             continue;
@@ -206,9 +149,13 @@ impl Engine<'_> {
                 // adjacency on a grid, the same zone with zones); anything else: once.
                 let (most, fewest) = if per_unit {
                     let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-                    let closest = (0..self.n)
-                        .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
-                        .map(|o| (self.positions[o] - self.positions[who]).abs())
+                    let closest = (0..self.world.n)
+                        .filter(|o| {
+                            self.world.present[*o]
+                                && self.world.standing(self.r, *o)
+                                && self.world.relates(who, *o, ir::Relation::Enemy)
+                        })
+                        .map(|o| (self.world.positions[o] - self.world.positions[who]).abs())
                         .min();
                     match closest {
                         Some(d) if d > reach => (d - reach, 1),
@@ -237,7 +184,7 @@ impl Engine<'_> {
                 let Some((plan, units)) = found else { continue };
                 if let Chosen::HoldBack(p, keep) = policy {
                     let pay: i64 = plan.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum();
-                    if pay > 0 && self.pool(who, p) - pay < keep {
+                    if pay > 0 && self.world.pool(who, p) - pay < keep {
                         continue;
                     }
                 }
@@ -254,7 +201,7 @@ impl Engine<'_> {
         if policy == Chosen::Passive {
             return Ok(Decision::EndTurn);
         }
-        let mut options = std::mem::take(&mut self.buf_decisions);
+        let mut options = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, policy, &mut options);
         let decision = match found {
             Err(e) => Err(e),
@@ -273,14 +220,14 @@ impl Engine<'_> {
                 }
             }),
         };
-        self.buf_decisions = options;
+        self.scratch.decisions = options;
         decision
     }
 
     /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that
     /// declines this round, does not.
     pub fn partner_consents(&self, who: usize) -> bool {
-        let round = self.round;
+        let round = self.clock.round;
         if self.controls[who].steps().iter().any(|s| matches!(s, Step::Decline { round: r } if *r == round)) {
             return false;
         }
@@ -293,7 +240,7 @@ impl Engine<'_> {
         who: usize,
         offers: &[(ir::ActionId, Option<usize>)],
     ) -> Option<(ir::ActionId, Option<usize>)> {
-        let round = self.round;
+        let round = self.clock.round;
         let mut declined = false;
         let mut chosen: Option<(usize, (ir::ActionId, Option<usize>))> = None;
         for (i, step) in self.controls[who].steps().iter().enumerate() {
@@ -353,8 +300,8 @@ impl Engine<'_> {
     }
 
     /// A scripted `Ready` for this round, if any: the turn is spent waiting.
-    pub fn ask_ready(&mut self, who: usize) -> Option<super::state::Readied> {
-        let round = self.round;
+    pub fn ask_ready(&mut self, who: usize) -> Option<Readied> {
+        let round = self.clock.round;
         let r = self.r;
         let (action, on, target, keep) = self.take_step(who, |s| match s {
             Step::Ready { round: rd, action, on, target, keep } if *rd == round => {
@@ -373,7 +320,7 @@ impl Engine<'_> {
             ir::EventRef::Custom(ir::EventId(r.events.iter().position(|e| e.name == on)? as u32))
         };
         let target = target.as_deref().and_then(|t| self.participant(t));
-        Some(super::state::Readied { who, action, target, on, keep })
+        Some(Readied { who, action, target, on, keep })
     }
 
     /// A scripted step for `who` matching `pick`, marked used.

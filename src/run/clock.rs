@@ -1,0 +1,53 @@
+//! The clock: where the encounter is in time. The round, the phase being played, whose turn it
+//! is and what may be declared now, and whether the encounter has ended.
+//!
+//! Only `encounter.rs` moves the clock (rounds, phases, turns); an effect may end the turn or
+//! the encounter, and a readied action borrows the clock for its declaration and gives it back.
+
+use crate::ir;
+
+/// What may be declared during a turn.
+pub const TURN_KINDS: &[ir::ActionKind] = &[ir::ActionKind::Action, ir::ActionKind::Free];
+
+#[derive(Debug, Default)]
+pub struct Clock<'r> {
+    pub round: u32,
+    /// Inside a round; events outside rounds carry a null round.
+    pub in_round: bool,
+    pub surprise_round: bool,
+    /// Rounds without initiative (an outro that continues): the order stays as it is.
+    pub table_rounds: bool,
+    /// The index of the phase being played (meaningful while `allowed` is set).
+    pub phase_at: usize,
+    /// Kinds that may be declared now: `None` outside turns and declaration phases.
+    pub allowed: Option<&'r [ir::ActionKind]>,
+    /// In a phase of turns: only the active participant declares.
+    pub turn_phase: bool,
+    pub active: Option<usize>,
+    /// The last group of the round's turns is acting.
+    pub final_turn: bool,
+    /// The active turn is over (an `end_turn`, an action that `ends_turn`).
+    pub turn_over: bool,
+    /// Per participant: its turn was ended by its own turn-start work (an `end_turn` there).
+    pub ended_at_start: Vec<bool>,
+    /// Counters that tell turns, phases and answered events apart, for limits per period.
+    pub turn_seq: u64,
+    pub phase_seq: u64,
+    pub trigger_seq: u64,
+    /// Why the encounter ended, once it has.
+    pub ended: Option<String>,
+}
+
+impl Clock<'_> {
+    /// Back to before the first round, for `n` participants, keeping allocations.
+    pub fn reset(&mut self, n: usize) {
+        let mut ended_at_start = std::mem::take(&mut self.ended_at_start);
+        super::world::refill(&mut ended_at_start, n, false);
+        *self = Clock { ended_at_start, ..Clock::default() };
+    }
+
+    /// The round an event happens in: none outside rounds.
+    pub fn event_round(&self) -> Option<u32> {
+        self.in_round.then_some(self.round)
+    }
+}

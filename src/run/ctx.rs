@@ -1,0 +1,60 @@
+//! What an expression or effect is evaluated for: whose values `self`, `target`, `actor` and
+//! `victim` mean, and the event a reaction or trigger answers.
+
+use super::error::RunError;
+use crate::ir::{self, Who};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    pub owner: usize,
+    pub target: Option<usize>,
+    pub actor: Option<usize>,
+    pub victim: Option<usize>,
+    pub event: Option<EventInfo>,
+    /// Units of movement the action being resolved paid for.
+    pub units: i64,
+    /// Inside a condition's own rules: who applied it.
+    pub source: Option<usize>,
+}
+
+/// The event being answered: an action (with its kind) or an emitted event.
+#[derive(Debug, Clone, Copy)]
+pub struct EventInfo {
+    pub action: Option<ir::ActionId>,
+    pub custom: Option<ir::EventId>,
+}
+
+impl Ctx {
+    /// Evaluating for `owner` alone: no target, no event.
+    pub fn of(owner: usize) -> Ctx {
+        Ctx { owner, ..Ctx::default() }
+    }
+
+    /// The participant a `Who` names here.
+    pub fn who(&self, w: Who) -> Result<usize, RunError> {
+        match w {
+            Who::Owner => Ok(self.owner),
+            Who::Target => {
+                self.target.ok_or_else(|| RunError::Rule("`target` was used, but the action has no target".into()))
+            }
+            Who::EventActor => self.actor.ok_or_else(|| RunError::Rule("`actor` was used outside an event".into())),
+            Who::EventTarget => {
+                self.victim.ok_or_else(|| RunError::Rule("`victim` was used, but the event has no target".into()))
+            }
+            Who::Source => Ok(self.source.unwrap_or(self.owner)),
+        }
+    }
+}
+
+impl EventInfo {
+    /// Does this event match `pattern` (an action, its category or kind, or a custom event)?
+    pub fn is(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {
+        match (pattern, self.action, self.custom) {
+            (ir::EventRef::Custom(e), _, Some(got)) => e == got,
+            (ir::EventRef::Action(a), Some(got), _) => a == got,
+            (ir::EventRef::Category(cat), Some(got), _) => r.actions[got.index()].categories.contains(&cat),
+            (ir::EventRef::Kind(k), Some(got), _) => r.actions[got.index()].kind == k,
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,801 @@
+//! The encounter: initiative, rounds of phases, turns, timings, the end, and downtime after.
+
+use super::clock::TURN_KINDS;
+use super::controller::Decision;
+use super::ctx::Ctx;
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
+use super::trace::{Cause, Event, FinalState, Name, OrderEntry};
+use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+impl<'r, S: Sink> Engine<'r, S> {
+    /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
+    pub fn make_initiative(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let init = &r.initiative;
+        let first_time = self.world.order.is_empty();
+        self.world.following.iter_mut().for_each(|f| *f = false);
+        for who in 0..self.world.n {
+            if !self.world.present[who] {
+                continue;
+            }
+            let c = Ctx { owner: who, ..Ctx::default() };
+            let mut v = self.eval(&init.value, &c)?;
+            if let (Some(adjust), true) = (&init.adjust, first_time) {
+                let max = self.eval(adjust, &c)?;
+                v = v.saturating_add(self.ask_adjust(who, max));
+            }
+            if let Some((lo, hi)) = &init.range {
+                let (lo, hi) = (self.eval(lo, &c)?, self.eval(hi, &c)?);
+                v = v.clamp(lo.min(hi), hi.max(lo));
+            }
+            self.world.initiative[who] = v;
+        }
+        self.order_by_initiative()
+    }
+
+    /// Orders participants by the current values and tie-breaks; emits `initiative`.
+    pub fn order_by_initiative(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let init = &r.initiative;
+        let present: Vec<usize> = (0..self.world.n).filter(|w| self.world.present[*w]).collect();
+        let mut groups: Vec<Vec<usize>> = match init.order {
+            ir::Order::Table => present.iter().map(|w| vec![*w]).collect(),
+            ir::Order::BySide => {
+                let mut sides: Vec<u32> = Vec::new();
+                let player_sides = present.iter().filter(|w| self.world.players[**w]).map(|w| self.world.sides[*w]);
+                for s in player_sides.chain(present.iter().map(|w| self.world.sides[*w])) {
+                    if !sides.contains(&s) {
+                        sides.push(s);
+                    }
+                }
+                sides
+                    .iter()
+                    .flat_map(|s| present.iter().filter(|w| self.world.sides[**w] == *s).map(|w| vec![*w]))
+                    .collect()
+            }
+            ir::Order::HighestFirst | ir::Order::LowestFirst => {
+                let mut sorted = present.clone();
+                let high = init.order == ir::Order::HighestFirst;
+                // Doubled, so a follower sorts half a step ahead of the others at its value.
+                let keys: Vec<i64> = (0..self.world.n)
+                    .map(|w| {
+                        let v = self.world.initiative[w].saturating_mul(2);
+                        let v = if high { v.saturating_neg() } else { v };
+                        v.saturating_sub(i64::from(self.world.following[w]))
+                    })
+                    .collect();
+                let key = |w: usize| keys[w];
+                sorted.sort_by_key(|w| key(*w));
+                // Break ties: walk runs of equal values through the tie-breaks in order.
+                let mut out: Vec<Vec<usize>> = Vec::new();
+                let mut i = 0;
+                while i < sorted.len() {
+                    let mut j = i;
+                    while j < sorted.len() && key(sorted[j]) == key(sorted[i]) {
+                        j += 1;
+                    }
+                    let tied: Vec<usize> = sorted[i..j].to_vec();
+                    out.extend(self.break_ties(vec![tied], 0)?);
+                    i = j;
+                }
+                out
+            }
+        };
+        groups.retain(|g| !g.is_empty());
+        self.world.order = groups;
+        self.world.ordered_values = self.world.initiative.clone();
+        self.emit_order();
+        Ok(())
+    }
+
+    /// Splits tied groups with the tie-breaks from index `k` on; unbroken ties act in the
+    /// scenario's order, except `simultaneous`, which keeps them together.
+    fn break_ties(&mut self, groups: Vec<Vec<usize>>, k: usize) -> Result<Vec<Vec<usize>>, RunError> {
+        let r = self.r;
+        let mut out = Vec::new();
+        for group in groups {
+            if group.len() < 2 {
+                out.push(group);
+                continue;
+            }
+            let Some(tie) = r.initiative.ties.get(k) else {
+                out.extend(group.into_iter().map(|w| vec![w]));
+                continue;
+            };
+            let keyed: Vec<(i64, usize)> = match tie {
+                ir::TieBreak::Simultaneous => {
+                    // The rest of the tie-breaks order the group's members; it stays one group.
+                    let ordered = self.break_ties(vec![group], k + 1)?;
+                    out.push(ordered.concat());
+                    continue;
+                }
+                ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) => {
+                    let mut v = Vec::new();
+                    for &w in &group {
+                        v.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
+                    }
+                    v
+                }
+                ir::TieBreak::PlayersFirst => group.iter().map(|w| (i64::from(!self.world.players[*w]), *w)).collect(),
+                ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
+                ir::TieBreak::Gm => {
+                    let mut order = group.clone();
+                    if self.gm == super::scenario::Policy::Random {
+                        for i in (1..order.len()).rev() {
+                            let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+                            order.swap(i, j);
+                        }
+                    }
+                    let names: Vec<&str> = order.iter().map(|w| &*self.names.who[*w]).collect();
+                    self.emit(Event::Choice {
+                        who: "GM".into(),
+                        question: "tie in initiative".into(),
+                        answer: Name::from(names.join(", ")),
+                    });
+                    order.into_iter().enumerate().map(|(i, w)| (i as i64, w)).collect()
+                }
+            };
+            let mut keyed = keyed;
+            keyed.sort_by_key(|(key, w)| (*key, *w));
+            let mut sub: Vec<Vec<usize>> = Vec::new();
+            let mut last: Option<i64> = None;
+            for (key, w) in keyed {
+                if last == Some(key) {
+                    if let Some(g) = sub.last_mut() {
+                        g.push(w);
+                    }
+                } else {
+                    sub.push(vec![w]);
+                }
+                last = Some(key);
+            }
+            out.extend(self.break_ties(sub, k + 1)?);
+        }
+        Ok(out)
+    }
+
+    /// Everything that happens at a timing for one participant: pool steps, condition effects
+    /// and expiries, hooks.
+    fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
+        let r = self.r;
+        self.budget.fresh();
+        let c = Ctx { owner: who, ..Ctx::default() };
+        for step in steps {
+            match step {
+                TurnStep::Pools => self.pool_steps(who, t)?,
+                TurnStep::Negative | TurnStep::Positive | TurnStep::Hooks => {
+                    let want = match step {
+                        TurnStep::Negative => Some(false),
+                        TurnStep::Positive => Some(true),
+                        _ => None,
+                    };
+                    for (i, cond) in r.conditions.iter().enumerate() {
+                        if cond.positive != want || !self.world.has(who, ir::ConditionId(i as u32)) {
+                            continue;
+                        }
+                        let source = self.world.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
+                        for (at, effects) in &cond.hooks {
+                            if *at == t {
+                                let cause = Cause::Named(self.names.condition[i].clone());
+                                self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
+                            }
+                        }
+                    }
+                    if *step == TurnStep::Hooks {
+                        for hook in &r.hooks {
+                            if hook.timing != t {
+                                continue;
+                            }
+                            if let Some(g) = &hook.guard {
+                                if self.eval(g, &c)? == 0 {
+                                    continue;
+                                }
+                            }
+                            let cause = super::trace::Cause::Hook(self.names.timing(t));
+                            self.run_effects(&hook.effects, &c, &cause)?;
+                        }
+                    }
+                }
+                TurnStep::Maintain => {
+                    for (i, cond) in r.conditions.iter().enumerate() {
+                        let id = ir::ConditionId(i as u32);
+                        if !self.world.has(who, id) {
+                            continue;
+                        }
+                        for (at, effects) in &cond.maintain {
+                            if *at != t {
+                                continue;
+                            }
+                            let saved = std::mem::replace(&mut self.pending.cancelled, false);
+                            let cause = Cause::Maintain(self.names.condition[i].clone());
+                            let source = self.world.held(who, id).and_then(|h| h.source);
+                            self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
+                            if std::mem::replace(&mut self.pending.cancelled, saved) {
+                                self.remove(who, id);
+                            }
+                        }
+                    }
+                }
+                TurnStep::Expire => {
+                    for i in 0..r.conditions.len() {
+                        let id = ir::ConditionId(i as u32);
+                        if self.world.held(who, id).is_some_and(|h| h.until == Some(t)) {
+                            self.remove(who, id);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A timing for everyone present, in initiative order.
+    fn at_all(&mut self, t: Timing) -> Result<(), RunError> {
+        let all = [
+            TurnStep::Pools,
+            TurnStep::Negative,
+            TurnStep::Maintain,
+            TurnStep::Expire,
+            TurnStep::Positive,
+            TurnStep::Hooks,
+        ];
+        let order = self.in_order();
+        for &who in &order {
+            if self.clock.ended.is_some() && t != Timing::EncounterEnd {
+                break;
+            }
+            self.at_for(who, t, &all)?;
+        }
+        self.scratch.in_order = order;
+        self.settle()
+    }
+
+    /// Everyone present in initiative order, in a reused buffer; give it back in
+    /// `scratch.in_order` when done.
+    fn in_order(&mut self) -> Vec<usize> {
+        let mut out = std::mem::take(&mut self.scratch.in_order);
+        self.world.in_order(&mut out, &mut self.scratch.seen);
+        out
+    }
+
+    /// A scripted delay: `who` steps out of its place at `at` and re-enters right after a
+    /// participant still to act this round, keeping that place in later rounds (002). Returns
+    /// true when the queue changed.
+    fn delay(&mut self, who: usize, queue: &mut Vec<Vec<usize>>, at: usize) -> bool {
+        let round = self.clock.round;
+        let Some(after) = self.take_step(who, |s| match s {
+            super::scenario::Step::Delay { round: r, after } if *r == round => Some(after.clone()),
+            _ => None,
+        }) else {
+            return false;
+        };
+        let name = self.names.who[who].clone();
+        if !self.r.initiative.allow.delay {
+            self.not_allowed(who, "delay", "the ruleset does not allow delaying");
+            return false;
+        }
+        let Some(other) = self.names.who.iter().position(|n| **n == *after) else { return false };
+        let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
+            let reason = format!("{after} has already acted this round");
+            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() });
+            return false;
+        };
+        queue.remove(at);
+        queue.insert(place, vec![who]);
+        // Keep the new place for later rounds.
+        self.world.order.retain(|g| g.as_slice() != [who]);
+        let pos = self.world.order.iter().position(|g| g.contains(&other)).map_or(self.world.order.len(), |p| p + 1);
+        self.world.order.insert(pos, vec![who]);
+        let answer = Name::from(format!("after {after}"));
+        let question = self.names.intern("delay");
+        self.emit(Event::Choice { who: name, question, answer });
+        true
+    }
+
+    /// A scripted stay, delay or ready the ruleset does not `allow`: a `rejected` event.
+    fn not_allowed(&mut self, who: usize, what: &'static str, reason: &'static str) {
+        let actor = self.names.who[who].clone();
+        let action = self.names.intern(what);
+        self.emit(Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() });
+    }
+
+    /// Scripted stays: a later place chosen once, when the encounter starts, then locked (004).
+    fn stays(&mut self) -> Result<(), RunError> {
+        let mut moved = false;
+        for who in 0..self.world.n {
+            let Some(after) = self.take_step(who, |s| match s {
+                super::scenario::Step::Stay { after } => Some(after.clone()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            if !self.r.initiative.allow.stay {
+                self.not_allowed(who, "stay", "the ruleset does not allow staying");
+                continue;
+            }
+            let Some(other) = self.names.who.iter().position(|n| **n == *after) else { continue };
+            let mine = self.world.order.iter().position(|g| g.contains(&who));
+            let theirs = self.world.order.iter().position(|g| g.contains(&other));
+            if let (Some(m), Some(t)) = (mine, theirs) {
+                // Sharing a tied group with them, one leaves it for the place right after it.
+                if t > m || (t == m && other != who) {
+                    self.world.order[m].retain(|w| *w != who);
+                    self.world.order.insert(t + 1, vec![who]);
+                    self.world.order.retain(|g| !g.is_empty());
+                    moved = true;
+                }
+            }
+        }
+        if moved {
+            self.emit_order();
+        }
+        Ok(())
+    }
+
+    /// Writes the current order to the trace.
+    fn emit_order(&mut self) {
+        let order: Vec<OrderEntry> = self
+            .world
+            .order
+            .iter()
+            .map(|g| match g.as_slice() {
+                [one] => OrderEntry::One(self.names.who[*one].clone()),
+                many => OrderEntry::Together(many.iter().map(|w| self.names.who[*w].clone()).collect()),
+            })
+            .collect();
+        let values = (0..self.world.n)
+            .filter(|w| self.world.present[*w])
+            .map(|w| (self.names.who[w].clone(), self.world.initiative[w]))
+            .collect();
+        self.emit(Event::Initiative { order, values });
+    }
+
+    /// Multi-round actions of `who` are paid again; the last payment resolves them.
+    fn continue_ongoing(&mut self, who: usize) -> Result<(), RunError> {
+        let mut i = 0;
+        while i < self.pending.ongoing.len() {
+            if self.pending.ongoing[i].who != who {
+                i += 1;
+                continue;
+            }
+            let mut going = self.pending.ongoing.remove(i);
+            let action = &self.r.actions[going.action.index()];
+            let (actor, name) = (self.names.who[who].clone(), self.names.action[going.action.index()].clone());
+            // Continuing costs what the action costs now; it cannot be paid while blocked.
+            let cost = self.cost_of(who, going.action, &going.ctx, None)?;
+            let mut paid = self.world.blocked(self.r, who, action.kind).is_none();
+            for (p, amount) in &cost {
+                let min = self.pool_min(who, *p)?;
+                paid &= self.world.pool(who, *p) - amount >= min && self.world.spend_blocked(self.r, who, *p).is_none();
+            }
+            if paid {
+                for (p, amount) in cost {
+                    let now = self.world.pool(who, p);
+                    self.set_pool_raw(who, p, now - amount, &Cause::Continued(name.clone()));
+                }
+            }
+            if !paid {
+                self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid" });
+                continue;
+            }
+            going.left -= 1;
+            if going.left > 0 {
+                self.pending.ongoing.insert(i, going);
+                i += 1;
+            } else {
+                self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete" });
+                let effects = action.effects.clone();
+                self.run_effects(&effects, &going.ctx, &Cause::Named(name))?;
+                self.settle()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One participant's turn, or a tied group's acting together: their turns all start, then
+    /// each acts in turn, then their turns all end (004: tied participants gain their slots
+    /// simultaneously). The surprised have no turn in the surprise round.
+    fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
+        let r = self.r;
+        let mut members = std::mem::take(&mut self.scratch.members);
+        members.clear();
+        for &who in group {
+            if !self.world.present[who] {
+                continue;
+            }
+            let round = self.clock.round;
+            if self
+                .take_step(who, |s| matches!(s, super::scenario::Step::Leave { round: r } if *r == round).then_some(()))
+                .is_some()
+            {
+                self.world.present[who] = false;
+                let name = self.names.who[who].clone();
+                self.emit(Event::Leave { who: name });
+                self.check_end();
+                continue;
+            }
+            if (self.clock.surprise_round && self.world.surprised[who]) || self.pending.holding[who] {
+                continue;
+            }
+            members.push(who);
+        }
+        for &who in &members {
+            self.clock.active = Some(who);
+            let actor = self.names.who[who].clone();
+            self.emit(Event::TurnStart { actor });
+            self.clock.turn_over = false;
+            self.at_for(who, Timing::TurnStart, &r.turn_start)?;
+            self.settle()?;
+            self.continue_ongoing(who)?;
+            // An `end_turn` reached from the turn start (a drain to 0 slots) ends this turn
+            // before it is played; the flag would otherwise be reset for the acting loop.
+            self.clock.ended_at_start[who] = self.clock.turn_over;
+        }
+        for &who in &members {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            self.clock.turn_seq += 1;
+            self.clock.active = Some(who);
+            self.controls[who].taken = 0;
+            self.clock.turn_over = self.clock.ended_at_start[who];
+            // An incapacitated participant's turn ends at once; start and end still happen.
+            let acting = !self.clock.turn_over
+                && (self.world.blocked(self.r, who, ActionKind::Action).is_none()
+                    || self.world.blocked(self.r, who, ActionKind::Free).is_none());
+            if acting {
+                if let Some(ready) = self.ask_ready(who) {
+                    let name = self.names.who[who].clone();
+                    if r.initiative.allow.ready {
+                        let action = self.names.action[ready.action.index()].clone();
+                        let question = self.names.intern("ready");
+                        self.emit(Event::Choice { who: name, question, answer: action });
+                        self.pending.readied.push(ready);
+                        self.pending.holding[who] = true;
+                    } else {
+                        self.not_allowed(who, "ready", "the ruleset does not allow readying");
+                    }
+                    continue;
+                }
+            }
+            while acting && !self.clock.turn_over && self.clock.ended.is_none() && self.world.present[who] {
+                match self.ask_turn(who)? {
+                    Decision::EndTurn => break,
+                    Decision::Act { action, target, units } => {
+                        self.controls[who].taken += 1;
+                        self.budget.fresh();
+                        self.declare(who, action, target, units, None)?;
+                        self.check_end();
+                    }
+                }
+            }
+        }
+        for &who in &members {
+            if !self.pending.holding[who] {
+                self.end_turn_of(who)?;
+            }
+        }
+        self.clock.active = None;
+        self.scratch.members = members;
+        Ok(())
+    }
+
+    /// The end of one participant's turn: its turn-end work, then the `turn_end` event.
+    pub(super) fn end_turn_of(&mut self, who: usize) -> Result<(), RunError> {
+        let r = self.r;
+        let saved = self.clock.active;
+        self.clock.active = Some(who);
+        let actor = self.names.who[who].clone();
+        self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
+        self.settle()?;
+        self.emit(Event::TurnEnd { actor });
+        self.clock.active = saved;
+        Ok(())
+    }
+
+    /// The encounter ends when one side is left standing (or none).
+    pub fn check_end(&mut self) {
+        if self.clock.ended.is_some() || self.clock.table_rounds {
+            return;
+        }
+        // Which sides still have someone standing: none, one, or more than one.
+        let mut first: Option<u32> = None;
+        for w in 0..self.world.n {
+            if self.world.standing(self.r, w) {
+                match first {
+                    None => first = Some(self.world.sides[w]),
+                    Some(side) if side != self.world.sides[w] => return,
+                    Some(_) => {}
+                }
+            }
+        }
+        self.clock.ended = Some(match first {
+            Some(_) => "one side is left standing".into(),
+            None => "nobody is left standing".into(),
+        });
+    }
+
+    fn round(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        self.clock.in_round = true;
+        self.ledger.new_round();
+        self.emit(Event::RoundStart {});
+        if r.initiative.made_at == Timing::RoundStart && self.clock.round > 1 && !self.clock.table_rounds {
+            self.make_initiative()?;
+        }
+        self.at_all(Timing::RoundStart)?;
+        for (p, phase) in r.phases.iter().enumerate() {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            if let Some(g) = &phase.guard {
+                if self.eval(g, &Ctx::default())? == 0 {
+                    continue;
+                }
+            }
+            let id = ir::PhaseId(p as u32);
+            self.clock.phase_at = p;
+            self.clock.phase_seq += 1;
+            self.emit(Event::PhaseStart { phase: self.names.phase[p].clone() });
+            self.at_all(Timing::PhaseStart(id))?;
+            match &phase.kind {
+                PhaseKind::Turns => {
+                    // Initiative changed since the order was made (an effect, a `follow`): the
+                    // new values order the turns from this phase on, never turns already taken.
+                    if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
+                        self.order_by_initiative()?;
+                    }
+                    self.clock.allowed = Some(TURN_KINDS);
+                    self.clock.turn_phase = true;
+                    // The order, in a reused buffer, as this round's queue (delays change it).
+                    let mut queue = std::mem::take(&mut self.scratch.queue);
+                    queue.clone_from(&self.world.order);
+                    let mut gi = 0;
+                    while gi < queue.len() {
+                        if self.clock.ended.is_some() {
+                            break;
+                        }
+                        if let [who] = queue[gi].as_slice() {
+                            let who = *who;
+                            if self.delay(who, &mut queue, gi) {
+                                continue;
+                            }
+                        }
+                        let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
+                        self.clock.final_turn = Some(gi) == last;
+                        self.turns(&queue[gi])?;
+                        gi += 1;
+                    }
+                    self.scratch.queue = queue;
+                    self.clock.final_turn = false;
+                    self.clock.turn_phase = false;
+                }
+                PhaseKind::Simultaneous(kinds) => {
+                    let kinds: &'r [ActionKind] = if kinds.is_empty() { &ActionKind::ALL } else { kinds };
+                    self.clock.allowed = Some(kinds);
+                    // Everyone declares (and pays) in initiative order, then all resolve; the
+                    // engine resolves each declaration as it is paid for, in that same order.
+                    let order = self.in_order();
+                    for &who in &order {
+                        if self.clock.ended.is_some() {
+                            break;
+                        }
+                        if self.clock.surprise_round && self.world.surprised[who] {
+                            continue;
+                        }
+                        self.clock.turn_seq += 1;
+                        self.controls[who].taken = 0;
+                        self.clock.turn_over = false;
+                        while !self.clock.turn_over && self.clock.ended.is_none() {
+                            match self.ask_turn(who)? {
+                                Decision::EndTurn => break,
+                                Decision::Act { action, target, units } => {
+                                    self.controls[who].taken += 1;
+                                    self.budget.fresh();
+                                    self.declare_or_defer(who, action, target, units, None, true)?;
+                                }
+                            }
+                        }
+                    }
+                    self.scratch.in_order = order;
+                    // Then everything declared resolves, in initiative order, all of it before the
+                    // encounter can end.
+                    for d in std::mem::take(&mut self.pending.deferred) {
+                        self.budget.fresh();
+                        self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, false)?;
+                    }
+                    self.check_end();
+                }
+                PhaseKind::Step(effects) => {
+                    let order = self.in_order();
+                    for &who in &order {
+                        self.budget.fresh();
+                        let cause = Cause::Named(self.names.phase[p].clone());
+                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+                    }
+                    self.scratch.in_order = order;
+                    self.settle()?;
+                }
+            }
+            self.clock.allowed = None;
+            self.at_all(Timing::PhaseEnd(id))?;
+            self.emit(Event::PhaseEnd { phase: self.names.phase[p].clone() });
+        }
+        // A ready that did not happen this round is dropped, unless it keeps waiting; the
+        // turn it held open ends now.
+        let mut i = 0;
+        while i < self.pending.readied.len() {
+            if self.pending.readied[i].keep {
+                i += 1;
+                continue;
+            }
+            let who = self.pending.readied.remove(i).who;
+            self.pending.holding[who] = false;
+            if self.world.present[who] {
+                self.end_turn_of(who)?;
+            }
+        }
+        self.at_all(Timing::RoundEnd)?;
+        // Durations counted in rounds tick down at the end of each round.
+        for who in 0..self.world.n {
+            for c in 0..r.conditions.len() {
+                let at = self.world.cond_at(who, ir::ConditionId(c as u32));
+                let expired = match self.world.conds[at].as_mut().and_then(|h| h.rounds_left.as_mut()) {
+                    Some(left) => {
+                        *left -= 1;
+                        *left <= 0
+                    }
+                    None => false,
+                };
+                if expired {
+                    self.remove(who, ir::ConditionId(c as u32));
+                }
+            }
+        }
+        self.emit(Event::RoundEnd {});
+        self.clock.in_round = false;
+        Ok(())
+    }
+
+    /// Plays the encounter to its end and returns why it ended.
+    pub fn encounter(
+        &mut self,
+        max_rounds: u32,
+        outro: Option<&super::scenario::OutroSpec>,
+    ) -> Result<String, RunError> {
+        let names = self.names.who.clone();
+        self.emit(Event::EncounterStart { participants: names });
+        self.make_initiative()?;
+        self.stays()?;
+        self.at_all(Timing::EncounterStart)?;
+        while self.clock.ended.is_none() {
+            // Nobody takes the events any more: playing on would only burn time.
+            if self.out.sink.stopped() {
+                return Err(RunError::Output);
+            }
+            if self.clock.round >= max_rounds {
+                self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
+                break;
+            }
+            self.clock.round += 1;
+            self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
+            self.round()?;
+            self.check_end();
+        }
+        let mut reason = self.clock.ended.clone().unwrap_or_default();
+        if let Some(spec) = outro {
+            reason = self.outro(spec, &reason)?;
+        }
+        let saved = self.clock.ended.take();
+        self.at_all(Timing::EncounterEnd)?;
+        self.clock.ended = saved;
+        Ok(reason)
+    }
+
+    /// Winds the encounter down: the outro's effects for everyone; an outro that continues
+    /// plays more rounds in table order, without initiative, upkeep and all (004).
+    fn outro(&mut self, spec: &super::scenario::OutroSpec, reason: &str) -> Result<String, RunError> {
+        let r = self.r;
+        let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
+        self.clock.ended = None;
+        for who in 0..self.world.n {
+            let cause = Cause::Named(Name::from(outro.name.as_str()));
+            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+        }
+        self.settle()?;
+        if !outro.continues {
+            return Ok(format!("{reason}; outro {}", outro.name));
+        }
+        self.clock.table_rounds = true;
+        self.world.order = (0..self.world.n).filter(|w| self.world.present[*w]).map(|w| vec![w]).collect();
+        for _ in 0..spec.rounds {
+            self.clock.ended = None;
+            self.clock.round += 1;
+            self.clock.surprise_round = false;
+            self.round()?;
+        }
+        self.clock.ended = None;
+        Ok(format!("{reason}; outro {} for {} round(s)", outro.name, spec.rounds))
+    }
+
+    /// Every participant's pools and conditions.
+    pub fn final_state(&self) -> BTreeMap<Name, FinalState> {
+        let r = self.r;
+        (0..self.world.n)
+            .map(|w| {
+                let pools = r
+                    .pools
+                    .iter()
+                    .enumerate()
+                    .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
+                    .collect();
+                let conditions = (0..r.conditions.len())
+                    .filter(|c| self.world.has(w, ir::ConditionId(*c as u32)))
+                    .map(|c| self.names.condition[c].clone())
+                    .collect();
+                (self.names.who[w].clone(), FinalState { pools, conditions })
+            })
+            .collect()
+    }
+
+    /// Hours of downtime after the encounter; an interrupted hour recovers nothing.
+    /// Plays the hours of downtime; returns how many hours at its end went uninterrupted.
+    pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<u32, RunError> {
+        let r = self.r;
+        self.clock.round = 0;
+        let mut since_start = 0u32;
+        for hour in 1..=hours {
+            self.budget.fresh();
+            self.emit(Event::Downtime { hour });
+            if Some(hour) == interrupted {
+                // Time must restart for recovery to resume.
+                since_start = 0;
+                continue;
+            }
+            since_start += 1;
+            for d in &r.downtime {
+                let every = self.eval(&d.every_hours, &Ctx::default())?;
+                if every > 0 && i64::from(since_start) % every == 0 {
+                    for who in 0..self.world.n {
+                        self.run_effects(
+                            &d.effects,
+                            &Ctx { owner: who, ..Ctx::default() },
+                            &Cause::Static("downtime"),
+                        )?;
+                    }
+                }
+            }
+            self.settle()?;
+        }
+        Ok(since_start)
+    }
+
+    /// Takes a rest for everyone. `slept` is the uninterrupted hours the downtime ended with
+    /// (`None` without downtime: the rest is simply taken); a rest of `hours N` needs N.
+    pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
+        let r = self.r;
+        if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
+            let needed = match &rest.hours {
+                Some(h) => self.eval(h, &Ctx::default())?,
+                None => 0,
+            };
+            let label = Name::from(rest.name.as_str());
+            if let Some(slept) = slept.filter(|s| i64::from(*s) < needed) {
+                let outcome = format!("cut short: {slept} of {needed} uninterrupted hours");
+                self.emit(Event::Rest { rest: label, outcome });
+                return Ok(());
+            }
+            self.emit(Event::Rest { rest: label, outcome: "taken".into() });
+            for who in 0..self.world.n {
+                let cause = Cause::Named(Name::from(rest.name.as_str()));
+                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+            }
+            self.settle()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,192 @@
+//! Expression evaluation over the run's state: the language's values at run time. Dice roll
+//! from the run's one generator and are written to the trace (a dry run rolls nothing and takes
+//! the highest faces); arithmetic is checked and follows the IR's definitions.
+
+use super::ctx::Ctx;
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
+use super::trace::{Dice, Event};
+use crate::ir::{self, BinOp, CmpOp, Expr, Func};
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+
+impl<S: Sink> Engine<'_, S> {
+    /// Rolls `count` dice of `sides`, emitting a roll event; a dry run takes the highest faces.
+    pub fn roll(&mut self, who: usize, count: u32, sides: u32) -> (i64, i64) {
+        if self.dry {
+            return (i64::from(count) * i64::from(sides), i64::from(sides));
+        }
+        let mut total = 0i64;
+        let mut first = 0i64;
+        for i in 0..count {
+            let face = uniform(&mut self.rng, sides);
+            if i == 0 {
+                first = face;
+            }
+            total += face;
+        }
+        let name = self.names.who[who].clone();
+        self.emit(Event::Roll { who: name, dice: Dice { count, sides }, result: total });
+        (total, first)
+    }
+
+    pub fn eval(&mut self, e: &Expr, c: &Ctx) -> Result<i64, RunError> {
+        let mut first = None;
+        self.eval_with_first(e, c, &mut first)
+    }
+
+    /// Evaluates, remembering the first die rolled (for criticals and fumbles).
+    pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
+        let r = self.r;
+        let arith = || RunError::Rule("a value overflowed or was divided by zero".into());
+        Ok(match e {
+            Expr::Int(n) => *n,
+            Expr::Bool(b) => i64::from(*b),
+            Expr::Dice { count, sides } => {
+                let (total, face) = self.roll(c.owner, *count, *sides);
+                if first.is_none() {
+                    *first = Some((face, *sides));
+                }
+                total
+            }
+            Expr::Stat(w, id) => {
+                let who = c.who(*w)?;
+                self.world.stat(who, *id)
+            }
+            Expr::Derived(w, id) => {
+                let who = c.who(*w)?;
+                let inner = Ctx { owner: who, ..*c };
+                self.eval_with_first(&r.derived[id.index()].value, &inner, first)?
+            }
+            Expr::Pool(w, id) => {
+                let who = c.who(*w)?;
+                self.world.pool(who, *id)
+            }
+            Expr::PoolMax(w, id) => {
+                let who = c.who(*w)?;
+                self.pool_max(who, *id)?.unwrap_or(i64::MAX)
+            }
+            Expr::PoolMin(w, id) => {
+                let who = c.who(*w)?;
+                self.pool_min(who, *id)?
+            }
+            Expr::Initiative(w) => {
+                let who = c.who(*w)?;
+                self.world.initiative[who]
+            }
+            Expr::Builtin(b) => match b {
+                ir::Builtin::Round => i64::from(self.clock.round),
+                ir::Builtin::OwnTurn => i64::from(self.clock.active == Some(c.owner)),
+                ir::Builtin::FinalTurn => i64::from(self.clock.final_turn),
+                ir::Builtin::SurpriseRound => i64::from(self.clock.surprise_round),
+                ir::Builtin::Units => c.units,
+            },
+            Expr::Distance(w) => {
+                let who = c.who(*w)?;
+                (self.world.positions[who] - self.world.positions[c.owner]).abs()
+            }
+            Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].0,
+            Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].1),
+            Expr::CountNear(rel, w, reach) => {
+                let of = c.who(*w)?;
+                let mut count = 0;
+                for o in 0..self.world.n {
+                    if o == of || !self.world.standing(self.r, o) || !self.world.relates(c.owner, o, *rel) {
+                        continue;
+                    }
+                    let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;
+                    if (self.world.positions[o] - self.world.positions[of]).abs() <= range {
+                        count += 1;
+                    }
+                }
+                count
+            }
+            Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(arith)?,
+            Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
+            Expr::Binary(op, a, b) => {
+                let a = self.eval_with_first(a, c, first)?;
+                match op {
+                    BinOp::And if a == 0 => return Ok(0),
+                    BinOp::Or if a != 0 => return Ok(1),
+                    _ => {}
+                }
+                let b = self.eval_with_first(b, c, first)?;
+                match op {
+                    BinOp::Add => a.checked_add(b).ok_or_else(arith)?,
+                    BinOp::Sub => a.checked_sub(b).ok_or_else(arith)?,
+                    BinOp::Mul => a.checked_mul(b).ok_or_else(arith)?,
+                    BinOp::Div => crate::check::floor_div(a, b).ok_or_else(arith)?,
+                    BinOp::Rem => {
+                        let q = crate::check::floor_div(a, b).ok_or_else(arith)?;
+                        a.checked_sub(q.checked_mul(b).ok_or_else(arith)?).ok_or_else(arith)?
+                    }
+                    BinOp::And | BinOp::Or => i64::from(b != 0),
+                }
+            }
+            Expr::Compare(op, a, b) => {
+                let a = self.eval_with_first(a, c, first)?;
+                let b = self.eval_with_first(b, c, first)?;
+                i64::from(match op {
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                })
+            }
+            Expr::Has(w, id) => {
+                let who = c.who(*w)?;
+                i64::from(self.world.has(who, *id))
+            }
+            Expr::HasFrom(w, id, by) => {
+                let (who, by) = (c.who(*w)?, c.who(*by)?);
+                i64::from(self.world.held(who, *id).is_some_and(|h| h.source == Some(by)))
+            }
+            Expr::Condition(w, id) => {
+                let who = c.who(*w)?;
+                self.world.held(who, *id).map(|h| h.magnitude).unwrap_or(0)
+            }
+            Expr::Is(w, rel) => {
+                let who = c.who(*w)?;
+                i64::from(self.world.relates(c.owner, who, *rel))
+            }
+            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is(self.r, *event))),
+            Expr::Call(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval_with_first(a, c, first)?);
+                }
+                match f {
+                    Func::Min => values.into_iter().min().unwrap_or(0),
+                    Func::Max => values.into_iter().max().unwrap_or(0),
+                    Func::Abs => values.first().copied().unwrap_or(0).checked_abs().ok_or_else(arith)?,
+                }
+            }
+        })
+    }
+
+    pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
+        match &self.r.pools[p.index()].max {
+            Some(e) => Ok(Some(self.eval(e, &Ctx { owner: who, ..Ctx::default() })?)),
+            None => Ok(None),
+        }
+    }
+
+    pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
+        self.eval(&self.r.pools[p.index()].min, &Ctx { owner: who, ..Ctx::default() })
+    }
+}
+
+/// A uniform integer from 1 to `sides`, without modulo bias.
+fn uniform(rng: &mut ChaCha8Rng, sides: u32) -> i64 {
+    let sides = u64::from(sides.max(1));
+    let zone = u64::MAX - (u64::MAX % sides);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return (x % sides) as i64 + 1;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The ledger: what each participant has used and gained, for limits and caps. Declarations of
+//! the current round, actions used over the encounter, and what capped gains have added.
+//!
+//! Written only when a declaration is paid (`act.rs`) and when a capped gain adds (`effects.rs`,
+//! `act.rs`); the round's part is cleared as each round starts.
+
+use super::costs::Costs;
+use crate::ir::{self, Period};
+
+/// One declaration, for limits.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    pub action: ir::ActionId,
+    pub round: u32,
+    pub turn: u64,
+    pub phase: u64,
+    pub trigger: Option<u64>,
+    pub paid: Costs,
+}
+
+/// One action's uses over the encounter, for limits per encounter.
+#[derive(Debug, Clone)]
+pub struct Used {
+    pub action: ir::ActionId,
+    pub uses: i64,
+    pub paid: Vec<(ir::PoolId, i64)>,
+}
+
+/// Where the clock is, as far as a period of a limit is concerned.
+#[derive(Debug, Clone, Copy)]
+pub struct Now {
+    pub round: u32,
+    pub turn: u64,
+    pub phase: u64,
+    pub trigger: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Ledger {
+    /// Declarations of the current round, per participant (cleared as each round starts), so
+    /// a limit check reads only its own participant's round, never the whole encounter.
+    pub round_log: Vec<Vec<Declared>>,
+    /// Per participant, each action used this encounter.
+    pub encounter_log: Vec<Vec<Used>>,
+    /// (participant, pool, gain index or usize::MAX - step index, round, amount) for caps.
+    gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
+    /// Capped gains totalled over the encounter: (participant, pool, gain key, total).
+    gained_total: Vec<(usize, ir::PoolId, usize, i64)>,
+}
+
+impl Ledger {
+    /// Empty, for `n` participants; the per-participant logs keep their allocations.
+    pub fn reset(&mut self, n: usize) {
+        self.round_log.resize_with(n, Vec::new);
+        self.encounter_log.resize_with(n, Vec::new);
+        self.round_log.iter_mut().for_each(Vec::clear);
+        self.encounter_log.iter_mut().for_each(Vec::clear);
+        self.gained.clear();
+        self.gained_total.clear();
+    }
+
+    /// A new round: limits and caps per round start again.
+    pub fn new_round(&mut self) {
+        self.round_log.iter_mut().for_each(Vec::clear);
+        self.gained.clear();
+    }
+
+    /// Records a paid declaration.
+    pub fn declared(&mut self, who: usize, d: Declared) {
+        match self.encounter_log[who].iter_mut().find(|u| u.action == d.action) {
+            Some(used) => {
+                used.uses += 1;
+                for (p, amount) in &d.paid {
+                    match used.paid.iter_mut().find(|x| x.0 == *p) {
+                        Some(x) => x.1 += amount,
+                        None => used.paid.push((*p, *amount)),
+                    }
+                }
+            }
+            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.as_slice().to_vec() }),
+        }
+        self.round_log[who].push(d);
+    }
+
+    /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.
+    pub fn used(
+        &self,
+        who: usize,
+        per: Period,
+        pool: Option<ir::PoolId>,
+        now: Now,
+        matches: impl Fn(ir::ActionId) -> bool,
+    ) -> i64 {
+        if per == Period::Encounter {
+            return self.encounter_log[who]
+                .iter()
+                .filter(|u| matches(u.action))
+                .map(|u| match pool {
+                    Some(p) => u.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                    None => u.uses,
+                })
+                .sum();
+        }
+        self.round_log[who]
+            .iter()
+            .filter(|d| matches(d.action))
+            .filter(|d| match per {
+                Period::Turn => d.turn == now.turn,
+                Period::Round | Period::Encounter => d.round == now.round,
+                Period::Phase => d.phase == now.phase,
+                Period::Trigger => d.trigger == Some(now.trigger),
+            })
+            .map(|d| match pool {
+                Some(p) => d.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                None => 1,
+            })
+            .sum()
+    }
+
+    /// Whether `who` declared action `a` in turn `turn`.
+    pub fn used_in_turn(&self, who: usize, a: ir::ActionId, turn: u64) -> bool {
+        self.round_log[who].iter().any(|d| d.action == a && d.turn == turn)
+    }
+
+    /// How much a capped gain has added in the current period (a round, or the encounter).
+    pub fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: Period, round: u32) -> i64 {
+        if per == Period::Encounter {
+            return self.gained_total.iter().filter(|g| g.0 == who && g.1 == pool && g.2 == key).map(|g| g.3).sum();
+        }
+        self.gained
+            .iter()
+            .filter(|(w, p, k, r, _)| *w == who && *p == pool && *k == key && *r == round)
+            .map(|g| g.4)
+            .sum()
+    }
+
+    /// Records what a capped gain added, for this round and for the encounter.
+    pub fn note_gain(&mut self, who: usize, pool: ir::PoolId, key: usize, n: i64, round: u32) {
+        self.gained.push((who, pool, key, round, n));
+        match self.gained_total.iter_mut().find(|g| g.0 == who && g.1 == pool && g.2 == key) {
+            Some(g) => g.3 += n,
+            None => self.gained_total.push((who, pool, key, n)),
+        }
+    }
+}

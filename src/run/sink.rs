@@ -1,0 +1,107 @@
+//! Sinks: where the events of a run go, as they happen. A writer (JSON lines or text) for the
+//! command line, a vector for tests, a count where only how many matters. The runner keeps no
+//! trace of its own, so a run's memory does not grow with its length, and a run that fails has
+//! already written everything that happened before the failure.
+
+use super::trace::{self, Record};
+use std::io::{self, Write};
+
+/// Receives every event of a run, in order.
+pub trait Sink {
+    /// Takes one event as it happens.
+    fn record(&mut self, record: Record);
+
+    /// True once the sink takes nothing more (its output failed): the run is abandoned at the
+    /// start of the next round with `RunError::Output`.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+impl Sink for Vec<Record> {
+    fn record(&mut self, record: Record) {
+        self.push(record);
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn record(&mut self, record: Record) {
+        (**self).record(record);
+    }
+
+    fn stopped(&self) -> bool {
+        (**self).stopped()
+    }
+}
+
+/// Counts events and keeps none of them.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    pub events: u64,
+}
+
+impl Sink for Count {
+    fn record(&mut self, _: Record) {
+        self.events += 1;
+    }
+}
+
+/// Which text a writer writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object per line (contracts.md, "Traces").
+    Jsonl,
+    /// The play-by-play for a person.
+    Text,
+}
+
+/// Writes each event as it comes, as JSON lines or text. Give it a buffered writer. After the
+/// first failed write it writes nothing more and reports `stopped`; `finish` returns the error.
+pub struct Writer<W: Write> {
+    out: W,
+    format: Format,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Writer<W> {
+    pub fn new(out: W, format: Format) -> Writer<W> {
+        Writer { out, format, error: None }
+    }
+
+    /// Flushes, and gives back the writer, or the first error.
+    pub fn finish(mut self) -> io::Result<W> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    fn write(&mut self, record: &Record) -> io::Result<()> {
+        match self.format {
+            Format::Jsonl => {
+                serde_json::to_writer(&mut self.out, record).map_err(io::Error::from)?;
+                self.out.write_all(b"\n")
+            }
+            Format::Text => {
+                let line = trace::text_line(record);
+                self.out.write_all(line.as_bytes())?;
+                self.out.write_all(b"\n")
+            }
+        }
+    }
+}
+
+impl<W: Write> Sink for Writer<W> {
+    fn record(&mut self, record: Record) {
+        if self.error.is_none() {
+            if let Err(e) = self.write(&record) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.error.is_some()
+    }
+}
