@@ -11,6 +11,7 @@ pub mod load;
 mod lower;
 mod merge;
 mod scope;
+mod words;
 
 /// Kept for the runner (`src/run/state.rs`) until it uses `crate::ir::floor_div` directly.
 pub use crate::ir::floor_div;
