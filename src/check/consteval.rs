@@ -3,7 +3,7 @@
 
 use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::ir::{self, BinOp, Expr, Func};
+use crate::ir::{self, floor_div, floor_rem, BinOp, Expr, Func};
 
 /// Deepest chain of derived values followed before giving up.
 const MAX_DEPTH: u32 = 64;
@@ -33,7 +33,7 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::Sub => a.checked_sub(b),
                 BinOp::Mul => a.checked_mul(b),
                 BinOp::Div => floor_div(a, b),
-                BinOp::Rem => floor_div(a, b).and_then(|q| a.checked_sub(q.checked_mul(b)?)),
+                BinOp::Rem => floor_rem(a, b),
                 BinOp::And | BinOp::Or => None,
             }
         }
@@ -41,16 +41,6 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
         Expr::Call(Func::Max, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().max(),
         Expr::Call(Func::Abs, args) => args.first().and_then(ev).and_then(i64::checked_abs),
         _ => None,
-    }
-}
-
-/// Division rounding down (toward minus infinity), as the language defines `/`: `7 / -2` is -4.
-pub fn floor_div(a: i64, b: i64) -> Option<i64> {
-    let q = a.checked_div(b)?;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q.checked_sub(1)
-    } else {
-        Some(q)
     }
 }
 

@@ -2,7 +2,8 @@
 //! A problem is reported and replaced by a harmless placeholder, so checking goes on and every
 //! problem in the file is found in one run.
 
-use super::lower::Lowerer;
+use super::lower::{Ctx, Lowerer};
+use super::words::article;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Builtin, Expr, Func, Who};
 use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
@@ -13,21 +14,6 @@ pub enum Ty {
     Int,
     Bool,
     Unknown,
-}
-
-/// What an expression or effect may refer to where it is written.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Ctx {
-    /// Inside a pool: bare `max` and `min` mean this pool's.
-    pub pool: Option<ir::PoolId>,
-    /// `target` means an action's target.
-    pub target: bool,
-    /// `actor` and `trigger` mean the event being answered.
-    pub event: bool,
-    /// `pay` is allowed (inside `maintain`).
-    pub maintain: bool,
-    /// `source` means who applied the condition (inside a condition, and `while` durations).
-    pub source: bool,
 }
 
 /// The timing words the checker knows (editors complete them too).
@@ -46,27 +32,11 @@ const BUILTINS: &[&str] =
 pub const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
 pub const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
-/// "a" or "an" before a word.
-pub(crate) fn article(word: &str) -> &'static str {
-    // "a unit", "a use": a leading `u` that sounds like "you" takes "a".
-    if word.starts_with("un") && !word.starts_with("uni") || word.starts_with("up") {
-        return "an";
-    }
-    match word.chars().next() {
-        Some('a' | 'e' | 'i' | 'o') => "an",
-        _ => "a",
-    }
-}
-
 /// Dice limits: beyond these a roll is surely a typo, and sums could overflow.
 const MAX_DICE: u32 = 1000;
 const MAX_SIDES: u32 = 1_000_000;
 
 impl Lowerer<'_> {
-    pub(crate) fn error(&mut self, d: Diagnostic) {
-        self.diagnostics.push(d);
-    }
-
     pub fn int(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
         self.typed(e, Ty::Int, ctx)
     }

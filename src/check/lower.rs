@@ -1,6 +1,5 @@
 //! Lowering merged declarations to the IR, one function per declaration kind.
 
-use super::expr::Ctx;
 use super::merge::Entry;
 use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
@@ -11,6 +10,21 @@ use crate::syntax::ast::{self, ActionClause, ActionKind, ConditionClause, Decl, 
 pub struct Lowerer<'a> {
     pub scope: &'a Scope,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What an expression or effect may refer to where it is written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ctx {
+    /// Inside a pool: bare `max` and `min` mean this pool's.
+    pub pool: Option<ir::PoolId>,
+    /// `target` means an action's target.
+    pub target: bool,
+    /// `actor` and `trigger` mean the event being answered.
+    pub event: bool,
+    /// `pay` is allowed (inside `maintain`).
+    pub maintain: bool,
+    /// `source` means who applied the condition (inside a condition, and `while` durations).
+    pub source: bool,
 }
 
 /// The default order of work at the start and end of a turn (see `sequence`).
@@ -34,6 +48,11 @@ const TURN_END: [ir::TurnStep; 6] = [
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope) -> Lowerer<'a> {
         Lowerer { scope, diagnostics: Vec::new() }
+    }
+
+    /// Reports a problem; lowering goes on with a placeholder.
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diagnostics.push(d);
     }
 
     /// Reports the second of two clauses that may appear once.

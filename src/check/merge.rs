@@ -4,6 +4,7 @@
 //! replaces every clause *kind* it states and keeps the base's other clauses; `remove` drops a
 //! declaration; overriding or removing something the base lacks is an error with a did-you-mean.
 
+use super::words::article;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::Span;
 use crate::syntax::ast::*;
@@ -230,9 +231,9 @@ fn kind_change(base: &Item, new: &Item) -> Diagnostic {
         format!(
             "the base's `{}` is {} {}, not {} {}",
             b.name.name,
-            super::expr::article(b.kind.word()),
+            article(b.kind.word()),
             b.kind.word(),
-            super::expr::article(n.kind.word()),
+            article(n.kind.word()),
             n.kind.word()
         ),
     )

@@ -11,8 +11,10 @@ pub mod load;
 mod lower;
 mod merge;
 mod scope;
+mod words;
 
-pub use consteval::floor_div;
+/// Kept for the runner (`src/run/state.rs`) until it uses `crate::ir::floor_div` directly.
+pub use crate::ir::floor_div;
 pub use load::{FsLoader, Loader};
 
 use crate::diagnostics::{self, Diagnostic};

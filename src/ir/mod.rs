@@ -5,9 +5,11 @@
 //! `format_version` changes whenever the shape does. Reactions, triggers and event gains are
 //! indexed by event in `dispatch`, so the runner asks only the rules that answer an event.
 
+mod arith;
 mod expr;
 
 pub use crate::syntax::ast::{ActionKind, AssignOp, BinOp, CmpOp, Period};
+pub use arith::{floor_div, floor_rem};
 pub use expr::*;
 use serde::{Deserialize, Serialize};
 

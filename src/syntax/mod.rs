@@ -6,7 +6,6 @@
 //! formatter's [`tokens`].
 
 pub mod ast;
-mod expected;
 mod parser;
 pub mod tokens;
 

@@ -1,11 +1,12 @@
-//! pest pairs → syntax tree, one function per grammar rule. `Pair` and `Rule` stay in here (and
-//! in `layout`, which turns the same pairs into tokens for the formatter).
+//! pest pairs → syntax tree, one function per grammar rule. `Pair` and `Rule` stay in here and
+//! in its children: `layout`, which turns the same pairs into tokens for the formatter, and
+//! `expected`, which puts the rules a syntax error expected into words.
 
+mod expected;
 mod layout;
 pub(crate) use layout::tokens;
 
 use super::ast::*;
-use super::expected;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;

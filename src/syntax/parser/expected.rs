@@ -1,6 +1,6 @@
 //! Turns pest's "expected one of these rules" into words a designer knows.
 
-use super::parser::Rule;
+use super::Rule;
 
 /// Groups of keywords that together mean "a clause of this block"; named as the group.
 const GROUPS: &[(&[Rule], &str)] = &[
