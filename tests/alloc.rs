@@ -29,15 +29,22 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// (allocations, trace events) of a duel of `rounds` rounds where nobody falls.
-fn duel(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
+/// The counter is global: tests that read it take turns.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn duel_scenario(rounds: u32) -> tempo::run::scenario::Scenario {
     let text = format!(
         r#"(seed: 5, rounds: {rounds}, participants: [
   (name: "A", side: "a", stats: {{"hp_max": 1000000, "damage": 1}}, position: 0, controller: Policy(HoldBack(pool: "ap", keep: 1))),
   (name: "B", side: "b", stats: {{"hp_max": 1000000, "damage": 1}}, position: 1, controller: Policy(Aggressive)),
 ])"#
     );
-    let scenario = tempo::run::scenario::parse(&text).unwrap();
+    tempo::run::scenario::parse(&text).unwrap()
+}
+
+/// (allocations, trace events) of a duel of `rounds` rounds where nobody falls.
+fn duel(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
+    let scenario = duel_scenario(rounds);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let records = tempo::run::run(ruleset, &scenario, None).unwrap();
     let after = ALLOCATIONS.load(Ordering::Relaxed);
@@ -46,6 +53,7 @@ fn duel(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
 
 #[test]
 fn steady_state_allocations_per_event_are_measured() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let c = tempo::check::compile_path(std::path::Path::new("rulesets/frontiers.rules"));
     let ruleset = c.ruleset.unwrap();
     let (a1, e1) = duel(&ruleset, 200);
@@ -61,4 +69,32 @@ fn steady_state_allocations_per_event_are_measured() {
     // Nothing per event: the only extra allocations of a longer run are the trace's own vector
     // growing (it doubles, so a few at most). Measured 1 on 2026-11-21.
     assert!(a2 - a1 <= 4, "{} allocations for {} more events ({per_event:.3} per event)", a2 - a1, e2 - e1);
+}
+
+/// (allocations, events) of the same duel replayed by a runner that has played it once, into
+/// a sink that only counts.
+fn replay(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
+    let scenario = duel_scenario(rounds);
+    let mut runner = tempo::run::Runner::new(ruleset, &scenario, tempo::run::sink::Count::default()).unwrap();
+    runner.play(None).unwrap();
+    *runner.sink_mut() = tempo::run::sink::Count::default();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    runner.play(None).unwrap();
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    (after - before, runner.sink().events)
+}
+
+#[test]
+fn a_reused_runner_allocates_the_same_whatever_the_length() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let c = tempo::check::compile_path(std::path::Path::new("rulesets/frontiers.rules"));
+    let ruleset = c.ruleset.unwrap();
+    let (a1, e1) = replay(&ruleset, 200);
+    let (a2, e2) = replay(&ruleset, 400);
+    println!("replayed: {a1} allocations for {e1} events, {a2} for {e2}");
+    assert!(e2 > e1 + 1000, "the duel must go on for the whole run");
+    // Reset keeps every buffer, and no trace is kept: what is left is per encounter (the final
+    // state's maps), not per round or per event.
+    assert_eq!(a1, a2, "a longer encounter allocates more when replayed");
+    assert!(a1 <= 64, "{a1} allocations to replay an encounter");
 }

@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use tempo::check::compile_path;
 use tempo::diagnostics::render;
-use tempo::run::{run, scenario, trace};
+use tempo::run::sink::{Format, Writer};
+use tempo::run::{run, run_into, scenario, trace, Runner};
 
 /// The files in `dir` ending in `.ext`, sorted by name.
 fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
@@ -102,6 +103,19 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
         );
         let again = run(&ruleset, &scenario, None).expect("the second run fails where the first did not");
         assert!(again == records, "examples/{name}.ron: a second run with the same seed gives another trace");
+        // A reused runner resets completely: after an encounter with other dice, the scenario's
+        // own seed plays exactly as in a fresh run.
+        let mut runner = Runner::new(&ruleset, &scenario, Vec::new()).unwrap();
+        runner.play(Some(scenario.seed ^ 0x5eed)).expect("another seed fails");
+        runner.sink_mut().clear();
+        runner.play(None).expect("the replay fails");
+        assert!(*runner.sink() == records, "examples/{name}.ron: a reused runner plays another trace");
+        // The streaming writers write what the whole-trace renderers do, byte for byte.
+        for (format, whole) in [(Format::Jsonl, trace::to_jsonl(&records)), (Format::Text, trace::to_text(&records))] {
+            let streamed = run_into(&ruleset, &scenario, None, Writer::new(Vec::new(), format)).unwrap();
+            let bytes = streamed.finish().unwrap();
+            assert!(bytes == whole.as_bytes(), "examples/{name}.ron: the {format:?} writer differs");
+        }
         insta::assert_snapshot!(format!("trace-{name}"), trace::to_jsonl(&records));
     }
     assert!(failures.is_empty(), "{} problem(s):\n\n{}", failures.len(), failures.join("\n\n"));

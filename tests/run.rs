@@ -1067,3 +1067,40 @@ action tumble { cost 1 ap; target enemy within 1; resolve { move through 3 } }
     let t = play(rules, &scenario(2)).unwrap();
     assert!(!t.contains("A moves"), "{t}");
 }
+
+/// Takes `limit` events, then stops (as a writer whose reader went away does).
+struct Closes {
+    taken: usize,
+    limit: usize,
+}
+
+impl tempo::run::Sink for Closes {
+    fn record(&mut self, _: trace::Record) {
+        self.taken += 1;
+    }
+
+    fn stopped(&self) -> bool {
+        self.taken >= self.limit
+    }
+}
+
+// Streaming: a sink that stops taking events abandons the encounter at the next round with
+// `RunError::Output`, instead of playing all of it into nothing.
+#[test]
+fn a_stopped_sink_abandons_the_encounter() {
+    let ruleset = compile_str("t.rules", DUEL).ruleset.unwrap();
+    let s = scenario::parse(
+        r#"(seed: 1, rounds: 500, participants: [
+  (name: "A", side: "a", stats: {"hp_max": 100000}, controller: Policy(Aggressive)),
+  (name: "B", side: "b", stats: {"hp_max": 100000}, controller: Policy(Aggressive)),
+])"#,
+    )
+    .unwrap();
+    let whole = run(&ruleset, &s, None).unwrap().len();
+    assert!(whole > 1000, "the full encounter is long ({whole} events)");
+    let mut sink = Closes { taken: 0, limit: 20 };
+    let result = tempo::run::run_into(&ruleset, &s, None, &mut sink);
+    assert_eq!(result.err(), Some(RunError::Output));
+    // The round under way when it stopped is finished; none after it is started.
+    assert!(sink.taken < 60, "{} events after the sink stopped at 20", sink.taken);
+}

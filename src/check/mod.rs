@@ -13,8 +13,6 @@ mod merge;
 mod scope;
 mod words;
 
-/// Kept for the runner (`src/run/state.rs`) until it uses `crate::ir::floor_div` directly.
-pub use crate::ir::floor_div;
 pub use load::{FsLoader, Loader};
 
 use crate::diagnostics::{self, Diagnostic};

@@ -116,11 +116,8 @@ impl<S: Sink> Engine<'_, S> {
                     BinOp::Add => a.checked_add(b).ok_or_else(arith)?,
                     BinOp::Sub => a.checked_sub(b).ok_or_else(arith)?,
                     BinOp::Mul => a.checked_mul(b).ok_or_else(arith)?,
-                    BinOp::Div => crate::check::floor_div(a, b).ok_or_else(arith)?,
-                    BinOp::Rem => {
-                        let q = crate::check::floor_div(a, b).ok_or_else(arith)?;
-                        a.checked_sub(q.checked_mul(b).ok_or_else(arith)?).ok_or_else(arith)?
-                    }
+                    BinOp::Div => ir::floor_div(a, b).ok_or_else(arith)?,
+                    BinOp::Rem => ir::floor_rem(a, b).ok_or_else(arith)?,
                     BinOp::And | BinOp::Or => i64::from(b != 0),
                 }
             }

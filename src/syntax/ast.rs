@@ -667,6 +667,21 @@ pub trait SameAs {
 
 impl<T: std::fmt::Debug> SameAs for T {
     fn same_as(&self, other: &Self) -> bool {
-        crate::syntax::spanless_debug(self) == crate::syntax::spanless_debug(other)
+        spanless_debug(self) == spanless_debug(other)
     }
+}
+
+/// The `Debug` text of a node with every span removed, to compare nodes by meaning.
+pub(crate) fn spanless_debug<T: std::fmt::Debug>(value: &T) -> String {
+    let text = format!("{value:?}");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("Span {") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let close = tail.find('}').map(|c| c + 1).unwrap_or(tail.len());
+        rest = &tail[close..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -6,6 +6,7 @@
 //! formatter's [`tokens`].
 
 pub mod ast;
+pub(crate) use ast::spanless_debug;
 mod parser;
 pub mod tokens;
 
@@ -102,19 +103,4 @@ fn is_blank(text: &str) -> bool {
         let line = line.trim();
         line.is_empty() || line.starts_with('#')
     })
-}
-
-/// The `Debug` text of a node with every span removed, to compare nodes by meaning.
-pub(crate) fn spanless_debug<T: std::fmt::Debug>(value: &T) -> String {
-    let text = format!("{value:?}");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("Span {") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let close = tail.find('}').map(|c| c + 1).unwrap_or(tail.len());
-        rest = &tail[close..];
-    }
-    out.push_str(rest);
-    out
 }
