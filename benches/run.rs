@@ -11,6 +11,8 @@
 //!
 //! - `run_duel/2xR`: `rulesets/frontiers.rules`, two participants over R rounds (1,000, and 250
 //!   and 2,000 to see how cost grows with the length of the encounter).
+//! - `run_sinks/SINK/2x1000`: the 1,000-round duel by a reused runner into a counting sink
+//!   (nothing kept) and into the JSONL and text writers (to `io::sink()`).
 //! - `run_participants/N`: the same ruleset, N participants in N/2 pairs over 50 rounds
 //!   (`run_participants/200` is the 200-participant crowd). In both, everyone holds back 1 AP
 //!   (`HoldBack`), so every round has attacks, a free action and ripostes.
@@ -32,7 +34,9 @@ use tempo::check::{compile_path, compile_str, Compilation};
 use tempo::diagnostics::render::{to_text, TextStyle};
 use tempo::ir::Ruleset;
 use tempo::run::scenario::Scenario;
+use tempo::run::sink::{Count, Format, Writer};
 use tempo::run::trace::{Event, Record};
+use tempo::run::Runner;
 
 const SEED: u64 = 7;
 
@@ -249,8 +253,27 @@ fn benches(c: &mut Criterion) {
     }
 
     bench_inputs(c, "run_duel", &duels);
+    bench_sinks(c, &duels[1]);
     bench_inputs(c, "run_participants", &participants);
     bench_inputs(c, "run_reactions", &reactions);
+}
+
+/// The 1,000-round duel into each kind of sink, by a runner reused between iterations:
+/// `count` (events counted, none kept: what a simulation pays), `jsonl` and `text` (written
+/// to `io::sink()` through a buffer: what `tempo run > /dev/null` pays, less the process).
+fn bench_sinks(c: &mut Criterion, input: &Input) {
+    let mut group = c.benchmark_group("run_sinks");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    group.sampling_mode(SamplingMode::Flat);
+    group.throughput(Throughput::Elements(input.records));
+    let mut counted = Runner::new(&input.ruleset, &input.scenario, Count::default()).unwrap();
+    group.bench_function(BenchmarkId::new("count", &input.label), |b| b.iter(|| counted.play(None).unwrap()));
+    for (name, format) in [("jsonl", Format::Jsonl), ("text", Format::Text)] {
+        let out = Writer::new(std::io::BufWriter::new(std::io::sink()), format);
+        let mut written = Runner::new(&input.ruleset, &input.scenario, out).unwrap();
+        group.bench_function(BenchmarkId::new(name, &input.label), |b| b.iter(|| written.play(None).unwrap()));
+    }
+    group.finish();
 }
 
 criterion_group!(run, benches);

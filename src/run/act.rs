@@ -95,7 +95,7 @@ impl<S: Sink> Engine<'_, S> {
             let cond = &r.conditions[c.index()].name;
             refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
-        if super::effects::moves(&action.effects) {
+        if self.action_moves[a.index()] {
             if let Some(c) = self.world.movement_blocked(self.r, who) {
                 let cond = &r.conditions[c.index()].name;
                 refuse!(self, "blocked", "is {cond}, which blocks movement");

@@ -1,7 +1,6 @@
 //! The step budget: a rule set that would loop forever is stopped, and the rules that kept
 //! firing are named.
 
-use super::error::RunError;
 use super::trace::Name;
 use std::collections::VecDeque;
 
@@ -31,13 +30,10 @@ impl Budget {
         self.steps = 0;
     }
 
-    /// Counts one effect against the step budget.
-    pub fn step(&mut self) -> Result<(), RunError> {
+    /// Counts one effect against the step budget; false once it is spent.
+    pub fn step(&mut self) -> bool {
         self.steps += 1;
-        if self.steps > STEP_BUDGET {
-            return Err(RunError::Cycle(self.cycle_names()));
-        }
-        Ok(())
+        self.steps <= STEP_BUDGET
     }
 
     /// Remembers a rule that fired, to name a cycle if the run has to be stopped.

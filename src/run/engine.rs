@@ -52,6 +52,9 @@ pub struct Engine<'r, S> {
     pub budget: Budget,
     pub scratch: Scratch<'r>,
     pub names: Names,
+    /// Per action: its own effects move the actor (refused to a holder of a condition that
+    /// `blocks movement`). Computed once: planning asks for every candidate.
+    pub action_moves: Vec<bool>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -73,6 +76,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             budget: Budget::default(),
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),
+            action_moves: r.actions.iter().map(|a| super::effects::moves(&a.effects)).collect(),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             out: Out { sink, seq: 0, muted: false },
@@ -154,8 +158,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.out.sink.record(record);
     }
 
-    /// Counts one effect against the step budget.
+    /// Counts one effect against the step budget; a spent budget stops the run as a cycle.
     pub fn step(&mut self) -> Result<(), RunError> {
-        self.budget.step()
+        if self.budget.step() {
+            Ok(())
+        } else {
+            Err(RunError::Cycle(self.budget.cycle_names()))
+        }
     }
 }
