@@ -512,7 +512,7 @@ impl<S: Sink> Engine<'_, S> {
                             continue;
                         }
                         for &who in &order {
-                            if !self.eligible(who, actor, victim, &trig.on) {
+                            if !self.world.may_answer(who, actor, victim, &trig.on) {
                                 continue;
                             }
                             let c = Ctx { owner: who, ..ev_ctx };
@@ -534,7 +534,7 @@ impl<S: Sink> Engine<'_, S> {
                     ir::Responder::Gain(p, g) if !interrupting => {
                         let gain = &r.pools[p.index()].gains[g as usize];
                         for &who in &order {
-                            if !self.eligible(who, actor, victim, &gain.on) {
+                            if !self.world.may_answer(who, actor, victim, &gain.on) {
                                 continue;
                             }
                             let c = Ctx { owner: who, ..ev_ctx };
@@ -616,7 +616,7 @@ impl<S: Sink> Engine<'_, S> {
                             continue;
                         }
                         if let Some(on) = &reaction.on {
-                            if self.eligible(who, actor, victim, on) {
+                            if self.world.may_answer(who, actor, victim, on) {
                                 offers.push(*ra);
                             }
                         }
@@ -679,28 +679,9 @@ impl<S: Sink> Engine<'_, S> {
         Ok(())
     }
 
-    /// May `who` answer an event by `actor` against `victim` under this pattern?
-    fn eligible(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
-        if !self.world.present[who] {
-            return false;
-        }
-        if let Some(by) = on.by {
-            if !self.world.relates(who, actor, by) {
-                return false;
-            }
-        }
-        if let Some(against) = on.against {
-            match victim {
-                Some(v) if self.world.relates(who, v, against) => {}
-                _ => return false,
-            }
-        }
-        true
-    }
-
     /// The active participant first, then initiative order, then everyone else.
     /// The priority order as a buffer to iterate while answering; recomputed only when the
-    /// active participant or the initiative order changed. Give it back in `priority_cache`.
+    /// active participant or the initiative order changed. Give it back in `scratch.priority`.
     fn take_priority(&mut self) -> Vec<usize> {
         let (r, world, active, scratch) = (self.r, &self.world, self.clock.active, &mut self.scratch);
         // An answer nested in another (a reaction's own event) computes its order afresh in a

@@ -1,8 +1,9 @@
 //! The clock: where the encounter is in time. The round, the phase being played, whose turn it
 //! is and what may be declared now, and whether the encounter has ended.
 //!
-//! Only `encounter.rs` moves the clock (rounds, phases, turns); an effect may end the turn or
-//! the encounter, and a readied action borrows the clock for its declaration and gives it back.
+//! `encounter.rs` moves the clock (rounds, phases, turns, the end). `act.rs` numbers answered
+//! events and lends a readied action the turn's `allowed` and `active`, then restores them; an
+//! effect or an action may end the turn, and an effect the encounter.
 
 use crate::ir;
 

@@ -120,6 +120,23 @@ impl World {
             .find(|c| self.has(who, *c) && says(&r.conditions[c.index()].blocks))
     }
 
+    /// May `who` answer an event by `actor` against `victim` under this pattern?
+    pub fn may_answer(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
+        if !self.present[who] {
+            return false;
+        }
+        if let Some(by) = on.by {
+            if !self.relates(who, actor, by) {
+                return false;
+            }
+        }
+        match (on.against, victim) {
+            (None, _) => true,
+            (Some(against), Some(v)) => self.relates(who, v, against),
+            (Some(_), None) => false,
+        }
+    }
+
     /// A held condition that forbids `kind` of action.
     pub fn blocked(&self, r: &Ruleset, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
         self.blocking(r, who, |b| b.kinds.contains(&kind))
