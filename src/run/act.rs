@@ -121,7 +121,7 @@ impl<S: Sink> Engine<'_, S> {
             if let Some(within) = &action.target.within {
                 let c = Ctx { owner: who, target: Some(t), ..Ctx::default() };
                 let reach = self.eval(within, &c)?;
-                let dist = (self.world.positions[t] - self.world.positions[who]).abs();
+                let dist = self.world.distance(t, who);
                 if dist > reach {
                     refuse!(self, "range", "{} is {dist} away, reach is {reach}", self.names.who[t]);
                 }

@@ -85,18 +85,15 @@ impl<S: Sink> Engine<'_, S> {
     /// Fills `out` with what the policy could do now: per action (in declaration order), the
     /// nearest valid target it can afford, or the movement that closes in as far as it can pay.
     fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
-        let r = self.r;
         out.clear();
         // Everyone present, nearest first: sorted once per decision, in a reused buffer.
         let mut nearest = std::mem::take(&mut self.scratch.nearest);
         nearest.clear();
         nearest.extend((0..self.world.n).filter(|t| self.world.present[*t]));
-        nearest.sort_by_key(|t| ((self.world.positions[*t] - self.world.positions[who]).abs(), *t));
+        nearest.sort_by_key(|t| (self.world.distance(*t, who), *t));
         let result = self.candidates_in(who, policy, &nearest, out);
         self.scratch.nearest = nearest;
-        result?;
-        let _ = r;
-        Ok(())
+        result
     }
 
     fn candidates_in(
@@ -149,14 +146,7 @@ impl<S: Sink> Engine<'_, S> {
                 // adjacency on a grid, the same zone with zones); anything else: once.
                 let (most, fewest) = if per_unit {
                     let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-                    let closest = (0..self.world.n)
-                        .filter(|o| {
-                            self.world.present[*o]
-                                && self.world.standing(self.r, *o)
-                                && self.world.relates(who, *o, ir::Relation::Enemy)
-                        })
-                        .map(|o| (self.world.positions[o] - self.world.positions[who]).abs())
-                        .min();
+                    let closest = self.world.nearest_enemy(r, who).map(|o| self.world.distance(o, who));
                     match closest {
                         Some(d) if d > reach => (d - reach, 1),
                         _ => continue,

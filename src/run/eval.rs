@@ -84,7 +84,7 @@ impl<S: Sink> Engine<'_, S> {
             },
             Expr::Distance(w) => {
                 let who = c.who(*w)?;
-                (self.world.positions[who] - self.world.positions[c.owner]).abs()
+                self.world.distance(who, c.owner)
             }
             Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].0,
             Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].1),
@@ -96,7 +96,7 @@ impl<S: Sink> Engine<'_, S> {
                         continue;
                     }
                     let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;
-                    if (self.world.positions[o] - self.world.positions[of]).abs() <= range {
+                    if self.world.distance(o, of) <= range {
                         count += 1;
                     }
                 }
