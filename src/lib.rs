@@ -11,5 +11,6 @@ pub mod fmt;
 pub mod ir;
 pub mod lsp;
 pub mod run;
+pub mod sim;
 pub mod source;
 pub mod syntax;

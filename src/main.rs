@@ -1,5 +1,7 @@
 //! The `tempo` command line. The only place that prints, reads the terminal and picks exit codes.
 
+mod cli;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -56,6 +58,19 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
     },
+    /// Play many encounters and summarise them: outcomes, length, pool use and waste, action
+    /// use, reactions, conditions, each estimate with its 95% interval (see docs/simulation.md).
+    ///
+    /// Run i plays with a seed derived from --seed and i, so any run can be replayed with
+    /// `tempo run`; the summary is the same whatever --jobs is. `tempo sim merge` merges shards.
+    /// Exit code 0: summary written (runs that failed are counted in it); 1: the ruleset or
+    /// scenario is wrong; 2: a file could not be read or written.
+    Sim(cli::sim::SimArgs),
+    /// Play one scenario under two rulesets on the same seeds and show what B changes.
+    ///
+    /// Each count for A and B, and the paired difference A - B with its 95% interval; a
+    /// difference that is not noise is marked `*`. Exit codes as for `sim`.
+    Compare(cli::sim::CompareArgs),
     /// Format rules files in the canonical layout, in place (see docs/formatting.md).
     ///
     /// Comments are kept and meaning never changes; a file that does not parse is left alone and its
@@ -108,6 +123,8 @@ fn main() -> ExitCode {
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
         Command::Run { rules, scenario, seed, format } => run(&rules, &scenario, seed, format),
+        Command::Sim(args) => cli::sim::sim(args),
+        Command::Compare(args) => cli::sim::compare(args),
         Command::Lsp => lsp(),
     }
 }
@@ -203,43 +220,48 @@ fn runtime_error(code: Code, message: &str) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) -> ExitCode {
+/// A ruleset from `.rules` source (diagnostics printed) or `.ron` IR; the exit code if it is not one.
+fn load_ruleset(rules: &Path) -> Result<tempo::ir::Ruleset, ExitCode> {
     let is_ir = rules.extension().and_then(|e| e.to_str()) == Some("ron");
-    let ruleset = if is_ir {
+    if is_ir {
         let text = match std::fs::read_to_string(rules) {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("error: cannot read `{}`: {e}", rules.display());
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
         };
-        match tempo::ir::Ruleset::from_ron(&text) {
-            Ok(r) => r,
-            Err(e) => {
-                return runtime_error(Code::BadScenario, &format!("`{}` is not a tempo IR: {e}", rules.display()))
-            }
-        }
-    } else {
-        let compilation = check::compile_path(rules);
-        if compilation.has_errors() || compilation.unreadable {
-            print_text(&compilation);
-            return exit_code(std::slice::from_ref(&compilation));
-        }
-        match compilation.ruleset {
-            Some(r) => r,
-            None => return ExitCode::from(1),
-        }
-    };
+        return tempo::ir::Ruleset::from_ron(&text)
+            .map_err(|e| runtime_error(Code::BadScenario, &format!("`{}` is not a tempo IR: {e}", rules.display())));
+    }
+    let compilation = check::compile_path(rules);
+    if compilation.has_errors() || compilation.unreadable {
+        print_text(&compilation);
+        return Err(exit_code(std::slice::from_ref(&compilation)));
+    }
+    compilation.ruleset.ok_or(ExitCode::from(1))
+}
+
+/// A scenario file, parsed; the exit code if it cannot be read or is not a scenario.
+fn load_scenario(scenario: &Path) -> Result<tempo::run::scenario::Scenario, ExitCode> {
     let text = match std::fs::read_to_string(scenario) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("error: cannot read `{}`: {e}", scenario.display());
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
-    let scenario = match tempo::run::scenario::parse(&text) {
+    tempo::run::scenario::parse(&text).map_err(|e| runtime_error(Code::BadScenario, &e))
+}
+
+fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) -> ExitCode {
+    let ruleset = match load_ruleset(rules) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let scenario = match load_scenario(scenario) {
         Ok(s) => s,
-        Err(e) => return runtime_error(Code::BadScenario, &e),
+        Err(code) => return code,
     };
     // Events are written as they happen: nothing of the trace is kept in memory, and a run that
     // fails has printed everything up to the failure before the error.

@@ -8,7 +8,7 @@ use super::engine::Engine;
 use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
-use super::sink::Sink;
+use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, Name, Paid, Targets};
 use super::world::World;
 use crate::ir::{self, ActionKind, Period};
@@ -373,6 +373,7 @@ impl<S: Sink> Engine<'_, S> {
             paid.push(self.names.pool[p.index()].clone(), *amount);
             if below > 0 {
                 overspends.push((*p, below));
+                self.tell(Fact::Overspent { who, pool: p.index() });
             }
         }
         if let Some((p, pay)) = &plan.partner {
@@ -659,6 +660,7 @@ impl<S: Sink> Engine<'_, S> {
             let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
             self.budget.fired(reaction.clone());
             self.emit(Event::Trigger { source: source.clone(), reactor, reaction });
+            self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
             let c = Ctx { owner: who, ..ev_ctx };
             self.clock.trigger_seq = trigger_seq;
             self.pending.reaction_depth += 1;

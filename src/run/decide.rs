@@ -84,7 +84,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Fills `out` with what the policy could do now: per action (in declaration order), the
     /// nearest valid target it can afford, or the movement that closes in as far as it can pay.
-    fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
+    pub(super) fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
         out.clear();
         // Everyone present, nearest first: sorted once per decision, in a reused buffer.
         let mut nearest = std::mem::take(&mut self.scratch.nearest);

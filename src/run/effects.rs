@@ -4,7 +4,7 @@ use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
-use super::sink::Sink;
+use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::Held;
 use crate::ir::{self, AssignOp, Effect, Timing};
@@ -358,13 +358,22 @@ impl<'r, S: Sink> Engine<'r, S> {
                 match &step.op {
                     ir::PoolOp::Refresh => {
                         let max = self.pool_max(who, id)?.unwrap_or(now);
+                        // Nothing could be spent before the encounter started.
+                        if timing != Timing::EncounterStart {
+                            self.tell(Fact::Lost { who, pool: p, amount: now.max(0) });
+                        }
                         self.set_pool(who, id, max, &cause)?;
                     }
                     ir::PoolOp::Keep => {}
-                    ir::PoolOp::Lose => self.set_pool(who, id, floor.min(now), &cause)?,
+                    ir::PoolOp::Lose => {
+                        self.tell(Fact::Lost { who, pool: p, amount: now.saturating_sub(floor.min(now)) });
+                        self.set_pool(who, id, floor.min(now), &cause)?;
+                    }
                     ir::PoolOp::Decay(e) => {
                         let n = self.eval(e, &c)?;
-                        self.set_pool(who, id, now.saturating_sub(n).max(floor.min(now)), &cause)?;
+                        let next = now.saturating_sub(n).max(floor.min(now));
+                        self.tell(Fact::Lost { who, pool: p, amount: now.saturating_sub(next) });
+                        self.set_pool(who, id, next, &cause)?;
                     }
                     ir::PoolOp::Convert(into) => {
                         if now > 0 {

@@ -1,11 +1,11 @@
 //! The encounter: initiative, rounds of phases, turns, timings, the end, and downtime after.
 
 use super::clock::TURN_KINDS;
-use super::controller::Decision;
+use super::controller::{Chosen, Decision};
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
-use super::sink::Sink;
+use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, FinalState, Name, OrderEntry};
 use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
 use rand_core::RngCore;
@@ -462,6 +462,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                     continue;
                 }
             }
+            if acting && !self.clock.turn_over && self.telling() && !self.affords_anything(who) {
+                self.tell(Fact::Stuck { who });
+            }
             while acting && !self.clock.turn_over && self.clock.ended.is_none() && self.world.present[who] {
                 match self.ask_turn(who)? {
                     Decision::EndTurn => break,
@@ -482,6 +485,17 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.clock.active = None;
         self.scratch.members = members;
         Ok(())
+    }
+
+    /// Whether `who` could afford any action it may use now (movement only if it needs to close
+    /// in), asked the way the planner asks for a policy: a dry run, no dice. A rule that fails
+    /// while asking counts as "affords something": only the real run may fail on it.
+    fn affords_anything(&mut self, who: usize) -> bool {
+        let mut options = std::mem::take(&mut self.scratch.decisions);
+        let found = self.candidates(who, Chosen::Aggressive, &mut options);
+        let any = found.is_err() || !options.is_empty();
+        self.scratch.decisions = options;
+        any
     }
 
     /// The end of one participant's turn: its turn-end work, then the `turn_end` event.
@@ -686,6 +700,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.round()?;
             self.check_end();
         }
+        // Who is standing is told as the end is decided, before outros and end hooks change it.
+        self.tell_ended();
         let mut reason = self.clock.ended.clone().unwrap_or_default();
         if let Some(spec) = outro {
             reason = self.outro(spec, &reason)?;

@@ -26,7 +26,7 @@ use super::names::Names;
 use super::pending::Pending;
 use super::scenario::{Policy, Resolved};
 use super::scratch::Scratch;
-use super::sink::Sink;
+use super::sink::{Fact, Sink};
 use super::trace::{Event, Record};
 use super::world::World;
 use crate::ir::Ruleset;
@@ -156,6 +156,30 @@ impl<'r, S: Sink> Engine<'r, S> {
         let record = Record { seq: self.out.seq, round: self.clock.event_round(), event };
         self.out.seq += 1;
         self.out.sink.record(record);
+    }
+
+    /// Whether facts are to be told: the sink wants them and this is not a dry run or setup.
+    pub fn telling(&self) -> bool {
+        !self.dry && !self.out.muted && self.out.sink.wants_facts()
+    }
+
+    /// Tells the sink a fact (see `telling`).
+    pub fn tell(&mut self, fact: Fact<'_>) {
+        if self.telling() {
+            self.out.sink.fact(fact);
+        }
+    }
+
+    /// Tells the sink who is standing as the encounter ends.
+    pub fn tell_ended(&mut self) {
+        if !self.telling() {
+            return;
+        }
+        let mut standing = std::mem::take(&mut self.scratch.standing);
+        standing.clear();
+        standing.extend((0..self.world.n).map(|w| self.world.standing(self.r, w)));
+        self.out.sink.fact(Fact::Ended { standing: &standing });
+        self.scratch.standing = standing;
     }
 
     /// Counts one effect against the step budget; a spent budget stops the run as a cycle.

@@ -24,7 +24,7 @@ mod engine;
 mod error;
 mod eval;
 mod ledger;
-mod names;
+pub(crate) mod names;
 mod pending;
 pub mod scenario;
 mod scratch;
@@ -80,6 +80,11 @@ impl<'a, S: Sink> Runner<'a, S> {
             }
         }
         Ok(())
+    }
+
+    /// The names events carry, shared by every event of this runner (for sinks that index).
+    pub(crate) fn names(&self) -> &names::Names {
+        &self.engine.names
     }
 
     pub fn sink(&self) -> &S {

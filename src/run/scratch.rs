@@ -30,6 +30,8 @@ pub struct Scratch<'r> {
     pub seen: Vec<bool>,
     pub queue: Vec<Vec<usize>>,
     pub members: Vec<usize>,
+    /// Who is standing when the encounter ends, for `Fact::Ended`.
+    pub standing: Vec<bool>,
 }
 
 impl Scratch<'_> {

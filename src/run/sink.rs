@@ -16,6 +16,35 @@ pub trait Sink {
     fn stopped(&self) -> bool {
         false
     }
+
+    /// True if the sink takes `Fact`s. Some facts cost the engine work to find (whether a
+    /// participant could afford anything), so they are only found for a sink that wants them.
+    fn wants_facts(&self) -> bool {
+        false
+    }
+
+    /// Takes one fact, told right after the event it belongs to.
+    fn fact(&mut self, _fact: Fact<'_>) {}
+}
+
+/// What a run knows beyond its trace, for sinks that count (the simulation), by index (the
+/// scenario's participant order) rather than by name. Facts never change what happens: finding
+/// one rolls no dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact<'a> {
+    /// `who`'s turn began (it can act) and no action it could use was affordable.
+    Stuck { who: usize },
+    /// A reaction was declared `depth` answers deep: 1 answers an action, 2 answers that
+    /// reaction, and so on.
+    Answer { depth: u32 },
+    /// A pool step threw away `amount` that was left unspent: a refresh overwrote it, or a
+    /// `lose` or `decay` took it.
+    Lost { who: usize, pool: usize, amount: i64 },
+    /// A declaration paid `pool` below its floor (one overspend, however far below).
+    Overspent { who: usize, pool: usize },
+    /// The encounter's end was decided (before outros, `encounter_end` hooks and downtime): who
+    /// was still standing, per participant. The events that follow still belong to it.
+    Ended { standing: &'a [bool] },
 }
 
 impl Sink for Vec<Record> {
@@ -31,6 +60,14 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn stopped(&self) -> bool {
         (**self).stopped()
+    }
+
+    fn wants_facts(&self) -> bool {
+        (**self).wants_facts()
+    }
+
+    fn fact(&mut self, fact: Fact<'_>) {
+        (**self).fact(fact);
     }
 }
 

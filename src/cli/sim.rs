@@ -1,0 +1,285 @@
+//! `tempo sim`, `tempo sim merge` and `tempo compare`: reading the inputs, the progress bar,
+//! writing the summary, the shard or the HTML page, and the exit codes. The counting and the
+//! statistics are the library's (`tempo::sim`).
+
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tempo::sim::{self, compare, shard, summary, Batch};
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct SimArgs {
+    #[command(subcommand)]
+    merge: Option<SimCommand>,
+    /// The ruleset: `.rules` source or `.ron` IR from `tempo compile`.
+    #[arg(required = true)]
+    rules: Option<PathBuf>,
+    /// The scenario (RON, see docs/scenario.md).
+    #[arg(required = true)]
+    scenario: Option<PathBuf>,
+    #[command(flatten)]
+    batch: BatchArgs,
+    /// Play only the K-th of N equal, disjoint slices of the runs (K from 1) and write its exact
+    /// totals as JSON on stdout, for `tempo sim merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "html")]
+    shard: Option<(u64, u64)>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+#[derive(Subcommand)]
+enum SimCommand {
+    /// Merge shards written by `tempo sim ... --shard K/N` into the summary of the whole batch,
+    /// exactly as one machine playing every run would have written it.
+    Merge {
+        /// The shard files (JSON), every slice of one batch.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Ruleset A (the base).
+    rules_a: PathBuf,
+    /// Ruleset B (the variant).
+    rules_b: PathBuf,
+    /// The scenario, played under both.
+    scenario: PathBuf,
+    #[command(flatten)]
+    batch: BatchArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+#[derive(Args)]
+struct BatchArgs {
+    /// Encounters to play.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    runs: u64,
+    /// The batch's seed (default: the scenario's); run i plays with a seed derived from it.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Threads to play on (default: one per core). The output does not depend on it.
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// No progress bar (there is none anyway when stderr is not a terminal).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct OutputArgs {
+    /// `text`: tables for a person; `json`: the document docs/simulation.md describes.
+    #[arg(long, value_enum, default_value_t = SimFormat::Text)]
+    format: SimFormat,
+    /// Also write a self-contained HTML page with the charts here.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SimFormat {
+    Text,
+    Json,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let (k, n) = text.split_once('/').ok_or("write the shard as K/N, e.g. 2/4")?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k} of {n}: K goes from 1 to N"));
+    }
+    Ok((k, n))
+}
+
+/// A progress bar on stderr when it is a terminal and not `--quiet`; otherwise one that draws
+/// nothing.
+fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} encounters, {per_sec}, {eta} left") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn write_stdout(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the summary: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn write_html(path: &Path, page: Result<String, String>) -> Result<(), ExitCode> {
+    let page = page.map_err(|e| {
+        eprintln!("error: cannot draw the charts: {e}");
+        ExitCode::from(2)
+    })?;
+    std::fs::write(path, page).map_err(|e| {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    // Plain data of strings, integers and finite floats: serializing cannot fail.
+    serde_json::to_string_pretty(value).map(|s| s + "\n").unwrap_or_default()
+}
+
+fn print_summary(s: &summary::Summary, output: &OutputArgs) -> ExitCode {
+    if let Some(path) = &output.html {
+        if let Err(code) = write_html(path, sim::html::sim_page(s)) {
+            return code;
+        }
+    }
+    match output.format {
+        SimFormat::Text => write_stdout(&summary::to_text(s)),
+        SimFormat::Json => write_stdout(&json(s)),
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+}
+
+pub fn sim(args: SimArgs) -> ExitCode {
+    if let Some(SimCommand::Merge { files, output }) = &args.merge {
+        return merge(files, output);
+    }
+    let (Some(rules_path), Some(scenario_path)) = (&args.rules, &args.scenario) else {
+        eprintln!("error: give a ruleset and a scenario (or `tempo sim merge FILES...`)");
+        return ExitCode::from(2);
+    };
+    let ruleset = match crate::load_ruleset(rules_path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let scenario = match crate::load_scenario(scenario_path) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let layout = match sim::layout(&ruleset, &scenario) {
+        Ok(l) => l,
+        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
+    };
+    let seed = args.batch.seed.unwrap_or(scenario.seed);
+    let runs = match args.shard {
+        Some((k, n)) => sim::shard_range(args.batch.runs, k, n),
+        None => 0..args.batch.runs,
+    };
+    let batch = Batch { seed, runs: runs.clone() };
+    let bar = progress_bar(runs.end - runs.start, args.batch.quiet);
+    let progress = |n: u64| bar.inc(n);
+    let jobs = args.batch.jobs.map(usize::from);
+    let totals = match sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress) {
+        Ok(t) => t,
+        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
+    };
+    bar.finish_and_clear();
+    let name = file_name(rules_path);
+    if args.shard.is_some() {
+        let ir = ruleset.to_ron().unwrap_or_default();
+        let shard = shard::Shard {
+            format: shard::FORMAT,
+            tempo: env!("CARGO_PKG_VERSION").to_string(),
+            ruleset: name,
+            fingerprint: shard::fingerprint(&[&ir, &format!("{scenario:?}")]),
+            seed,
+            runs: args.batch.runs,
+            from: runs.start,
+            to: runs.end,
+            layout,
+            totals,
+        };
+        return write_stdout(&json(&shard));
+    }
+    print_summary(&summary::summarise(&name, seed, &layout, &totals), &args.output)
+}
+
+fn merge(files: &[PathBuf], output: &OutputArgs) -> ExitCode {
+    let mut shards = Vec::new();
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::from_str::<shard::Shard>(&text) {
+            Ok(s) => shards.push(s),
+            Err(e) => {
+                eprintln!("error: `{}` is not a tempo shard: {e}", f.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    match shard::merge(&shards) {
+        Ok((first, totals)) => {
+            print_summary(&summary::summarise(&first.ruleset, first.seed, &first.layout, &totals), output)
+        }
+        Err(problems) => {
+            eprintln!("error: these shards do not make one batch:\n  {}", problems.join("\n  "));
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub fn compare(args: CompareArgs) -> ExitCode {
+    let (a, b) = match (crate::load_ruleset(&args.rules_a), crate::load_ruleset(&args.rules_b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let scenario = match crate::load_scenario(&args.scenario) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    // Every problem of both rulesets with the scenario, before anything is played.
+    let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));
+    let (la, lb) = match (la, lb) {
+        (Ok(la), Ok(lb)) => (la, lb),
+        (la, lb) => {
+            for (label, path, result) in [("A", &args.rules_a, la), ("B", &args.rules_b, lb)] {
+                if let Err(e) = result {
+                    eprintln!("error[{}]: under {label} (`{}`), {e}", e.code().name(), path.display());
+                }
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let seed = args.batch.seed.unwrap_or(scenario.seed);
+    let batch = Batch { seed, runs: 0..args.batch.runs };
+    let bar = progress_bar(args.batch.runs, args.batch.quiet);
+    let progress = |n: u64| bar.inc(n);
+    let jobs = args.batch.jobs.map(usize::from);
+    let compared = match compare::compare((&a, &b), &scenario, (&la, &lb), &batch, jobs, &progress) {
+        Ok(c) => c,
+        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
+    };
+    bar.finish_and_clear();
+    let names = (file_name(&args.rules_a), file_name(&args.rules_b));
+    let c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
+    if let Some(path) = &args.output.html {
+        if let Err(code) = write_html(path, sim::html::compare_page(&c)) {
+            return code;
+        }
+    }
+    match args.output.format {
+        SimFormat::Text => write_stdout(&compare::to_text(&c)),
+        SimFormat::Json => write_stdout(&json(&c)),
+    }
+}

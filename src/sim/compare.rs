@@ -1,0 +1,223 @@
+//! Compare: one scenario under two rulesets on the same seeds. Run i of A and run i of B share
+//! their seed, so each count has a paired difference; its mean and 95% interval come from those
+//! differences, and outcomes also get the exact McNemar test on the discordant pairs.
+
+use super::layout::{Kind, Layout};
+use super::stats::{self, Estimate};
+use super::summary::{self, Summary};
+use super::totals::Totals;
+use super::{seed_of, Batch, Counter};
+use crate::ir::Ruleset;
+use crate::run::scenario::Scenario;
+use crate::run::RunError;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// Sums of the paired differences of the counts A and B both have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paired {
+    /// (place in A's layout, place in B's layout) of each count both have, in A's order.
+    pub pairs: Vec<(usize, usize)>,
+    /// Pairs where both runs finished.
+    pub n: u64,
+    pub sum: Vec<i128>,
+    pub sum_sq: Vec<i128>,
+}
+
+impl Paired {
+    pub fn new(a: &Layout, b: &Layout) -> Paired {
+        let keys_b = b.keys();
+        let pairs: Vec<(usize, usize)> = a
+            .keys()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| keys_b.iter().position(|x| x == k).map(|j| (i, j)))
+            .collect();
+        let n = pairs.len();
+        Paired { pairs, n: 0, sum: vec![0; n], sum_sq: vec![0; n] }
+    }
+
+    fn add(&mut self, a: &[i64], b: &[i64]) {
+        self.n += 1;
+        for (k, (i, j)) in self.pairs.iter().enumerate() {
+            let d = i128::from(a[*i]) - i128::from(b[*j]);
+            self.sum[k] += d;
+            self.sum_sq[k] += d * d;
+        }
+    }
+
+    fn merge(&mut self, other: &Paired) {
+        self.n += other.n;
+        self.sum.iter_mut().zip(&other.sum).for_each(|(x, y)| *x += y);
+        self.sum_sq.iter_mut().zip(&other.sum_sq).for_each(|(x, y)| *x += y);
+    }
+}
+
+/// Everything a comparison adds up.
+pub struct Compared {
+    pub a: Totals,
+    pub b: Totals,
+    pub paired: Paired,
+}
+
+/// Plays run i of the batch under both rulesets with the same seed, on `jobs` threads.
+pub fn compare(
+    rules: (&Ruleset, &Ruleset),
+    s: &Scenario,
+    layouts: (&Layout, &Layout),
+    batch: &Batch,
+    jobs: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Compared, RunError> {
+    let (ra, rb) = rules;
+    let (la, lb) = layouts;
+    Counter::new(ra, s, la)?;
+    Counter::new(rb, s, lb)?;
+    let empty = || Compared { a: Totals::new(la), b: Totals::new(lb), paired: Paired::new(la, lb) };
+    let blocks = super::blocks(&batch.runs);
+    let work = || {
+        blocks
+            .par_iter()
+            .map_init(
+                || (Counter::new(ra, s, la).ok(), Counter::new(rb, s, lb).ok()),
+                |counters, block| {
+                    let mut out = empty();
+                    if let (Some(ca), Some(cb)) = counters {
+                        for i in block.clone() {
+                            let seed = seed_of(batch.seed, i);
+                            let a = ca.play(seed);
+                            let b = cb.play(seed);
+                            match (&a, &b) {
+                                (Ok(ta), Ok(tb)) => out.paired.add(&ta.values, &tb.values),
+                                _ => {}
+                            }
+                            match a {
+                                Ok(t) => out.a.add(t),
+                                Err(e) => out.a.fail(i, seed, &e),
+                            }
+                            match b {
+                                Ok(t) => out.b.add(t),
+                                Err(e) => out.b.fail(i, seed, &e),
+                            }
+                        }
+                    }
+                    progress(block.end - block.start);
+                    out
+                },
+            )
+            .reduce(empty, |mut x, y| {
+                x.a.merge(&y.a);
+                x.b.merge(&y.b);
+                x.paired.merge(&y.paired);
+                x
+            })
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build();
+    Ok(match pool {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    })
+}
+
+/// One count under A and B, and their paired difference A − B.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    /// The count, as `docs/simulation.md` names it: `outcome/heroes wins`, `rounds`, ...
+    pub metric: String,
+    /// Per encounter (a share for outcomes and `.../ever`).
+    pub a: f64,
+    pub b: f64,
+    /// Mean of the paired differences A − B, with its 95% interval.
+    pub difference: Estimate,
+    /// For shares: the exact McNemar test's two-sided p-value.
+    pub p_value: Option<f64>,
+    /// The difference is not noise at 95%: for shares the exact test's p < 0.05, for the rest
+    /// the interval leaves out 0.
+    pub marked: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub format: u32,
+    pub seed: u64,
+    pub runs: u64,
+    /// Pairs in which both runs finished (the differences are over these).
+    pub paired: u64,
+    pub a: Summary,
+    pub b: Summary,
+    /// Counts both rulesets have and at least one of them ever counted, in A's order.
+    pub differences: Vec<Difference>,
+}
+
+pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c: &Compared) -> Comparison {
+    let (la, lb) = layouts;
+    let keys = la.keys();
+    let mut differences = Vec::new();
+    let p = &c.paired;
+    for (k, (i, j)) in p.pairs.iter().enumerate() {
+        if c.a.sum[*i] == 0 && c.b.sum[*j] == 0 {
+            continue;
+        }
+        let a = summary::estimate(la, &c.a, *i).value;
+        let b = summary::estimate(lb, &c.b, *j).value;
+        let difference = stats::mean(p.n, p.sum[k], p.sum_sq[k]);
+        let (p_value, marked) = match la.kind(*i) {
+            Kind::Indicator => {
+                // d is 1 where only A had it, −1 where only B did: Σd and Σd² give both counts.
+                let only_a = u64::try_from((p.sum_sq[k] + p.sum[k]) / 2).unwrap_or(0);
+                let only_b = u64::try_from((p.sum_sq[k] - p.sum[k]) / 2).unwrap_or(0);
+                let pv = stats::mcnemar(only_a, only_b);
+                (Some(pv), pv < 0.05)
+            }
+            Kind::Count => (None, difference.excludes_zero()),
+        };
+        differences.push(Difference { metric: keys[*i].clone(), a, b, difference, p_value, marked });
+    }
+    Comparison {
+        format: summary::FORMAT,
+        seed,
+        runs: c.a.played,
+        paired: p.n,
+        a: summary::summarise(names.0, seed, la, &c.a),
+        b: summary::summarise(names.1, seed, lb, &c.b),
+        differences,
+    }
+}
+
+/// The comparison as a table: A, B, A − B with its interval, `*` where it is not noise.
+pub fn to_text(c: &Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "A = {}, B = {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
+        c.a.ruleset, c.b.ruleset, c.runs, c.seed, c.paired
+    );
+    out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
+    out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
+    let rows: Vec<Vec<String>> = c
+        .differences
+        .iter()
+        .map(|d| {
+            vec![
+                d.metric.clone(),
+                summary::num(d.a),
+                summary::num(d.b),
+                summary::show(&d.difference),
+                d.p_value.map(|p| format!("p={p}")).unwrap_or_default(),
+                if d.marked { "*".into() } else { String::new() },
+            ]
+        })
+        .collect();
+    summary::table(&mut out, &["metric", "A", "B", "A - B", "", ""], &rows);
+    for (label, s) in [("A", &c.a), ("B", &c.b)] {
+        for f in &s.failures {
+            let _ = writeln!(
+                out,
+                "\n{label}: {} runs failed with {} (first: tempo run ... --seed {}): {}",
+                f.count, f.code, f.first_seed, f.message
+            );
+        }
+    }
+    out
+}

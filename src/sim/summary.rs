@@ -1,0 +1,415 @@
+//! The summary of a simulation: every estimate with its 95% interval, as a stable JSON document
+//! (docs/simulation.md, "The JSON summary") or a table for a person.
+
+use super::layout::{Kind, Layout};
+use super::stats::{self, Estimate};
+use super::totals::Totals;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// The version of the JSON document; raised when a field changes meaning or goes away.
+pub const FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub format: u32,
+    pub ruleset: String,
+    pub seed: u64,
+    /// Runs played, and how many ran to the end (every estimate is over those).
+    pub runs: u64,
+    pub completed: u64,
+    pub failures: Vec<FailureRow>,
+    pub outcomes: Vec<OutcomeRow>,
+    pub rounds: Rounds,
+    pub turns: Vec<TurnRow>,
+    pub pools: Vec<PoolRow>,
+    pub actions: Vec<ActionRow>,
+    pub refusals: Vec<RefusalRow>,
+    pub reactions: Reactions,
+    pub conditions: Vec<ConditionRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailureRow {
+    pub code: String,
+    pub count: u64,
+    /// Replays the first failure: `tempo run RULES SCENARIO --seed <first_seed>`.
+    pub first_seed: u64,
+    pub first_run: u64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeRow {
+    pub outcome: String,
+    pub count: u64,
+    /// The share of completed encounters (Wilson interval).
+    pub share: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rounds {
+    pub mean: Estimate,
+    pub median: u32,
+    pub p10: u32,
+    pub p90: u32,
+    pub min: u32,
+    pub max: u32,
+    pub histogram: Vec<Bar>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bar {
+    pub value: u32,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnRow {
+    pub who: String,
+    /// Turns per encounter in which the participant could act.
+    pub turns: Estimate,
+    /// Of those, turns that began with nothing it could afford: per encounter, and as a share
+    /// of its turns (ratio of totals).
+    pub stuck: Estimate,
+    pub stuck_share: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRow {
+    pub who: String,
+    pub pool: String,
+    /// Paid per encounter, per round and per turn of its owner.
+    pub spent: Estimate,
+    pub spent_per_round: Estimate,
+    pub spent_per_turn: Estimate,
+    /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`),
+    /// per encounter and per round.
+    pub lost: Estimate,
+    pub lost_per_round: Estimate,
+    /// Declarations that paid it below its floor, per encounter.
+    pub overspends: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionRow {
+    pub who: String,
+    pub action: String,
+    pub kind: String,
+    /// Uses per encounter.
+    pub uses: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefusalRow {
+    pub action: String,
+    pub code: String,
+    /// Refused declarations per encounter.
+    pub refused: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reactions {
+    pub per_encounter: Estimate,
+    pub per_round: Estimate,
+    pub chains_per_encounter: Estimate,
+    /// Chains by length: 1 is a reaction nobody answered, 2 a reaction answered by another.
+    pub chain_lengths: Vec<Bar>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConditionRow {
+    pub who: String,
+    pub condition: String,
+    /// Times applied per encounter.
+    pub applied: Estimate,
+    /// Share of encounters in which it was applied at least once (Wilson interval).
+    pub encounters: Estimate,
+}
+
+/// Estimates one count of the layout from the totals: a proportion or a mean per encounter.
+pub fn estimate(layout: &Layout, t: &Totals, at: usize) -> Estimate {
+    let n = t.completed;
+    match layout.kind(at) {
+        Kind::Indicator => stats::wilson(u64::try_from(t.sum[at]).unwrap_or(0), n),
+        Kind::Count => stats::mean(n, t.sum[at], t.sum_sq[at]),
+    }
+}
+
+fn per_round(t: &Totals, at: usize) -> Estimate {
+    let r = Layout::ROUNDS;
+    stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[r], t.sum_sq[r]), t.by_round[at])
+}
+
+fn per_turn(layout: &Layout, t: &Totals, who: usize, at: usize) -> Estimate {
+    let turns = layout.turns(who);
+    stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[turns], t.sum_sq[turns]), t.by_turn[at])
+}
+
+fn bars(histogram: &std::collections::BTreeMap<u32, u64>) -> Vec<Bar> {
+    histogram.iter().map(|(value, count)| Bar { value: *value, count: *count }).collect()
+}
+
+/// The summary of the totals. Rows where nothing was counted are left out.
+pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summary {
+    let n = t.completed;
+    let failures = t
+        .failures
+        .iter()
+        .map(|(code, f)| FailureRow {
+            code: code.clone(),
+            count: f.count,
+            first_seed: f.first_seed,
+            first_run: f.first_run,
+            message: f.message.clone(),
+        })
+        .collect();
+    let outcomes = (0..layout.outcomes())
+        .map(|k| {
+            let at = layout.outcome(k);
+            OutcomeRow {
+                outcome: layout.outcome_name(k),
+                count: u64::try_from(t.sum[at]).unwrap_or(0),
+                share: estimate(layout, t, at),
+            }
+        })
+        .collect();
+    let rounds = Rounds {
+        mean: estimate(layout, t, Layout::ROUNDS),
+        median: stats::quantile(&t.rounds, 0.5),
+        p10: stats::quantile(&t.rounds, 0.1),
+        p90: stats::quantile(&t.rounds, 0.9),
+        min: t.rounds.keys().next().copied().unwrap_or(0),
+        max: t.rounds.keys().next_back().copied().unwrap_or(0),
+        histogram: bars(&t.rounds),
+    };
+    let mut turns = Vec::new();
+    let mut pools = Vec::new();
+    let mut actions = Vec::new();
+    let mut conditions = Vec::new();
+    for (w, who) in layout.participants.iter().enumerate() {
+        turns.push(TurnRow {
+            who: who.clone(),
+            turns: estimate(layout, t, layout.turns(w)),
+            stuck: estimate(layout, t, layout.stuck(w)),
+            stuck_share: per_turn(layout, t, w, layout.stuck(w)),
+        });
+        for (p, pool) in layout.pools.iter().enumerate() {
+            let (spent, lost, over) = (layout.spent(w, p), layout.lost(w, p), layout.overspent(w, p));
+            if t.sum[spent] == 0 && t.sum[lost] == 0 && t.sum[over] == 0 {
+                continue;
+            }
+            pools.push(PoolRow {
+                who: who.clone(),
+                pool: pool.clone(),
+                spent: estimate(layout, t, spent),
+                spent_per_round: per_round(t, spent),
+                spent_per_turn: per_turn(layout, t, w, spent),
+                lost: estimate(layout, t, lost),
+                lost_per_round: per_round(t, lost),
+                overspends: estimate(layout, t, over),
+            });
+        }
+        for (a, action) in layout.actions.iter().enumerate() {
+            let at = layout.uses(w, a);
+            if t.sum[at] == 0 {
+                continue;
+            }
+            actions.push(ActionRow {
+                who: who.clone(),
+                action: action.clone(),
+                kind: layout.kinds.get(a).cloned().unwrap_or_default(),
+                uses: estimate(layout, t, at),
+            });
+        }
+        for (c, condition) in layout.conditions.iter().enumerate() {
+            let at = layout.applied(w, c);
+            if t.sum[at] == 0 {
+                continue;
+            }
+            conditions.push(ConditionRow {
+                who: who.clone(),
+                condition: condition.clone(),
+                applied: estimate(layout, t, at),
+                encounters: estimate(layout, t, layout.ever(w, c)),
+            });
+        }
+    }
+    let refusals = t
+        .refusals
+        .iter()
+        .flat_map(|(action, codes)| {
+            codes.iter().map(move |(code, (s, ss))| RefusalRow {
+                action: action.clone(),
+                code: code.clone(),
+                refused: stats::mean(n, *s, *ss),
+            })
+        })
+        .collect();
+    let reactions = Reactions {
+        per_encounter: estimate(layout, t, Layout::ANSWERS),
+        per_round: per_round(t, Layout::ANSWERS),
+        chains_per_encounter: estimate(layout, t, Layout::CHAINS),
+        chain_lengths: bars(&t.chains),
+    };
+    Summary {
+        format: FORMAT,
+        ruleset: ruleset.to_string(),
+        seed,
+        runs: t.played,
+        completed: n,
+        failures,
+        outcomes,
+        rounds,
+        turns,
+        pools,
+        actions,
+        refusals,
+        reactions,
+        conditions,
+    }
+}
+
+/// `1.23 [1.10, 1.36]`.
+pub fn show(e: &Estimate) -> String {
+    format!("{} [{}, {}]", num(e.value), num(e.low), num(e.high))
+}
+
+/// `57.3% [54.2, 60.4]`.
+pub fn show_share(e: &Estimate) -> String {
+    format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
+}
+
+/// Two decimals, without a trailing `.00`.
+pub fn num(x: f64) -> String {
+    let s = format!("{x:.2}");
+    match s.strip_suffix(".00") {
+        Some(whole) if whole != "-0" => whole.to_string(),
+        Some(_) => "0".to_string(),
+        None => s,
+    }
+}
+
+/// Columns padded to their widest cell; the first column left-aligned, the rest too (estimates
+/// read left to right).
+pub fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            if let Some(w) = widths.get_mut(i) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+    }
+    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::from(" ");
+        for (i, cell) in cells.enumerate() {
+            let _ = write!(s, " {cell:<width$}", width = widths.get(i).copied().unwrap_or(0));
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(out, &mut header.iter().copied());
+    for row in rows {
+        line(out, &mut row.iter().map(String::as_str));
+    }
+}
+
+/// The summary as tables for a person.
+pub fn to_text(s: &Summary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} encounters (seed {}), {} ran to the end. 95% intervals in brackets.",
+        s.ruleset, s.runs, s.seed, s.completed
+    );
+    if !s.failures.is_empty() {
+        out.push_str("\nFailed runs (replay one with `tempo run RULES SCENARIO --seed SEED`):\n");
+        let rows: Vec<Vec<String>> = s
+            .failures
+            .iter()
+            .map(|f| vec![f.code.clone(), f.count.to_string(), f.first_seed.to_string(), f.message.clone()])
+            .collect();
+        table(&mut out, &["code", "runs", "first seed", "first message"], &rows);
+    }
+    out.push_str("\nOutcome:\n");
+    let rows: Vec<Vec<String>> =
+        s.outcomes.iter().map(|o| vec![o.outcome.clone(), o.count.to_string(), show_share(&o.share)]).collect();
+    table(&mut out, &["outcome", "encounters", "share"], &rows);
+    let r = &s.rounds;
+    let _ = writeln!(
+        out,
+        "\nLength in rounds: mean {}, median {}, p10 {}, p90 {}, min {}, max {}.",
+        show(&r.mean),
+        r.median,
+        r.p10,
+        r.p90,
+        r.min,
+        r.max
+    );
+    let most = r.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+    for b in &r.histogram {
+        let width = (b.count * 40).div_ceil(most) as usize;
+        let _ = writeln!(out, "  {:>4} {:<40} {}", b.value, "#".repeat(width), b.count);
+    }
+    out.push_str("\nTurns (stuck: began with nothing affordable):\n");
+    let rows: Vec<Vec<String>> = s
+        .turns
+        .iter()
+        .map(|t| vec![t.who.clone(), show(&t.turns), show(&t.stuck), show_share(&t.stuck_share)])
+        .collect();
+    table(&mut out, &["who", "turns", "stuck turns", "stuck share"], &rows);
+    if !s.pools.is_empty() {
+        out.push_str("\nPools (per encounter unless said; lost: left unspent and thrown away):\n");
+        let rows: Vec<Vec<String>> = s
+            .pools
+            .iter()
+            .map(|p| {
+                vec![
+                    p.who.clone(),
+                    p.pool.clone(),
+                    show(&p.spent),
+                    show(&p.spent_per_round),
+                    show(&p.spent_per_turn),
+                    show(&p.lost),
+                    show(&p.overspends),
+                ]
+            })
+            .collect();
+        table(&mut out, &["who", "pool", "spent", "per round", "per turn", "lost", "overspends"], &rows);
+    }
+    if !s.actions.is_empty() {
+        out.push_str("\nActions (uses per encounter):\n");
+        let rows: Vec<Vec<String>> =
+            s.actions.iter().map(|a| vec![a.who.clone(), a.action.clone(), a.kind.clone(), show(&a.uses)]).collect();
+        table(&mut out, &["who", "action", "kind", "uses"], &rows);
+    }
+    if !s.refusals.is_empty() {
+        out.push_str("\nRefused declarations (per encounter):\n");
+        let rows: Vec<Vec<String>> =
+            s.refusals.iter().map(|r| vec![r.action.clone(), r.code.clone(), show(&r.refused)]).collect();
+        table(&mut out, &["action", "code", "refused"], &rows);
+    }
+    let re = &s.reactions;
+    let _ = writeln!(
+        out,
+        "\nReactions: {} per encounter, {} per round; {} chains per encounter.",
+        show(&re.per_encounter),
+        show(&re.per_round),
+        show(&re.chains_per_encounter)
+    );
+    if !re.chain_lengths.is_empty() {
+        let lengths: Vec<String> = re.chain_lengths.iter().map(|b| format!("{}: {}", b.value, b.count)).collect();
+        let _ = writeln!(out, "  chains by length: {}", lengths.join(", "));
+    }
+    if !s.conditions.is_empty() {
+        out.push_str("\nConditions:\n");
+        let rows: Vec<Vec<String>> = s
+            .conditions
+            .iter()
+            .map(|c| vec![c.who.clone(), c.condition.clone(), show(&c.applied), show_share(&c.encounters)])
+            .collect();
+        table(&mut out, &["who", "condition", "applied", "in encounters"], &rows);
+    }
+    out
+}
