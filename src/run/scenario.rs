@@ -81,6 +81,10 @@ pub enum Policy {
     /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
     /// can pay for reactions.
     HoldBack { pool: String, keep: i64 },
+    /// Weighs every candidate by a documented score of its effects (expected harm to enemies,
+    /// help to itself and allies, the price of an overspend) and takes the best, one ply deep;
+    /// closes in like `Aggressive` when nothing scores above 0. Reactions like `Aggressive`.
+    Greedy,
     /// Decides at random from the run's seeded generator.
     Random,
     /// Ends every turn at once and declines everything (a dummy).
