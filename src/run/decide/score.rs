@@ -186,6 +186,9 @@ impl<S: Sink> Engine<'_, S> {
         }
         match e {
             Expr::Dice { count, sides } => {
+                if *count as usize > MAX_OUTCOMES {
+                    return None;
+                }
                 let face = Dist { lo: 1, p: vec![1.0 / f64::from((*sides).max(1)); (*sides).max(1) as usize] };
                 let mut total = Dist::point(0);
                 for _ in 0..*count {
