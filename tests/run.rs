@@ -1104,3 +1104,169 @@ fn a_stopped_sink_abandons_the_encounter() {
     // The round under way when it stopped is finished; none after it is started.
     assert!(sink.taken < 60, "{} events after the sink stopped at 20", sink.taken);
 }
+
+// Policies (docs/scenario.md, "How outcomes are scored"). Wounds and Fatigue as in Frontiers:
+// past the maximum takes you out, so each is scored by how close it is to that.
+const TRACKS: &str = r#"ruleset tracks
+initiative { value 0 }
+round { phase act: turns }
+stat vigor_mod = 0
+derive wound_max = 1 + vigor_mod
+pool energy { max 6; overspend to -3 { choose owner "Overspend: gain a Wound or a Fatigue?" { wound: { wounds += 1 } fatigue: { fatigue += 1 } } } }
+pool wounds { max none; start 0; when > wound_max { apply dead } }
+pool fatigue { max none; start 0; when > 1 { apply out } }
+condition dead { blocks actions, reactions }
+condition out { blocks actions, reactions }
+action surge { cost 4 energy }
+downtime every 1 hour { choose owner "Remove a Wound or a Fatigue?" { wound: { wounds -= 1 } fatigue: { fatigue -= 1 } } }
+"#;
+
+// Frontiers, 000 "Downtime Recovery": one Wound or one Fatigue an hour. With no Wound to
+// remove, a policy removes the Fatigue (it used to remove the Wound it did not have).
+#[test]
+fn a_policy_removes_what_it_has_not_a_wound_it_lacks() {
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {"wounds": 0, "fatigue": 1}, controller: Policy(Aggressive)),
+  (name: "B", side: "b", pools: {"wounds": 1, "fatigue": 0}, controller: Policy(Passive)),
+], after: (downtime_hours: 1))"#;
+    let t = play(TRACKS, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "A chooses fatigue (Remove a Wound or a Fatigue?).",
+            "A: fatigue 1 -> 0 (downtime)",
+            "B chooses wound (Remove a Wound or a Fatigue?).",
+            "B: wounds 1 -> 0 (downtime)",
+        ],
+    );
+}
+
+// Frontiers, 000 "Overspend as Controlled Bleed": a character with more room for Wounds bleeds
+// into Wounds, one closer to its Fatigue maximum too; with equal room, the first option.
+#[test]
+fn an_overspend_bleeds_into_the_track_with_more_room() {
+    let s = |vigor: i64, fatigue: i64| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"vigor_mod": {vigor}}}, pools: {{"energy": 1, "fatigue": {fatigue}}}, controller: Script(steps: [Act(round: 1, action: "surge")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#
+        )
+    };
+    // Room for 1 more of each: the first option.
+    let t = play(TRACKS, &s(0, 0)).unwrap();
+    assert_in_order(&t, &["A chooses wound (Overspend: gain a Wound or a Fatigue?).", "A: wounds 0 -> 1 (overspend)"]);
+    // One Fatigue from the maximum: the Wound.
+    let t = play(TRACKS, &s(0, 1)).unwrap();
+    assert_in_order(&t, &["A chooses wound (Overspend: gain a Wound or a Fatigue?)."]);
+    assert!(!t.contains("dead") && !t.contains("out"), "{t}");
+    // Room for 3 Wounds with a Fatigue already held: still the Wound.
+    let t = play(TRACKS, &s(2, 1)).unwrap();
+    assert_in_order(&t, &["A chooses wound (Overspend: gain a Wound or a Fatigue?)."]);
+    // A Wound already at the maximum would kill: the Fatigue.
+    let dying = s(0, 0).replace(r#""fatigue": 0"#, r#""fatigue": 0, "wounds": 1"#);
+    let t = play(TRACKS, &dying).unwrap();
+    assert_in_order(
+        &t,
+        &["A chooses fatigue (Overspend: gain a Wound or a Fatigue?).", "A: fatigue 0 -> 1 (overspend)"],
+    );
+}
+
+// Random still answers from the run's seeded generator: the same seed, the same answers.
+#[test]
+fn a_random_chooser_is_seeded() {
+    let s = r#"(seed: 5, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {"wounds": 1, "fatigue": 1}, controller: Policy(Random)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+], after: (downtime_hours: 6))"#;
+    assert_eq!(play(TRACKS, s).unwrap(), play(TRACKS, s).unwrap());
+}
+
+// Frontiers, 000 "Gaining a Wound": the downed reawaken at encounter end only if an ally can
+// reach them. Nobody standing on their side: the state decides, the GM is not asked.
+#[test]
+fn nobody_reaches_the_downed_when_no_ally_stands() {
+    let rules = std::fs::read_to_string("rulesets/frontiers.rules").unwrap();
+    let s = |ally: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {{"hp": 0}}, conditions: ["unconscious"], controller: Policy(Passive)),
+  {ally}
+  (name: "B", side: "b", position: 9, controller: Policy(Passive)),
+])"#
+        )
+    };
+    let alone = play(&rules, &s("")).unwrap();
+    assert!(!alone.contains("Can an ally reach them?"), "{alone}");
+    assert!(!alone.contains("A: hp 0 -> 1"), "{alone}");
+    let down = r#"(name: "C", side: "a", pools: {"hp": 0}, conditions: ["unconscious"], controller: Policy(Passive)),"#;
+    let t = play(&rules, &s(down)).unwrap();
+    assert!(!t.contains("Can an ally reach them?"), "a downed ally reaches nobody:\n{t}");
+    let standing = r#"(name: "C", side: "a", position: 40, controller: Policy(Passive)),"#;
+    let t = play(&rules, &s(standing)).unwrap();
+    assert_in_order(&t, &["GM chooses yes (Can an ally reach them?).", "A: hp 0 -> 1 (at encounter_end)"]);
+}
+
+// Greedy weighs its candidates: a weak first action and a strong second one. Aggressive takes
+// the first declared; Greedy the one that does more harm.
+#[test]
+fn greedy_takes_the_stronger_action_where_aggressive_takes_the_first() {
+    let rules = r#"ruleset greedy
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; refresh at turn_start }
+pool hp { max 20; when <= 0 { apply down } }
+condition down { blocks actions, reactions }
+action jab { cost 1 ap; target enemy; resolve { target.hp -= 1 } }
+action swing { cost 1 ap; target enemy; resolve { check 1d20 vs 6 { success { target.hp -= 1d6 + 2 } } } }
+"#;
+    let s = |policy: &str| {
+        format!(
+            r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 1}}, controller: Policy({policy})),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#
+        )
+    };
+    let aggressive = play(rules, &s("Aggressive")).unwrap();
+    assert_in_order(&aggressive, &["A uses jab (action) at B", "A uses jab (action) at B"]);
+    assert!(!aggressive.contains("swing"), "{aggressive}");
+    let greedy = play(rules, &s("Greedy")).unwrap();
+    assert_in_order(&greedy, &["A uses swing (action) at B", "A uses swing (action) at B"]);
+    assert!(!greedy.contains("jab"), "{greedy}");
+}
+
+// Greedy does not pay an overspend that would take it out for a blow, and closes in first.
+#[test]
+fn greedy_weighs_the_price_of_an_overspend_and_closes_in() {
+    let rules = r#"ruleset greedy
+initiative { value speed }
+round { phase act: turns }
+space grid
+stat speed = 0
+pool ap { max 3; refresh at turn_start }
+pool mp { max 3; refresh at turn_start }
+pool energy { max 2; overspend to -2 { wounds += 1 } }
+pool wounds { max none; start 0; when > 0 { apply dead } }
+pool hp { max 20; when <= 0 { apply down } }
+condition down { blocks actions, reactions }
+condition dead { blocks actions, reactions }
+action walk { cost 1 mp per unit; resolve { move units } }
+action strike { cost 1 ap; target enemy within 1; resolve { target.hp -= 2 } }
+action surge { cost 1 ap + 2 energy; target enemy within 1; resolve { target.hp -= 6 } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 1}, position: 0, controller: Policy(Greedy)),
+  (name: "B", side: "b", position: 3, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &["A uses walk", "A uses surge (action) at B", "A uses strike (action) at B", "A uses strike (action) at B"],
+    );
+    assert!(
+        !t.contains("A: energy 0 ->") && !t.contains("A: wounds 0 -> 1"),
+        "Greedy overspent into a fatal Wound:\n{t}"
+    );
+}

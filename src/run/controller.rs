@@ -20,6 +20,7 @@ pub struct ControlState {
 pub enum Chosen {
     Aggressive,
     HoldBack(ir::PoolId, i64),
+    Greedy,
     Random,
     Passive,
 }
@@ -28,6 +29,7 @@ impl Chosen {
     pub fn of(policy: &Policy, r: &ir::Ruleset) -> Chosen {
         match policy {
             Policy::Aggressive => Chosen::Aggressive,
+            Policy::Greedy => Chosen::Greedy,
             Policy::Random => Chosen::Random,
             Policy::Passive => Chosen::Passive,
             // The scenario check has made sure the pool exists.

@@ -1,6 +1,9 @@
 //! Decisions: who decides what. A script's decisions come first; a policy decides the rest.
 
+mod score;
+
 use super::controller::{Chosen, ControlState, Decision, MAX_ACTIONS_PER_TURN};
+use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
 use super::pending::Readied;
@@ -196,22 +199,55 @@ impl<S: Sink> Engine<'_, S> {
         let decision = match found {
             Err(e) => Err(e),
             Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
-            Ok(()) => Ok(match policy {
+            Ok(()) => match policy {
                 Chosen::Random => {
                     options.push(Decision::EndTurn);
                     let i = (self.rng.next_u64() % options.len() as u64) as usize;
-                    options[i]
+                    Ok(options[i])
                 }
-                // Offence first: an action with a target before one without, in declaration order.
-                _ => {
-                    let first_targeted =
-                        options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
-                    options[first_targeted.unwrap_or(0)]
-                }
-            }),
+                Chosen::Greedy => self.greedy(who, &mut options),
+                _ => Ok(aggressive(&options)),
+            },
         };
         self.scratch.decisions = options;
         decision
+    }
+
+    /// `Greedy`: the candidate with the best score (docs/scenario.md, "How outcomes are
+    /// scored"), the first of equals, if its score is above 0; otherwise what `Aggressive` would
+    /// do among the candidates that score 0 or more (closing in, a free action), else the end.
+    fn greedy(&mut self, who: usize, options: &mut Vec<Decision>) -> Result<Decision, RunError> {
+        let mut best: Option<(Decision, f64)> = None;
+        let mut i = 0;
+        while i < options.len() {
+            let Decision::Act { action, target, units } = options[i] else {
+                i += 1;
+                continue;
+            };
+            // Planned again for what it pays: the price of an overspend counts against it.
+            let was = self.dry;
+            self.dry = true;
+            let plan = self.plan(who, action, target, units, None);
+            self.dry = was;
+            let paid = match plan? {
+                Ok(plan) => plan.paid,
+                Err(_) => Default::default(),
+            };
+            let s = self.score_action(who, action, target, units, paid.as_slice());
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((options[i], s));
+            }
+            if s < 0.0 {
+                options.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(match best {
+            Some((d, s)) if s > 0.0 => d,
+            _ if options.is_empty() => Decision::EndTurn,
+            _ => aggressive(options),
+        })
     }
 
     /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that
@@ -264,8 +300,11 @@ impl<S: Sink> Engine<'_, S> {
         }
     }
 
-    /// The index of the answer to a choice; `who` is `None` for the GM.
-    pub fn ask_choice(&mut self, who: Option<usize>, options: &[ir::ChoiceOption]) -> usize {
+    /// The index of the answer to a choice asked while running effects for `c`; `who` is `None`
+    /// for the GM. A script's `Choose` step first; then `Random` picks uniformly, the GM's other
+    /// policies the first option, and every other policy the option that scores best for the
+    /// chooser in the state as it is (docs/scenario.md, "How outcomes are scored").
+    pub fn ask_choice(&mut self, who: Option<usize>, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
         if options.is_empty() {
             return 0;
         }
@@ -282,10 +321,10 @@ impl<S: Sink> Engine<'_, S> {
             Some(w) => self.controls[w].policy == Chosen::Random,
             None => self.gm == Policy::Random,
         };
-        if random {
-            (self.rng.next_u64() % options.len() as u64) as usize
-        } else {
-            0
+        match who {
+            _ if random => (self.rng.next_u64() % options.len() as u64) as usize,
+            Some(w) => self.best_option(w, options, c),
+            None => 0,
         }
     }
 
@@ -342,4 +381,11 @@ impl<S: Sink> Engine<'_, S> {
         }
         0
     }
+}
+
+/// `Aggressive`'s pick: offence first, the first candidate with a target that is not movement,
+/// else the first candidate. `options` is not empty.
+fn aggressive(options: &[Decision]) -> Decision {
+    let first_targeted = options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
+    options.get(first_targeted.unwrap_or(0)).copied().unwrap_or(Decision::EndTurn)
 }

@@ -76,14 +76,21 @@ pub enum Controller {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub enum Policy {
     /// Spends everything on offence: the first affordable action against the first enemy in
-    /// reach, again and again; takes every reaction it can afford; picks first options.
+    /// reach, again and again; takes every reaction it can afford; answers a choice with the
+    /// option that scores best for it in the state (docs/scenario.md, "How outcomes are scored").
+    /// As the GM's policy: the first option of a `choose gm`, ties in seating order.
     Aggressive,
     /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
     /// can pay for reactions.
     HoldBack { pool: String, keep: i64 },
+    /// Weighs every candidate by a documented score of its effects (expected harm to enemies,
+    /// help to itself and allies, the price of an overspend) and takes the best, one ply deep;
+    /// closes in like `Aggressive` when nothing scores above 0. Reactions like `Aggressive`.
+    Greedy,
     /// Decides at random from the run's seeded generator.
     Random,
-    /// Ends every turn at once and declines everything (a dummy).
+    /// Ends every turn at once and declines every reaction (a dummy); answers choices like
+    /// `Aggressive`.
     Passive,
 }
 

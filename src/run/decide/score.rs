@@ -1,0 +1,453 @@
+//! Scores: how good an outcome looks to one participant, read from the state without changing
+//! it (docs/scenario.md, "How outcomes are scored"). Policies answer choices with them, and
+//! `Greedy` weighs its candidate actions with them.
+//!
+//! The score is static: effects are looked at, not run. A pool change counts by how much closer
+//! (or farther) it brings its holder to a harmful threshold of the pool, a resource by its share
+//! of the pool's maximum, a condition by what it blocks; checks and conditions with dice are
+//! weighed by their exact chances. Everything is read in a dry run (no dice, no trace); nothing
+//! here writes to the world, the ledger or the generator.
+
+use super::super::ctx::Ctx;
+use super::super::engine::Engine;
+use super::super::sink::Sink;
+use crate::ir::{self, BinOp, CmpOp, Effect, Expr};
+
+/// What entering a harmful threshold is worth; one step before it is 1, two steps 1/2, ...
+const INSIDE: f64 = 2.0;
+/// A resource (a pool with a maximum and no harmful threshold): its whole maximum is worth this.
+const RESOURCE_WEIGHT: f64 = 0.25;
+/// A condition that blocks both actions and reactions (it takes its holder out).
+const OUT: f64 = 1.0;
+/// A condition that hinders (blocks something, disadvantage, marked negative), or helps
+/// (advantage, marked positive), by this much.
+const HINDER: f64 = 0.25;
+/// Distributions larger than this fall back to averages.
+const MAX_OUTCOMES: usize = 4096;
+/// How deep nested effects and derived values are followed.
+const MAX_DEPTH: u32 = 16;
+
+/// The outcomes of a roll: `p[i]` is the chance of `lo + i`.
+struct Dist {
+    lo: i64,
+    p: Vec<f64>,
+}
+
+impl Dist {
+    fn point(v: i64) -> Dist {
+        Dist { lo: v, p: vec![1.0] }
+    }
+
+    fn mean(&self) -> f64 {
+        self.p.iter().enumerate().map(|(i, p)| (self.lo as f64 + i as f64) * p).sum()
+    }
+
+    fn neg(&self) -> Dist {
+        let hi = self.lo.saturating_add(self.p.len() as i64 - 1);
+        Dist { lo: hi.saturating_neg(), p: self.p.iter().rev().copied().collect() }
+    }
+
+    /// The distribution of the sum of two independent rolls.
+    fn plus(&self, o: &Dist) -> Option<Dist> {
+        let n = self.p.len() + o.p.len() - 1;
+        if n > MAX_OUTCOMES || self.p.len().saturating_mul(o.p.len()) > 1 << 20 {
+            return None;
+        }
+        let mut p = vec![0.0; n];
+        for (i, a) in self.p.iter().enumerate() {
+            for (j, b) in o.p.iter().enumerate() {
+                p[i + j] += a * b;
+            }
+        }
+        Some(Dist { lo: self.lo.checked_add(o.lo)?, p })
+    }
+
+    fn times(&self, k: i64) -> Option<Dist> {
+        if k == 0 {
+            return Some(Dist::point(0));
+        }
+        if k < 0 {
+            return self.neg().times(k.checked_neg()?);
+        }
+        let n = (self.p.len() - 1).checked_mul(usize::try_from(k).ok()?)? + 1;
+        if n > MAX_OUTCOMES {
+            return None;
+        }
+        let mut p = vec![0.0; n];
+        for (i, x) in self.p.iter().enumerate() {
+            p[i * k as usize] = *x;
+        }
+        Some(Dist { lo: self.lo.checked_mul(k)?, p })
+    }
+
+    /// The chance that a value of this roll stands in `op` to 0.
+    fn chance(&self, op: CmpOp) -> f64 {
+        self.p
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| compare(op, self.lo.saturating_add(*i as i64), 0))
+            .map(|(_, p)| p)
+            .sum()
+    }
+}
+
+fn compare(op: CmpOp, a: i64, b: i64) -> bool {
+    match op {
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+    }
+}
+
+/// Whether evaluating `e` rolls dice (following derived values).
+fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    let d = |x: &Expr| has_dice(r, x, depth + 1);
+    match e {
+        Expr::Dice { .. } => true,
+        Expr::Derived(_, id) => r.derived.get(id.index()).is_none_or(|x| d(&x.value)),
+        Expr::CountNear(_, _, reach) => d(reach),
+        Expr::Neg(x) | Expr::Not(x) => d(x),
+        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => d(a) || d(b),
+        Expr::Call(_, args) => args.iter().any(d),
+        _ => false,
+    }
+}
+
+/// How harmful holding a condition is: 1 for one that takes its holder out (blocks actions and
+/// reactions), 1/4 for one that hinders, -1/4 for one that helps, else 0.
+fn condition_weight(r: &ir::Ruleset, c: ir::ConditionId) -> f64 {
+    let Some(def) = r.conditions.get(c.index()) else { return 0.0 };
+    let blocks = |k| def.blocks.kinds.contains(&k);
+    if blocks(ir::ActionKind::Action) && blocks(ir::ActionKind::Reaction) {
+        OUT
+    } else if !def.blocks.kinds.is_empty()
+        || def.blocks.movement
+        || !def.blocks.spend.is_empty()
+        || def.check_edge == Some(ir::Edge::Disadvantage)
+        || def.positive == Some(false)
+    {
+        HINDER
+    } else if def.check_edge == Some(ir::Edge::Advantage) || def.positive == Some(true) {
+        -HINDER
+    } else {
+        0.0
+    }
+}
+
+/// Whether effects (in any branch) give a condition that blocks something: a threshold with
+/// such effects is harmful, and its pool is scored by the distance to it.
+fn harmful(r: &ir::Ruleset, effects: &[Effect], depth: u32) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let deeper = |x: &[Effect]| harmful(r, x, depth + 1);
+    effects.iter().any(|e| match e {
+        Effect::Apply { condition, .. } => r.conditions.get(condition.index()).is_some_and(|c| {
+            let blocks = |c: &ir::Condition| !c.blocks.kinds.is_empty() || c.blocks.movement;
+            blocks(c) || c.implies.iter().any(|i| r.conditions.get(i.index()).is_some_and(blocks))
+        }),
+        Effect::If { then, otherwise, .. } => deeper(then) || deeper(otherwise),
+        Effect::Check { outcomes, .. } => {
+            deeper(&outcomes.success)
+                || deeper(&outcomes.failure)
+                || outcomes.critical.as_deref().is_some_and(deeper)
+                || outcomes.fumble.as_deref().is_some_and(deeper)
+        }
+        Effect::Choose { options, .. } => options.iter().any(|o| deeper(&o.effects)),
+        _ => false,
+    })
+}
+
+impl<S: Sink> Engine<'_, S> {
+    /// The exact value of an expression without dice; `None` if it cannot be evaluated here.
+    fn exact(&mut self, e: &Expr, c: &Ctx) -> Option<i64> {
+        let was = self.dry;
+        self.dry = true;
+        let v = self.eval(e, c).ok();
+        self.dry = was;
+        v
+    }
+
+    /// The outcomes of an expression made of dice, sums, differences and constant multiples;
+    /// `None` for anything else.
+    fn dist(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<Dist> {
+        let r = self.r;
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if !has_dice(r, e, 0) {
+            return self.exact(e, c).map(Dist::point);
+        }
+        match e {
+            Expr::Dice { count, sides } => {
+                if *count as usize > MAX_OUTCOMES {
+                    return None;
+                }
+                let face = Dist { lo: 1, p: vec![1.0 / f64::from((*sides).max(1)); (*sides).max(1) as usize] };
+                let mut total = Dist::point(0);
+                for _ in 0..*count {
+                    total = total.plus(&face)?;
+                }
+                Some(total)
+            }
+            Expr::Derived(w, id) => {
+                let inner = Ctx { owner: c.who(*w).ok()?, ..*c };
+                self.dist(&r.derived.get(id.index())?.value, &inner, depth + 1)
+            }
+            Expr::Neg(x) => Some(self.dist(x, c, depth + 1)?.neg()),
+            Expr::Binary(BinOp::Add, a, b) => self.dist(a, c, depth + 1)?.plus(&self.dist(b, c, depth + 1)?),
+            Expr::Binary(BinOp::Sub, a, b) => self.dist(a, c, depth + 1)?.plus(&self.dist(b, c, depth + 1)?.neg()),
+            Expr::Binary(BinOp::Mul, a, b) if !has_dice(r, b, 0) => {
+                self.dist(a, c, depth + 1)?.times(self.exact(b, c)?)
+            }
+            Expr::Binary(BinOp::Mul, a, b) if !has_dice(r, a, 0) => {
+                self.dist(b, c, depth + 1)?.times(self.exact(a, c)?)
+            }
+            _ => None,
+        }
+    }
+
+    /// The expected value of an expression (a comparison's is its chance of holding); `None`
+    /// if it cannot be evaluated here. Products, quotients, `min` and `max` of rolls use the
+    /// rolls' averages.
+    fn expect(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
+        let r = self.r;
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if !has_dice(r, e, 0) {
+            return self.exact(e, c).map(|v| v as f64);
+        }
+        if let Some(d) = self.dist(e, c, depth + 1) {
+            return Some(d.mean());
+        }
+        let deeper = depth + 1;
+        match e {
+            Expr::Derived(w, id) => {
+                let inner = Ctx { owner: c.who(*w).ok()?, ..*c };
+                self.expect(&r.derived.get(id.index())?.value, &inner, deeper)
+            }
+            Expr::Neg(x) => Some(-self.expect(x, c, deeper)?),
+            Expr::Not(x) => Some(1.0 - self.truth(x, c, deeper)?),
+            Expr::Compare(op, a, b) => self.chance(*op, a, b, c, deeper),
+            Expr::Binary(op, a, b) => match op {
+                BinOp::And => Some(self.truth(a, c, deeper)? * self.truth(b, c, deeper)?),
+                BinOp::Or => {
+                    let (x, y) = (self.truth(a, c, deeper)?, self.truth(b, c, deeper)?);
+                    Some(1.0 - (1.0 - x) * (1.0 - y))
+                }
+                _ => {
+                    let (x, y) = (self.expect(a, c, deeper)?, self.expect(b, c, deeper)?);
+                    match op {
+                        BinOp::Add => Some(x + y),
+                        BinOp::Sub => Some(x - y),
+                        BinOp::Mul => Some(x * y),
+                        BinOp::Div if y != 0.0 => Some(x / y),
+                        _ => None,
+                    }
+                }
+            },
+            Expr::Call(f, args) => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.expect(a, c, deeper)?);
+                }
+                let first = values.first().copied()?;
+                Some(match f {
+                    ir::Func::Min => values.into_iter().fold(first, f64::min),
+                    ir::Func::Max => values.into_iter().fold(first, f64::max),
+                    ir::Func::Abs => first.abs(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The chance that a condition holds.
+    fn truth(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
+        match e {
+            Expr::Compare(..) | Expr::Not(_) | Expr::Bool(_) | Expr::Binary(BinOp::And | BinOp::Or, ..) => {
+                self.expect(e, c, depth).map(|p| p.clamp(0.0, 1.0))
+            }
+            _ => match self.dist(e, c, depth) {
+                Some(d) => Some(d.chance(CmpOp::Ne)),
+                None => self.expect(e, c, depth).map(|v| if v != 0.0 { 1.0 } else { 0.0 }),
+            },
+        }
+    }
+
+    /// The chance that `a op b`: exact for rolls `dist` knows, else by comparing averages.
+    fn chance(&mut self, op: CmpOp, a: &Expr, b: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
+        if let (Some(x), Some(y)) = (self.dist(a, c, depth), self.dist(b, c, depth)) {
+            if let Some(d) = x.plus(&y.neg()) {
+                return Some(d.chance(op));
+            }
+        }
+        let (x, y) = (self.expect(a, c, depth)?, self.expect(b, c, depth)?);
+        let holds = match op {
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+        };
+        Some(if holds { 1.0 } else { 0.0 })
+    }
+
+    /// What a value of a pool is worth to its holder: minus the danger of each harmful
+    /// threshold (2 inside it, 1/n when n steps away), or for a resource (a maximum, no
+    /// harmful threshold) its share of the maximum times 1/4; other pools are worth nothing.
+    fn worth(&mut self, who: usize, p: ir::PoolId, v: f64) -> f64 {
+        let r = self.r;
+        let Some(pool) = r.pools.get(p.index()) else { return 0.0 };
+        let mut danger = 0.0;
+        let mut guarded = false;
+        for t in &pool.thresholds {
+            if !harmful(r, &t.effects, 0) {
+                continue;
+            }
+            let Some(at) = self.exact(&t.value, &Ctx::of(who)) else { continue };
+            let at = at as f64;
+            let steps = match t.op {
+                CmpOp::Lt => v - at + 1.0,
+                CmpOp::Le => v - at,
+                CmpOp::Gt => at - v + 1.0,
+                CmpOp::Ge => at - v,
+                CmpOp::Eq | CmpOp::Ne => continue,
+            };
+            guarded = true;
+            danger += if steps <= 0.0 { INSIDE } else { (1.0 / steps).min(1.0) };
+        }
+        if guarded {
+            return -danger;
+        }
+        match self.pool_max(who, p) {
+            Ok(Some(max)) if max > 0 => RESOURCE_WEIGHT * v / max as f64,
+            _ => 0.0,
+        }
+    }
+
+    /// +1 for `me` and its allies, -1 for anyone else: harm to an enemy is good for `me`.
+    fn side_sign(&self, me: usize, other: usize) -> f64 {
+        if me == other || self.world.relates(me, other, ir::Relation::Ally) {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// How good effects run for `c` look to `me`, summed over the effects (each read against the
+    /// state as it is now). Effects the scorer cannot read count 0.
+    pub(in crate::run) fn score(&mut self, effects: &[Effect], c: &Ctx, me: usize, depth: u32) -> f64 {
+        if depth > MAX_DEPTH {
+            return 0.0;
+        }
+        effects.iter().map(|e| self.score_one(e, c, me, depth)).sum()
+    }
+
+    fn score_one(&mut self, e: &Effect, c: &Ctx, me: usize, depth: u32) -> f64 {
+        let r = self.r;
+        let deeper = depth + 1;
+        match e {
+            Effect::Pool { who, pool, op, value } => {
+                let (Ok(p), Some(v)) = (c.who(*who), self.expect(value, c, deeper)) else { return 0.0 };
+                let now = self.world.pool(p, *pool) as f64;
+                let next = match op {
+                    ir::AssignOp::Set => v,
+                    ir::AssignOp::Add => now + v,
+                    ir::AssignOp::Sub => now - v,
+                };
+                // The bounds `set_pool` holds a pool to.
+                let min = self.pool_min(p, *pool).map_or(f64::MIN, |m| m as f64);
+                let max = self.pool_max(p, *pool).ok().flatten().map_or(f64::MAX, |m| m as f64);
+                let next = next.max(min.min(now)).min(max.max(min));
+                if next == now {
+                    return 0.0;
+                }
+                self.side_sign(me, p) * (self.worth(p, *pool, next) - self.worth(p, *pool, now))
+            }
+            Effect::Apply { who, condition, .. } => match c.who(*who) {
+                Ok(p) if !self.world.has(p, *condition) => -self.side_sign(me, p) * condition_weight(r, *condition),
+                _ => 0.0,
+            },
+            Effect::Remove { who, condition } => match c.who(*who) {
+                Ok(p) if self.world.has(p, *condition) => self.side_sign(me, p) * condition_weight(r, *condition),
+                _ => 0.0,
+            },
+            Effect::Check { roll, against, outcomes } => {
+                let hit = self.chance(CmpOp::Ge, roll, against, c, deeper).unwrap_or(0.5);
+                let success = self.score(&outcomes.success, c, me, deeper);
+                let failure = self.score(&outcomes.failure, c, me, deeper);
+                hit * success + (1.0 - hit) * failure
+            }
+            Effect::If { cond, then, otherwise } => {
+                let p = self.truth(cond, c, deeper).unwrap_or(0.5);
+                let (a, b) = (self.score(then, c, me, deeper), self.score(otherwise, c, me, deeper));
+                p * a + (1.0 - p) * b
+            }
+            Effect::Choose { chooser, options, .. } => {
+                let by = match chooser {
+                    ir::Chooser::Owner => Some(c.owner),
+                    ir::Chooser::Target => c.target,
+                    ir::Chooser::Gm => None,
+                };
+                let mut scores = Vec::with_capacity(options.len());
+                for o in options {
+                    scores.push(self.score(&o.effects, c, me, deeper));
+                }
+                let first = scores.first().copied().unwrap_or(0.0);
+                match by {
+                    // The GM's policy answers with the first option (Random aside).
+                    None => first,
+                    // A chooser on `me`'s side takes the best for `me`, anyone else the worst.
+                    Some(b) if self.side_sign(me, b) > 0.0 => scores.into_iter().fold(first, f64::max),
+                    Some(_) => scores.into_iter().fold(first, f64::min),
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The option `me` prefers: the highest score, the first of equals.
+    pub(in crate::run) fn best_option(&mut self, me: usize, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
+        let mut best = (0, f64::MIN);
+        for (i, o) in options.iter().enumerate() {
+            let s = self.score(&o.effects, c, me, 0);
+            if s > best.1 {
+                best = (i, s);
+            }
+        }
+        best.0
+    }
+
+    /// How good declaring `a` looks to `who` now: its effects scored for its target, plus the
+    /// price of each pool its cost overspends (costs themselves are not counted).
+    pub(in crate::run) fn score_action(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+        paid: &[(ir::PoolId, i64)],
+    ) -> f64 {
+        let r = self.r;
+        let Some(action) = r.actions.get(a.index()) else { return 0.0 };
+        let c = Ctx { owner: who, target, units: units.unwrap_or(0), ..Ctx::default() };
+        let mut s = self.score(&action.effects, &c, who, 0);
+        for (p, amount) in paid {
+            let Some(o) = r.pools.get(p.index()).and_then(|x| x.overspend.as_ref()) else { continue };
+            let Ok(min) = self.pool_min(who, *p) else { continue };
+            if *amount > 0 && self.world.pool(who, *p) - amount < min {
+                s += self.score(&o.price, &Ctx::of(who), who, 1);
+            }
+        }
+        s
+    }
+}
