@@ -75,7 +75,15 @@ fn explain_knows_every_code() {
 
 #[test]
 fn every_command_has_help() {
-    for cmd in [vec!["--help"], vec!["check", "--help"], vec!["compile", "--help"], vec!["explain", "--help"]] {
+    for cmd in [
+        vec!["--help"],
+        vec!["check", "--help"],
+        vec!["compile", "--help"],
+        vec!["explain", "--help"],
+        vec!["sim", "--help"],
+        vec!["sim", "merge", "--help"],
+        vec!["compare", "--help"],
+    ] {
         let (code, stdout, _) = tempo(&cmd);
         assert_eq!(code, 0);
         assert!(stdout.contains("Usage"), "{cmd:?}");
@@ -131,4 +139,87 @@ fn runtime_problems_are_diagnostics_with_exit_code_1() {
     let (code, _, stderr) = tempo(&["run", "tests/runtime/overflow.rules", "tests/runtime/start.ron"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("tempo::rule-failed") && stderr.contains("overflowed"), "{stderr}");
+}
+
+const SIM: [&str; 3] = ["sim", "rulesets/cheatsheet.rules", "examples/cheatsheet-skirmish.ron"];
+
+#[test]
+fn sim_output_is_the_same_whatever_the_jobs() {
+    for format in ["text", "json"] {
+        let run = |jobs: &str| {
+            tempo(&[&SIM[..], &["--runs", "200", "--seed", "3", "--jobs", jobs, "--format", format]].concat())
+        };
+        let (code, one, err) = run("1");
+        assert_eq!(code, 0, "{err}");
+        assert!(err.is_empty(), "no progress bar when stderr is not a terminal: {err}");
+        assert_eq!(run("2").1, one, "--jobs 2, {format}");
+        assert_eq!(run("3").1, one, "--jobs 3, {format}");
+    }
+}
+
+#[test]
+fn four_shards_merge_byte_for_byte_into_one_run() {
+    let dir = std::env::temp_dir().join(format!("tempo-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["--runs", "203", "--seed", "11"];
+    let (code, whole, err) = tempo(&[&SIM[..], &args, &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let mut files = Vec::new();
+    for k in 1..=4 {
+        let shard = format!("{k}/4");
+        let (code, out, err) = tempo(&[&SIM[..], &args, &["--shard", &shard]].concat());
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&file, out).unwrap();
+        files.push(file.display().to_string());
+    }
+    let merge = |files: &[String]| {
+        let mut argv = vec!["sim", "merge", "--format", "json"];
+        argv.extend(files.iter().map(String::as_str));
+        tempo(&argv)
+    };
+    let (code, merged, err) = merge(&files);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole, "the merge of 4 shards differs from one run of all seeds");
+    // Three of four: refused, and the missing runs named.
+    let (code, _, err) = merge(&files[..3]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no shard played runs"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_lists_the_problems_of_each_ruleset() {
+    // The cheat-sheet scenario names pools and actions Frontiers does not have, and the other way.
+    let (code, _, err) =
+        tempo(&["compare", "rulesets/frontiers.rules", "rulesets/cheatsheet.rules", "examples/frontiers-duel.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("under B (`rulesets/cheatsheet.rules`)"), "{err}");
+    assert!(!err.contains("under A"), "A fits: {err}");
+    let (code, stdout, err) = tempo(&[
+        "compare",
+        "rulesets/frontiers.rules",
+        "rulesets/frontiers-two-ap.rules",
+        "examples/frontiers-duel.ron",
+        "--runs",
+        "300",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("A = frontiers.rules, B = frontiers-two-ap.rules: 300 encounters"), "{stdout}");
+    assert!(stdout.contains("pool/Aria/ap/lost"), "{stdout}");
+}
+
+#[test]
+fn sim_refuses_bad_input_with_a_message() {
+    let (code, _, err) = tempo(&[&SIM[..], &["--shard", "5/4"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("K goes from 1 to N"), "{err}");
+    let (code, _, err) = tempo(&["sim", "rulesets/frontiers.rules", "examples/cheatsheet-skirmish.ron", "--runs", "5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("tempo::scenario"), "{err}");
+    let (code, _, _) = tempo(&["sim", "rulesets/frontiers.rules", "tests/no-such-scenario.ron"]);
+    assert_eq!(code, 2);
+    let (code, _, err) = tempo(&["sim", "merge", "Cargo.toml"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is not a tempo shard"), "{err}");
 }
