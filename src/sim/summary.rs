@@ -280,13 +280,28 @@ pub fn show_share(e: &Estimate) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
 }
 
-/// Two decimals, without a trailing `.00`.
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_keep_what_matters() {
+        assert_eq!(num(4.0), "4");
+        assert_eq!(num(1.06), "1.06");
+        assert_eq!(num(0.0049), "0.005");
+        assert_eq!(num(-0.0001), "0");
+        assert_eq!(num(-0.12), "-0.12");
+        assert_eq!(num(10.5), "10.5");
+    }
+}
+
+/// Up to three decimals, trailing zeros dropped: `1.06`, `4`, `0.005`.
 pub fn num(x: f64) -> String {
-    let s = format!("{x:.2}");
-    match s.strip_suffix(".00") {
-        Some(whole) if whole != "-0" => whole.to_string(),
-        Some(_) => "0".to_string(),
-        None => s,
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    match s {
+        "-0" | "" => "0".to_string(),
+        _ => s.to_string(),
     }
 }
 

@@ -186,7 +186,9 @@ impl<S: Sink> Engine<'_, S> {
         }
         match e {
             Expr::Dice { count, sides } => {
-                if *count as usize > MAX_OUTCOMES {
+                // Both bound the distribution before anything is allocated: a `1d4000000000`
+                // must fall back to averages, not ask for gigabytes.
+                if *count as usize > MAX_OUTCOMES || *sides as usize > MAX_OUTCOMES {
                     return None;
                 }
                 let face = Dist { lo: 1, p: vec![1.0 / f64::from((*sides).max(1)); (*sides).max(1) as usize] };
