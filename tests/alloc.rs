@@ -120,8 +120,11 @@ fn a_simulated_encounter_allocates_a_bounded_number_of_times() {
     let (a1, a2) = (simulated(&ruleset, &scenario, 200), simulated(&ruleset, &scenario, 400));
     let per_run = a2.saturating_sub(a1) as f64 / 200.0;
     println!("simulated: {a1} allocations for 200 encounters, {a2} for 400 ({per_run:.1} per encounter)");
-    // What a run allocates is the end-of-encounter state the trace's last event carries (maps of
-    // names), freed at once; nothing is kept, so memory stays flat however many runs. Measured
-    // 2026-11-23: see the printed line.
-    assert!(per_run <= 64.0, "{per_run} allocations per simulated encounter");
+    // What a run allocates is per encounter, not per event: the end-of-encounter state the last
+    // event carries (maps of names), reasons written for refusals, freed at once; nothing is
+    // kept, so memory stays flat however many runs (docs/performance.md measures it). Measured
+    // 2026-11-23: 68.7 per encounter of this duel, the same for the first 200 as the next 200.
+    let (a1, a2) = (a1 as f64, a2 as f64);
+    assert!((a2 - 2.0 * a1).abs() <= 0.1 * a1, "400 encounters do not allocate twice what 200 do: {a1} and {a2}");
+    assert!(per_run <= 100.0, "{per_run} allocations per simulated encounter");
 }

@@ -127,19 +127,23 @@ fn the_deepest_accepted_nesting_fits_a_small_stack() {
 
 #[test]
 fn greedy_weighs_a_die_of_four_billion_sides_without_asking_for_gigabytes() {
-    // The Greedy policy's score works out a roll's distribution; a huge die must fall back to
-    // its average instead of allocating one entry per side.
+    // The checker refuses dice over 1,000,000 sides, but a compiled IR edited by hand reaches the
+    // runner unchecked. The Greedy policy's score works out a roll's distribution; a huge die
+    // must fall back to its average instead of allocating one entry per side (32 GB here).
     let rules = r#"ruleset huge
 initiative { value 1 }
 round { phase act: turns }
 pool ap { max 1; refresh at turn_start }
 pool hp { max 100; when <= 0 { apply down } }
 condition down { blocks actions, free_actions, reactions }
-action strike { cost 1 ap; target enemy; resolve { target.hp -= 1d4000000000 } }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 1d20 } }
 "#;
     let c = compile_str("huge.rules", rules);
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
-    let r = c.ruleset.expect("compiles");
+    let ron = c.ruleset.expect("compiles").to_ron().expect("writes");
+    let edited = ron.replace("sides: 20,", "sides: 4000000000,");
+    assert_ne!(edited, ron, "the die is in the IR");
+    let r = tempo::ir::Ruleset::from_ron(&edited).expect("the edited IR reads");
     let s = tempo::run::scenario::parse(
         r#"(rounds: 2, participants: [
   (name: "A", side: "a", controller: Policy(Greedy)),

@@ -88,9 +88,8 @@ pub fn compare(
                             let seed = seed_of(batch.seed, i);
                             let a = ca.play(seed);
                             let b = cb.play(seed);
-                            match (&a, &b) {
-                                (Ok(ta), Ok(tb)) => out.paired.add(&ta.values, &tb.values),
-                                _ => {}
+                            if let (Ok(ta), Ok(tb)) = (&a, &b) {
+                                out.paired.add(&ta.values, &tb.values);
                             }
                             match a {
                                 Ok(t) => out.a.add(t),
@@ -185,6 +184,24 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
     }
 }
 
+/// The rows of the differences table: metric, A, B, A − B with its interval, the exact test's
+/// p-value for shares, `*` where the difference is not noise.
+pub fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
+    c.differences
+        .iter()
+        .map(|d| {
+            vec![
+                d.metric.clone(),
+                summary::num(d.a),
+                summary::num(d.b),
+                summary::show(&d.difference),
+                d.p_value.map(|p| p.to_string()).unwrap_or_default(),
+                if d.marked { "*".into() } else { String::new() },
+            ]
+        })
+        .collect()
+}
+
 /// The comparison as a table: A, B, A − B with its interval, `*` where it is not noise.
 pub fn to_text(c: &Comparison) -> String {
     let mut out = String::new();
@@ -195,21 +212,7 @@ pub fn to_text(c: &Comparison) -> String {
     );
     out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
     out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
-    let rows: Vec<Vec<String>> = c
-        .differences
-        .iter()
-        .map(|d| {
-            vec![
-                d.metric.clone(),
-                summary::num(d.a),
-                summary::num(d.b),
-                summary::show(&d.difference),
-                d.p_value.map(|p| format!("p={p}")).unwrap_or_default(),
-                if d.marked { "*".into() } else { String::new() },
-            ]
-        })
-        .collect();
-    summary::table(&mut out, &["metric", "A", "B", "A - B", "", ""], &rows);
+    summary::table(&mut out, &["metric", "A", "B", "A - B", "McNemar p", ""], &difference_rows(c));
     for (label, s) in [("A", &c.a), ("B", &c.b)] {
         for f in &s.failures {
             let _ = writeln!(

@@ -280,21 +280,6 @@ pub fn show_share(e: &Estimate) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::num;
-
-    #[test]
-    fn numbers_keep_what_matters() {
-        assert_eq!(num(4.0), "4");
-        assert_eq!(num(1.06), "1.06");
-        assert_eq!(num(0.0049), "0.005");
-        assert_eq!(num(-0.0001), "0");
-        assert_eq!(num(-0.12), "-0.12");
-        assert_eq!(num(10.5), "10.5");
-    }
-}
-
 /// Up to three decimals, trailing zeros dropped: `1.06`, `4`, `0.005`.
 pub fn num(x: f64) -> String {
     let s = format!("{x:.3}");
@@ -330,7 +315,129 @@ pub fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-/// The summary as tables for a person.
+/// One table of the summary: what the text output and the HTML page both show.
+pub struct Table {
+    pub title: &'static str,
+    pub header: &'static [&'static str],
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The failed runs, by code (no rows when none failed).
+pub fn failures_table(s: &Summary) -> Table {
+    Table {
+        title: "Failed runs (replay one with `tempo run RULES SCENARIO --seed SEED`)",
+        header: &["code", "runs", "first seed", "first message"],
+        rows: s
+            .failures
+            .iter()
+            .map(|f| vec![f.code.clone(), f.count.to_string(), f.first_seed.to_string(), f.message.clone()])
+            .collect(),
+    }
+}
+
+/// The summary's tables, in order; sections with nothing counted are left out.
+pub fn tables(s: &Summary) -> Vec<Table> {
+    let r = &s.rounds;
+    let re = &s.reactions;
+    let lengths: Vec<String> = re.chain_lengths.iter().map(|b| format!("{}: {}", b.value, b.count)).collect();
+    let all = vec![
+        Table {
+            title: "Outcome",
+            header: &["outcome", "encounters", "share"],
+            rows: s
+                .outcomes
+                .iter()
+                .map(|o| vec![o.outcome.clone(), o.count.to_string(), show_share(&o.share)])
+                .collect(),
+        },
+        Table {
+            title: "Length in rounds",
+            header: &["mean", "median", "p10", "p90", "min", "max"],
+            rows: vec![vec![
+                show(&r.mean),
+                r.median.to_string(),
+                r.p10.to_string(),
+                r.p90.to_string(),
+                r.min.to_string(),
+                r.max.to_string(),
+            ]],
+        },
+        Table {
+            title: "Turns (stuck: began with nothing affordable)",
+            header: &["who", "turns", "stuck turns", "stuck share"],
+            rows: s
+                .turns
+                .iter()
+                .map(|t| vec![t.who.clone(), show(&t.turns), show(&t.stuck), show_share(&t.stuck_share)])
+                .collect(),
+        },
+        Table {
+            title: "Pools (per encounter unless said; lost: left unspent and thrown away)",
+            header: &[
+                "who",
+                "pool",
+                "spent",
+                "spent per round",
+                "spent per turn",
+                "lost",
+                "lost per round",
+                "overspends",
+            ],
+            rows: s
+                .pools
+                .iter()
+                .map(|p| {
+                    vec![
+                        p.who.clone(),
+                        p.pool.clone(),
+                        show(&p.spent),
+                        show(&p.spent_per_round),
+                        show(&p.spent_per_turn),
+                        show(&p.lost),
+                        show(&p.lost_per_round),
+                        show(&p.overspends),
+                    ]
+                })
+                .collect(),
+        },
+        Table {
+            title: "Actions (uses per encounter)",
+            header: &["who", "action", "kind", "uses"],
+            rows: s
+                .actions
+                .iter()
+                .map(|a| vec![a.who.clone(), a.action.clone(), a.kind.clone(), show(&a.uses)])
+                .collect(),
+        },
+        Table {
+            title: "Refused declarations (per encounter)",
+            header: &["action", "code", "refused"],
+            rows: s.refusals.iter().map(|r| vec![r.action.clone(), r.code.clone(), show(&r.refused)]).collect(),
+        },
+        Table {
+            title: "Reactions",
+            header: &["per encounter", "per round", "chains per encounter", "chains by length"],
+            rows: vec![vec![
+                show(&re.per_encounter),
+                show(&re.per_round),
+                show(&re.chains_per_encounter),
+                lengths.join(", "),
+            ]],
+        },
+        Table {
+            title: "Conditions",
+            header: &["who", "condition", "applied", "in encounters"],
+            rows: s
+                .conditions
+                .iter()
+                .map(|c| vec![c.who.clone(), c.condition.clone(), show(&c.applied), show_share(&c.encounters)])
+                .collect(),
+        },
+    ];
+    all.into_iter().filter(|t| !t.rows.is_empty()).collect()
+}
+
+/// The summary as tables for a person, the length histogram drawn in text.
 pub fn to_text(s: &Summary) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -338,93 +445,36 @@ pub fn to_text(s: &Summary) -> String {
         "{}: {} encounters (seed {}), {} ran to the end. 95% intervals in brackets.",
         s.ruleset, s.runs, s.seed, s.completed
     );
-    if !s.failures.is_empty() {
-        out.push_str("\nFailed runs (replay one with `tempo run RULES SCENARIO --seed SEED`):\n");
-        let rows: Vec<Vec<String>> = s
-            .failures
-            .iter()
-            .map(|f| vec![f.code.clone(), f.count.to_string(), f.first_seed.to_string(), f.message.clone()])
-            .collect();
-        table(&mut out, &["code", "runs", "first seed", "first message"], &rows);
+    let failures = failures_table(s);
+    let mut all = tables(s);
+    if !failures.rows.is_empty() {
+        all.insert(0, failures);
     }
-    out.push_str("\nOutcome:\n");
-    let rows: Vec<Vec<String>> =
-        s.outcomes.iter().map(|o| vec![o.outcome.clone(), o.count.to_string(), show_share(&o.share)]).collect();
-    table(&mut out, &["outcome", "encounters", "share"], &rows);
-    let r = &s.rounds;
-    let _ = writeln!(
-        out,
-        "\nLength in rounds: mean {}, median {}, p10 {}, p90 {}, min {}, max {}.",
-        show(&r.mean),
-        r.median,
-        r.p10,
-        r.p90,
-        r.min,
-        r.max
-    );
-    let most = r.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
-    for b in &r.histogram {
-        let width = (b.count * 40).div_ceil(most) as usize;
-        let _ = writeln!(out, "  {:>4} {:<40} {}", b.value, "#".repeat(width), b.count);
-    }
-    out.push_str("\nTurns (stuck: began with nothing affordable):\n");
-    let rows: Vec<Vec<String>> = s
-        .turns
-        .iter()
-        .map(|t| vec![t.who.clone(), show(&t.turns), show(&t.stuck), show_share(&t.stuck_share)])
-        .collect();
-    table(&mut out, &["who", "turns", "stuck turns", "stuck share"], &rows);
-    if !s.pools.is_empty() {
-        out.push_str("\nPools (per encounter unless said; lost: left unspent and thrown away):\n");
-        let rows: Vec<Vec<String>> = s
-            .pools
-            .iter()
-            .map(|p| {
-                vec![
-                    p.who.clone(),
-                    p.pool.clone(),
-                    show(&p.spent),
-                    show(&p.spent_per_round),
-                    show(&p.spent_per_turn),
-                    show(&p.lost),
-                    show(&p.overspends),
-                ]
-            })
-            .collect();
-        table(&mut out, &["who", "pool", "spent", "per round", "per turn", "lost", "overspends"], &rows);
-    }
-    if !s.actions.is_empty() {
-        out.push_str("\nActions (uses per encounter):\n");
-        let rows: Vec<Vec<String>> =
-            s.actions.iter().map(|a| vec![a.who.clone(), a.action.clone(), a.kind.clone(), show(&a.uses)]).collect();
-        table(&mut out, &["who", "action", "kind", "uses"], &rows);
-    }
-    if !s.refusals.is_empty() {
-        out.push_str("\nRefused declarations (per encounter):\n");
-        let rows: Vec<Vec<String>> =
-            s.refusals.iter().map(|r| vec![r.action.clone(), r.code.clone(), show(&r.refused)]).collect();
-        table(&mut out, &["action", "code", "refused"], &rows);
-    }
-    let re = &s.reactions;
-    let _ = writeln!(
-        out,
-        "\nReactions: {} per encounter, {} per round; {} chains per encounter.",
-        show(&re.per_encounter),
-        show(&re.per_round),
-        show(&re.chains_per_encounter)
-    );
-    if !re.chain_lengths.is_empty() {
-        let lengths: Vec<String> = re.chain_lengths.iter().map(|b| format!("{}: {}", b.value, b.count)).collect();
-        let _ = writeln!(out, "  chains by length: {}", lengths.join(", "));
-    }
-    if !s.conditions.is_empty() {
-        out.push_str("\nConditions:\n");
-        let rows: Vec<Vec<String>> = s
-            .conditions
-            .iter()
-            .map(|c| vec![c.who.clone(), c.condition.clone(), show(&c.applied), show_share(&c.encounters)])
-            .collect();
-        table(&mut out, &["who", "condition", "applied", "in encounters"], &rows);
+    for t in &all {
+        let _ = writeln!(out, "\n{}:", t.title);
+        table(&mut out, t.header, &t.rows);
+        if t.title == "Length in rounds" {
+            let most = s.rounds.histogram.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+            for b in &s.rounds.histogram {
+                let width = (b.count * 40).div_ceil(most) as usize;
+                let _ = writeln!(out, "  {:>4} {:<40} {}", b.value, "#".repeat(width), b.count);
+            }
+        }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_keep_what_matters() {
+        assert_eq!(num(4.0), "4");
+        assert_eq!(num(1.06), "1.06");
+        assert_eq!(num(0.0049), "0.005");
+        assert_eq!(num(-0.0001), "0");
+        assert_eq!(num(-0.12), "-0.12");
+        assert_eq!(num(10.5), "10.5");
+    }
 }
