@@ -259,3 +259,59 @@ fn every_field_of_the_json_summary_is_documented() {
     let missing: Vec<&String> = fields.iter().filter(|f| !doc.contains(&format!("`{f}`"))).collect();
     assert!(missing.is_empty(), "fields of the JSON summary not in docs/simulation.md: {missing:?}");
 }
+
+/// No dice, so every encounter is the same and each count is known. AP is never refreshed: after
+/// its one strike each participant is stuck for the rest of the fight. RP refreshes at each
+/// turn's start, overwriting what was left: A's is full at its first turn (lost 1); B's was
+/// spent on a parry before its turn (lost 0), and from round 2 nobody parries (lost 1 a turn).
+/// Energy may go 2 below 0: one surge (3 from 2) overspends once, and no second is affordable.
+const COUNTED: &str = r#"ruleset counted
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; start 2 }
+pool rp { max 1; refresh at turn_start }
+pool hp { max 100 }
+pool en { max 2; overspend to -2 { hp -= 1 } }
+category attack
+action strike { cost 2 ap; category attack; target enemy; resolve { target.hp -= 1 } }
+action surge { cost 3 en; target enemy; resolve { target.hp -= 1 } }
+reaction parry { cost 1 rp; on attack by enemy against self; resolve { } }
+"#;
+
+#[test]
+fn stuck_turns_spending_and_waste_are_counted_as_they_happen() {
+    let r = ruleset_text(COUNTED);
+    let s = scenario::parse(
+        r#"(rounds: 4, participants: [
+  (name: "A", side: "a", stats: {"speed": 2}, controller: Policy(Aggressive)),
+  (name: "B", side: "b", stats: {"speed": 1}, controller: Policy(Aggressive)),
+])"#,
+    )
+    .expect("parses");
+    let summary = summary_of(&r, &s, 1, 10, 1);
+    let round_limit = summary.outcomes.iter().find(|o| o.outcome == "round limit").expect("listed");
+    assert_eq!(round_limit.count, 10);
+    for t in &summary.turns {
+        assert_eq!(
+            (t.who.as_str(), t.turns.value, t.stuck.value, t.stuck_share.value),
+            (t.who.as_str(), 4.0, 3.0, 0.75)
+        );
+    }
+    let pool = |who: &str, pool: &str| {
+        summary.pools.iter().find(|p| p.who == who && p.pool == pool).unwrap_or_else(|| panic!("{who} {pool}"))
+    };
+    for who in ["A", "B"] {
+        assert_eq!(pool(who, "ap").spent.value, 2.0, "{who} pays 2 AP for its one strike");
+        assert_eq!(pool(who, "ap").lost.value, 0.0, "AP is never overwritten");
+        assert_eq!(pool(who, "rp").spent.value, 1.0, "{who} parries once");
+        assert_eq!(pool(who, "rp").lost.value, 3.0, "{who}: RP left unspent at three of its turn starts");
+        assert_eq!(pool(who, "rp").spent_per_round.value, 0.25);
+    }
+    for who in ["A", "B"] {
+        assert_eq!((pool(who, "en").spent.value, pool(who, "en").overspends.value), (3.0, 1.0), "{who}'s surge");
+    }
+    assert_eq!(summary.reactions.per_encounter.value, 2.0);
+    assert_eq!(summary.reactions.chain_lengths.len(), 1);
+    assert_eq!((summary.reactions.chain_lengths[0].value, summary.reactions.chain_lengths[0].count), (1, 20));
+}
