@@ -423,7 +423,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 for t in &r.pools[p.index()].thresholds {
                     let c = Ctx { owner: who, ..Ctx::default() };
                     let value = self.eval(&t.value, &c)?;
-                    let inside = |v: i64| cmp(t.op, v, value);
+                    let inside = |v: i64| t.op.holds(v, value);
                     if inside(now) && !inside(old) {
                         let cause =
                             Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
@@ -484,17 +484,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         Ok(())
-    }
-}
-
-fn cmp(op: ir::CmpOp, a: i64, b: i64) -> bool {
-    match op {
-        ir::CmpOp::Lt => a < b,
-        ir::CmpOp::Le => a <= b,
-        ir::CmpOp::Gt => a > b,
-        ir::CmpOp::Ge => a >= b,
-        ir::CmpOp::Eq => a == b,
-        ir::CmpOp::Ne => a != b,
     }
 }
 

@@ -7,7 +7,7 @@ use super::engine::Engine;
 use super::error::RunError;
 use super::sink::Sink;
 use super::trace::{Dice, Event};
-use crate::ir::{self, BinOp, CmpOp, Expr, Func};
+use crate::ir::{self, BinOp, Expr, Func};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
@@ -124,14 +124,7 @@ impl<S: Sink> Engine<'_, S> {
             Expr::Compare(op, a, b) => {
                 let a = self.eval_with_first(a, c, first)?;
                 let b = self.eval_with_first(b, c, first)?;
-                i64::from(match op {
-                    CmpOp::Lt => a < b,
-                    CmpOp::Le => a <= b,
-                    CmpOp::Gt => a > b,
-                    CmpOp::Ge => a >= b,
-                    CmpOp::Eq => a == b,
-                    CmpOp::Ne => a != b,
-                })
+                i64::from(op.holds(a, b))
             }
             Expr::Has(w, id) => {
                 let who = c.who(*w)?;

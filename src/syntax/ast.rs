@@ -648,6 +648,18 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Whether `a OP b` holds.
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             CmpOp::Lt => "<",

@@ -82,23 +82,7 @@ impl Dist {
 
     /// The chance that a value of this roll stands in `op` to 0.
     fn chance(&self, op: CmpOp) -> f64 {
-        self.p
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| compare(op, self.lo.saturating_add(*i as i64), 0))
-            .map(|(_, p)| p)
-            .sum()
-    }
-}
-
-fn compare(op: CmpOp, a: i64, b: i64) -> bool {
-    match op {
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
+        self.p.iter().enumerate().filter(|(i, _)| op.holds(self.lo.saturating_add(*i as i64), 0)).map(|(_, p)| p).sum()
     }
 }
 
