@@ -74,7 +74,11 @@ pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
 fn doc_above(text: &str, comments: &[Comment], start: usize) -> Option<String> {
     let mut lines = Vec::new();
     let mut end = start;
-    for c in comments.iter().rev().filter(|c| (c.span.end as usize) <= start) {
+    // Comments are in file order: the ones that end before `start` are a prefix, found by
+    // binary search. Scanning from the last comment of the file made each declaration cost
+    // the comments after it, quadratic in the file.
+    let before = comments.partition_point(|c| (c.span.end as usize) <= start);
+    for c in comments[..before].iter().rev() {
         let gap = text.get(c.span.end as usize..end).unwrap_or("x");
         if !gap.trim().is_empty() || gap.matches('\n').count() > 1 {
             break;
