@@ -223,3 +223,34 @@ fn sim_refuses_bad_input_with_a_message() {
     assert_eq!(code, 1);
     assert!(err.contains("is not a tempo shard"), "{err}");
 }
+
+#[test]
+fn sim_and_compare_write_the_html_page_they_are_asked_for() {
+    let dir = std::env::temp_dir().join(format!("tempo-html-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("sim.html");
+    let (code, stdout, err) =
+        tempo(&[&SIM[..], &["--runs", "20", "--quiet", "--html", page.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("Outcome:"), "the summary still goes to stdout: {stdout}");
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    assert!(html.contains("id=\"chart-outcomes\"") && html.contains("<svg"), "{html}");
+    let page = dir.join("compare.html");
+    let (code, _, err) = tempo(&[
+        "compare",
+        "rulesets/frontiers.rules",
+        "rulesets/frontiers-two-ap.rules",
+        "examples/frontiers-duel.ron",
+        "--runs",
+        "20",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&page).expect("the page is written").contains("chart-differences"));
+    // A page that cannot be written: exit 2, said.
+    let (code, _, err) = tempo(&[&SIM[..], &["--runs", "5", "--html", "/no/such/dir/x.html"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot write"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

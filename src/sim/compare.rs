@@ -112,11 +112,7 @@ pub fn compare(
                 x
             })
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build();
-    Ok(match pool {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
-    })
+    Ok(super::on_threads(jobs, work))
 }
 
 /// One count under A and B, and their paired difference A − B.

@@ -134,11 +134,15 @@ pub fn simulate(
                 },
             )
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build();
-    match pool {
-        Ok(pool) => Ok(pool.install(work)),
-        // No threads to be had: play on this one.
-        Err(_) => Ok(work()),
+    Ok(on_threads(jobs, work))
+}
+
+/// Runs `work` on a pool of `jobs` threads (one per core if `None`); on this thread if no pool
+/// can be had.
+fn on_threads<T: Send>(jobs: Option<usize>, work: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
     }
 }
 
