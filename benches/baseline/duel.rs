@@ -120,7 +120,8 @@ impl<W: Write> Duel<'_, W> {
         self.line(r, format_args!(r#""event":"turn_start","actor":"{me}""#))?;
         self.pool(r, me, "ap", &mut f[actor].ap, AP_MAX, "refresh at turn_start")?;
         self.pool(r, me, "mp", &mut f[actor].mp, MP_MAX, "refresh at turn_start")?;
-        while f[actor].ap - 1 >= KEEP {
+        while f[actor].ap > KEEP {
+            // An attack costs 1 AP and must leave `KEEP` for a riposte.
             let cause = if actor == 0 { "attack by A" } else { "attack by B" };
             let ap = f[actor].ap - 1;
             self.pool(r, me, "ap", &mut f[actor].ap, ap, cause)?;
