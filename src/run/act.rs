@@ -95,7 +95,7 @@ impl<S: Sink> Engine<'_, S> {
             let cond = &r.conditions[c.index()].name;
             refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
-        if self.action_moves[a.index()] {
+        if self.shapes[a.index()].moves {
             if let Some(c) = self.world.movement_blocked(self.r, who) {
                 let cond = &r.conditions[c.index()].name;
                 refuse!(self, "blocked", "is {cond}, which blocks movement");
@@ -512,7 +512,8 @@ impl<S: Sink> Engine<'_, S> {
                         if trig.interrupts != interrupting {
                             continue;
                         }
-                        for &who in &order {
+                        let one = only(&trig.on, actor, victim);
+                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
                             if !self.world.may_answer(who, actor, victim, &trig.on) {
                                 continue;
                             }
@@ -534,7 +535,8 @@ impl<S: Sink> Engine<'_, S> {
                     }
                     ir::Responder::Gain(p, g) if !interrupting => {
                         let gain = &r.pools[p.index()].gains[g as usize];
-                        for &who in &order {
+                        let one = only(&gain.on, actor, victim);
+                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
                             if !self.world.may_answer(who, actor, victim, &gain.on) {
                                 continue;
                             }
@@ -604,23 +606,46 @@ impl<S: Sink> Engine<'_, S> {
         let mut chain = std::mem::take(&mut self.scratch.chain);
         let mut offers = std::mem::take(&mut self.scratch.offers);
         let mut affordable = std::mem::take(&mut self.scratch.affordable);
-        for &who in &order {
+        let mut reactions = std::mem::take(&mut self.scratch.reactions);
+        // The reactions that answer this event at all, found once, not once per participant.
+        reactions.clear();
+        for slot in slots(r, info) {
+            for responder in r.dispatch.responders(slot) {
+                if let ir::Responder::Reaction(ra) = responder {
+                    let reaction = &r.actions[ra.index()];
+                    if reaction.interrupts == interrupting && reaction.on.is_some() && !reactions.contains(ra) {
+                        reactions.push(*ra);
+                    }
+                }
+            }
+        }
+        // When every one of them answers only for its victim (`against self`) or only for its
+        // actor (`by self`), that one participant is the only one to ask: an event is not
+        // offered to everyone in a crowd to find the one who may answer it.
+        let only_one = |pick: fn(&ir::EventPattern) -> bool| {
+            reactions.iter().all(|ra| r.actions[ra.index()].on.as_ref().is_some_and(pick))
+        };
+        let single;
+        let askable: &[usize] = if reactions.is_empty() {
+            &[]
+        } else if only_one(|on| on.against == Some(ir::Relation::Self_)) {
+            single = victim;
+            single.as_slice()
+        } else if only_one(|on| on.by == Some(ir::Relation::Self_)) {
+            single = Some(actor);
+            single.as_slice()
+        } else {
+            &order
+        };
+        for &who in askable {
             if self.clock.ended.is_some() || self.pending.reaction_depth >= r.chains.depth {
                 break;
             }
             offers.clear();
-            for slot in slots(r, info) {
-                for responder in r.dispatch.responders(slot) {
-                    if let ir::Responder::Reaction(ra) = responder {
-                        let reaction = &r.actions[ra.index()];
-                        if reaction.interrupts != interrupting || offers.contains(ra) {
-                            continue;
-                        }
-                        if let Some(on) = &reaction.on {
-                            if self.world.may_answer(who, actor, victim, on) {
-                                offers.push(*ra);
-                            }
-                        }
+            for &ra in &reactions {
+                if let Some(on) = &r.actions[ra.index()].on {
+                    if self.world.may_answer(who, actor, victim, on) {
+                        offers.push(ra);
                     }
                 }
             }
@@ -647,6 +672,7 @@ impl<S: Sink> Engine<'_, S> {
                 chain.push((who, ra, target));
             }
         }
+        self.scratch.reactions = reactions;
         // `chains lifo`: the last declared resolves first; `fifo`: in the order declared.
         if r.chains.lifo {
             chain.reverse();
@@ -748,6 +774,18 @@ fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef>
     };
     let custom = if info.action.is_none() { info.custom.map(ir::EventRef::Custom) } else { None };
     action.into_iter().chain(categories.iter().map(|c| ir::EventRef::Category(*c))).chain(kind).chain(custom)
+}
+
+/// The one participant who may answer under `on`, when the pattern names one: the victim
+/// (`against self`: nobody if there is none) or the actor (`by self`). `None` when anyone might.
+fn only(on: &ir::EventPattern, actor: usize, victim: Option<usize>) -> Option<Option<usize>> {
+    if on.against == Some(ir::Relation::Self_) {
+        Some(victim)
+    } else if on.by == Some(ir::Relation::Self_) {
+        Some(Some(actor))
+    } else {
+        None
+    }
 }
 
 /// A reaction with a target aims at whoever did the event (a reaction attack), or at oneself.

@@ -99,6 +99,8 @@ impl<S: Sink> Engine<'_, S> {
         result
     }
 
+    /// What `candidates` finds, in order. `Aggressive` and `HoldBack` take the first targeted
+    /// candidate that is not movement, else the first: for them the search stops there.
     fn candidates_in(
         &mut self,
         who: usize,
@@ -107,13 +109,15 @@ impl<S: Sink> Engine<'_, S> {
         out: &mut Vec<Decision>,
     ) -> Result<(), RunError> {
         let r = self.r;
+        let first_suffices = matches!(policy, Chosen::Aggressive | Chosen::HoldBack(..));
         for (i, action) in r.actions.iter().enumerate() {
             if !matches!(action.kind, ActionKind::Action | ActionKind::Free | ActionKind::Preparation) {
                 continue;
             }
-            // Policies do not wander: movement (costs per unit) is taken only to close in.
-            let per_unit = action.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some());
             let a = ir::ActionId(i as u32);
+            let shape = self.shapes[i];
+            // Policies do not wander: movement (costs per unit) is taken only to close in.
+            let per_unit = shape.per_unit;
             // An untargeted action is taken at most once a turn, or a policy would repeat a free
             // action that does nothing until its safety cap.
             let turn = self.clock.turn_seq;
@@ -158,6 +162,7 @@ impl<S: Sink> Engine<'_, S> {
                     (0, 0)
                 };
                 let mut found = None;
+                let mut refused = None;
                 let mut u = most;
                 while u >= fewest {
                     let units = per_unit.then_some(u);
@@ -165,24 +170,40 @@ impl<S: Sink> Engine<'_, S> {
                     self.dry = true;
                     let plan = self.plan(who, a, target, units, None);
                     self.dry = was;
-                    if let Ok(plan) = plan? {
-                        found = Some((plan, units));
-                        break;
+                    match plan? {
+                        Ok(plan) => {
+                            found = Some((plan, units));
+                            break;
+                        }
+                        Err(rejected) => refused = Some(rejected.code),
                     }
                     if u == 0 {
                         break;
                     }
                     u -= 1;
                 }
-                let Some((plan, units)) = found else { continue };
+                let Some((plan, units)) = found else {
+                    // Refused for a reason no other target changes: the rest are not tried.
+                    if target.is_some() && !per_unit && refused.is_some_and(|code| shape.refuses_the_rest(code)) {
+                        break;
+                    }
+                    continue;
+                };
                 if let Chosen::HoldBack(p, keep) = policy {
                     let pay: i64 = plan.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum();
                     if pay > 0 && self.world.pool(who, p) - pay < keep {
+                        // What it pays cannot change with the target: no target is affordable.
+                        if !shape.costs_see_target {
+                            break;
+                        }
                         continue;
                     }
                 }
                 out.push(Decision::Act { action: a, target, units });
                 if target.is_some() {
+                    if first_suffices && units.is_none() {
+                        return Ok(());
+                    }
                     break;
                 }
             }

@@ -58,10 +58,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
             Some(ir::Duration::Maintained) | None => {}
         }
-        let at = self.world.cond_at(who, c);
-        let was = self.world.conds[at].is_some();
-        self.world.conds[at] = Some(held);
-        if !was {
+        if !self.world.set_held(who, c, held) {
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             self.emit(Event::Condition { who: name, condition: cond, on: true });
             for implied in def.implies.clone() {
@@ -74,8 +71,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     pub fn remove(&mut self, who: usize, c: ir::ConditionId) {
-        let at = self.world.cond_at(who, c);
-        if self.world.conds[at].take().is_none() {
+        if self.world.take_held(who, c).is_none() {
             return;
         }
         let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
@@ -471,7 +467,13 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Conditions held `while` something holds end when it stops holding.
     pub fn expire_while(&mut self) -> Result<(), RunError> {
+        if !self.world.holds_whiles(None) {
+            return Ok(());
+        }
         for who in 0..self.world.n {
+            if !self.world.holds_whiles(Some(who)) {
+                continue;
+            }
             for cond in 0..self.r.conditions.len() {
                 let id = ir::ConditionId(cond as u32);
                 let Some((e, source)) = self.world.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source)))

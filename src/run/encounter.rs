@@ -657,14 +657,14 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.world.n {
             for c in 0..r.conditions.len() {
-                let at = self.world.cond_at(who, ir::ConditionId(c as u32));
-                let expired = match self.world.conds[at].as_mut().and_then(|h| h.rounds_left.as_mut()) {
-                    Some(left) => {
-                        *left -= 1;
-                        *left <= 0
-                    }
-                    None => false,
-                };
+                let expired =
+                    match self.world.held_mut(who, ir::ConditionId(c as u32)).and_then(|h| h.rounds_left.as_mut()) {
+                        Some(left) => {
+                            *left -= 1;
+                            *left <= 0
+                        }
+                        None => false,
+                    };
                 if expired {
                     self.remove(who, ir::ConditionId(c as u32));
                 }

@@ -26,6 +26,7 @@ use super::names::Names;
 use super::pending::Pending;
 use super::scenario::{Policy, Resolved};
 use super::scratch::Scratch;
+use super::shape::Shape;
 use super::sink::{Fact, Sink};
 use super::trace::{Event, Record};
 use super::world::World;
@@ -52,9 +53,8 @@ pub struct Engine<'r, S> {
     pub budget: Budget,
     pub scratch: Scratch<'r>,
     pub names: Names,
-    /// Per action: its own effects move the actor (refused to a holder of a condition that
-    /// `blocks movement`). Computed once: planning asks for every candidate.
-    pub action_moves: Vec<bool>,
+    /// Per action: what planning asks of it again and again, found once.
+    pub shapes: Vec<Shape>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -76,7 +76,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             budget: Budget::default(),
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),
-            action_moves: r.actions.iter().map(|a| super::effects::moves(&a.effects)).collect(),
+            shapes: Shape::of_all(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             out: Out { sink, seq: 0, muted: false },

@@ -18,7 +18,9 @@ pub struct Scratch<'r> {
     /// back until every pool is done.
     pub settling: Vec<(usize, ir::PoolId, i64)>,
     pub held_back: Vec<(usize, &'r ir::Effect)>,
-    /// `answer`: reactions on offer, those affordable, the chain declared.
+    /// `answer`: the reactions that answer the event, those on offer to one participant,
+    /// those affordable, the chain declared.
+    pub reactions: Vec<ir::ActionId>,
     pub offers: Vec<ir::ActionId>,
     pub affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub chain: Vec<(usize, ir::ActionId, Option<usize>)>,

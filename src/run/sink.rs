@@ -3,6 +3,7 @@
 //! trace of its own, so a run's memory does not grow with its length, and a run that fails has
 //! already written everything that happened before the failure.
 
+use super::jsonl;
 use super::trace::{self, Record};
 use std::io::{self, Write};
 
@@ -98,11 +99,13 @@ pub struct Writer<W: Write> {
     out: W,
     format: Format,
     error: Option<io::Error>,
+    /// One JSON line at a time, reused: one write per event.
+    line: Vec<u8>,
 }
 
 impl<W: Write> Writer<W> {
     pub fn new(out: W, format: Format) -> Writer<W> {
-        Writer { out, format, error: None }
+        Writer { out, format, error: None, line: Vec::new() }
     }
 
     /// Flushes, and gives back the writer, or the first error.
@@ -117,8 +120,9 @@ impl<W: Write> Writer<W> {
     fn write(&mut self, record: &Record) -> io::Result<()> {
         match self.format {
             Format::Jsonl => {
-                serde_json::to_writer(&mut self.out, record).map_err(io::Error::from)?;
-                self.out.write_all(b"\n")
+                self.line.clear();
+                jsonl::write_record(&mut self.line, record);
+                self.out.write_all(&self.line)
             }
             Format::Text => {
                 let line = trace::text_line(record);

@@ -257,15 +257,12 @@ impl Serialize for Paid {
 
 /// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`).
 pub fn to_jsonl(records: &[Record]) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for r in records {
-        // Plain data of strings and integers: serializing cannot fail.
-        if let Ok(line) = serde_json::to_string(r) {
-            out.push_str(&line);
-            out.push('\n');
-        }
+        super::jsonl::write_record(&mut out, r);
     }
-    out
+    // Every piece written is a `str` or ASCII: the bytes are UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The trace as a play-by-play for a person (what `sink::Writer` writes with `Format::Text`).

@@ -31,7 +31,23 @@ pub struct World {
     pub positions: Vec<i64>,
     pub stats: Vec<i64>,
     pub pools: Vec<i64>,
-    pub conds: Vec<Option<Held>>,
+    /// Per participant × condition: what it holds. Written only through `set_held` and
+    /// `take_held`, which keep the bits below in step.
+    conds: Vec<Option<Held>>,
+    /// Per participant: the conditions it holds, as bits (`words` words each), so asking
+    /// whether anything blocks an action is a few word operations, not a walk over every
+    /// condition (issue 10: `standing` was rescanned on every settle and every choice).
+    held_bits: Vec<u64>,
+    words: usize,
+    /// The conditions that block each kind of action (`ActionKind::ALL` order), movement, and
+    /// spending each pool, as bits.
+    kind_blocks: Vec<u64>,
+    movement_blocks: Vec<u64>,
+    spend_blocks: Vec<u64>,
+    /// Per participant: how many of its conditions are held `while` something holds, so
+    /// checking those after every change skips everyone who holds none.
+    whiles: Vec<u32>,
+    whiles_total: u32,
     pub present: Vec<bool>,
     /// Per participant: on a side the surprise round leaves out.
     pub surprised: Vec<bool>,
@@ -62,6 +78,28 @@ impl World {
         refill(&mut self.pools, n * self.n_pools, 0);
         self.conds.clear();
         self.conds.resize(n * self.n_conditions, None);
+        let words = self.n_conditions.div_ceil(64);
+        self.words = words;
+        refill(&mut self.held_bits, n * words, 0);
+        refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
+        refill(&mut self.movement_blocks, words, 0);
+        refill(&mut self.spend_blocks, self.n_pools * words, 0);
+        for (c, def) in r.conditions.iter().enumerate() {
+            let (word, bit) = (c / 64, 1u64 << (c % 64));
+            for (k, kind) in ir::ActionKind::ALL.iter().enumerate() {
+                if def.blocks.kinds.contains(kind) {
+                    self.kind_blocks[k * words + word] |= bit;
+                }
+            }
+            if def.blocks.movement {
+                self.movement_blocks[word] |= bit;
+            }
+            for p in &def.blocks.spend {
+                self.spend_blocks[p.index() * words + word] |= bit;
+            }
+        }
+        refill(&mut self.whiles, n, 0);
+        self.whiles_total = 0;
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
         refill(&mut self.last_check, n, (0, false));
@@ -96,7 +134,49 @@ impl World {
     }
 
     pub fn has(&self, who: usize, c: ir::ConditionId) -> bool {
-        self.held(who, c).is_some()
+        let i = c.index();
+        i < self.n_conditions && self.held_bits[who * self.words + i / 64] & (1 << (i % 64)) != 0
+    }
+
+    pub fn held_mut(&mut self, who: usize, c: ir::ConditionId) -> Option<&mut Held> {
+        let at = self.cond_at(who, c);
+        self.conds.get_mut(at).and_then(Option::as_mut)
+    }
+
+    /// `who` holds `c` as `held` from now on; returns whether it held `c` before.
+    pub fn set_held(&mut self, who: usize, c: ir::ConditionId, held: Held) -> bool {
+        let adds_while = held.while_.is_some();
+        let was = self.take_held(who, c);
+        let i = c.index();
+        self.held_bits[who * self.words + i / 64] |= 1 << (i % 64);
+        if adds_while {
+            self.whiles[who] += 1;
+            self.whiles_total += 1;
+        }
+        let at = self.cond_at(who, c);
+        self.conds[at] = Some(held);
+        was.is_some()
+    }
+
+    /// `who` no longer holds `c`; what it held, if anything.
+    pub fn take_held(&mut self, who: usize, c: ir::ConditionId) -> Option<Held> {
+        let at = self.cond_at(who, c);
+        let held = self.conds.get_mut(at)?.take()?;
+        let i = c.index();
+        self.held_bits[who * self.words + i / 64] &= !(1 << (i % 64));
+        if held.while_.is_some() {
+            self.whiles[who] -= 1;
+            self.whiles_total -= 1;
+        }
+        Some(held)
+    }
+
+    /// Whether anyone holds a condition `while` something holds, and whether `who` does.
+    pub fn holds_whiles(&self, who: Option<usize>) -> bool {
+        match who {
+            None => self.whiles_total > 0,
+            Some(w) => self.whiles[w] > 0,
+        }
     }
 
     /// Is `other` in relation `rel` to `me`?
@@ -113,11 +193,18 @@ impl World {
         }
     }
 
-    /// The first held condition of `who` whose `blocks` clause says yes.
-    fn blocking(&self, r: &Ruleset, who: usize, says: impl Fn(&ir::Blocks) -> bool) -> Option<ir::ConditionId> {
-        (0..self.n_conditions)
-            .map(|c| ir::ConditionId(c as u32))
-            .find(|c| self.has(who, *c) && says(&r.conditions[c.index()].blocks))
+    /// The first condition (in declaration order) that `who` holds and `mask` names.
+    fn first_held(&self, who: usize, mask: &[u64]) -> Option<ir::ConditionId> {
+        let held = &self.held_bits[who * self.words..(who + 1) * self.words];
+        held.iter().zip(mask).enumerate().find_map(|(w, (h, m))| {
+            let both = h & m;
+            (both != 0).then(|| ir::ConditionId((w * 64) as u32 + both.trailing_zeros()))
+        })
+    }
+
+    fn kind_mask(&self, kind: ir::ActionKind) -> &[u64] {
+        let k = ir::ActionKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
+        &self.kind_blocks[k * self.words..(k + 1) * self.words]
     }
 
     /// May `who` answer an event by `actor` against `victim` under this pattern?
@@ -138,16 +225,17 @@ impl World {
     }
 
     /// A held condition that forbids `kind` of action.
-    pub fn blocked(&self, r: &Ruleset, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
-        self.blocking(r, who, |b| b.kinds.contains(&kind))
+    pub fn blocked(&self, _r: &Ruleset, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
+        self.first_held(who, self.kind_mask(kind))
     }
 
-    pub fn movement_blocked(&self, r: &Ruleset, who: usize) -> Option<ir::ConditionId> {
-        self.blocking(r, who, |b| b.movement)
+    pub fn movement_blocked(&self, _r: &Ruleset, who: usize) -> Option<ir::ConditionId> {
+        self.first_held(who, &self.movement_blocks)
     }
 
-    pub fn spend_blocked(&self, r: &Ruleset, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
-        self.blocking(r, who, |b| b.spend.contains(&pool))
+    pub fn spend_blocked(&self, _r: &Ruleset, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
+        let p = pool.index();
+        self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first_held(who, mask))
     }
 
     /// Able to take part: present and not kept from both actions and reactions.

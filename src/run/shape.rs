@@ -1,0 +1,101 @@
+//! What the runner knows of each action before the first event, found once per runner: whether
+//! it moves its actor, whether it is bought per unit, and which of its checks can depend on the
+//! target. Policies try an action against the nearest targets in turn; when the reason it is
+//! refused cannot depend on the target (its cost, a limit, a condition of the actor), trying
+//! the next target would be refused the same way, so they stop at the first.
+
+use crate::ir::{self, Expr, Ruleset, Who};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Its own effects move the actor (refused to a holder of a condition that
+    /// `blocks movement`).
+    pub moves: bool,
+    /// Bought per unit (movement).
+    pub per_unit: bool,
+    /// Its cost, cost adjustments, limits or partner cost read the target: a refusal for cost
+    /// or a limit may change with the target.
+    pub costs_see_target: bool,
+    /// Its `requires` read the target.
+    pub requires_see_target: bool,
+    /// Its reach (`within`) reads the target. If not, a target out of reach means every
+    /// farther one is too.
+    pub reach_sees_target: bool,
+}
+
+impl Shape {
+    pub fn of_all(r: &Ruleset) -> Vec<Shape> {
+        r.actions.iter().enumerate().map(|(i, a)| Shape::of(r, ir::ActionId(i as u32), a)).collect()
+    }
+
+    fn of(r: &Ruleset, id: ir::ActionId, a: &ir::Action) -> Shape {
+        let sees = |e: &Expr| reads_target(r, e, 0);
+        let own_costs =
+            a.costs.iter().any(|c| c.when.as_ref().is_some_and(sees) || c.terms.iter().any(|t| sees(&t.amount)));
+        let adjustments =
+            r.cost_adjustments.iter().filter(|adj| adj.subject.is_none_or(|s| s.covers(a, id))).any(|adj| {
+                adj.when.as_ref().is_some_and(sees)
+                    || match &adj.op {
+                        ir::CostAdjustOp::Scale(e) => sees(e),
+                        ir::CostAdjustOp::Add(costs) => costs.iter().any(|c| sees(&c.amount)),
+                    }
+            });
+        let limits = a.limits.iter().any(|l| sees(&l.amount))
+            || r.limits
+                .iter()
+                .filter(|l| l.subject.covers(a, id))
+                .any(|l| sees(&l.amount) || l.guard.as_ref().is_some_and(sees));
+        // A pool's overspend floor is judged with the action's target in view.
+        let floors = r.pools.iter().any(|p| p.overspend.as_ref().is_some_and(|o| sees(&o.floor)));
+        Shape {
+            moves: super::effects::moves(&a.effects),
+            per_unit: a.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some()),
+            // A combo's partner is the target when it is an ally: always target-dependent.
+            costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
+            requires_see_target: a.requires.iter().any(sees),
+            reach_sees_target: a.target.within.as_ref().is_some_and(sees),
+        }
+    }
+
+    /// Whether a refusal with this code (`act::Reject::code`) would refuse every other target
+    /// too (`range`: every farther one).
+    pub fn refuses_the_rest(&self, code: &str) -> bool {
+        match code {
+            "absent" | "not-now" | "surprised" => true,
+            "blocked" | "limit" | "cost" => !self.costs_see_target,
+            "requires" => !self.requires_see_target,
+            "range" => !self.reach_sees_target,
+            _ => false,
+        }
+    }
+}
+
+/// Whether `e` reads anything of the target (through derived values too). Deeper than the
+/// checker allows derived values to nest counts as "reads it", the safe answer.
+fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    let who = |w: &Who| *w == Who::Target;
+    let deeper = |e: &Expr| reads_target(r, e, depth + 1);
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Dice { .. } | Expr::Builtin(_) | Expr::TriggerIs(_) => false,
+        Expr::Stat(w, _)
+        | Expr::Pool(w, _)
+        | Expr::PoolMax(w, _)
+        | Expr::PoolMin(w, _)
+        | Expr::Initiative(w)
+        | Expr::LastCheck(w)
+        | Expr::LastCritical(w)
+        | Expr::Distance(w)
+        | Expr::Has(w, _)
+        | Expr::Condition(w, _)
+        | Expr::Is(w, _) => who(w),
+        Expr::HasFrom(a, _, b) => who(a) || who(b),
+        Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
+        Expr::CountNear(_, w, reach) => who(w) || deeper(reach),
+        Expr::Neg(x) | Expr::Not(x) => deeper(x),
+        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => deeper(a) || deeper(b),
+        Expr::Call(_, args) => args.iter().any(deeper),
+    }
+}
