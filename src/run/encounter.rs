@@ -173,8 +173,11 @@ impl<'r, S: Sink> Engine<'r, S> {
                         TurnStep::Positive => Some(true),
                         _ => None,
                     };
-                    for (i, cond) in r.conditions.iter().enumerate() {
-                        if cond.positive != want || !self.world.has(who, ir::ConditionId(i as u32)) {
+                    let mut next = 0;
+                    while let Some(i) = self.world.next_held(who, next) {
+                        next = i + 1;
+                        let cond = &r.conditions[i];
+                        if cond.positive != want {
                             continue;
                         }
                         let source = self.world.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
@@ -201,11 +204,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                     }
                 }
                 TurnStep::Maintain => {
-                    for (i, cond) in r.conditions.iter().enumerate() {
-                        let id = ir::ConditionId(i as u32);
-                        if !self.world.has(who, id) {
-                            continue;
-                        }
+                    let mut next = 0;
+                    while let Some(i) = self.world.next_held(who, next) {
+                        next = i + 1;
+                        let (id, cond) = (ir::ConditionId(i as u32), &r.conditions[i]);
                         for (at, effects) in &cond.maintain {
                             if *at != t {
                                 continue;
@@ -221,7 +223,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                     }
                 }
                 TurnStep::Expire => {
-                    for i in 0..r.conditions.len() {
+                    let mut next = 0;
+                    while let Some(i) = self.world.next_held(who, next) {
+                        next = i + 1;
                         let id = ir::ConditionId(i as u32);
                         if self.world.held(who, id).is_some_and(|h| h.until == Some(t)) {
                             self.remove(who, id);
@@ -656,7 +660,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.at_all(Timing::RoundEnd)?;
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.world.n {
-            for c in 0..r.conditions.len() {
+            let mut next = 0;
+            while let Some(c) = self.world.next_held(who, next) {
+                next = c + 1;
                 let expired =
                     match self.world.held_mut(who, ir::ConditionId(c as u32)).and_then(|h| h.rounds_left.as_mut()) {
                         Some(left) => {

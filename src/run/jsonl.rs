@@ -243,28 +243,33 @@ fn timing(out: &mut Vec<u8>, t: &Timing) {
     out.push(b')');
 }
 
+#[inline]
 fn tag(out: &mut Vec<u8>, name: &str) {
     out.push(b'"');
     out.extend_from_slice(name.as_bytes());
     out.push(b'"');
 }
 
+#[inline]
 fn key(out: &mut Vec<u8>, name: &str) {
     out.extend_from_slice(b",\"");
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b"\":");
 }
 
+#[inline]
 fn field(out: &mut Vec<u8>, name: &str, value: &str) {
     key(out, name);
     string(out, value);
 }
 
+#[inline]
 fn int_field(out: &mut Vec<u8>, name: &str, value: impl itoa::Integer) {
     key(out, name);
     int(out, value);
 }
 
+#[inline]
 fn int(out: &mut Vec<u8>, value: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
 }
@@ -293,6 +298,7 @@ fn int_map<K: AsRef<str>>(out: &mut Vec<u8>, map: &BTreeMap<K, i64>) {
     out.push(b'}');
 }
 
+#[inline]
 fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     escaped(out, s);
@@ -303,6 +309,10 @@ fn string(out: &mut Vec<u8>, s: &str) {
 /// below U+0020; everything else as it is (UTF-8).
 fn escaped(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.extend_from_slice(bytes);
+        return;
+    }
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let short: &[u8] = match b {

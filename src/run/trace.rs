@@ -4,11 +4,13 @@
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// A name shared by every event that mentions it: copying one is a reference count, not an
-/// allocation, so writing an event allocates nothing in the steady state.
-pub type Name = Arc<str>;
+/// allocation, so writing an event allocates nothing in the steady state. `Rc`, not `Arc`: a
+/// runner and its events stay on one thread (the simulation makes one runner per thread), and
+/// an event copies and drops several names, which were atomic operations with `Arc`.
+pub type Name = Rc<str>;
 
 /// What changed a pool. Rendered as text (`"attack by Aria"`) only when the trace is written.
 #[derive(Debug, Clone, PartialEq)]

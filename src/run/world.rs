@@ -138,6 +138,27 @@ impl World {
         i < self.n_conditions && self.held_bits[who * self.words + i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// The first condition at or after `from` (in declaration order) that `who` holds. Loops
+    /// over the conditions someone holds go through this, re-reading as they go, so a
+    /// condition applied or removed by an earlier step of the loop is seen as a walk over
+    /// every condition would see it.
+    pub fn next_held(&self, who: usize, from: usize) -> Option<usize> {
+        if from >= self.n_conditions {
+            return None;
+        }
+        let words = &self.held_bits[who * self.words..(who + 1) * self.words];
+        let (mut w, mut mask) = (from / 64, !0u64 << (from % 64));
+        while w < words.len() {
+            let bits = words[w] & mask;
+            if bits != 0 {
+                return Some(w * 64 + bits.trailing_zeros() as usize);
+            }
+            w += 1;
+            mask = !0;
+        }
+        None
+    }
+
     pub fn held_mut(&mut self, who: usize, c: ir::ConditionId) -> Option<&mut Held> {
         let at = self.cond_at(who, c);
         self.conds.get_mut(at).and_then(Option::as_mut)

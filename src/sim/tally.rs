@@ -6,7 +6,6 @@ use super::layout::Layout;
 use crate::run::names::Names;
 use crate::run::sink::{Fact, Sink};
 use crate::run::trace::{Cause, Event, Name, Record};
-use std::sync::Arc;
 
 /// Names to indices, by address first and by text for a name the runner made on the spot.
 #[derive(Debug, Default)]
@@ -29,7 +28,7 @@ impl Index {
 }
 
 fn find(list: &[Name], name: &Name) -> Option<usize> {
-    list.iter().position(|n| Arc::ptr_eq(n, name)).or_else(|| list.iter().position(|n| n == name))
+    list.iter().position(|n| Name::ptr_eq(n, name)).or_else(|| list.iter().position(|n| n == name))
 }
 
 /// One encounter's counts.
@@ -140,7 +139,7 @@ impl Sink for Tally<'_> {
                 }
             }
             Event::Rejected { action, code, .. } => {
-                match self.refusals.iter_mut().find(|(a, c, _)| (Arc::ptr_eq(a, action) || a == action) && c == code) {
+                match self.refusals.iter_mut().find(|(a, c, _)| (Name::ptr_eq(a, action) || a == action) && c == code) {
                     Some(entry) => entry.2 += 1,
                     None => self.refusals.push((action.clone(), code, 1)),
                 }
