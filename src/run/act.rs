@@ -13,6 +13,7 @@ use super::trace::{Cause, Event, Name, Paid, Targets};
 use super::world::World;
 use crate::ir::{self, ActionKind, Period};
 use std::borrow::Cow;
+use std::rc::Rc;
 
 /// Deepest nesting of answers to answers before the run is stopped as a cycle.
 const MAX_NESTING: u32 = 64;
@@ -513,7 +514,11 @@ impl<S: Sink> Engine<'_, S> {
                             continue;
                         }
                         let one = only(&trig.on, actor, victim);
+                        let needs = self.trigger_needs[t.index()];
                         for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
+                            if needs.is_some_and(|c| !self.world.has(who, c)) {
+                                continue;
+                            }
                             if !self.world.may_answer(who, actor, victim, &trig.on) {
                                 continue;
                             }
@@ -594,10 +599,14 @@ impl<S: Sink> Engine<'_, S> {
                     self.end_turn_of(ready.who)?;
                 }
                 // From now on the readied participant acts right after whoever set it off.
-                self.world.order.retain(|g| g.as_slice() != [ready.who]);
-                let after =
-                    self.world.order.iter().position(|g| g.contains(&actor)).map_or(self.world.order.len(), |q| q + 1);
-                self.world.order.insert(after, vec![ready.who]);
+                self.world.order_mut().retain(|g| g.as_slice() != [ready.who]);
+                let after = self
+                    .world
+                    .order()
+                    .iter()
+                    .position(|g| g.contains(&actor))
+                    .map_or(self.world.order().len(), |q| q + 1);
+                self.world.order_mut().insert(after, vec![ready.who]);
             }
         }
         // Reactions: each participant in priority order may declare one; resolve last first.
@@ -643,6 +652,9 @@ impl<S: Sink> Engine<'_, S> {
             }
             offers.clear();
             for &ra in &reactions {
+                if self.shapes[ra.index()].needs.is_some_and(|c| !self.world.has(who, c)) {
+                    continue;
+                }
                 if let Some(on) = &r.actions[ra.index()].on {
                     if self.world.may_answer(who, actor, victim, on) {
                         offers.push(ra);
@@ -694,11 +706,6 @@ impl<S: Sink> Engine<'_, S> {
             self.pending.reaction_depth -= 1;
             declared?;
         }
-        if self.pending.chain_depth > 1 {
-            self.scratch.priority_spares.push(order);
-        } else {
-            self.scratch.priority = order;
-        }
         self.pending.chain_depth -= 1;
         chain.clear();
         self.scratch.chain = chain;
@@ -707,25 +714,24 @@ impl<S: Sink> Engine<'_, S> {
         Ok(())
     }
 
-    /// The active participant first, then initiative order, then everyone else.
-    /// The priority order as a buffer to iterate while answering; recomputed only when the
-    /// active participant or the initiative order changed. Give it back in `scratch.priority`.
-    fn take_priority(&mut self) -> Vec<usize> {
+    /// The active participant first, then initiative order, then everyone else: remade only
+    /// when the active participant or the initiative order changed.
+    fn take_priority(&mut self) -> Rc<Vec<usize>> {
         let (r, world, active, scratch) = (self.r, &self.world, self.clock.active, &mut self.scratch);
-        // An answer nested in another (a reaction's own event) computes its order afresh in a
-        // spare buffer: the outer answer holds the cached one.
-        if self.pending.chain_depth > 1 {
-            let mut order = scratch.priority_spares.pop().unwrap_or_default();
-            priority_order(r, active, world, &mut order, &mut scratch.seen);
-            return order;
+        let key = Some((active, world.order_version()));
+        if scratch.priority_key != key {
+            // Reuse the buffer unless an answer still reads the old order.
+            match Rc::get_mut(&mut scratch.priority) {
+                Some(order) => priority_order(r, active, world, order, &mut scratch.seen),
+                None => {
+                    let mut order = Vec::new();
+                    priority_order(r, active, world, &mut order, &mut scratch.seen);
+                    scratch.priority = Rc::new(order);
+                }
+            }
+            scratch.priority_key = key;
         }
-        let mut order = std::mem::take(&mut scratch.priority);
-        if order.is_empty() || scratch.priority_active != active || scratch.priority_of != world.order {
-            priority_order(r, active, world, &mut order, &mut scratch.seen);
-            scratch.priority_active = active;
-            scratch.priority_of.clone_from(&world.order);
-        }
-        order
+        Rc::clone(&scratch.priority)
     }
 }
 
@@ -749,7 +755,7 @@ fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &m
                 }
             }
             ir::PriorityStep::Initiative => {
-                for group in &world.order {
+                for group in world.order() {
                     for &w in group {
                         push(w, out);
                     }

@@ -12,6 +12,9 @@ use super::sink::Sink;
 use crate::ir::{self, ActionKind};
 use rand_core::RngCore;
 
+/// Most participants for which each one's nearest-first list is kept between decisions.
+const NEAREST_KEPT_UP_TO: usize = 512;
+
 impl<S: Sink> Engine<'_, S> {
     fn action_id(&self, name: &str) -> Option<ir::ActionId> {
         self.r.actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
@@ -89,14 +92,32 @@ impl<S: Sink> Engine<'_, S> {
     /// nearest valid target it can afford, or the movement that closes in as far as it can pay.
     pub(super) fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
         out.clear();
-        // Everyone present, nearest first: sorted once per decision, in a reused buffer.
-        let mut nearest = std::mem::take(&mut self.scratch.nearest);
-        nearest.clear();
-        nearest.extend((0..self.world.n).filter(|t| self.world.present[*t]));
-        nearest.sort_by_key(|t| (self.world.distance(*t, who), *t));
+        let nearest = self.nearest_first(who);
         let result = self.candidates_in(who, policy, &nearest, out);
-        self.scratch.nearest = nearest;
+        self.scratch.nearest[who] = nearest;
         result
+    }
+
+    /// Everyone present, nearest to `who` first (ties: scenario order). Kept per participant
+    /// and sorted again only after someone moved, arrived or left, so a decision in a crowd
+    /// does not sort the crowd. Give it back in `scratch.nearest[who]`.
+    fn nearest_first(&mut self, who: usize) -> Vec<usize> {
+        let n = self.world.n;
+        let version = self.world.layout_version();
+        let scratch = &mut self.scratch;
+        if scratch.nearest.len() != n {
+            scratch.nearest.resize_with(n, Vec::new);
+            scratch.nearest_version.resize(n, u64::MAX);
+        }
+        let mut nearest = std::mem::take(&mut scratch.nearest[who]);
+        // Above this many participants the lists would take n² memory: sort every time.
+        if scratch.nearest_version[who] != version || n > NEAREST_KEPT_UP_TO {
+            nearest.clear();
+            nearest.extend((0..n).filter(|t| self.world.present[*t]));
+            nearest.sort_by_key(|t| (self.world.distance(*t, who), *t));
+            scratch.nearest_version[who] = version;
+        }
+        nearest
     }
 
     /// What `candidates` finds, in order. `Aggressive` and `HoldBack` take the first targeted
@@ -153,7 +174,12 @@ impl<S: Sink> Engine<'_, S> {
                 // adjacency on a grid, the same zone with zones); anything else: once.
                 let (most, fewest) = if per_unit {
                     let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-                    let closest = self.world.nearest_enemy(r, who).map(|o| self.world.distance(o, who));
+                    // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy`
+                    // finds it, but from the list already sorted.
+                    let closest = nearest
+                        .iter()
+                        .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(r, o))
+                        .map(|&o| self.world.distance(o, who));
                     match closest {
                         Some(d) if d > reach => (d - reach, 1),
                         _ => continue,

@@ -275,7 +275,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         if from == to {
             return;
         }
-        self.world.positions[who] = to;
+        self.world.place(who, to);
         let name = self.names.who[who].clone();
         self.emit(Event::Move { who: name, from, to, forced });
     }

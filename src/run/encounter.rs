@@ -16,7 +16,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub fn make_initiative(&mut self) -> Result<(), RunError> {
         let r = self.r;
         let init = &r.initiative;
-        let first_time = self.world.order.is_empty();
+        let first_time = self.world.order().is_empty();
         self.world.following.iter_mut().for_each(|f| *f = false);
         for who in 0..self.world.n {
             if !self.world.present[who] {
@@ -86,7 +86,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         };
         groups.retain(|g| !g.is_empty());
-        self.world.order = groups;
+        *self.world.order_mut() = groups;
         self.world.ordered_values = self.world.initiative.clone();
         self.emit_order();
         Ok(())
@@ -291,9 +291,10 @@ impl<'r, S: Sink> Engine<'r, S> {
         queue.remove(at);
         queue.insert(place, vec![who]);
         // Keep the new place for later rounds.
-        self.world.order.retain(|g| g.as_slice() != [who]);
-        let pos = self.world.order.iter().position(|g| g.contains(&other)).map_or(self.world.order.len(), |p| p + 1);
-        self.world.order.insert(pos, vec![who]);
+        self.world.order_mut().retain(|g| g.as_slice() != [who]);
+        let pos =
+            self.world.order().iter().position(|g| g.contains(&other)).map_or(self.world.order().len(), |p| p + 1);
+        self.world.order_mut().insert(pos, vec![who]);
         let answer = Name::from(format!("after {after}"));
         let question = self.names.intern("delay");
         self.emit(Event::Choice { who: name, question, answer });
@@ -322,14 +323,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 continue;
             }
             let Some(other) = self.names.who.iter().position(|n| **n == *after) else { continue };
-            let mine = self.world.order.iter().position(|g| g.contains(&who));
-            let theirs = self.world.order.iter().position(|g| g.contains(&other));
+            let mine = self.world.order().iter().position(|g| g.contains(&who));
+            let theirs = self.world.order().iter().position(|g| g.contains(&other));
             if let (Some(m), Some(t)) = (mine, theirs) {
                 // Sharing a tied group with them, one leaves it for the place right after it.
                 if t > m || (t == m && other != who) {
-                    self.world.order[m].retain(|w| *w != who);
-                    self.world.order.insert(t + 1, vec![who]);
-                    self.world.order.retain(|g| !g.is_empty());
+                    self.world.order_mut()[m].retain(|w| *w != who);
+                    self.world.order_mut().insert(t + 1, vec![who]);
+                    self.world.order_mut().retain(|g| !g.is_empty());
                     moved = true;
                 }
             }
@@ -344,7 +345,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn emit_order(&mut self) {
         let order: Vec<OrderEntry> = self
             .world
-            .order
+            .order()
             .iter()
             .map(|g| match g.as_slice() {
                 [one] => OrderEntry::One(self.names.who[*one].clone()),
@@ -416,7 +417,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 .take_step(who, |s| matches!(s, super::scenario::Step::Leave { round: r } if *r == round).then_some(()))
                 .is_some()
             {
-                self.world.present[who] = false;
+                self.world.set_present(who, false);
                 let name = self.names.who[who].clone();
                 self.emit(Event::Leave { who: name });
                 self.check_end();
@@ -571,7 +572,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     self.clock.turn_phase = true;
                     // The order, in a reused buffer, as this round's queue (delays change it).
                     let mut queue = std::mem::take(&mut self.scratch.queue);
-                    queue.clone_from(&self.world.order);
+                    queue.clone_from(self.world.order());
                     let mut gi = 0;
                     while gi < queue.len() {
                         if self.clock.ended.is_some() {
@@ -733,7 +734,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return Ok(format!("{reason}; outro {}", outro.name));
         }
         self.clock.table_rounds = true;
-        self.world.order = (0..self.world.n).filter(|w| self.world.present[*w]).map(|w| vec![w]).collect();
+        *self.world.order_mut() = (0..self.world.n).filter(|w| self.world.present[*w]).map(|w| vec![w]).collect();
         for _ in 0..spec.rounds {
             self.clock.ended = None;
             self.clock.round += 1;

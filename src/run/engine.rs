@@ -55,6 +55,8 @@ pub struct Engine<'r, S> {
     pub names: Names,
     /// Per action: what planning asks of it again and again, found once.
     pub shapes: Vec<Shape>,
+    /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
+    pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -77,6 +79,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),
             shapes: Shape::of_all(r),
+            trigger_needs: super::shape::trigger_needs(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             out: Out { sink, seq: 0, muted: false },

@@ -5,15 +5,15 @@
 
 use super::controller::Decision;
 use crate::ir;
+use std::rc::Rc;
 
 #[derive(Debug, Default)]
 pub struct Scratch<'r> {
-    /// The priority order last computed, and what it was computed from.
-    pub priority: Vec<usize>,
-    pub priority_active: Option<usize>,
-    pub priority_of: Vec<Vec<usize>>,
-    /// Orders for answers nested in an answer (the outer one holds `priority`).
-    pub priority_spares: Vec<Vec<usize>>,
+    /// The priority order last computed, and what it was computed from: the active
+    /// participant and the version of `world.order`. Shared: an answer iterates its own
+    /// handle while answers nested in it read the same order.
+    pub priority: Rc<Vec<usize>>,
+    pub priority_key: Option<(Option<usize>, u64)>,
     /// `settle`: the batch of pool changes being looked at, and the condition changes held
     /// back until every pool is done.
     pub settling: Vec<(usize, ir::PoolId, i64)>,
@@ -24,8 +24,10 @@ pub struct Scratch<'r> {
     pub offers: Vec<ir::ActionId>,
     pub affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub chain: Vec<(usize, ir::ActionId, Option<usize>)>,
-    /// Policies: everyone by distance, the decisions considered.
-    pub nearest: Vec<usize>,
+    /// Policies: per participant, everyone present by distance from it, and the
+    /// `world.layout_version` it was sorted at; the decisions considered.
+    pub nearest: Vec<Vec<usize>>,
+    pub nearest_version: Vec<u64>,
     pub decisions: Vec<Decision>,
     /// The round loop: everyone in order, seen marks, the round's queue, a group's members.
     pub in_order: Vec<usize>,
@@ -39,8 +41,7 @@ pub struct Scratch<'r> {
 impl Scratch<'_> {
     /// Forgets the cached priority order (the participants changed); buffers stay allocated.
     pub fn reset(&mut self) {
-        self.priority.clear();
-        self.priority_active = None;
-        self.priority_of.clear();
+        self.priority_key = None;
+        self.nearest_version.iter_mut().for_each(|v| *v = u64::MAX);
     }
 }

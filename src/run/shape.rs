@@ -18,6 +18,9 @@ pub struct Shape {
     pub costs_see_target: bool,
     /// Its `requires` read the target.
     pub requires_see_target: bool,
+    /// A condition the actor must hold to use it: its first `requires` is plainly `self has C`.
+    /// A reaction is not offered to those who do not hold it (planning would refuse it).
+    pub needs: Option<ir::ConditionId>,
     /// Its reach (`within`) reads the target. If not, a target out of reach means every
     /// farther one is too.
     pub reach_sees_target: bool,
@@ -53,6 +56,10 @@ impl Shape {
             // A combo's partner is the target when it is an ally: always target-dependent.
             costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
             requires_see_target: a.requires.iter().any(sees),
+            needs: match a.requires.first() {
+                Some(Expr::Has(Who::Owner, c)) => Some(*c),
+                _ => None,
+            },
             reach_sees_target: a.target.within.as_ref().is_some_and(sees),
         }
     }
@@ -98,4 +105,18 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => deeper(a) || deeper(b),
         Expr::Call(_, args) => args.iter().any(deeper),
     }
+}
+
+/// Per trigger: a condition its owner must hold for it to fire, when its first `requires` is
+/// plainly `self has C` (the first: a later one is reached only after earlier ones, which may
+/// roll dice, were evaluated), so a trigger that answers every turn of a crowd is tried only on
+/// those who hold `C` (a bit test) instead of evaluated for everyone.
+pub fn trigger_needs(r: &Ruleset) -> Vec<Option<ir::ConditionId>> {
+    r.triggers
+        .iter()
+        .map(|t| match t.requires.first() {
+            Some(Expr::Has(Who::Owner, c)) => Some(*c),
+            _ => None,
+        })
+        .collect()
 }

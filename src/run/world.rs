@@ -57,8 +57,14 @@ pub struct World {
     /// Per participant: it `follow`ed someone, so it goes ahead of anyone else at its value
     /// (right after the one it followed) until initiative is made again.
     pub following: Vec<bool>,
-    /// Who acts when: groups in order, a group acting together.
-    pub order: Vec<Vec<usize>>,
+    /// Who acts when: groups in order, a group acting together. Changed only through
+    /// `order_mut`, which counts the change, so what is made from the order (the priority of
+    /// answers) is remade only when it changed, without comparing the whole order per event.
+    order: Vec<Vec<usize>>,
+    order_version: u64,
+    /// Counts every change of place or presence (never reset): what is made from places (each
+    /// participant's nearest-first list) is remade only when this moved.
+    layout_version: u64,
     /// The initiative values the current order was made from.
     pub ordered_values: Vec<i64>,
 }
@@ -106,7 +112,39 @@ impl World {
         refill(&mut self.initiative, n, 0);
         refill(&mut self.following, n, false);
         self.order.clear();
+        self.order_version += 1;
+        self.layout_version += 1;
         self.ordered_values.clear();
+    }
+
+    pub fn order(&self) -> &Vec<Vec<usize>> {
+        &self.order
+    }
+
+    /// The order, to change it (counted: see `order_version`).
+    pub fn order_mut(&mut self) -> &mut Vec<Vec<usize>> {
+        self.order_version += 1;
+        &mut self.order
+    }
+
+    pub fn order_version(&self) -> u64 {
+        self.order_version
+    }
+
+    pub fn layout_version(&self) -> u64 {
+        self.layout_version
+    }
+
+    /// `who` stands at `at` from now on.
+    pub fn place(&mut self, who: usize, at: i64) {
+        self.positions[who] = at;
+        self.layout_version += 1;
+    }
+
+    /// `who` is present or not from now on.
+    pub fn set_present(&mut self, who: usize, present: bool) {
+        self.present[who] = present;
+        self.layout_version += 1;
     }
 
     pub fn stat_at(&self, who: usize, s: usize) -> usize {
