@@ -628,24 +628,27 @@ impl<S: Sink> Engine<'_, S> {
                 }
             }
         }
-        // When every one of them answers only for its victim (`against self`) or only for its
-        // actor (`by self`), that one participant is the only one to ask: an event is not
-        // offered to everyone in a crowd to find the one who may answer it.
-        let only_one = |pick: fn(&ir::EventPattern) -> bool| {
-            reactions.iter().all(|ra| r.actions[ra.index()].on.as_ref().is_some_and(pick))
-        };
-        let single;
-        let askable: &[usize] = if reactions.is_empty() {
-            &[]
-        } else if only_one(|on| on.against == Some(ir::Relation::Self_)) {
-            single = victim;
-            single.as_slice()
-        } else if only_one(|on| on.by == Some(ir::Relation::Self_)) {
-            single = Some(actor);
-            single.as_slice()
-        } else {
-            &order
-        };
+        // Who may be asked: when every reaction names its possible answerers (the victim for
+        // `against self`, the actor for `by self`, the holders of the condition it needs),
+        // only those, in priority order; otherwise everyone. An event is not offered to a whole
+        // crowd to find the few who may answer it.
+        let mut few = std::mem::take(&mut self.scratch.askers);
+        few.clear();
+        let mut anyone = false;
+        for &ra in &reactions {
+            let Some(on) = &r.actions[ra.index()].on else { continue };
+            match (only(on, actor, victim), self.shapes[ra.index()].needs) {
+                (Some(one), _) => few.extend(one),
+                (None, Some(c)) => few.extend_from_slice(self.world.holders(c)),
+                (None, None) => anyone = true,
+            }
+        }
+        if !anyone {
+            let rank = &self.scratch.priority_rank;
+            few.sort_unstable_by_key(|w| rank.get(*w).copied().unwrap_or(usize::MAX));
+            few.dedup();
+        }
+        let askable: &[usize] = if anyone { &order } else { &few };
         for &who in askable {
             if self.clock.ended.is_some() || self.pending.reaction_depth >= r.chains.depth {
                 break;
@@ -685,6 +688,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         self.scratch.reactions = reactions;
+        self.scratch.askers = few;
         // `chains lifo`: the last declared resolves first; `fifo`: in the order declared.
         if r.chains.lifo {
             chain.reverse();
@@ -728,6 +732,11 @@ impl<S: Sink> Engine<'_, S> {
                     priority_order(r, active, world, &mut order, &mut scratch.seen);
                     scratch.priority = Rc::new(order);
                 }
+            }
+            scratch.priority_rank.clear();
+            scratch.priority_rank.resize(world.n, usize::MAX);
+            for (i, &w) in scratch.priority.iter().enumerate() {
+                scratch.priority_rank[w] = i;
             }
             scratch.priority_key = key;
         }

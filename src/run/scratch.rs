@@ -14,6 +14,8 @@ pub struct Scratch<'r> {
     /// handle while answers nested in it read the same order.
     pub priority: Rc<Vec<usize>>,
     pub priority_key: Option<(Option<usize>, u64)>,
+    /// Per participant: its place in `priority`.
+    pub priority_rank: Vec<usize>,
     /// `settle`: the batch of pool changes being looked at, and the condition changes held
     /// back until every pool is done.
     pub settling: Vec<(usize, ir::PoolId, i64)>,
@@ -21,6 +23,7 @@ pub struct Scratch<'r> {
     /// `answer`: the reactions that answer the event, those on offer to one participant,
     /// those affordable, the chain declared.
     pub reactions: Vec<ir::ActionId>,
+    pub askers: Vec<usize>,
     pub offers: Vec<ir::ActionId>,
     pub affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub chain: Vec<(usize, ir::ActionId, Option<usize>)>,

@@ -48,6 +48,8 @@ pub struct World {
     /// checking those after every change skips everyone who holds none.
     whiles: Vec<u32>,
     whiles_total: u32,
+    /// Per condition: who holds it, in no particular order (users sort what they take).
+    holders: Vec<Vec<usize>>,
     pub present: Vec<bool>,
     /// Per participant: on a side the surprise round leaves out.
     pub surprised: Vec<bool>,
@@ -105,6 +107,9 @@ impl World {
             }
         }
         refill(&mut self.whiles, n, 0);
+        self.holders.resize_with(self.n_conditions, Vec::new);
+        self.holders.truncate(self.n_conditions);
+        self.holders.iter_mut().for_each(Vec::clear);
         self.whiles_total = 0;
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
@@ -207,6 +212,7 @@ impl World {
         let adds_while = held.while_.is_some();
         let was = self.take_held(who, c);
         let i = c.index();
+        self.holders[i].push(who);
         self.held_bits[who * self.words + i / 64] |= 1 << (i % 64);
         if adds_while {
             self.whiles[who] += 1;
@@ -222,12 +228,20 @@ impl World {
         let at = self.cond_at(who, c);
         let held = self.conds.get_mut(at)?.take()?;
         let i = c.index();
+        if let Some(k) = self.holders[i].iter().position(|w| *w == who) {
+            self.holders[i].swap_remove(k);
+        }
         self.held_bits[who * self.words + i / 64] &= !(1 << (i % 64));
         if held.while_.is_some() {
             self.whiles[who] -= 1;
             self.whiles_total -= 1;
         }
         Some(held)
+    }
+
+    /// Everyone who holds `c`, in no particular order.
+    pub fn holders(&self, c: ir::ConditionId) -> &[usize] {
+        self.holders.get(c.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Whether anyone holds a condition `while` something holds, and whether `who` does.
