@@ -293,7 +293,7 @@ fn run_failed(e: &tempo::run::RunError) -> ExitCode {
 }
 
 fn lsp() -> ExitCode {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let (connection, io_threads) = tempo::lsp::stdio();
     let served = tempo::lsp::serve(&connection);
     drop(connection);
     // The writer ends once everything queued is written; the reader only when stdin closes, which

@@ -706,3 +706,97 @@ fn crate_path(printed: &str) -> String {
     let path = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().expect("cwd").join(path) };
     std::fs::canonicalize(&path).unwrap_or(path).display().to_string()
 }
+
+/// Edits waiting in the queue coalesce: the server applies them all and checks once, so only the
+/// latest version is compiled and published. Driven in-process over a memory connection with
+/// every message queued before the server starts, so the batch is the same on every run.
+#[test]
+fn queued_edits_are_checked_and_published_once_for_the_latest_version() {
+    use lsp_server::{Connection, Message, Notification, Request, RequestId};
+    let dir = folder("coalesce", &[("base.rules", BASE)]);
+    let variant = dir.join("variant.rules");
+    let (client, server) = Connection::memory();
+    let request = |id: i32, method: &str, params: Value| {
+        Message::Request(Request::new(RequestId::from(id), method.to_string(), params))
+    };
+    let notify = |method: &str, params: Value| Message::Notification(Notification::new(method.to_string(), params));
+    let mut queued = vec![
+        request(1, "initialize", json!({"capabilities": {}})),
+        notify("initialized", json!({})),
+        notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(&variant), "languageId": "tempo", "version": 1, "text": VARIANT_BAD}}),
+        ),
+    ];
+    // Each version names a different unknown pool, so each would publish something different.
+    for version in 2..=20 {
+        let text = VARIANT_BAD.replace("apx", &format!("ap{version}"));
+        queued.push(notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(&variant), "version": version}, "contentChanges": [{"text": text}]}),
+        ));
+    }
+    queued.push(request(2, "tempo/settle", json!(null)));
+    queued.push(request(3, "shutdown", json!(null)));
+    queued.push(notify("exit", json!(null)));
+    for message in queued {
+        client.sender.send(message).expect("queue a message");
+    }
+    let served = std::thread::spawn(move || tempo::lsp::serve(&server).map_err(|e| e.to_string()));
+    let mut published = Vec::new();
+    let mut settled = false;
+    while let Ok(message) = client.receiver.recv_timeout(TIMEOUT) {
+        match message {
+            Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+                assert!(!settled, "diagnostics after the settle reply");
+                published.push(n.params);
+            }
+            Message::Response(r) if r.id == RequestId::from(2) => settled = true,
+            Message::Response(r) if r.id == RequestId::from(3) => break,
+            _ => {}
+        }
+    }
+    assert_eq!(served.join().expect("the server thread"), Ok(()));
+    assert!(settled, "the settle request was answered");
+    let versions: Vec<&Value> = published.iter().map(|p| &p["version"]).collect();
+    assert_eq!(published.len(), 1, "published for versions {versions:?}");
+    assert_eq!(published[0]["version"], 20, "{}", published[0]);
+    assert_eq!(codes(&published[0]), ["tempo::unknown-pool"]);
+    let message = published[0]["diagnostics"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("`ap20`"), "{message}");
+}
+
+/// A file with more problems than the cap gets the cap's worth, errors first, and a last note
+/// saying how many were cut.
+#[test]
+fn diagnostics_past_the_cap_are_cut_with_a_note() {
+    const CAP: usize = tempo::lsp::MAX_DIAGNOSTICS;
+    let dir = folder("cap", &[("base.rules", BASE)]);
+    let variant = dir.join("variant.rules");
+    let text = |pool: &dyn Fn(usize) -> String| {
+        let mut text = String::from("ruleset variant extends \"base.rules\"\n");
+        for i in 0..CAP + 50 {
+            text.push_str(&format!("action a{i} {{ cost 1 {} }}\n", pool(i)));
+        }
+        text
+    };
+    let mut server = Server::start(&dir);
+    server.open(&variant, &text(&|i| format!("apx{i}")));
+    let published = server.diagnostics(&variant);
+    let list = published["diagnostics"].as_array().expect("a list");
+    assert_eq!(list.len(), CAP + 1, "{published}");
+    assert!(list[..CAP].iter().all(|d| d["code"] == "tempo::unknown-pool" && d["severity"] == 1), "{published}");
+    // The first `CAP` in file order: the first action's error first, the last kept is action CAP - 1.
+    assert_eq!(list[0]["range"]["start"]["line"], 1);
+    assert_eq!(list[CAP - 1]["range"]["start"]["line"], CAP);
+    let note = &list[CAP];
+    assert_eq!(note["severity"], 3, "information: {note}");
+    assert_eq!(note["range"]["start"], json!({"line": 0, "character": 0}));
+    let message = note["message"].as_str().unwrap_or("");
+    assert!(message.starts_with("50 more diagnostics"), "{message}");
+    // Fixed: the note goes with the rest.
+    server.change(&variant, 2, &text(&|_| "ap".to_string()));
+    let cleared = server.diagnostics(&variant);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    assert_eq!(server.finish().code(), Some(0));
+}

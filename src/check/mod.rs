@@ -46,6 +46,13 @@ pub fn compile_path(path: &Path) -> Compilation {
 
 /// Compiles `path` with files from `loader`.
 pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
+    compile_keeping_trees(loader, path).0
+}
+
+/// [`compile_with`], also giving back the syntax trees it parsed: `path` and every file it
+/// extends, base first (empty when one of them could not be read or parsed). The language server
+/// keeps them for names, so each edit is parsed once.
+pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, Vec<crate::syntax::ast::File>) {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let loaded = load::load(loader, path, &mut sources, &mut diagnostics);
@@ -66,7 +73,7 @@ pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
     }
     diagnostics::sort(&mut diagnostics);
     diagnostics.dedup();
-    Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }
+    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }, loaded.files)
 }
 
 /// Files held in memory, for tests, fuzzing and the editor's unsaved buffers.

@@ -1,6 +1,8 @@
 //! The language server: `tempo lsp` speaks the Language Server Protocol over a connection the
-//! binary gives it (stdio). Built on `lsp-server` (the scaffold rust-analyzer uses): messages are
-//! handled one at a time, in the order they came, on one thread.
+//! binary gives it ([`stdio`]). Built on `lsp-server` (the scaffold rust-analyzer uses): messages
+//! are handled one at a time, in the order they came, on one thread. Notifications already
+//! waiting when one is handled are applied together and checked once (edits coalesce: only the
+//! latest text is compiled and published), and at most [`MAX_DIAGNOSTICS`] are sent per file.
 //!
 //! Invariants: the server re-checks every open document with the compiler itself
 //! (`check::compile_with` over [`documents::Overlay`]), so the editor shows exactly what
@@ -32,7 +34,7 @@ use lsp_types::{
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
@@ -92,6 +94,31 @@ impl From<ProtocolError> for ServeError {
     }
 }
 
+/// Most diagnostics published for one file. Past that, the first `MAX_DIAGNOSTICS` (errors
+/// before warnings, in file order) are sent, then one information note at the top of the file
+/// that says how many more were cut: a ruleset with thousands of problems would otherwise send
+/// the editor megabytes on every keystroke. `tempo check` prints them all.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
+/// The stdio connection for `tempo lsp`, with an unbounded queue in front of the server: the
+/// reader thread reads and parses messages while the server is busy, so edits that arrive during
+/// a check are waiting in the queue when it ends and coalesce (`Connection::stdio` alone hands
+/// messages over one at a time and keeps the rest in the pipe).
+pub fn stdio() -> (Connection, lsp_server::IoThreads) {
+    let (stdio, io_threads) = Connection::stdio();
+    // A memory pair is an unbounded channel each way; only one direction is used.
+    let (queue_in, queue_out) = Connection::memory();
+    let Connection { sender: to_client, receiver: from_client } = stdio;
+    std::thread::spawn(move || {
+        for message in from_client {
+            if queue_in.sender.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    (Connection { sender: to_client, receiver: queue_out.receiver }, io_threads)
+}
+
 /// Serves one client until it asks to shut down and exit (`Ok`); an `exit` without `shutdown`, or
 /// the connection closing, is an error (the binary exits with 1, as the protocol says).
 pub fn serve(connection: &Connection) -> Result<(), ServeError> {
@@ -106,7 +133,16 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
     let client = serde_json::from_value::<lsp_types::InitializeParams>(params).ok();
     let workspace_edit = client.and_then(|c| c.capabilities.workspace).and_then(|w| w.workspace_edit);
     server.document_changes = workspace_edit.and_then(|w| w.document_changes).unwrap_or(false);
-    for message in &connection.receiver {
+    // A message taken from the queue while gathering notifications, to handle next.
+    let mut next: Option<Message> = None;
+    loop {
+        let message = match next.take() {
+            Some(message) => message,
+            None => match connection.receiver.recv() {
+                Ok(message) => message,
+                Err(_) => break,
+            },
+        };
         match message {
             Message::Request(request) => {
                 if connection.handle_shutdown(&request)? {
@@ -119,7 +155,21 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
                 if notification.method == "exit" {
                     return Err(ServeError("the client sent `exit` before `shutdown`".to_string()));
                 }
-                for publish in server.notification(notification) {
+                // Every notification already waiting is applied before one check, so a burst of
+                // edits is compiled and published once, for the latest text. A request (or
+                // `exit`) ends the gathering and is handled after it, so a request is still
+                // answered only after every notification sent before it has been applied.
+                let mut batch = vec![notification];
+                while let Ok(waiting) = connection.receiver.try_recv() {
+                    match waiting {
+                        Message::Notification(n) if n.method != "exit" => batch.push(n),
+                        other => {
+                            next = Some(other);
+                            break;
+                        }
+                    }
+                }
+                for publish in server.notifications(batch) {
                     let message = Notification::new(PublishDiagnostics::METHOD.to_string(), publish);
                     send(connection, Message::Notification(message))?;
                 }
@@ -198,17 +248,23 @@ impl Server {
         })
     }
 
-    /// Applies a notification; returns the diagnostics to publish.
-    fn notification(&mut self, notification: Notification) -> Vec<PublishDiagnosticsParams> {
-        let method = notification.method.clone();
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.apply(notification)));
-        match outcome {
-            Ok(Recheck::Nothing) => Vec::new(),
-            Ok(scope) => panic::catch_unwind(AssertUnwindSafe(|| self.recheck(&scope))).unwrap_or_default(),
-            Err(_) => {
-                eprintln!("tempo lsp: internal error while handling `{method}`; the server goes on");
-                Vec::new()
+    /// Applies notifications in order, then checks what they changed once; returns the
+    /// diagnostics to publish.
+    fn notifications(&mut self, batch: Vec<Notification>) -> Vec<PublishDiagnosticsParams> {
+        let mut scope = Recheck::Nothing;
+        for notification in batch {
+            let method = notification.method.clone();
+            match panic::catch_unwind(AssertUnwindSafe(|| self.apply(notification))) {
+                Ok(more) => scope = scope.and(more),
+                Err(_) => eprintln!("tempo lsp: internal error while handling `{method}`; the server goes on"),
             }
+        }
+        match scope {
+            Recheck::Nothing => Vec::new(),
+            scope => panic::catch_unwind(AssertUnwindSafe(|| self.recheck(&scope))).unwrap_or_else(|_| {
+                eprintln!("tempo lsp: internal error while checking the open documents; the server goes on");
+                Vec::new()
+            }),
         }
     }
 
@@ -221,7 +277,7 @@ impl Server {
                 let doc = p.text_document;
                 let path = documents::uri_path(&doc.uri);
                 self.documents.open(doc.uri, doc.text, doc.version);
-                Recheck::Reaching(path)
+                Recheck::Reaching(vec![path])
             }
             DidChangeTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(params) else { return Recheck::Nothing };
@@ -231,14 +287,14 @@ impl Server {
                 };
                 let uri = p.text_document.uri;
                 self.documents.change(&uri, change.text, p.text_document.version);
-                Recheck::Reaching(documents::uri_path(&uri))
+                Recheck::Reaching(vec![documents::uri_path(&uri)])
             }
             DidCloseTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(params) else { return Recheck::Nothing };
                 let uri = p.text_document.uri;
                 self.documents.close(&uri);
                 // The file is read from the disk again by the documents that extend it.
-                Recheck::Reaching(documents::uri_path(&uri))
+                Recheck::Reaching(vec![documents::uri_path(&uri)])
             }
             // A saved file may be the base of another open document.
             DidSaveTextDocument::METHOD => Recheck::All,
@@ -263,11 +319,10 @@ impl Server {
                 Recheck::All => true,
                 Recheck::Reaching(changed) => {
                     !compiled_before
-                        || documents::same_file(&doc.path, changed)
-                        || doc
-                            .last_good
-                            .as_ref()
-                            .is_none_or(|c| c.paths().iter().any(|p| documents::same_file(p, changed)))
+                        || changed.iter().any(|changed| documents::same_file(&doc.path, changed))
+                        || doc.last_good.as_ref().is_none_or(|c| {
+                            c.paths().iter().any(|p| changed.iter().any(|changed| documents::same_file(p, changed)))
+                        })
                 }
             };
             if !stale {
@@ -277,12 +332,13 @@ impl Server {
             for by_root in found.values_mut() {
                 by_root.remove(&uri);
             }
-            let compilation = crate::check::compile_with(&self.documents.loader(), &path);
+            // One compilation gives the diagnostics and the chain of names (one parse per file).
+            let checked = analysis::check(&self.documents.loader(), &path, |p| self.documents.uri_for(p));
             found.entry(uri.clone()).or_default().entry(uri.clone()).or_default();
-            for (file, diagnostic) in analysis::diagnostics(&compilation, |p| self.documents.uri_for(p)) {
+            for (file, diagnostic) in checked.diagnostics {
                 found.entry(file).or_default().entry(uri.clone()).or_default().push(diagnostic);
             }
-            if let Some(chain) = analysis::Chain::load(&self.documents.loader(), &path) {
+            if let Some(chain) = checked.chain {
                 if let Some(doc) = self.documents.get_mut(&uri) {
                     doc.last_good = Some(chain);
                 }
@@ -295,12 +351,7 @@ impl Server {
         files.dedup();
         let mut out = Vec::new();
         for file in files {
-            let mut merged: Vec<lsp_types::Diagnostic> = Vec::new();
-            for diagnostic in found.get(&file).into_iter().flat_map(|by_root| by_root.values().flatten()) {
-                if !merged.contains(diagnostic) {
-                    merged.push(diagnostic.clone());
-                }
-            }
+            let merged = capped(merge_found(found.get(&file)));
             if self.published.get(&file) == Some(&merged) {
                 continue;
             }
@@ -317,12 +368,79 @@ impl Server {
     }
 }
 
-/// Which open documents must be compiled again after a notification.
+/// The diagnostics each open document's compilation found in one file, without repeats, in the
+/// order found. Repeats are looked for only among diagnostics that start at the same place, so
+/// thousands of them cost no quadratic search.
+fn merge_found(by_root: Option<&BTreeMap<Url, Vec<lsp_types::Diagnostic>>>) -> Vec<lsp_types::Diagnostic> {
+    let mut merged: Vec<lsp_types::Diagnostic> = Vec::new();
+    let mut at: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for diagnostic in by_root.into_iter().flat_map(|by_root| by_root.values().flatten()) {
+        let start = (diagnostic.range.start.line, diagnostic.range.start.character);
+        let same_start = at.entry(start).or_default();
+        if !same_start.iter().any(|&i| merged[i] == *diagnostic) {
+            same_start.push(merged.len());
+            merged.push(diagnostic.clone());
+        }
+    }
+    merged
+}
+
+/// At most [`MAX_DIAGNOSTICS`] of a file's diagnostics, errors first, kept in their order; when
+/// some are cut, a last information note at the top of the file says how many.
+fn capped(diagnostics: Vec<lsp_types::Diagnostic>) -> Vec<lsp_types::Diagnostic> {
+    if diagnostics.len() <= MAX_DIAGNOSTICS {
+        return diagnostics;
+    }
+    let cut = diagnostics.len() - MAX_DIAGNOSTICS;
+    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+    order.sort_by_key(|&i| (diagnostics[i].severity != Some(lsp_types::DiagnosticSeverity::ERROR), i));
+    order.truncate(MAX_DIAGNOSTICS);
+    order.sort_unstable();
+    let mut kept: Vec<lsp_types::Diagnostic> = Vec::with_capacity(MAX_DIAGNOSTICS + 1);
+    let mut order = order.into_iter().peekable();
+    for (i, diagnostic) in diagnostics.into_iter().enumerate() {
+        if order.peek() == Some(&i) {
+            order.next();
+            kept.push(diagnostic);
+        }
+    }
+    kept.push(lsp_types::Diagnostic {
+        range: lsp_types::Range::default(),
+        severity: Some(lsp_types::DiagnosticSeverity::INFORMATION),
+        source: Some("tempo".to_string()),
+        message: format!(
+            "{cut} more diagnostics in this file are not shown: the editor gets at most {MAX_DIAGNOSTICS} per file \
+             (errors first); `tempo check` prints them all"
+        ),
+        ..lsp_types::Diagnostic::default()
+    });
+    kept
+}
+
+/// Which open documents must be compiled again after notifications.
 enum Recheck {
     Nothing,
-    /// Those whose chain of files includes this one (and any not compiled yet).
-    Reaching(PathBuf),
+    /// Those whose chain of files includes one of these (and any not compiled yet).
+    Reaching(Vec<PathBuf>),
     All,
+}
+
+impl Recheck {
+    /// What both ask for.
+    fn and(self, other: Recheck) -> Recheck {
+        match (self, other) {
+            (Recheck::All, _) | (_, Recheck::All) => Recheck::All,
+            (Recheck::Nothing, other) | (other, Recheck::Nothing) => other,
+            (Recheck::Reaching(mut paths), Recheck::Reaching(more)) => {
+                for path in more {
+                    if !paths.contains(&path) {
+                        paths.push(path);
+                    }
+                }
+                Recheck::Reaching(paths)
+            }
+        }
+    }
 }
 
 /// Runs a request handler; a panic in it becomes an `InternalError` reply.
