@@ -37,7 +37,57 @@ fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
-    parse_whole(file, text)
+    // Any problem, a syntax error or one the builder finds, is found again by the whole-file
+    // parse, so a file that does not parse gets exactly the diagnostic it always got.
+    parse_by_items(file, text).or_else(|_| parse_whole(file, text))
+}
+
+/// Parses the header (`file_head`), then one item at a time (`file_step`) until the end,
+/// building each item's tree before pest reads the next. Says the same as `file` (`SOI ~ header
+/// ~ ";"? ~ (item ~ ";"?)* ~ EOI`), but pest's queue of tokens (40 bytes each, two per pair)
+/// holds one item instead of the whole file: peak memory follows the largest item, not the file.
+fn parse_by_items(file: FileId, text: &str) -> R<File> {
+    let mut comments: Vec<Comment> = Vec::new();
+    let mut items = Vec::new();
+    let b = Builder { file, base: 0 };
+    let pairs = RulesParser::parse(Rule::file_head, text).map_err(|_| b.internal(0, "not a file head"))?;
+    collect_comments(&b, pairs.clone(), &mut comments);
+    let Some(head) = pairs.clone().next() else {
+        return Err(b.internal(0, "the parser returned nothing"));
+    };
+    let mut at = b.span(&head).end as usize;
+    let (name, extends) = b.header(&head)?;
+    loop {
+        let rest = text.get(at..).unwrap_or("");
+        let b = Builder { file, base: at };
+        let pairs = RulesParser::parse(Rule::file_step, rest).map_err(|_| b.internal(0, "not an item"))?;
+        collect_comments(&b, pairs.clone(), &mut comments);
+        let Some(step) = pairs.clone().next() else {
+            return Err(b.internal(0, "the parser returned nothing"));
+        };
+        let mut done = true;
+        for pair in kids(&step) {
+            match pair.as_rule() {
+                Rule::item => {
+                    let mut item = b.item(pair)?;
+                    item.doc = doc_above(text, &comments, item.span.start as usize);
+                    items.push(item);
+                    done = false;
+                }
+                Rule::EOI => done = true,
+                _ => {}
+            }
+        }
+        if done {
+            break;
+        }
+        let end = b.span(&step).end as usize;
+        if end <= at {
+            return Err(b.internal(at, "an item that took no text"));
+        }
+        at = end;
+    }
+    Ok(File { file, name, extends, items, comments })
 }
 
 /// The `COMMENT` pairs among `pairs` and their descendants, in file order.
@@ -48,7 +98,8 @@ fn collect_comments(b: &Builder, pairs: pest::iterators::Pairs<Rule>, comments: 
     }));
 }
 
-/// The whole file in one parse.
+/// The whole file in one parse: what [`parse_by_items`] falls back to when anything is wrong,
+/// so that errors are found and worded as the grammar's `file` rule finds them.
 fn parse_whole(file: FileId, text: &str) -> R<File> {
     let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
     let b = Builder { file, base: 0 };
