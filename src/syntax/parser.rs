@@ -231,7 +231,7 @@ impl Builder {
     }
 
     fn next<'i>(&self, it: &mut impl Iterator<Item = P<'i>>, parent: &P<'i>) -> R<P<'i>> {
-        it.next().ok_or_else(|| self.internal(self.span(&parent).end as usize, "a rule ended early"))
+        it.next().ok_or_else(|| self.internal(self.span(parent).end as usize, "a rule ended early"))
     }
 
     fn ident(&self, p: &P) -> Ident {
