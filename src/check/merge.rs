@@ -86,14 +86,16 @@ pub struct Entry {
     pub file_index: usize,
 }
 
-/// Merges `files` (base first) into one list, reporting what cannot be merged.
-pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
+/// Merges `files` (base first) into one list, reporting what cannot be merged. Takes the files
+/// by value: their items move into the list instead of being copied.
+pub fn merge(files: Vec<File>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
     // Where each keyed declaration sits in `entries`; rebuilt after a `remove` shifts them.
     let mut index: HashMap<Key, usize> = HashMap::new();
-    for (file_index, file) in files.iter().enumerate() {
+    for (file_index, file) in files.into_iter().enumerate() {
         let has_base = file_index > 0;
-        for item in &file.items {
+        for owned in file.items {
+            let item = &owned;
             if let Decl::Remove { kind, name } = &item.decl {
                 if !has_base {
                     diagnostics.push(without_base(item, "remove"));
@@ -193,7 +195,7 @@ pub fn merge(files: &[File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
                     if k != Key::None {
                         index.insert(k, entries.len());
                     }
-                    entries.push(Entry { item: item.clone(), file_index })
+                    entries.push(Entry { item: owned, file_index })
                 }
             }
         }

@@ -57,11 +57,11 @@ pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, 
     let mut diagnostics = Vec::new();
     let loaded = load::load(loader, path, &mut sources, &mut diagnostics);
     let mut ruleset = None;
-    if let Some(root) = loaded.files.last() {
-        let entries = merge::merge(&loaded.files, &mut diagnostics);
+    if let Some(root_name) = loaded.files.last().map(|root| root.name.clone()) {
+        let entries = merge::merge(loaded.files, &mut diagnostics);
         let scope = scope::Scope::new(&entries);
         let mut lowerer = lower::Lowerer::new(&scope);
-        let r = lowerer.lower(&root.name, &entries);
+        let r = lowerer.lower(&root_name, &entries);
         diagnostics.append(&mut lowerer.diagnostics);
         diagnostics.extend(consteval::cyclic_derives(&r, &scope));
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));

@@ -11,6 +11,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
 use pest::Parser as _;
+use std::iter::Peekable;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/tempo.pest"]
@@ -18,12 +19,16 @@ pub(crate) struct RulesParser;
 
 type P<'i> = Pair<'i, Rule>;
 type R<T> = Result<T, Box<Diagnostic>>;
+/// The byte range of the pairs an expression was built from.
+type Extent = (usize, usize);
 
 /// Deepest expression tree accepted: an operator chain counts one level per operator.
 pub(crate) const MAX_EXPR_DEPTH: u32 = 256;
 
 struct Builder {
     file: FileId,
+    /// Where the text pest was given starts in the file: pair offsets are relative to it.
+    base: usize,
 }
 
 /// Children of a pair without the comments pest interleaves.
@@ -32,31 +37,80 @@ fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
+    // Any problem, a syntax error or one the builder finds, is found again by the whole-file
+    // parse, so a file that does not parse gets exactly the diagnostic it always got.
+    parse_by_items(file, text).or_else(|_| parse_whole(file, text))
+}
+
+/// Parses the header (`file_head`), then one item at a time (`file_step`) until the end,
+/// building each item's tree before pest reads the next. Says the same as `file` (`SOI ~ header
+/// ~ ";"? ~ (item ~ ";"?)* ~ EOI`), but pest's queue of tokens (40 bytes each, two per pair)
+/// holds one item instead of the whole file: peak memory follows the largest item, not the file.
+fn parse_by_items(file: FileId, text: &str) -> R<File> {
+    let mut comments: Vec<Comment> = Vec::new();
+    let mut items = Vec::new();
+    let b = Builder { file, base: 0 };
+    let pairs = RulesParser::parse(Rule::file_head, text).map_err(|_| b.internal(0, "not a file head"))?;
+    collect_comments(&b, pairs.clone(), &mut comments);
+    let Some(head) = pairs.clone().next() else {
+        return Err(b.internal(0, "the parser returned nothing"));
+    };
+    let mut at = b.span(&head).end as usize;
+    let (name, extends) = b.header(&head)?;
+    loop {
+        let rest = text.get(at..).unwrap_or("");
+        let b = Builder { file, base: at };
+        let pairs = RulesParser::parse(Rule::file_step, rest).map_err(|_| b.internal(0, "not an item"))?;
+        collect_comments(&b, pairs.clone(), &mut comments);
+        let Some(step) = pairs.clone().next() else {
+            return Err(b.internal(0, "the parser returned nothing"));
+        };
+        let mut done = true;
+        for pair in kids(&step) {
+            match pair.as_rule() {
+                Rule::item => {
+                    let mut item = b.item(pair)?;
+                    item.doc = doc_above(text, &comments, item.span.start as usize);
+                    items.push(item);
+                    done = false;
+                }
+                Rule::EOI => done = true,
+                _ => {}
+            }
+        }
+        if done {
+            break;
+        }
+        let end = b.span(&step).end as usize;
+        if end <= at {
+            return Err(b.internal(at, "an item that took no text"));
+        }
+        at = end;
+    }
+    Ok(File { file, name, extends, items, comments })
+}
+
+/// The `COMMENT` pairs among `pairs` and their descendants, in file order.
+fn collect_comments(b: &Builder, pairs: pest::iterators::Pairs<Rule>, comments: &mut Vec<Comment>) {
+    comments.extend(pairs.flatten().filter(|p| p.as_rule() == Rule::COMMENT).map(|p| {
+        let text = p.as_str().to_string();
+        Comment { doc: text.starts_with("##"), text, span: b.span(&p) }
+    }));
+}
+
+/// The whole file in one parse: what [`parse_by_items`] falls back to when anything is wrong,
+/// so that errors are found and worded as the grammar's `file` rule finds them.
+fn parse_whole(file: FileId, text: &str) -> R<File> {
     let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
-    let b = Builder { file };
+    let b = Builder { file, base: 0 };
     let Some(root) = pairs.clone().next() else {
         return Err(b.internal(0, "the parser returned nothing"));
     };
-    let comments: Vec<Comment> = pairs
-        .flatten()
-        .filter(|p| p.as_rule() == Rule::COMMENT)
-        .map(|p| {
-            let text = p.as_str().to_string();
-            Comment { doc: text.starts_with("##"), text, span: b.span(&p) }
-        })
-        .collect();
+    let mut comments: Vec<Comment> = Vec::new();
+    collect_comments(&b, pairs, &mut comments);
     let mut it = kids(&root);
     let header = b.next(&mut it, &root)?;
-    let mut hk = kids(&header);
-    hk.next(); // `ruleset`
-    let name = b.ident(&b.next(&mut hk, &header)?);
-    let extends = match hk.next() {
-        Some(_kw) => {
-            let s = b.next(&mut hk, &header)?;
-            Some((b.string(&s), b.span(&s)))
-        }
-        None => None,
-    };
+    let (name, extends) = b.header(&header)?;
     let mut items = Vec::new();
     for pair in it {
         if pair.as_rule() == Rule::item {
@@ -149,7 +203,23 @@ fn token_at(text: &str, at: usize) -> &str {
 impl Builder {
     fn span(&self, p: &P) -> Span {
         let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, self.base + s.start(), self.base + s.end())
+    }
+
+    /// The name and the `extends` of a `header` pair, or of the `file_head` around one.
+    fn header(&self, p: &P) -> R<(Ident, Option<(String, Span)>)> {
+        let header = if p.as_rule() == Rule::header { p.clone() } else { self.next(&mut kids(p), p)? };
+        let mut hk = kids(&header);
+        hk.next(); // `ruleset`
+        let name = self.ident(&self.next(&mut hk, &header)?);
+        let extends = match hk.next() {
+            Some(_kw) => {
+                let s = self.next(&mut hk, &header)?;
+                Some((self.string(&s), self.span(&s)))
+            }
+            None => None,
+        };
+        Ok((name, extends))
     }
 
     fn internal(&self, at: usize, what: &str) -> Box<Diagnostic> {
@@ -161,7 +231,7 @@ impl Builder {
     }
 
     fn next<'i>(&self, it: &mut impl Iterator<Item = P<'i>>, parent: &P<'i>) -> R<P<'i>> {
-        it.next().ok_or_else(|| self.internal(parent.as_span().end(), "a rule ended early"))
+        it.next().ok_or_else(|| self.internal(self.span(parent).end as usize, "a rule ended early"))
     }
 
     fn ident(&self, p: &P) -> Ident {
@@ -312,7 +382,7 @@ impl Builder {
                         _ => body = Some(self.block(c)?),
                     }
                 }
-                let body = body.ok_or_else(|| self.internal(p.as_span().end(), "a hook without a block"))?;
+                let body = body.ok_or_else(|| self.internal(self.span(&p).end as usize, "a hook without a block"))?;
                 Decl::Hook(Hook { name, at, guard, body })
             }
             Rule::space_item => {
@@ -356,16 +426,17 @@ impl Builder {
                 it.next(); // `cost`
                 let subject = self.ident(&self.next(&mut it, &p)?);
                 let op_pair = self.next(&mut it, &p)?;
-                let inner = kids(&op_pair).next().ok_or_else(|| self.internal(op_pair.as_span().end(), "adjust"))?;
+                let inner =
+                    kids(&op_pair).next().ok_or_else(|| self.internal(self.span(&op_pair).end as usize, "adjust"))?;
                 let op = if op_pair.as_rule() == Rule::scale_adjust {
                     CostAdjustOp::Scale(self.expr(inner)?)
                 } else {
                     CostAdjustOp::Add(self.cost_terms(inner)?)
                 };
                 let when = match it.next() {
-                    Some(w) => {
-                        Some(self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(w.as_span().end(), "when"))?)?)
-                    }
+                    Some(w) => Some(
+                        self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(self.span(&w).end as usize, "when"))?)?,
+                    ),
                     None => None,
                 };
                 Decl::CostAdjust { subject, op, when }
@@ -389,7 +460,7 @@ impl Builder {
                 };
                 Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
             }
-            _ => return Err(self.internal(p.as_span().start(), "an unknown declaration")),
+            _ => return Err(self.internal(self.span(&p).start as usize, "an unknown declaration")),
         })
     }
 
@@ -539,7 +610,7 @@ impl Builder {
     }
 
     fn at_timing(&self, p: P) -> R<Timing> {
-        let t = kids(&p).nth(1).ok_or_else(|| self.internal(p.as_span().end(), "a timing"))?;
+        let t = kids(&p).nth(1).ok_or_else(|| self.internal(self.span(&p).end as usize, "a timing"))?;
         self.timing(t)
     }
 
@@ -678,7 +749,7 @@ impl Builder {
     }
 
     fn duration(&self, p: P) -> R<Duration> {
-        let inner = kids(&p).next().ok_or_else(|| self.internal(p.as_span().start(), "a duration"))?;
+        let inner = kids(&p).next().ok_or_else(|| self.internal(self.span(&p).start as usize, "a duration"))?;
         let span = self.span(&inner);
         let rule = inner.as_rule();
         let mut it = kids(&inner);
@@ -887,57 +958,39 @@ impl Builder {
     fn expr(&self, p: P) -> R<Expr> {
         let span = self.span(&p);
         match p.as_rule() {
-            Rule::expr | Rule::paren => {
+            Rule::expr => {
+                // The grammar's levels are silent: the operands and operators come flat.
+                let mut it = kids(&p).peekable();
+                let (e, _) = self.or_level(&mut it, &p)?;
+                match it.next() {
+                    None => Ok(e),
+                    Some(extra) => Err(self.internal(self.span(&extra).start as usize, "an expression went on")),
+                }
+            }
+            Rule::paren => {
                 let inner = kids(&p).next().ok_or_else(|| self.internal(span.start as usize, "an empty expression"))?;
                 let mut e = self.expr(inner)?;
-                if p.as_rule() == Rule::paren {
-                    e.span = span;
-                }
+                e.span = span;
                 Ok(e)
             }
-            Rule::or_expr | Rule::and_expr => {
-                let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
-                self.fold(p, |_| op)
-            }
-            Rule::sum | Rule::product => self.fold(p, |sym| match sym {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                _ => BinOp::Rem,
-            }),
-            Rule::not_expr | Rule::unary => {
-                // `not not x` is `x` and `- -x` is `x`: keep only the parity, so a long run of
-                // operators cannot build a deep tree.
-                let parts: Vec<P> = kids(&p).collect();
-                let (ops, rest) = parts.split_at(parts.len().saturating_sub(1));
-                let last = rest.first().cloned().ok_or_else(|| self.internal(span.start as usize, "operand"))?;
+            Rule::unary => {
+                // `- -x` is `x`: keep only the parity, so a long run of operators cannot build a
+                // deep tree.
+                let mut negs = 0usize;
+                let mut last = None;
+                for k in kids(&p) {
+                    if k.as_rule() == Rule::neg {
+                        negs += 1;
+                    } else {
+                        last = Some(k);
+                    }
+                }
+                let last = last.ok_or_else(|| self.internal(span.start as usize, "operand"))?;
                 let e = self.expr(last)?;
-                if ops.len() % 2 == 0 {
+                if negs % 2 == 0 {
                     return Ok(e);
                 }
-                let kind =
-                    if p.as_rule() == Rule::unary { ExprKind::Neg(Box::new(e)) } else { ExprKind::Not(Box::new(e)) };
-                self.deep(Expr::new(kind, span))
-            }
-            Rule::cmp_expr => {
-                let mut it = kids(&p);
-                let lhs = self.expr(self.next(&mut it, &p)?)?;
-                let Some(op) = it.next() else { return Ok(lhs) };
-                let rhs = self.next(&mut it, &p)?;
-                let kind = match op.as_rule() {
-                    Rule::kw_has => {
-                        // `has COND by WHO`: the optional `by` and its word follow.
-                        let by = match it.next() {
-                            Some(_) => it.next().map(|w| self.ident(&w)),
-                            None => None,
-                        };
-                        ExprKind::Has { who: Box::new(lhs), condition: self.ident(&rhs), by }
-                    }
-                    Rule::kw_is => ExprKind::Is { who: Box::new(lhs), relation: self.ident(&rhs) },
-                    _ => ExprKind::Compare { op: self.cmp_op(&op), lhs: Box::new(lhs), rhs: Box::new(self.expr(rhs)?) },
-                };
-                self.deep(Expr::new(kind, span))
+                self.deep(Expr::new(ExprKind::Neg(Box::new(e)), span))
             }
             Rule::int => Ok(Expr::new(ExprKind::Int(p.as_str().to_string()), span)),
             Rule::dice => {
@@ -978,18 +1031,116 @@ impl Builder {
         Ok(e)
     }
 
-    /// Left-associative chains: `a op b op c`.
-    fn fold(&self, p: P, op_of: impl Fn(&str) -> BinOp) -> R<Expr> {
-        let mut it = kids(&p);
-        let mut lhs = self.expr(self.next(&mut it, &p)?)?;
-        while let Some(op) = it.next() {
-            let rhs = self.expr(self.next(&mut it, &p)?)?;
-            let span = lhs.span.to(rhs.span);
-            lhs = self.deep(Expr::new(
-                ExprKind::Binary { op: op_of(op.as_str()), lhs: Box::new(lhs), rhs: Box::new(rhs) },
-                span,
-            ))?;
+    // The levels of an `expr` pair's flat children, loosest first. Each returns the expression
+    // and the byte range of the pairs it took: a comparison's or a `not`'s span is that range,
+    // as it was when these levels were pairs of their own.
+
+    /// `a or b or c`.
+    fn or_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let (mut lhs, mut extent) = self.and_level(it, parent)?;
+        while it.next_if(|x| x.as_rule() == Rule::kw_or).is_some() {
+            let (rhs, right) = self.and_level(it, parent)?;
+            lhs = self.binary(BinOp::Or, lhs, rhs)?;
+            extent.1 = right.1;
         }
-        Ok(lhs)
+        Ok((lhs, extent))
+    }
+
+    /// `a and b and c`.
+    fn and_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let (mut lhs, mut extent) = self.not_level(it, parent)?;
+        while it.next_if(|x| x.as_rule() == Rule::kw_and).is_some() {
+            let (rhs, right) = self.not_level(it, parent)?;
+            lhs = self.binary(BinOp::And, lhs, rhs)?;
+            extent.1 = right.1;
+        }
+        Ok((lhs, extent))
+    }
+
+    /// `not not x` is `x`: keep only the parity, so a long run of `not` cannot build a deep tree.
+    fn not_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let mut nots = 0usize;
+        let mut first = None;
+        while let Some(kw) = it.next_if(|x| x.as_rule() == Rule::kw_not) {
+            first.get_or_insert(self.span(&kw).start as usize);
+            nots += 1;
+        }
+        let (e, inner) = self.cmp_level(it, parent)?;
+        let extent = (first.unwrap_or(inner.0), inner.1);
+        if nots % 2 == 0 {
+            return Ok((e, extent));
+        }
+        let span = Span::new(self.file, extent.0, extent.1);
+        Ok((self.deep(Expr::new(ExprKind::Not(Box::new(e)), span))?, extent))
+    }
+
+    /// `a < b`, `who has c`, `who has c by w`, `who is r`, or just `a`.
+    fn cmp_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let (lhs, mut extent) = self.sum_level(it, parent)?;
+        let Some(op) = it.next_if(|x| matches!(x.as_rule(), Rule::cmp_op | Rule::kw_has | Rule::kw_is)) else {
+            return Ok((lhs, extent));
+        };
+        let kind = match op.as_rule() {
+            Rule::cmp_op => {
+                let (rhs, right) = self.sum_level(it, parent)?;
+                extent.1 = right.1;
+                ExprKind::Compare { op: self.cmp_op(&op), lhs: Box::new(lhs), rhs: Box::new(rhs) }
+            }
+            rule => {
+                let word = self.next(it, parent)?;
+                extent.1 = self.span(&word).end as usize;
+                if rule == Rule::kw_is {
+                    ExprKind::Is { who: Box::new(lhs), relation: self.ident(&word) }
+                } else {
+                    // `has COND by WHO`: the optional `by` and its word follow.
+                    let mut by = None;
+                    if it.next_if(|x| x.as_rule() == Rule::kw_by).is_some() {
+                        let who = self.next(it, parent)?;
+                        extent.1 = self.span(&who).end as usize;
+                        by = Some(self.ident(&who));
+                    }
+                    ExprKind::Has { who: Box::new(lhs), condition: self.ident(&word), by }
+                }
+            }
+        };
+        let span = Span::new(self.file, extent.0, extent.1);
+        Ok((self.deep(Expr::new(kind, span))?, extent))
+    }
+
+    /// `a + b - c`.
+    fn sum_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let (mut lhs, mut extent) = self.product_level(it, parent)?;
+        while let Some(op) = it.next_if(|x| x.as_rule() == Rule::add_op) {
+            let (rhs, right) = self.product_level(it, parent)?;
+            let op = if op.as_str() == "-" { BinOp::Sub } else { BinOp::Add };
+            lhs = self.binary(op, lhs, rhs)?;
+            extent.1 = right.1;
+        }
+        Ok((lhs, extent))
+    }
+
+    /// `a * b / c % d`.
+    fn product_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
+        let first = self.next(it, parent)?;
+        let mut extent = (self.span(&first).start as usize, self.span(&first).end as usize);
+        let mut lhs = self.expr(first)?;
+        while let Some(op) = it.next_if(|x| x.as_rule() == Rule::mul_op) {
+            let operand = self.next(it, parent)?;
+            extent.1 = self.span(&operand).end as usize;
+            let rhs = self.expr(operand)?;
+            let op = match op.as_str() {
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            lhs = self.binary(op, lhs, rhs)?;
+        }
+        Ok((lhs, extent))
+    }
+
+    /// `lhs op rhs`, spanning both; refused when too deep.
+    fn binary(&self, op: BinOp, lhs: Expr, rhs: Expr) -> R<Expr> {
+        let span = lhs.span.to(rhs.span);
+        self.deep(Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span))
     }
 }

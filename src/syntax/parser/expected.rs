@@ -153,11 +153,13 @@ fn word(rule: Rule) -> Option<&'static str> {
     use Rule::*;
     Some(match rule {
         EOI => "the end of the file",
-        file | header | kw_ruleset => "`ruleset NAME`",
+        file | file_head | header | kw_ruleset => "`ruleset NAME`",
         ident => "a name",
         pool_name => "a pool name",
         condition_name => "a condition name",
-        item | decl => "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, ...)",
+        item | decl | file_step => {
+            "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, ...)"
+        }
         string | string_inner => "text in double quotes",
         int | zero => "a number",
         dice => "dice like `1d20`",
