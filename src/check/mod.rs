@@ -46,19 +46,27 @@ pub fn compile_path(path: &Path) -> Compilation {
 
 /// Compiles `path` with files from `loader`.
 pub fn compile_with(loader: &dyn Loader, path: &Path) -> Compilation {
-    compile_keeping_trees(loader, path).0
+    compile_inner(loader, path, false).0
 }
 
 /// [`compile_with`], also giving back the syntax trees it parsed: `path` and every file it
 /// extends, base first (empty when one of them could not be read or parsed). The language server
 /// keeps them for names, so each edit is parsed once.
 pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, Vec<crate::syntax::ast::File>) {
+    compile_inner(loader, path, true)
+}
+
+/// Merging consumes the trees (a compile holds one copy of its declarations at a time); when
+/// they are to be kept, merging works on a copy.
+fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, Vec<crate::syntax::ast::File>) {
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
-    let loaded = load::load(loader, path, &mut sources, &mut diagnostics);
+    let mut loaded = load::load(loader, path, &mut sources, &mut diagnostics);
     let mut ruleset = None;
-    if let Some(root_name) = loaded.files.last().map(|root| root.name.clone()) {
-        let entries = merge::merge(loaded.files, &mut diagnostics);
+    let files = std::mem::take(&mut loaded.files);
+    let kept = if keep { files.clone() } else { Vec::new() };
+    if let Some(root_name) = files.last().map(|root| root.name.clone()) {
+        let entries = merge::merge(files, &mut diagnostics);
         let scope = scope::Scope::new(&entries);
         let mut lowerer = lower::Lowerer::new(&scope);
         let r = lowerer.lower(&root_name, &entries);
@@ -73,7 +81,7 @@ pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, 
     }
     diagnostics::sort(&mut diagnostics);
     diagnostics.dedup();
-    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }, loaded.files)
+    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }, kept)
 }
 
 /// Files held in memory, for tests, fuzzing and the editor's unsaved buffers.
