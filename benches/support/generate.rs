@@ -1,5 +1,6 @@
-//! The generated rulesets the compile benchmark and its whole-process tools use
-//! (`benches/compile.rs`, `benches/tools/compile_inputs.rs`), shared by `#[path]` so both read
+//! The generated rulesets the compile benchmark, its whole-process tools and the language-server
+//! benchmark use (`benches/compile.rs`, `benches/tools/compile_inputs.rs`, `benches/lsp.rs`),
+//! shared by `#[path]` so both read
 //! the same text for the same action count.
 //!
 //! The text is deterministic (no randomness): a fixed frame of stats, derives, pools, conditions,
