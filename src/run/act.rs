@@ -92,12 +92,12 @@ impl<S: Sink> Engine<'_, S> {
         if self.clock.surprise_round && self.world.surprised[who] {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
-        if let Some(c) = self.world.blocked(self.r, who, kind) {
+        if let Some(c) = self.world.blocked(who, kind) {
             let cond = &r.conditions[c.index()].name;
             refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
         if self.shapes[a.index()].moves {
-            if let Some(c) = self.world.movement_blocked(self.r, who) {
+            if let Some(c) = self.world.movement_blocked(who) {
                 let cond = &r.conditions[c.index()].name;
                 refuse!(self, "blocked", "is {cond}, which blocks movement");
             }
@@ -201,7 +201,7 @@ impl<S: Sink> Engine<'_, S> {
             if *amount <= 0 {
                 continue;
             }
-            if let Some(c) = self.world.spend_blocked(self.r, who, *p) {
+            if let Some(c) = self.world.spend_blocked(who, *p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
                 refuse!(self, "blocked", "is {cond}, which blocks spending {pool}");
             }
@@ -227,11 +227,11 @@ impl<S: Sink> Engine<'_, S> {
             for p in candidates {
                 let pc = Ctx { owner: p, ..ctx };
                 let mut pay = Costs::default();
-                let mut ok = self.world.present[p] && self.world.standing(self.r, p) && self.partner_consents(p);
+                let mut ok = self.world.present[p] && self.world.standing(p) && self.partner_consents(p);
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     pay.add(c.pool, amount)?;
-                    ok &= self.world.spend_blocked(self.r, p, c.pool).is_none();
+                    ok &= self.world.spend_blocked(p, c.pool).is_none();
                 }
                 // The partner pays for the same action: `adjust cost` applies to its share too,
                 // judged from its side (004: a combo in the Final Phase costs the partner more).

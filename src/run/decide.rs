@@ -159,10 +159,10 @@ impl<S: Sink> Engine<'_, S> {
                     _ => {
                         let valid = match kind {
                             ir::TargetKind::Enemy => {
-                                self.world.relates(who, t, ir::Relation::Enemy) && self.world.standing(self.r, t)
+                                self.world.relates(who, t, ir::Relation::Enemy) && self.world.standing(t)
                             }
                             ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally),
-                            _ => t != who && self.world.standing(self.r, t),
+                            _ => t != who && self.world.standing(t),
                         };
                         if !valid {
                             continue;
@@ -178,7 +178,7 @@ impl<S: Sink> Engine<'_, S> {
                     // finds it, but from the list already sorted.
                     let closest = nearest
                         .iter()
-                        .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(r, o))
+                        .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(o))
                         .map(|&o| self.world.distance(o, who));
                     match closest {
                         Some(d) if d > reach => (d - reach, 1),

@@ -165,19 +165,19 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             Effect::Move(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(self.r, c.owner).is_none() {
+                if self.world.movement_blocked(c.owner).is_none() {
                     self.move_toward(c.owner, c.target, n);
                 }
             }
             Effect::MoveAway(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(self.r, c.owner).is_none() {
+                if self.world.movement_blocked(c.owner).is_none() {
                     self.move_away(c.owner, c.target, n);
                 }
             }
             Effect::MoveThrough(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(self.r, c.owner).is_none() {
+                if self.world.movement_blocked(c.owner).is_none() {
                     self.move_through(c.owner, c.target, n);
                 }
             }
@@ -234,7 +234,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Toward `target` (or the nearest standing enemy) and past it: at most to the first place
     /// beyond it, its own place not blocking (001, Tumble Through).
     fn move_through(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(self.r, who));
+        let goal = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who));
         if let Some(g) = goal {
             let gap = self.world.positions[g] - self.world.positions[who];
             let dir = if gap >= 0 { 1 } else { -1 };
@@ -244,7 +244,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.or_else(|| self.world.nearest_enemy(self.r, who));
+        let goal = target.or_else(|| self.world.nearest_enemy(who));
         let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         if let Some(g) = goal {
             let gap = self.world.positions[g] - self.world.positions[who];
@@ -256,7 +256,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
     fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(self.r, who));
+        let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who));
         if let Some(f) = from {
             // Sharing a place, one steps back toward lower positions (the table's convention).
             let dir = if self.world.positions[who] > self.world.positions[f] { 1 } else { -1 };

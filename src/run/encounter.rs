@@ -372,10 +372,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             let (actor, name) = (self.names.who[who].clone(), self.names.action[going.action.index()].clone());
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
-            let mut paid = self.world.blocked(self.r, who, action.kind).is_none();
+            let mut paid = self.world.blocked(who, action.kind).is_none();
             for (p, amount) in &cost {
                 let min = self.pool_min(who, *p)?;
-                paid &= self.world.pool(who, *p) - amount >= min && self.world.spend_blocked(self.r, who, *p).is_none();
+                paid &= self.world.pool(who, *p) - amount >= min && self.world.spend_blocked(who, *p).is_none();
             }
             if paid {
                 for (p, amount) in cost {
@@ -450,8 +450,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.turn_over = self.clock.ended_at_start[who];
             // An incapacitated participant's turn ends at once; start and end still happen.
             let acting = !self.clock.turn_over
-                && (self.world.blocked(self.r, who, ActionKind::Action).is_none()
-                    || self.world.blocked(self.r, who, ActionKind::Free).is_none());
+                && (self.world.blocked(who, ActionKind::Action).is_none()
+                    || self.world.blocked(who, ActionKind::Free).is_none());
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names.who[who].clone();
@@ -524,7 +524,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Which sides still have someone standing: none, one, or more than one.
         let mut first: Option<u32> = None;
         for w in 0..self.world.n {
-            if self.world.standing(self.r, w) {
+            if self.world.standing(w) {
                 match first {
                     None => first = Some(self.world.sides[w]),
                     Some(side) if side != self.world.sides[w] => return,

@@ -180,7 +180,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         let mut standing = std::mem::take(&mut self.scratch.standing);
         standing.clear();
-        standing.extend((0..self.world.n).map(|w| self.world.standing(self.r, w)));
+        standing.extend((0..self.world.n).map(|w| self.world.standing(w)));
         self.out.sink.fact(Fact::Ended { standing: &standing });
         self.scratch.standing = standing;
     }

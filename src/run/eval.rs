@@ -92,7 +92,7 @@ impl<S: Sink> Engine<'_, S> {
                 let of = c.who(*w)?;
                 let mut count = 0;
                 for o in 0..self.world.n {
-                    if o == of || !self.world.standing(self.r, o) || !self.world.relates(c.owner, o, *rel) {
+                    if o == of || !self.world.standing(o) || !self.world.relates(c.owner, o, *rel) {
                         continue;
                     }
                     let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;

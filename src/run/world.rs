@@ -298,24 +298,24 @@ impl World {
     }
 
     /// A held condition that forbids `kind` of action.
-    pub fn blocked(&self, _r: &Ruleset, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
+    pub fn blocked(&self, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
         self.first_held(who, self.kind_mask(kind))
     }
 
-    pub fn movement_blocked(&self, _r: &Ruleset, who: usize) -> Option<ir::ConditionId> {
+    pub fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
         self.first_held(who, &self.movement_blocks)
     }
 
-    pub fn spend_blocked(&self, _r: &Ruleset, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
+    pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
         let p = pool.index();
         self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first_held(who, mask))
     }
 
     /// Able to take part: present and not kept from both actions and reactions.
-    pub fn standing(&self, r: &Ruleset, who: usize) -> bool {
+    pub fn standing(&self, who: usize) -> bool {
         self.present[who]
-            && !(self.blocked(r, who, ir::ActionKind::Action).is_some()
-                && self.blocked(r, who, ir::ActionKind::Reaction).is_some())
+            && !(self.blocked(who, ir::ActionKind::Action).is_some()
+                && self.blocked(who, ir::ActionKind::Reaction).is_some())
     }
 
     pub fn distance(&self, a: usize, b: usize) -> i64 {
@@ -323,9 +323,9 @@ impl World {
     }
 
     /// The nearest enemy of `who` still standing (ties: the first in the scenario).
-    pub fn nearest_enemy(&self, r: &Ruleset, who: usize) -> Option<usize> {
+    pub fn nearest_enemy(&self, who: usize) -> Option<usize> {
         (0..self.n)
-            .filter(|o| self.present[*o] && self.standing(r, *o) && self.relates(who, *o, ir::Relation::Enemy))
+            .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
             .min_by_key(|o| (self.distance(*o, who), *o))
     }
 
@@ -344,7 +344,7 @@ impl World {
             (0..self.n).any(|o| {
                 o != who
                     && !(blocking && Some(o) == past)
-                    && self.standing(r, o)
+                    && self.standing(o)
                     && self.positions[o] == at
                     && (!blocking || self.relates(who, o, ir::Relation::Enemy))
             })
