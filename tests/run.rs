@@ -1270,3 +1270,58 @@ action surge { cost 1 ap + 2 energy; target enemy within 1; resolve { target.hp 
         "Greedy overspent into a fatal Wound:\n{t}"
     );
 }
+
+/// Policies try targets nearest first and stop at a refusal no other target could change
+/// (`run::shape`). A cost that reads the target is not such a refusal: here the nearest enemy
+/// is too costly to strike (armoured, 5 AP) and the farther one is not (1 AP), so the policy
+/// must go on to the farther one. Were the cost taken as the same for every target, it would
+/// stop at the first and strike no one.
+#[test]
+fn a_cost_that_reads_the_target_lets_the_policy_try_the_next_target() {
+    let rules = r#"ruleset t
+initiative { value 0; ties table }
+round { phase act: turns }
+stat armour = 0
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10 }
+action strike {
+  cost 5 ap when target.armour > 0
+  cost 1 ap
+  target enemy
+  resolve { target.hp -= 1 }
+}
+"#;
+    let scenario_text = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Aggressive)),
+  (name: "Near", side: "b", stats: {"armour": 1}, position: 1, controller: Policy(Passive)),
+  (name: "Far", side: "b", position: 5, controller: Policy(Passive)),
+])"#;
+    let text = play(rules, scenario_text).unwrap();
+    assert_in_order(&text, &["A uses strike (action) at Far, paying 1 ap."]);
+    assert!(!text.contains("at Near"), "{text}");
+}
+
+/// The reverse: a refusal for reach, with a reach that does not read the target, ends the
+/// search (every farther target is out of reach too), and the turn still ends cleanly; a
+/// nearer enemy within reach is struck.
+#[test]
+fn out_of_reach_ends_the_search_and_the_nearest_in_reach_is_struck() {
+    let rules = r#"ruleset t
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+pool hp { max 10 }
+action strike { cost 1 ap; target enemy within 1; resolve { target.hp -= 1 } }
+"#;
+    let far = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Aggressive)),
+  (name: "B", side: "b", position: 3, controller: Policy(Passive)),
+  (name: "C", side: "b", position: 6, controller: Policy(Passive)),
+])"#;
+    let text = play(rules, far).unwrap();
+    assert!(!text.contains("uses strike"), "{text}");
+    assert_in_order(&text, &["A's turn.", "A's turn ends."]);
+    let near = far.replace("position: 3", "position: 1");
+    let text = play(rules, &near).unwrap();
+    assert_in_order(&text, &["A uses strike (action) at B, paying 1 ap."]);
+}
