@@ -30,6 +30,8 @@ enum Command {
         /// `text` for people, `json` for scripts and editors (one document on stdout).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(flatten)]
+        load: cli::LoadArgs,
     },
     /// Compile a rules file to the interpreter IR (RON), on stdout or into a file.
     ///
@@ -40,6 +42,8 @@ enum Command {
         /// Write the IR here instead of stdout.
         #[arg(short, long, value_name = "OUT.ron")]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        load: cli::LoadArgs,
     },
     /// Run one encounter headless and print its trace.
     ///
@@ -57,6 +61,8 @@ enum Command {
         /// `text` for people, `jsonl` for scripts (one JSON object per line).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
+        #[command(flatten)]
+        load: cli::LoadArgs,
     },
     /// Play many encounters and summarise them: outcomes, length, pool use and waste, action
     /// use, reactions, conditions, each estimate with its 95% interval (see docs/simulation.md).
@@ -118,11 +124,11 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { files, format } => check_files(&files, format),
-        Command::Compile { file, output } => compile(&file, output.as_deref()),
+        Command::Check { files, format, load } => check_files(&files, format, load),
+        Command::Compile { file, output, load } => compile(&file, output.as_deref(), load),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Run { rules, scenario, seed, format } => run(&rules, &scenario, seed, format),
+        Command::Run { rules, scenario, seed, format, load } => run(&rules, &scenario, seed, format, load),
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
         Command::Lsp => lsp(),
@@ -161,8 +167,8 @@ fn summary(compilations: &[Compilation]) -> String {
     format!("checked {}: {}, {}", plural(files, "file"), plural(errors, "error"), plural(warnings, "warning"))
 }
 
-fn check_files(files: &[PathBuf], format: Format) -> ExitCode {
-    let compilations: Vec<Compilation> = files.iter().map(|f| check::compile_path(f)).collect();
+fn check_files(files: &[PathBuf], format: Format, load: cli::LoadArgs) -> ExitCode {
+    let compilations: Vec<Compilation> = files.iter().map(|f| check::compile_path_limited(f, load.limits())).collect();
     match format {
         Format::Text => {
             for c in &compilations {
@@ -189,8 +195,8 @@ fn check_files(files: &[PathBuf], format: Format) -> ExitCode {
     exit_code(&compilations)
 }
 
-fn compile(file: &Path, output: Option<&Path>) -> ExitCode {
-    let compilation = check::compile_path(file);
+fn compile(file: &Path, output: Option<&Path>, load: cli::LoadArgs) -> ExitCode {
+    let compilation = check::compile_path_limited(file, load.limits());
     print_text(&compilation);
     let Some(ruleset) = &compilation.ruleset else {
         return exit_code(std::slice::from_ref(&compilation));
@@ -221,10 +227,10 @@ fn runtime_error(code: Code, message: &str) -> ExitCode {
 }
 
 /// A ruleset from `.rules` source (diagnostics printed) or `.ron` IR; the exit code if it is not one.
-fn load_ruleset(rules: &Path) -> Result<tempo::ir::Ruleset, ExitCode> {
+fn load_ruleset(rules: &Path, load: cli::LoadArgs) -> Result<tempo::ir::Ruleset, ExitCode> {
     let is_ir = rules.extension().and_then(|e| e.to_str()) == Some("ron");
     if is_ir {
-        let text = match std::fs::read_to_string(rules) {
+        let text = match cli::read_input(rules) {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("error: cannot read `{}`: {e}", rules.display());
@@ -232,9 +238,9 @@ fn load_ruleset(rules: &Path) -> Result<tempo::ir::Ruleset, ExitCode> {
             }
         };
         return tempo::ir::Ruleset::from_ron(&text)
-            .map_err(|e| runtime_error(Code::BadScenario, &format!("`{}` is not a tempo IR: {e}", rules.display())));
+            .map_err(|e| runtime_error(Code::BadIr, &format!("`{}` is not a tempo IR: {e}", rules.display())));
     }
-    let compilation = check::compile_path(rules);
+    let compilation = check::compile_path_limited(rules, load.limits());
     if compilation.has_errors() || compilation.unreadable {
         print_text(&compilation);
         return Err(exit_code(std::slice::from_ref(&compilation)));
@@ -244,7 +250,7 @@ fn load_ruleset(rules: &Path) -> Result<tempo::ir::Ruleset, ExitCode> {
 
 /// A scenario file, parsed; the exit code if it cannot be read or is not a scenario.
 fn load_scenario(scenario: &Path) -> Result<tempo::run::scenario::Scenario, ExitCode> {
-    let text = match std::fs::read_to_string(scenario) {
+    let text = match cli::read_input(scenario) {
         Ok(text) => text,
         Err(e) => {
             eprintln!("error: cannot read `{}`: {e}", scenario.display());
@@ -254,8 +260,8 @@ fn load_scenario(scenario: &Path) -> Result<tempo::run::scenario::Scenario, Exit
     tempo::run::scenario::parse(&text).map_err(|e| runtime_error(Code::BadScenario, &e))
 }
 
-fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat) -> ExitCode {
-    let ruleset = match load_ruleset(rules) {
+fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat, load: cli::LoadArgs) -> ExitCode {
+    let ruleset = match load_ruleset(rules, load) {
         Ok(r) => r,
         Err(code) => return code,
     };

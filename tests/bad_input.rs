@@ -143,7 +143,10 @@ action strike { cost 1 ap; target enemy; resolve { target.hp -= 1d20 } }
     let ron = c.ruleset.expect("compiles").to_ron().expect("writes");
     let edited = ron.replace("sides: 20,", "sides: 4000000000,");
     assert_ne!(edited, ron, "the die is in the IR");
-    let r = tempo::ir::Ruleset::from_ron(&edited).expect("the edited IR reads");
+    // `tempo run` refuses it (`from_ron` validates); a library caller can still build one.
+    let refused = tempo::ir::Ruleset::from_ron(&edited).expect_err("dice past the limits are refused");
+    assert!(refused.contains("dice 1d4000000000"), "{refused}");
+    let r: tempo::ir::Ruleset = ron::from_str(&edited).expect("the edited IR reads");
     let s = tempo::run::scenario::parse(
         r#"(rounds: 2, participants: [
   (name: "A", side: "a", controller: Policy(Greedy)),

@@ -3,6 +3,7 @@
 
 use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::validate::ValueNode;
 use crate::ir::{self, floor_div, floor_rem, BinOp, Expr, Func};
 
 /// Deepest chain of derived values followed before giving up.
@@ -44,61 +45,37 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
     }
 }
 
-fn derived_refs(e: &Expr, out: &mut Vec<u32>) {
-    match e {
-        Expr::Derived(_, id) => out.push(id.0),
-        Expr::Neg(x) | Expr::Not(x) | Expr::CountNear(_, _, x) => derived_refs(x, out),
-        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
-            derived_refs(a, out);
-            derived_refs(b, out);
-        }
-        Expr::Call(_, args) => args.iter().for_each(|a| derived_refs(a, out)),
-        _ => {}
-    }
-}
-
-/// One diagnostic per derived value that depends on itself.
-pub fn cyclic_derives(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
-    let n = r.derived.len();
-    let edges: Vec<Vec<u32>> = r
-        .derived
-        .iter()
-        .map(|d| {
-            let mut v = Vec::new();
-            derived_refs(&d.value, &mut v);
-            v
-        })
-        .collect();
+/// One diagnostic per value (a derived value, a pool's max or min) that depends on itself,
+/// directly or through others: the runner would recurse forever reading it.
+pub fn cyclic_values(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for start in 0..n {
-        // Depth-first search with an explicit stack: does `start` reach itself?
-        let mut seen = vec![false; n];
-        let mut stack: Vec<u32> = edges[start].clone();
-        let mut cyclic = false;
-        while let Some(x) = stack.pop() {
-            if x as usize == start {
-                cyclic = true;
-                break;
-            }
-            if let Some(s) = seen.get_mut(x as usize) {
-                if !*s {
-                    *s = true;
-                    stack.extend(edges.get(x as usize).into_iter().flatten());
-                }
-            }
-        }
-        if cyclic {
-            if let Some(span) = scope.derived.span(start as u32) {
-                out.push(
-                    Diagnostic::error(
-                        Code::CyclicDerive,
-                        span,
-                        format!("`{}` depends on itself", r.derived[start].name),
-                    )
-                    .label("part of a cycle of derived values")
-                    .help("make one value in the cycle depend only on stats and pools"),
-                );
-            }
+    for node in ir::validate::value_cycles(r) {
+        let (span, what, fix, label) = match node {
+            ValueNode::Derived(i) => (
+                scope.derived.span(i),
+                format!("`{}` depends on itself", r.derived[i as usize].name),
+                "make one value in the cycle depend only on stats and pools",
+                "part of a cycle of derived values",
+            ),
+            ValueNode::PoolMax(i) => (
+                scope.pools.span(i),
+                format!("the max of pool `{}` depends on itself", r.pools[i as usize].name),
+                "give the max a number, or a stat or derived value that does not read this pool's max",
+                "its max is read while computing it",
+            ),
+            ValueNode::PoolMin(i) => (
+                scope.pools.span(i),
+                format!("the min of pool `{}` depends on itself", r.pools[i as usize].name),
+                "give the min a number, or a stat or derived value that does not read this pool's min",
+                "its min is read while computing it",
+            ),
+        };
+        if let Some(span) = span {
+            out.push(
+                Diagnostic::error(Code::CyclicDerive, span, what)
+                    .label(label)
+                    .help(fix),
+            );
         }
     }
     out

@@ -7,33 +7,94 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{SourceMap, Span};
 use crate::syntax::{self, ast};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Deepest chain of `extends` followed.
-const MAX_CHAIN: usize = 32;
+pub const MAX_CHAIN: usize = 32;
+
+/// Largest rules file read, in bytes. Compiling takes about forty times a file's size in memory,
+/// so this bounds a compile to well under a gigabyte; shipped rulesets are a few dozen kilobytes.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What a loader may read: how large a file, and whether `extends` may leave the folder of the
+/// file asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_file_bytes: u64,
+    /// `extends` may name files outside the folder of the file asked for (and its subfolders).
+    pub allow_outside: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_file_bytes: MAX_FILE_BYTES, allow_outside: false }
+    }
+}
 
 /// Where files come from: the disk for the command line, memory for tests and the editor.
 pub trait Loader {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
-    /// A name that is the same for the same file reached two ways, for cycle detection.
+    /// A name that is the same for the same file reached two ways, for cycle detection, and for
+    /// telling whether a base lies inside the folder of the file asked for.
     fn identity(&self, path: &Path) -> PathBuf {
         path.to_path_buf()
     }
+    fn limits(&self) -> Limits {
+        Limits::default()
+    }
 }
 
-/// Reads from the file system.
-pub struct FsLoader;
+/// Reads from the file system: regular files only (a device or a pipe could hang or never end),
+/// at most `limits.max_file_bytes`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FsLoader {
+    pub limits: Limits,
+}
+
+impl FsLoader {
+    pub fn new(limits: Limits) -> FsLoader {
+        FsLoader { limits }
+    }
+}
+
+/// An `io::Error` for a file over the size limit (told apart from other failures by its kind).
+fn too_large(len: u64, max: u64) -> io::Error {
+    io::Error::new(io::ErrorKind::FileTooLarge, format!("it is {len} bytes, more than the limit of {max}"))
+}
 
 impl Loader for FsLoader {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        if path.is_dir() {
+        use std::io::Read;
+        let meta = std::fs::metadata(path)?;
+        if meta.is_dir() {
             return Err(io::Error::other("it is a folder, not a file"));
         }
-        std::fs::read(path)
+        if !meta.is_file() {
+            return Err(io::Error::other("it is not a regular file (a device, a pipe or a socket)"));
+        }
+        let max = self.limits.max_file_bytes;
+        if meta.len() > max {
+            return Err(too_large(meta.len(), max));
+        }
+        // The file may grow between the look and the read: never read past the limit.
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        std::fs::File::open(path)?.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > max {
+            return Err(too_large(bytes.len() as u64, max));
+        }
+        Ok(bytes)
     }
 
+    /// The canonical path; for a file that does not exist, the absolute path written.
     fn identity(&self, path: &Path) -> PathBuf {
-        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        std::fs::canonicalize(path).unwrap_or_else(|_| match std::env::current_dir() {
+            Ok(dir) if path.is_relative() => normalize(&dir.join(path)),
+            _ => normalize(path),
+        })
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits
     }
 }
 
@@ -44,6 +105,9 @@ pub struct Loaded {
     pub unreadable: bool,
 }
 
+/// UTF-8's byte-order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Reads `path` as text into `sources`, or explains why it cannot.
 fn read_text(
     loader: &dyn Loader,
@@ -52,8 +116,26 @@ fn read_text(
     blame: Option<Span>,
 ) -> Result<crate::source::FileId, Diagnostic> {
     let name = path.display().to_string();
-    let bytes = match loader.read(path) {
+    let max = loader.limits().max_file_bytes;
+    let read = loader.read(path).and_then(|bytes| match bytes.len() as u64 {
+        len if len > max => Err(too_large(len, max)),
+        _ => Ok(bytes),
+    });
+    let mut bytes = match read {
         Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            let message = format!("`{name}` is too large to compile: {e}");
+            return Err(match blame {
+                Some(span) => Diagnostic::error(Code::FileTooLarge, span, message)
+                    .label("extended here")
+                    .help("split the ruleset into smaller files, or check that this is the file you meant"),
+                None => {
+                    let id = sources.add(name.clone(), "");
+                    Diagnostic::error(Code::FileTooLarge, Span::new(id, 0, 0), message)
+                        .help("split the ruleset into smaller files, or check that this is the file you meant")
+                }
+            });
+        }
         Err(e) => {
             let reason = match e.kind() {
                 io::ErrorKind::NotFound => "no such file".to_string(),
@@ -77,6 +159,10 @@ fn read_text(
             });
         }
     };
+    // A byte-order mark some editors write: skipped, the text starts after it.
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
     match String::from_utf8(bytes) {
         Ok(text) => Ok(sources.add(name, text)),
         Err(e) => {
@@ -96,6 +182,8 @@ pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnosti
     let mut seen: Vec<PathBuf> = Vec::new();
     let mut current = path.to_path_buf();
     let mut blame: Option<Span> = None;
+    // Bases must lie in this folder or below it, unless the loader allows otherwise.
+    let folder = loader.identity(path).parent().map(Path::to_path_buf).unwrap_or_default();
     loop {
         let id = match read_text(loader, &current, sources, blame) {
             Ok(id) => id,
@@ -116,7 +204,31 @@ pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnosti
         let Some((base, span)) = next else { break };
         let base_path = normalize(&current.parent().unwrap_or(Path::new("")).join(&base));
         let identity = loader.identity(&base_path);
-        if seen.contains(&identity) || chain.len() > MAX_CHAIN {
+        if !loader.limits().allow_outside && !inside(&folder, &identity) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::OutsideFolder,
+                    span,
+                    format!("`{base}` is outside the folder of `{}`", path.display()),
+                )
+                .label("extended here")
+                .help("move the base into that folder (or a subfolder), or allow it with `--allow-outside`"),
+            );
+            return Loaded { files: Vec::new(), unreadable: false };
+        }
+        if chain.len() >= MAX_CHAIN && !seen.contains(&identity) {
+            diagnostics.push(
+                Diagnostic::error(
+                    Code::TooDeep,
+                    span,
+                    format!("the chain of extended files is deeper than {MAX_CHAIN} files"),
+                )
+                .label("one file too many")
+                .help("extend a file nearer the root of the chain, or merge some of the files"),
+            );
+            return Loaded { files: Vec::new(), unreadable: false };
+        }
+        if seen.contains(&identity) {
             let what = if seen.first() == Some(&identity) && chain.len() == 1 {
                 "this file extends itself".to_string()
             } else {
@@ -136,17 +248,31 @@ pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnosti
     Loaded { files: chain, unreadable: false }
 }
 
-/// `a/./b/../c` → `a/c`, without touching the disk.
+/// Whether `path` is `folder` or below it (both as the loader names files).
+fn inside(folder: &Path, path: &Path) -> bool {
+    path.strip_prefix(folder).is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_))))
+}
+
+/// `a/./b/../c` → `a/c`, without touching the disk. A `..` that climbs above the start of a
+/// relative path is kept (`../x` stays `../x`); above the root it stays at the root. An empty
+/// result is `.`, the current folder.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
+            Component::CurDir => {}
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other),
         }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
     }
     out
 }

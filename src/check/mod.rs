@@ -13,7 +13,7 @@ mod merge;
 mod scope;
 mod words;
 
-pub use load::{FsLoader, Loader};
+pub use load::{FsLoader, Limits, Loader};
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir;
@@ -41,7 +41,12 @@ impl Compilation {
 
 /// Compiles the file at `path`, reading it and its bases from the file system.
 pub fn compile_path(path: &Path) -> Compilation {
-    compile_with(&FsLoader, path)
+    compile_with(&FsLoader::default(), path)
+}
+
+/// [`compile_path`] with other limits (`--allow-outside`).
+pub fn compile_path_limited(path: &Path, limits: Limits) -> Compilation {
+    compile_with(&FsLoader::new(limits), path)
 }
 
 /// Compiles `path` with files from `loader`.
@@ -71,7 +76,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
         let mut lowerer = lower::Lowerer::new(&scope);
         let r = lowerer.lower(&root_name, &entries);
         diagnostics.append(&mut lowerer.diagnostics);
-        diagnostics.extend(consteval::cyclic_derives(&r, &scope));
+        diagnostics.extend(consteval::cyclic_values(&r, &scope));
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
         diagnostics.extend(lints::movement_units(&r, &scope));
         if !diagnostics.iter().any(Diagnostic::is_error) {

@@ -28,6 +28,8 @@ pub struct SimArgs {
     shard: Option<(u64, u64)>,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    load: super::LoadArgs,
 }
 
 #[derive(Subcommand)]
@@ -55,6 +57,8 @@ pub struct CompareArgs {
     batch: BatchArgs,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    load: super::LoadArgs,
 }
 
 #[derive(Args)]
@@ -164,7 +168,7 @@ pub fn sim(args: SimArgs) -> ExitCode {
         eprintln!("error: give a ruleset and a scenario (or `tempo sim merge FILES...`)");
         return ExitCode::from(2);
     };
-    let ruleset = match crate::load_ruleset(rules_path) {
+    let ruleset = match crate::load_ruleset(rules_path, args.load) {
         Ok(r) => r,
         Err(code) => return code,
     };
@@ -213,7 +217,7 @@ pub fn sim(args: SimArgs) -> ExitCode {
 fn merge(files: &[PathBuf], output: &OutputArgs) -> ExitCode {
     let mut shards = Vec::new();
     for f in files {
-        let text = match std::fs::read_to_string(f) {
+        let text = match super::read_input(f) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("error: cannot read `{}`: {e}", f.display());
@@ -240,7 +244,7 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> ExitCode {
 }
 
 pub fn compare(args: CompareArgs) -> ExitCode {
-    let (a, b) = match (crate::load_ruleset(&args.rules_a), crate::load_ruleset(&args.rules_b)) {
+    let (a, b) = match (crate::load_ruleset(&args.rules_a, args.load), crate::load_ruleset(&args.rules_b, args.load)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(code), _) | (_, Err(code)) => return code,
     };

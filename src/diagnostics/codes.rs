@@ -31,7 +31,7 @@ impl Code {
 
     /// Codes found by `tempo run`, not by checking a `.rules` file.
     pub fn is_runtime(self) -> bool {
-        matches!(self, Code::BadScenario | Code::TriggerCycle | Code::RuleFailed)
+        matches!(self, Code::BadScenario | Code::BadIr | Code::TriggerCycle | Code::RuleFailed)
     }
 
     /// Accepts `tempo::unknown-pool` or `unknown-pool`.
@@ -54,7 +54,8 @@ Example:
 `max 3 +` needs a value after `+`. Fix: `max 3 + finesse_mod`.";
 
     TooDeep => "too-deep", "Brackets, parentheses or braces are nested deeper than the language allows (20 \
-levels). Real rulesets never come close; this protects the tool from files that would exhaust its stack.
+levels), `else if` is chained more often than it allows, or a chain of `extends` is longer than 32 files. \
+Real rulesets never come close; this protects the tool from files that would exhaust its stack.
 
 Example:
 
@@ -94,6 +95,27 @@ or no permission). The tool exits with code 2.
 Example: `tempo check rulesets/frontier.rules` when the file is `frontiers.rules`.
 
 Fix: check the path.";
+
+    FileTooLarge => "file-too-large", "A rules file is larger than tempo reads (16 MiB). Compiling takes \
+memory in proportion to the source, so the limit keeps a compile well under a gigabyte; real rulesets \
+are a few dozen kilobytes, and a file this size is usually not the file meant.
+
+Example: `tempo check huge.rules` on a 50 MB generated file.
+
+Fix: split the ruleset into files that `extends` each other, or check the path.";
+
+    OutsideFolder => "outside-folder", "`extends` names a file outside the folder of the file given on the \
+command line (and its subfolders). A ruleset is checked and run from its own folder, so a path that \
+climbs out of it (`../`, an absolute path) is refused by default: a shared or downloaded ruleset must \
+not read other files on the machine (and show their lines in its errors).
+
+Example:
+
+    ruleset mine
+    extends \"../../etc/base.rules\"
+
+Fix: keep the base beside the file, or in a subfolder; or, when you mean it, pass `--allow-outside` \
+(to `check`, `compile`, `run`, `sim`, `compare` and `fmt`).";
 
     MissingBase => "missing-base", "The file `extends` a base file that cannot be found. The path is relative to \
 the file that names it.
@@ -285,7 +307,9 @@ Example:
 
 Fix: say what it answers: `reaction dodge { cost 1 ap; on attack against self }`.";
 
-    CyclicDerive => "cyclic-derive", "Derived values depend on each other in a circle, so none can be computed.
+    CyclicDerive => "cyclic-derive", "Derived values depend on each other in a circle, so none can be computed. \
+The same holds for a pool's `max` or `min` that reads itself (`max max`, `max p.max`), or two pools \
+whose maxima name each other.
 
 Example:
 
@@ -351,6 +375,15 @@ action, participant or rest the ruleset does not have, or it is not valid RON. E
 Example: a scenario participant with `stats: {\"finese_mod\": 2}` for a ruleset with `stat finesse_mod`.
 
 Fix: use the ruleset's names (`tempo compile` shows them), e.g. `stats: {\"finesse_mod\": 2}`.";
+
+    BadIr => "bad-ir", "Running: a compiled `.ron` IR cannot be run: it was written by another version of \
+tempo (its `format_version` differs), it is not RON of the IR's shape, or it was edited or damaged (an \
+index that points past its list, a pool maximum or derived value that depends on itself, dice beyond \
+the compiler's limits). The runner checks the whole IR before running it.
+
+Example: `tempo run old.ron duel.ron` with `old.ron` compiled by an earlier tempo.
+
+Fix: compile the `.rules` file again (`tempo compile RULES -o OUT.ron`); do not edit the IR by hand.";
 
     TriggerCycle => "trigger-cycle", "Running: rules kept triggering each other, so the run was stopped by its step \
 budget instead of hanging. The message names the rules in the cycle.

@@ -7,6 +7,7 @@
 
 mod arith;
 mod expr;
+pub mod validate;
 
 pub use crate::syntax::ast::{ActionKind, AssignOp, BinOp, CmpOp, Period};
 pub use arith::{floor_div, floor_rem};
@@ -527,7 +528,8 @@ impl Ruleset {
         ron::ser::to_string_pretty(self, config)
     }
 
-    /// Reads RON written by [`Ruleset::to_ron`], refusing other format versions.
+    /// Reads RON written by [`Ruleset::to_ron`], refusing other format versions and anything
+    /// the runner could not run safely (see [`validate::validate`]).
     pub fn from_ron(text: &str) -> Result<Ruleset, String> {
         let ruleset: Ruleset = ron::from_str(text).map_err(|e| e.to_string())?;
         if ruleset.format_version != FORMAT_VERSION {
@@ -536,6 +538,7 @@ impl Ruleset {
                 ruleset.format_version
             ));
         }
+        validate::validate(&ruleset).map_err(|e| format!("it is damaged: {e}; recompile the .rules file"))?;
         Ok(ruleset)
     }
 }

@@ -115,14 +115,14 @@ impl Loader for Overlay<'_> {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         match self.documents.at_path(path) {
             Some(doc) => Ok(doc.text.clone().into_bytes()),
-            None => FsLoader.read(path),
+            None => FsLoader::default().read(path),
         }
     }
 
     fn identity(&self, path: &Path) -> PathBuf {
         match self.documents.at_path(path) {
             Some(doc) => doc.canonical.clone().unwrap_or_else(|| doc.path.clone()),
-            None => FsLoader.identity(path),
+            None => FsLoader::default().identity(path),
         }
     }
 }

@@ -1,0 +1,500 @@
+//! Checking an IR that did not come straight from the compiler (a `.ron` file, hand-edited or
+//! damaged) before it is run: every index in range, the dispatch table the right shape, no value
+//! that is defined by itself, dice within the compiler's limits. The runner indexes without
+//! checking, so this is what stands between a corrupt file and a panic or a stack overflow.
+
+use super::*;
+
+/// Dice limits, the same as the compiler's: a roll of more is refused, never attempted.
+pub const MAX_DICE: u32 = 1000;
+pub const MAX_SIDES: u32 = 1_000_000;
+
+/// A value computed from an expression each time it is read. One that reads itself, directly
+/// or through others, would recurse forever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ValueNode {
+    Derived(u32),
+    PoolMax(u32),
+    PoolMin(u32),
+}
+
+fn value_refs(e: &Expr, out: &mut Vec<ValueNode>) {
+    walk_expr(e, &mut |x| match x {
+        Expr::Derived(_, id) => out.push(ValueNode::Derived(id.0)),
+        Expr::PoolMax(_, id) => out.push(ValueNode::PoolMax(id.0)),
+        Expr::PoolMin(_, id) => out.push(ValueNode::PoolMin(id.0)),
+        _ => {}
+    });
+}
+
+/// Calls `f` on `e` and every expression inside it, without recursing on the call stack (a
+/// hand-written IR can nest as deep as its reader allows).
+pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        f(e);
+        match e {
+            Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => stack.push(x),
+            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            Expr::Call(_, args) => stack.extend(args.iter().rev()),
+            _ => {}
+        }
+    }
+}
+
+/// Every value (derived value, pool maximum or minimum) that reads itself, directly or through
+/// others, in order. Whose value is read does not matter: a pool's max read from another
+/// participant is still that pool's max expression, evaluated again.
+pub fn value_cycles(r: &Ruleset) -> Vec<ValueNode> {
+    let nodes: Vec<ValueNode> = (0..r.derived.len() as u32)
+        .map(ValueNode::Derived)
+        .chain((0..r.pools.len() as u32).map(ValueNode::PoolMax))
+        .chain((0..r.pools.len() as u32).map(ValueNode::PoolMin))
+        .collect();
+    let index = |n: ValueNode| -> Option<usize> {
+        let (d, p) = (r.derived.len(), r.pools.len());
+        match n {
+            ValueNode::Derived(i) if (i as usize) < d => Some(i as usize),
+            ValueNode::PoolMax(i) if (i as usize) < p => Some(d + i as usize),
+            ValueNode::PoolMin(i) if (i as usize) < p => Some(d + p + i as usize),
+            _ => None,
+        }
+    };
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| {
+            let mut refs = Vec::new();
+            match *n {
+                ValueNode::Derived(i) => value_refs(&r.derived[i as usize].value, &mut refs),
+                ValueNode::PoolMax(i) => {
+                    if let Some(max) = &r.pools[i as usize].max {
+                        value_refs(max, &mut refs)
+                    }
+                }
+                ValueNode::PoolMin(i) => value_refs(&r.pools[i as usize].min, &mut refs),
+            }
+            refs.into_iter().filter_map(index).collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (start, node) in nodes.iter().enumerate() {
+        // Depth-first search with an explicit stack: does `start` reach itself?
+        let mut seen = vec![false; nodes.len()];
+        let mut stack: Vec<usize> = edges[start].clone();
+        while let Some(x) = stack.pop() {
+            if x == start {
+                out.push(*node);
+                break;
+            }
+            if !seen[x] {
+                seen[x] = true;
+                stack.extend(&edges[x]);
+            }
+        }
+    }
+    out
+}
+
+/// Why `r` cannot be run safely, or `Ok`. Checks what the compiler guarantees by construction.
+pub fn validate(r: &Ruleset) -> Result<(), String> {
+    let mut v = Validator { r, problem: None };
+    v.ruleset();
+    if let Some(problem) = v.problem {
+        return Err(problem);
+    }
+    if let Some(node) = value_cycles(r).first() {
+        let what = match *node {
+            ValueNode::Derived(i) => format!("derived value `{}`", r.derived[i as usize].name),
+            ValueNode::PoolMax(i) => format!("the max of pool `{}`", r.pools[i as usize].name),
+            ValueNode::PoolMin(i) => format!("the min of pool `{}`", r.pools[i as usize].name),
+        };
+        return Err(format!("{what} depends on itself"));
+    }
+    Ok(())
+}
+
+struct Validator<'a> {
+    r: &'a Ruleset,
+    /// The first problem found; the rest of the walk is skipped.
+    problem: Option<String>,
+}
+
+impl Validator<'_> {
+    fn fail(&mut self, what: &str, index: u32, len: usize) {
+        if self.problem.is_none() {
+            self.problem = Some(format!("{what} index {index} is out of range (there are {len})"));
+        }
+    }
+
+    fn stat(&mut self, id: StatId) {
+        if id.index() >= self.r.stats.len() {
+            self.fail("stat", id.0, self.r.stats.len());
+        }
+    }
+    fn derived(&mut self, id: DerivedId) {
+        if id.index() >= self.r.derived.len() {
+            self.fail("derived value", id.0, self.r.derived.len());
+        }
+    }
+    fn pool(&mut self, id: PoolId) {
+        if id.index() >= self.r.pools.len() {
+            self.fail("pool", id.0, self.r.pools.len());
+        }
+    }
+    fn category(&mut self, id: CategoryId) {
+        if id.index() >= self.r.categories.len() {
+            self.fail("category", id.0, self.r.categories.len());
+        }
+    }
+    fn event(&mut self, id: EventId) {
+        if id.index() >= self.r.events.len() {
+            self.fail("event", id.0, self.r.events.len());
+        }
+    }
+    fn condition(&mut self, id: ConditionId) {
+        if id.index() >= self.r.conditions.len() {
+            self.fail("condition", id.0, self.r.conditions.len());
+        }
+    }
+    fn action(&mut self, id: ActionId) {
+        if id.index() >= self.r.actions.len() {
+            self.fail("action", id.0, self.r.actions.len());
+        }
+    }
+    fn trigger(&mut self, id: TriggerId) {
+        if id.index() >= self.r.triggers.len() {
+            self.fail("trigger", id.0, self.r.triggers.len());
+        }
+    }
+    fn phase(&mut self, id: PhaseId) {
+        if id.index() >= self.r.phases.len() {
+            self.fail("phase", id.0, self.r.phases.len());
+        }
+    }
+
+    fn timing(&mut self, t: Timing) {
+        if let Timing::PhaseStart(p) | Timing::PhaseEnd(p) = t {
+            self.phase(p);
+        }
+    }
+
+    fn event_ref(&mut self, e: EventRef) {
+        match e {
+            EventRef::Kind(_) => {}
+            EventRef::Category(c) => self.category(c),
+            EventRef::Action(a) => self.action(a),
+            EventRef::Custom(e) => self.event(e),
+        }
+    }
+
+    fn subject(&mut self, s: LimitSubject) {
+        match s {
+            LimitSubject::Kind(_) => {}
+            LimitSubject::Category(c) => self.category(c),
+            LimitSubject::Action(a) => self.action(a),
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        let mut refs = Vec::new();
+        walk_expr(e, &mut |x| refs.push(x));
+        for x in refs {
+            match x {
+                Expr::Dice { count, sides } => {
+                    if *count == 0 || *sides == 0 || *count > MAX_DICE || *sides > MAX_SIDES {
+                        if self.problem.is_none() {
+                            self.problem = Some(format!(
+                                "dice {count}d{sides} are outside 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides"
+                            ));
+                        }
+                    }
+                }
+                Expr::Stat(_, id) => self.stat(*id),
+                Expr::Derived(_, id) => self.derived(*id),
+                Expr::Pool(_, id) | Expr::PoolMax(_, id) | Expr::PoolMin(_, id) => self.pool(*id),
+                Expr::Has(_, id) | Expr::HasFrom(_, id, _) | Expr::Condition(_, id) => self.condition(*id),
+                Expr::TriggerIs(e) => self.event_ref(*e),
+                _ => {}
+            }
+        }
+    }
+
+    fn opt(&mut self, e: &Option<Expr>) {
+        if let Some(e) = e {
+            self.expr(e);
+        }
+    }
+
+    fn costs(&mut self, costs: &[Cost]) {
+        for c in costs {
+            self.expr(&c.amount);
+            self.pool(c.pool);
+        }
+    }
+
+    fn limits(&mut self, limits: &[UseLimit]) {
+        for l in limits {
+            self.expr(&l.amount);
+            if let Some(p) = l.pool {
+                self.pool(p);
+            }
+        }
+    }
+
+    fn duration(&mut self, d: &Duration) {
+        match d {
+            Duration::Until(t) => self.timing(*t),
+            Duration::Rounds(e) | Duration::While(e) => self.expr(e),
+            Duration::Maintained => {}
+        }
+    }
+
+    /// Effects nest (`if`, checks, choices); walked with an explicit stack.
+    fn effects(&mut self, effects: &[Effect]) {
+        let mut stack: Vec<&[Effect]> = vec![effects];
+        while let Some(list) = stack.pop() {
+            for e in list {
+                match e {
+                    Effect::Pool { pool, value, .. } => {
+                        self.pool(*pool);
+                        self.expr(value);
+                    }
+                    Effect::Initiative { value, .. } => self.expr(value),
+                    Effect::Apply { condition, magnitude, duration, .. } => {
+                        self.condition(*condition);
+                        self.opt(magnitude);
+                        if let Some(d) = duration {
+                            self.duration(d);
+                        }
+                    }
+                    Effect::Remove { condition, .. } => self.condition(*condition),
+                    Effect::Emit(id) => self.event(*id),
+                    Effect::Choose { options, .. } => {
+                        for o in options {
+                            stack.push(&o.effects);
+                        }
+                    }
+                    Effect::Check { roll, against, outcomes } => {
+                        self.expr(roll);
+                        self.expr(against);
+                        stack.push(&outcomes.success);
+                        stack.push(&outcomes.failure);
+                        if let Some(c) = &outcomes.critical {
+                            stack.push(c);
+                        }
+                        if let Some(f) = &outcomes.fumble {
+                            stack.push(f);
+                        }
+                    }
+                    Effect::If { cond, then, otherwise } => {
+                        self.expr(cond);
+                        stack.push(then);
+                        stack.push(otherwise);
+                    }
+                    Effect::Move(x) | Effect::MoveAway(x) | Effect::MoveThrough(x) => self.expr(x),
+                    Effect::Push { distance, .. } => self.expr(distance),
+                    Effect::Pay(costs) => self.costs(costs),
+                    Effect::Follow(_)
+                    | Effect::EndTurn
+                    | Effect::EndEncounter
+                    | Effect::Cancel
+                    | Effect::RollInitiative
+                    | Effect::ClearConditions => {}
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, p: &EventPattern) {
+        self.event_ref(p.event);
+    }
+
+    fn ruleset(&mut self) {
+        let r = self.r;
+        for s in &r.stats {
+            self.expr(&s.default);
+        }
+        for d in &r.derived {
+            self.expr(&d.value);
+        }
+        for p in &r.pools {
+            self.opt(&p.max);
+            self.expr(&p.min);
+            self.expr(&p.start);
+            for step in &p.at {
+                self.timing(step.timing);
+                self.opt(&step.guard);
+                match &step.op {
+                    PoolOp::Refresh | PoolOp::Keep | PoolOp::Lose => {}
+                    PoolOp::Decay(e) => self.expr(e),
+                    PoolOp::Convert(to) => self.pool(*to),
+                    PoolOp::Gain { amount, cap } => {
+                        self.expr(amount);
+                        if let Some((c, _)) = cap {
+                            self.expr(c);
+                        }
+                    }
+                }
+            }
+            for g in &p.gains {
+                self.pattern(&g.on);
+                self.expr(&g.amount);
+                self.opt(&g.guard);
+                if let Some((c, _)) = &g.cap {
+                    self.expr(c);
+                }
+            }
+            if let Some(o) = &p.overspend {
+                self.expr(&o.floor);
+                self.effects(&o.price);
+            }
+            for t in &p.thresholds {
+                self.expr(&t.value);
+                self.effects(&t.effects);
+            }
+        }
+        for c in &r.conditions {
+            for p in &c.blocks.spend {
+                self.pool(*p);
+            }
+            for i in &c.implies {
+                self.condition(*i);
+            }
+            if let Some(d) = &c.lasts {
+                self.duration(d);
+            }
+            for (t, effects) in c.maintain.iter().chain(&c.hooks) {
+                self.timing(*t);
+                self.effects(effects);
+            }
+            self.opt(&c.check_modifier);
+        }
+        for a in &r.actions {
+            for rule in &a.costs {
+                self.opt(&rule.when);
+                self.costs(&rule.terms);
+            }
+            self.costs(&a.partner_cost);
+            for c in &a.categories {
+                self.category(*c);
+            }
+            self.limits(&a.limits);
+            self.opt(&a.target.within);
+            for e in &a.requires {
+                self.expr(e);
+            }
+            if let Some(on) = &a.on {
+                self.pattern(on);
+            }
+            self.opt(&a.rounds);
+            self.effects(&a.effects);
+        }
+        for t in &r.triggers {
+            self.pattern(&t.on);
+            for e in &t.requires {
+                self.expr(e);
+            }
+            self.limits(&t.limits);
+            self.effects(&t.effects);
+        }
+        for h in &r.hooks {
+            self.timing(h.timing);
+            self.opt(&h.guard);
+            self.effects(&h.effects);
+        }
+        for l in &r.limits {
+            self.subject(l.subject);
+            self.expr(&l.amount);
+            if let Some(p) = l.pool {
+                self.pool(p);
+            }
+            self.opt(&l.guard);
+        }
+        for adj in &r.cost_adjustments {
+            if let Some(s) = adj.subject {
+                self.subject(s);
+            }
+            match &adj.op {
+                CostAdjustOp::Scale(e) => self.expr(e),
+                CostAdjustOp::Add(costs) => self.costs(costs),
+            }
+            self.opt(&adj.when);
+        }
+        let i = &r.initiative;
+        self.expr(&i.value);
+        self.timing(i.made_at);
+        self.opt(&i.adjust);
+        if let Some((lo, hi)) = &i.range {
+            self.expr(lo);
+            self.expr(hi);
+        }
+        for t in &i.ties {
+            if let TieBreak::Higher(e) | TieBreak::Roll(e) = t {
+                self.expr(e);
+            }
+        }
+        for p in &r.phases {
+            self.opt(&p.guard);
+            if let PhaseKind::Step(effects) = &p.kind {
+                self.effects(effects);
+            }
+        }
+        if let Some(Surprise { applies: Some(c) }) = &r.surprise {
+            self.condition(*c);
+        }
+        for d in &r.downtime {
+            self.expr(&d.every_hours);
+            self.effects(&d.effects);
+        }
+        for rest in &r.rests {
+            self.opt(&rest.hours);
+            self.effects(&rest.effects);
+        }
+        for o in &r.outros {
+            self.effects(&o.effects);
+        }
+        for p in &r.state_order {
+            self.pool(*p);
+        }
+        self.dispatch();
+    }
+
+    fn dispatch(&mut self) {
+        let r = self.r;
+        let d = &r.dispatch;
+        if d.n_categories as usize != r.categories.len() || d.n_actions as usize != r.actions.len() {
+            if self.problem.is_none() {
+                self.problem = Some("the dispatch table does not match the categories and actions".to_string());
+            }
+            return;
+        }
+        let slots = ActionKind::ALL.len() + r.categories.len() + r.actions.len() + r.events.len();
+        if d.by_event.len() != slots && self.problem.is_none() {
+            self.problem =
+                Some(format!("the dispatch table has {} slots, the ruleset needs {slots}", d.by_event.len()));
+        }
+        for responders in &d.by_event {
+            for responder in responders {
+                match *responder {
+                    Responder::Reaction(a) => {
+                        self.action(a);
+                        if r.actions.get(a.index()).is_some_and(|x| x.on.is_none()) && self.problem.is_none() {
+                            self.problem = Some(format!("action `{}` answers no event", r.actions[a.index()].name));
+                        }
+                    }
+                    Responder::Trigger(t) => self.trigger(t),
+                    Responder::Gain(p, i) => {
+                        self.pool(p);
+                        let gains = r.pools.get(p.index()).map_or(0, |x| x.gains.len());
+                        if i as usize >= gains {
+                            self.fail("gain", i, gains);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
