@@ -71,11 +71,7 @@ pub fn cyclic_values(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
             ),
         };
         if let Some(span) = span {
-            out.push(
-                Diagnostic::error(Code::CyclicDerive, span, what)
-                    .label(label)
-                    .help(fix),
-            );
+            out.push(Diagnostic::error(Code::CyclicDerive, span, what).label(label).help(fix));
         }
     }
     out

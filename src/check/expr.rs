@@ -392,10 +392,11 @@ impl Lowerer<'_> {
                     _ => {}
                 }
             }
-            let mut candidates: Vec<&str> = self.scope.stats.names().collect();
-            candidates.extend(self.scope.derived.names());
-            candidates.extend(self.scope.pools.names());
-            candidates.extend(BUILTINS);
+            // Chained, not collected: past the suggestion budget nothing is walked.
+            let candidates = (self.scope.stats.names())
+                .chain(self.scope.derived.names())
+                .chain(self.scope.pools.names())
+                .chain(BUILTINS.iter().copied());
             let mut d = Diagnostic::error(
                 Code::UnknownName,
                 first.span,
@@ -513,10 +514,10 @@ impl Lowerer<'_> {
         if let Some(i) = self.scope.events.find(n) {
             return ir::EventRef::Custom(ir::EventId(i));
         }
-        let mut candidates: Vec<&str> = self.scope.actions.names().collect();
-        candidates.extend(self.scope.categories.names());
-        candidates.extend(self.scope.events.names());
-        candidates.extend(ast::ActionKind::ALL.iter().map(|k| k.word()));
+        let candidates = (self.scope.actions.names())
+            .chain(self.scope.categories.names())
+            .chain(self.scope.events.names())
+            .chain(ast::ActionKind::ALL.iter().map(|k| k.word()));
         let d =
             Diagnostic::error(Code::UnknownEvent, name.span, format!("no action, category, kind or event named `{n}`"))
                 .label("unknown event")

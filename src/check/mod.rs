@@ -64,6 +64,7 @@ pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, 
 /// Merging consumes the trees (a compile holds one copy of its declarations at a time); when
 /// they are to be kept, merging works on a copy.
 fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, Vec<crate::syntax::ast::File>) {
+    diagnostics::reset_suggestions();
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let mut loaded = load::load(loader, path, &mut sources, &mut diagnostics);

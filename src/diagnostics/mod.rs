@@ -107,6 +107,9 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         if candidate == name {
             continue;
         }
+        if !SUGGESTION_BUDGET.with(|b| b.get().checked_sub(1).map(|left| b.set(left)).is_some()) {
+            return None;
+        }
         let score = strsim::jaro_winkler(name, candidate);
         let close = score >= 0.8 || strsim::levenshtein(name, candidate) <= 1 + name.len() / 4;
         if close && best.is_none_or(|(b, c)| score > b || (score == b && candidate < c)) {
@@ -114,6 +117,22 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         }
     }
     best.map(|(_, c)| c.to_string())
+}
+
+/// Name comparisons `did_you_mean` may still make on this thread before the next
+/// [`reset_suggestions`]. Each suggestion compares the name with every known one, so a file with
+/// thousands of unknown names among thousands of declarations would take quadratic time; past
+/// the budget (a second or so of comparisons) the remaining diagnostics come without a
+/// suggestion, in the same order every time.
+pub const SUGGESTION_COMPARISONS: u64 = 2_000_000;
+
+thread_local! {
+    static SUGGESTION_BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(SUGGESTION_COMPARISONS) };
+}
+
+/// Gives this thread a full budget of suggestions: called once per compilation.
+pub fn reset_suggestions() {
+    SUGGESTION_BUDGET.with(|b| b.set(SUGGESTION_COMPARISONS));
 }
 
 /// Errors first, then by file and position, so output is stable whatever order checks ran in.

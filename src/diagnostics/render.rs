@@ -2,7 +2,10 @@
 
 use super::{Diagnostic, Label, Severity};
 use crate::source::{FileId, SourceMap};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use codespan_reporting::files::Files;
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceSpan, SpanContents,
+};
 use serde::Serialize;
 use std::fmt;
 
@@ -14,7 +17,7 @@ struct Report {
     code: String,
     severity: miette::Severity,
     help: Option<String>,
-    source: NamedSource<String>,
+    source: Excerpt,
     labels: Vec<LabeledSpan>,
     related: Vec<Report>,
 }
@@ -61,9 +64,8 @@ impl miette::Diagnostic for Report {
     }
 }
 
-fn labeled(label: &Label, primary: bool) -> LabeledSpan {
+fn labeled(label: &Label, span: (usize, usize), primary: bool) -> LabeledSpan {
     let text = (!label.message.is_empty()).then(|| label.message.clone());
-    let span = (label.span.start as usize, label.span.len());
     if primary {
         LabeledSpan::new_primary_with_span(text, span)
     } else {
@@ -71,29 +73,148 @@ fn labeled(label: &Label, primary: bool) -> LabeledSpan {
     }
 }
 
-fn source_of(sources: &SourceMap, file: FileId) -> NamedSource<String> {
-    NamedSource::new(sources.name(file), sources.text(file).to_string())
+/// Lines of context kept around the labelled lines (miette shows one).
+const CONTEXT_LINES: usize = 2;
+/// Longest excerpt shown whole; past it (a very long line), only the primary label's line is
+/// shown, cut to [`SIDE`] bytes either side of the label.
+const MAX_EXCERPT: usize = 2048;
+const SIDE: usize = 60;
+const ELLIPSIS: &str = "…";
+
+/// The part of a file a report shows: the labelled lines with a little context, never the whole
+/// file. Handing miette the whole text made each report scan (and copy) the file from its start,
+/// so thousands of diagnostics took quadratic time; and a line of tens of thousands of characters
+/// is cut around its label. Offsets stay the file's own: `base` maps them into `text`.
+#[derive(Debug)]
+struct Excerpt {
+    name: String,
+    text: String,
+    /// The file offset that `text`'s offset 0 stands for.
+    base: usize,
+    /// The file's line index of `text`'s first line.
+    first_line: usize,
+    /// Bytes of the first line left out before `text` (counting the ellipsis in their place).
+    first_column: usize,
+}
+
+impl miette::SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let start = span.offset().checked_sub(self.base).ok_or(MietteError::OutOfBounds)?;
+        let len = span.len().min(self.text.len().saturating_sub(start));
+        let inner = self.text.as_str().read_span(&SourceSpan::new(start.into(), len), before, after)?;
+        let line = inner.line();
+        let column = if line == 0 { inner.column() + self.first_column } else { inner.column() };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new((inner.span().offset() + self.base).into(), inner.span().len()),
+            line + self.first_line,
+            column,
+            inner.line_count(),
+        )))
+    }
+}
+
+/// The excerpt of `file` for labels at `spans` (byte offset and length, the primary first, all
+/// inside the file), and which of the labels it shows.
+fn excerpt(sources: &SourceMap, file: FileId, spans: &[(usize, usize)]) -> (Excerpt, Vec<bool>) {
+    let text = sources.text(file);
+    let name = sources.name(file).to_string();
+    let line_of = |offset: usize| sources.line_index(file, offset.min(text.len())).unwrap_or(0);
+    let line_range = |line: usize| sources.line_range(file, line).unwrap_or(0..text.len());
+    let last_line = line_of(text.len());
+    let first = spans.iter().map(|s| line_of(s.0)).min().unwrap_or(0).saturating_sub(CONTEXT_LINES);
+    let last = (spans.iter().map(|s| line_of(s.0 + s.1)).max().unwrap_or(0) + CONTEXT_LINES).min(last_line);
+    let (start, end) = (line_range(first).start, line_range(last).end);
+    if end - start <= MAX_EXCERPT {
+        let excerpt =
+            Excerpt { name, text: text[start..end].to_string(), base: start, first_line: first, first_column: 0 };
+        return (excerpt, vec![true; spans.len()]);
+    }
+    // Too long to show whole: the primary label's line only, cut around the label.
+    let (at, len) = spans.first().copied().unwrap_or((0, 0));
+    let line = line_of(at);
+    let whole = line_range(line);
+    let floor = |mut i: usize| {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let from = floor(at.saturating_sub(SIDE).max(whole.start));
+    let label_end = floor((at + len).min(whole.end).min(at + MAX_EXCERPT));
+    let to = floor(label_end.saturating_add(SIDE).min(whole.end));
+    let cut_left = from > whole.start;
+    let mut shown = String::new();
+    if cut_left {
+        shown.push_str(ELLIPSIS);
+    }
+    shown.push_str(text[from..to].trim_end_matches(['\n', '\r']));
+    if !text[to..whole.end].trim_end().is_empty() {
+        shown.push_str(ELLIPSIS);
+    }
+    // The ellipsis stands in the place of the bytes just before `from` (there are at least
+    // `SIDE` of them when the line is cut on the left).
+    let base = if cut_left { from - ELLIPSIS.len() } else { from };
+    let first_column = if cut_left { from - whole.start - ELLIPSIS.len() } else { 0 };
+    let mut fits: Vec<bool> = spans.iter().map(|&(s, l)| s >= from && s + l <= to).collect();
+    if let Some(primary) = fits.first_mut() {
+        // The primary label is always shown, cut to what is shown of it.
+        *primary = true;
+    }
+    (Excerpt { name, text: shown, base, first_line: line, first_column }, fits)
 }
 
 fn to_report(d: &Diagnostic, sources: &SourceMap) -> Report {
     let file = d.primary.span.file;
-    let mut labels = vec![labeled(&d.primary, true)];
+    let clamp = |span: crate::source::Span| {
+        let len = sources.text(span.file).len();
+        let start = (span.start as usize).min(len);
+        (start, span.len().min(len - start))
+    };
+    let mut here = vec![(&d.primary, true)];
     let mut related = Vec::new();
     for label in &d.secondary {
         if label.span.file == file {
-            labels.push(labeled(label, false));
+            here.push((label, false));
         } else {
+            let span = clamp(label.span);
+            let (source, _) = excerpt(sources, label.span.file, &[span]);
+            let end = (span.0 + span.1).min(source.base + source.text.len());
             related.push(Report {
                 message: label.message.clone(),
                 code: String::new(),
                 severity: miette::Severity::Advice,
                 help: None,
-                source: source_of(sources, label.span.file),
-                labels: vec![labeled(&Label { span: label.span, message: String::new() }, true)],
+                source,
+                labels: vec![labeled(
+                    &Label { span: label.span, message: String::new() },
+                    (span.0, end - span.0),
+                    true,
+                )],
                 related: Vec::new(),
             });
         }
     }
+    let spans: Vec<(usize, usize)> = here.iter().map(|(l, _)| clamp(l.span)).collect();
+    let (source, fits) = excerpt(sources, file, &spans);
+    let shown_end = source.base + source.text.len();
+    let labels = here
+        .iter()
+        .zip(&spans)
+        .zip(&fits)
+        .filter(|(_, fits)| **fits)
+        .map(|(((label, primary), span), _)| {
+            // A label longer than what is shown of its line is cut to the shown part.
+            let end = (span.0 + span.1).min(shown_end).max(span.0);
+            labeled(label, (span.0, end - span.0), *primary)
+        })
+        .collect();
     Report {
         message: d.message.clone(),
         code: d.code.name(),
@@ -102,7 +223,7 @@ fn to_report(d: &Diagnostic, sources: &SourceMap) -> Report {
             Severity::Warning => miette::Severity::Warning,
         },
         help: d.help.clone(),
-        source: source_of(sources, file),
+        source,
         labels,
         related,
     }

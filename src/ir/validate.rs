@@ -203,14 +203,13 @@ impl Validator<'_> {
         walk_expr(e, &mut |x| refs.push(x));
         for x in refs {
             match x {
-                Expr::Dice { count, sides } => {
-                    if *count == 0 || *sides == 0 || *count > MAX_DICE || *sides > MAX_SIDES {
-                        if self.problem.is_none() {
-                            self.problem = Some(format!(
-                                "dice {count}d{sides} are outside 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides"
-                            ));
-                        }
-                    }
+                Expr::Dice { count, sides }
+                    if (*count == 0 || *sides == 0 || *count > MAX_DICE || *sides > MAX_SIDES)
+                        && self.problem.is_none() =>
+                {
+                    self.problem = Some(format!(
+                        "dice {count}d{sides} are outside 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides"
+                    ));
                 }
                 Expr::Stat(_, id) => self.stat(*id),
                 Expr::Derived(_, id) => self.derived(*id),

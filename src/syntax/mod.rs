@@ -18,6 +18,11 @@ use crate::source::{FileId, Span};
 /// (tested in `tests/bad_input.rs`), so no thread a library user parses on can overflow.
 pub const MAX_DEPTH: usize = 20;
 
+/// Most `else if` open at once: the grammar recurses once per `else if` of a chain (and the
+/// passes after it follow), with no bracket to count. Real rulesets chain a handful. Together with
+/// [`MAX_DEPTH`] brackets this still fits a 2 MiB thread (tested in `tests/bad_input.rs`).
+pub const MAX_ELSE_IF: usize = 40;
+
 /// Parses one file. Returns the tree when the file is well-formed, and every problem found.
 pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
     if let Some(d) = precheck(file, text) {
@@ -59,6 +64,19 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
     let mut in_comment = false;
     let mut in_string = false;
     let mut escaped = false;
+    // `else if` chains: how many are open at each bracket level, and in all. A chain at a level
+    // goes on while each `}` at that level is followed by `else`, and ends at anything else.
+    let mut chains: Vec<usize> = vec![0];
+    let mut open_else_ifs = 0usize;
+    let mut after_close = false;
+    let mut after_else = false;
+    let mut word_end = 0usize;
+    let end_chain = |chains: &mut Vec<usize>, open: &mut usize| {
+        if let Some(c) = chains.last_mut() {
+            *open -= *c;
+            *c = 0;
+        }
+    };
     for (at, ch) in text.char_indices() {
         if in_comment {
             in_comment = ch != '\n';
@@ -73,11 +91,48 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
             }
             continue;
         }
+        if at < word_end || ch.is_whitespace() {
+            continue;
+        }
+        if ch.is_alphanumeric() || ch == '_' {
+            let len = text[at..].find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len() - at);
+            word_end = at + len;
+            let word = &text[at..word_end];
+            if after_close && word != "else" {
+                end_chain(&mut chains, &mut open_else_ifs);
+            }
+            if after_else && word == "if" {
+                if let Some(c) = chains.last_mut() {
+                    *c += 1;
+                }
+                open_else_ifs += 1;
+                if open_else_ifs > MAX_ELSE_IF {
+                    return Some(
+                        Diagnostic::error(
+                            Code::TooDeep,
+                            Span::new(file, at, word_end),
+                            format!("more than {MAX_ELSE_IF} `else if` are open at once"),
+                        )
+                        .label("this `else if` is one too many")
+                        .help("split the choice into separate `if` statements, or into several rules"),
+                    );
+                }
+            }
+            after_close = false;
+            after_else = word == "else";
+            continue;
+        }
+        if after_close {
+            end_chain(&mut chains, &mut open_else_ifs);
+        }
+        after_close = false;
+        after_else = false;
         match ch {
             '#' => in_comment = true,
             '"' => in_string = true,
             '(' | '{' | '[' => {
                 depth += 1;
+                chains.push(0);
                 if depth > MAX_DEPTH {
                     return Some(
                         Diagnostic::error(
@@ -90,7 +145,15 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
                     );
                 }
             }
-            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            ')' | '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                if chains.len() > 1 {
+                    if let Some(c) = chains.pop() {
+                        open_else_ifs -= c;
+                    }
+                }
+                after_close = ch == '}';
+            }
             _ => {}
         }
     }
