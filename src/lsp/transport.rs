@@ -57,11 +57,13 @@ pub struct FrameReader<R> {
     quiet: bool,
     /// Bytes of a refused body still to drain before the next block.
     drain: u64,
+    /// Junk just refused, to skip past before the next block (after the reply, not before it).
+    junk: Option<Vec<u8>>,
 }
 
 impl<R: BufRead> FrameReader<R> {
     pub fn new(input: R) -> FrameReader<R> {
-        FrameReader { input, pending: None, quiet: false, drain: 0 }
+        FrameReader { input, pending: None, quiet: false, drain: 0, junk: None }
     }
 
     /// The next frame. After [`Frame::End`] every call gives `End` again.
@@ -80,6 +82,9 @@ impl<R: BufRead> FrameReader<R> {
             if drained < want {
                 return Ok(Frame::End(None));
             }
+        }
+        if let Some(junk) = self.junk.take() {
+            self.resync(junk)?;
         }
         let mut quiet = std::mem::take(&mut self.quiet);
         let mut length: Option<Vec<u8>> = None;
@@ -119,13 +124,14 @@ impl<R: BufRead> FrameReader<R> {
             } else {
                 format!("a header line longer than {MAX_HEADER_LINE} bytes was skipped")
             };
-            self.resync(line)?;
             if quiet && headers == 0 {
                 // The body of the block just refused: already answered.
                 quiet = false;
-                length = None;
+                self.resync(line)?;
                 continue;
             }
+            // Skipped on the next read: finding the next message may wait for the client.
+            self.junk = Some(line);
             return Ok(Frame::Refused(why));
         }
         let Some(value) = length else {
