@@ -665,6 +665,108 @@ fn reply(result: impl serde::Serialize) -> Result<Value, RequestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn frame(body: &str) -> Vec<u8> {
+        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend_from_slice(body.as_bytes());
+        out
+    }
+
+    /// The messages in framed output, parsed back.
+    fn replies(output: &[u8]) -> Vec<Value> {
+        let mut reader = FrameReader::new(output);
+        let mut out = Vec::new();
+        while let Frame::Body(body) = reader.next_frame() {
+            out.push(serde_json::from_slice(&body).expect("the server writes JSON"));
+        }
+        out
+    }
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+
+    #[test]
+    fn serve_bytes_answers_bad_input_and_follows_the_lifecycle() {
+        let mut input = frame(r#"{"jsonrpc":"2.0","id":0,"method":"textDocument/hover","params":{}}"#);
+        input.extend(frame(INIT));
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#));
+        input.extend(frame("{not json"));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":2,"method":"m","params":"\ud800"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{}}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":6,"method":"never/read"}"#));
+        let served = serve_bytes(&input);
+        assert!(served.result.is_ok(), "{:?}", served.result);
+        let got: Vec<(Value, Value)> =
+            replies(&served.output).iter().map(|r| (r["id"].clone(), r["error"]["code"].clone())).collect();
+        let want = [(0, -32002), (1, 0), (-1, -32700), (2, -32600), (3, -32600), (4, 0), (5, -32600)].map(
+            |(id, code): (i64, i64)| {
+                let id = if id < 0 { Value::Null } else { id.into() };
+                let code = if code == 0 { Value::Null } else { code.into() };
+                (id, code)
+            },
+        );
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn serve_bytes_ends_badly_without_shutdown() {
+        assert!(serve_bytes(b"").result.is_err());
+        let mut input = frame(INIT);
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert!(serve_bytes(&input).result.is_err());
+        // The input ending after `shutdown` is as good as `exit`.
+        let mut input = frame(INIT);
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+        assert!(serve_bytes(&input).result.is_ok());
+    }
+
+    /// Pieces a client might send, good and bad, joined in any order.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        let framed = prop::sample::select(vec![
+            INIT,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a","languageId":"tempo","version":1,"text":"ruleset a\npool ap { max 3 }\n"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"untitled:a","version":2},"contentChanges":[{"text":"ruleset a {"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a"},"position":{"line":1,"character":5}}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"x","params":{"s":"\udc00"}}"#,
+            "{not json",
+            "[]",
+        ])
+        .prop_map(frame);
+        prop_oneof![
+            4 => framed,
+            1 => prop::collection::vec(any::<u8>(), 0..64),
+            1 => prop::sample::select(vec![
+                b"Content-Length: 99999999999\r\n\r\n".to_vec(),
+                b"Content-Type: x\r\n\r\n".to_vec(),
+                b"Content-Length: -1\r\n\r\n".to_vec(),
+                b"\r\n".to_vec(),
+            ]),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_input_is_served_without_panicking_and_every_reply_is_framed_json(
+            pieces in prop::collection::vec(piece(), 0..12)
+        ) {
+            let served = serve_bytes(&pieces.concat());
+            let mut reader = FrameReader::new(served.output.as_slice());
+            loop {
+                match reader.next_frame() {
+                    Frame::Body(body) => prop_assert!(serde_json::from_slice::<Value>(&body).is_ok()),
+                    Frame::Refused(why) => prop_assert!(false, "the server wrote a bad frame: {}", why),
+                    Frame::End(_) => break,
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_panicking_handler_is_an_internal_error_reply() {
