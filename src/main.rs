@@ -299,17 +299,9 @@ fn run_failed(e: &tempo::run::RunError) -> ExitCode {
 }
 
 fn lsp() -> ExitCode {
-    let (connection, io_threads) = tempo::lsp::stdio();
-    let served = tempo::lsp::serve(&connection);
-    drop(connection);
-    // The writer ends once everything queued is written; the reader only when stdin closes, which
-    // a client may not do after `exit`: wait for both, but not forever.
-    let (done, joined) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = done.send(io_threads.join());
-    });
-    let _ = joined.recv_timeout(std::time::Duration::from_secs(2));
-    match served {
+    // Replies are written and flushed as they go, so nothing is left to wait for; the thread
+    // reading stdin may still be blocked in a read, and ends with the process.
+    match tempo::lsp::serve_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tempo lsp: {e}");

@@ -82,6 +82,28 @@ impl Server {
         }
     }
 
+    /// Writes bytes as they are, framed or not.
+    fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to the server");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next response with this id (`null` for the replies to what had no readable id).
+    fn reply_to(&mut self, id: Value) -> Value {
+        let is_it = |m: &Value| m.get("id") == Some(&id) && m.get("method").is_none();
+        if let Some(at) = self.notifications.iter().position(is_it) {
+            return self.notifications.remove(at);
+        }
+        loop {
+            let message = self.recv();
+            if is_it(&message) {
+                return message;
+            }
+            self.notifications.push(message);
+        }
+    }
+
     fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
@@ -798,5 +820,184 @@ fn diagnostics_past_the_cap_are_cut_with_a_note() {
     server.change(&variant, 2, &text(&|_| "ap".to_string()));
     let cleared = server.diagnostics(&variant);
     assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+/// A body framed as a client frames it.
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// A server with one file open, to show it still answers: a request on the file, answered.
+fn open_one(name: &str) -> (Server, PathBuf) {
+    let dir = folder(name, &[("base.rules", BASE)]);
+    let mut server = Server::start(&dir);
+    let file = dir.join("base.rules");
+    server.open(&file, BASE);
+    server.settle();
+    (server, file)
+}
+
+fn still_answers(server: &mut Server, file: &Path) {
+    let symbols = server.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri(file)}}));
+    assert!(symbols["result"].as_array().is_some_and(|s| !s.is_empty()), "{symbols}");
+}
+
+/// The error of a reply: its code and message.
+fn error_of(reply: &Value) -> (i64, String) {
+    let code = reply["error"]["code"].as_i64().unwrap_or_else(|| panic!("an error reply: {reply}"));
+    (code, reply["error"]["message"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+fn invalid_json_body_gets_a_parse_error_and_the_server_goes_on() {
+    let (mut server, file) = open_one("invalid-json");
+    server.raw(&frame(b"{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": "));
+    let (code, message) = error_of(&server.reply_to(Value::Null));
+    assert_eq!(code, -32700, "{message}");
+    assert!(message.contains("not JSON"), "{message}");
+    still_answers(&mut server, &file);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn missing_content_length_gets_a_parse_error_and_the_next_message_is_read() {
+    let (mut server, file) = open_one("no-content-length");
+    // The body has no newline, so it runs into the next message's header.
+    server.raw(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"shutdown\"}");
+    let (code, message) = error_of(&server.reply_to(Value::Null));
+    assert_eq!(code, -32700, "{message}");
+    assert!(message.contains("Content-Length"), "{message}");
+    // The skipped body was a `shutdown`: had it been taken, this would be refused.
+    still_answers(&mut server, &file);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn lone_surrogate_in_a_string_gets_invalid_request_with_its_id() {
+    let (mut server, file) = open_one("lone-surrogate");
+    let hover = format!(
+        r#"{{"jsonrpc":"2.0","id":77,"method":"textDocument/hover","params":{{"textDocument":{{"uri":"{}"}},"position":{{"line":0,"character":0}},"x":"\ud800"}}}}"#,
+        uri(&file)
+    );
+    server.raw(&frame(hover.as_bytes()));
+    let (code, message) = error_of(&server.reply_to(json!(77)));
+    assert_eq!(code, -32600, "{message}");
+    // A notification (no id to answer) with one: an error reply with a null id, and the text is
+    // left as it was.
+    let change = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{}","version":2}},"contentChanges":[{{"text":"\udc00"}}]}}}}"#,
+        uri(&file)
+    );
+    server.raw(&frame(change.as_bytes()));
+    assert_eq!(error_of(&server.reply_to(Value::Null)).0, -32600);
+    still_answers(&mut server, &file);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn huge_content_length_gets_a_parse_error_without_allocating_it() {
+    let (mut server, file) = open_one("huge-length");
+    server.raw(b"Content-Length: 99999999999\r\n\r\n{}");
+    let (code, message) = error_of(&server.reply_to(Value::Null));
+    assert_eq!(code, -32700, "{message}");
+    assert!(message.contains("limit"), "{message}");
+    // Its body is drained to the end of the input: the server exits as one left without
+    // `shutdown` (1), not aborted by a signal.
+    assert_eq!(server.wait().code(), Some(1));
+    drop(file);
+}
+
+#[test]
+fn a_body_over_the_limit_is_skipped_and_the_next_message_answered() {
+    let (mut server, file) = open_one("over-the-limit");
+    let size = tempo::lsp::MAX_BODY + 1;
+    server.raw(format!("Content-Length: {size}\r\n\r\n").as_bytes());
+    // The reply comes before the body is read: the client learns at once.
+    let (code, message) = error_of(&server.reply_to(Value::Null));
+    assert_eq!(code, -32700, "{message}");
+    let chunk = vec![b' '; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len() as u64) as usize;
+        server.raw(&chunk[..n]);
+        left -= n as u64;
+    }
+    still_answers(&mut server, &file);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[test]
+fn request_after_shutdown_gets_invalid_request() {
+    let (mut server, file) = open_one("after-shutdown");
+    let reply = server.request("shutdown", json!(null));
+    assert_eq!(reply["result"], Value::Null, "{reply}");
+    let hover = server.at("textDocument/hover", &file, 0, 0, json!({}));
+    let (code, message) = error_of(&hover);
+    assert_eq!(code, -32600, "{message}");
+    // Notifications other than `exit` are dropped; a second `shutdown` is refused too.
+    server.change(&file, 2, "ruleset broken {");
+    assert_eq!(error_of(&server.request("shutdown", json!(null))).0, -32600);
+    server.notify("exit", json!(null));
+    assert_eq!(server.wait().code(), Some(0));
+    assert!(
+        !server.notifications.iter().any(|n| n["method"] == "textDocument/publishDiagnostics"),
+        "{:?}",
+        server.notifications
+    );
+}
+
+#[test]
+fn a_valid_request_after_each_bad_message_is_still_answered() {
+    let (mut server, file) = open_one("each-bad");
+    // Each with the id its error reply carries: null unless the message has a readable one.
+    let bad: Vec<(Vec<u8>, Value)> = vec![
+        (frame(b"{not json"), Value::Null),
+        (b"Content-Type: x\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}\r\n".to_vec(), Value::Null),
+        (frame(br#"{"x":"\ud800\u0041"}"#), Value::Null),
+        (b"Content-Length: twelve\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}".to_vec(), Value::Null),
+        (b"\x00\xffjunk that is not a header at all\r\n".to_vec(), Value::Null),
+        (frame(b"[1,2]"), Value::Null),
+        (frame(br#"{"id":{},"method":"shutdown"}"#), Value::Null),
+        (frame(br#"{"jsonrpc":"2.0","id":"neither"}"#), json!("neither")),
+        (frame(br#"{"jsonrpc":"2.0","id":2147483648,"method":"shutdown"}"#), json!(2147483648u64)),
+        (frame(b"\xff\xfe\xfd\xfc"), Value::Null),
+        (frame(b"\"text\""), Value::Null),
+    ];
+    for (bytes, id) in bad {
+        server.raw(&bytes);
+        let reply = server.reply_to(id);
+        let (code, message) = error_of(&reply);
+        assert!(code == -32700 || code == -32600, "{}: {reply}", String::from_utf8_lossy(&bytes));
+        assert!(!message.is_empty());
+        still_answers(&mut server, &file);
+    }
+    // An overlong header line, then a message right after it on the same line.
+    let mut long = vec![b'x'; 5000];
+    long.extend(frame(br#"{"jsonrpc":"2.0","id":900,"method":"tempo/nothing"}"#));
+    server.raw(&long);
+    assert_eq!(error_of(&server.reply_to(Value::Null)).0, -32700);
+    assert_eq!(error_of(&server.reply_to(json!(900))).0, -32601);
+    still_answers(&mut server, &file);
+    assert_eq!(server.finish().code(), Some(0));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_as_a_base_is_a_diagnostic_not_a_hang() {
+    let dir = folder("named-pipe", &[]);
+    let made = Command::new("mkfifo").arg(dir.join("pipe.rules")).status().expect("run mkfifo");
+    assert!(made.success());
+    let mut server = Server::start(&dir);
+    let file = dir.join("variant.rules");
+    server.open(&file, "ruleset variant extends \"pipe.rules\"\n");
+    let published = server.diagnostics(&file);
+    assert_eq!(codes(&published), ["tempo::missing-base"], "{published}");
+    assert!(published.to_string().contains("not a regular file"), "{published}");
+    // References look at the `.rules` files beside the document; the pipe is not read.
+    let reply = server.at("textDocument/references", &file, 0, 10, json!({"context": {"includeDeclaration": true}}));
+    assert!(reply.get("result").is_some(), "{reply}");
     assert_eq!(server.finish().code(), Some(0));
 }

@@ -93,11 +93,12 @@ impl Documents {
         }
     }
 
-    /// The text of a path: the open document's, else the disk's.
+    /// The text of a path: the open document's, else the disk's, read through the file loader
+    /// so its limits hold here too (regular files only: a pipe or a device could block forever).
     pub fn text_of(&self, path: &Path) -> Option<String> {
         match self.at_path(path) {
             Some(doc) => Some(doc.text.clone()),
-            None => std::fs::read_to_string(path).ok(),
+            None => FsLoader::default().read(path).ok().and_then(|bytes| String::from_utf8(bytes).ok()),
         }
     }
 

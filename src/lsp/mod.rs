@@ -1,13 +1,15 @@
-//! The language server: `tempo lsp` speaks the Language Server Protocol over a connection the
-//! binary gives it ([`stdio`]). Built on `lsp-server` (the scaffold rust-analyzer uses): messages
-//! are handled one at a time, in the order they came, on one thread. Notifications already
-//! waiting when one is handled are applied together and checked once (edits coalesce: only the
-//! latest text is compiled and published), and at most [`MAX_DIAGNOSTICS`] are sent per file.
+//! The language server: `tempo lsp` speaks the Language Server Protocol over stdio
+//! ([`serve_stdio`]). Framing is its own ([`FrameReader`], bounded, resynchronising after bad
+//! input); messages, ids and error codes are lsp-server's types. Messages are handled one at a
+//! time, in the order they came, on one thread. Notifications already waiting when one is handled
+//! are applied together and checked once (edits coalesce: only the latest text is compiled and
+//! published), and at most [`MAX_DIAGNOSTICS`] are sent per file.
 //!
 //! Invariants: the server re-checks every open document with the compiler itself
 //! (`check::compile_with` over [`documents::Overlay`]), so the editor shows exactly what
 //! `tempo check` prints; a panic in a handler becomes an error reply, not a dead server; nothing
-//! the client sends is trusted (bad parameters are an error reply, positions are clamped).
+//! the client sends is trusted (bad framing, bad JSON and bad parameters are an error reply,
+//! positions are clamped); only `exit`, or the input ending, ends the server.
 
 mod analysis;
 mod complete;
@@ -16,10 +18,13 @@ mod format;
 mod navigate;
 mod position;
 mod symbols;
+mod transport;
 mod words;
 
+pub use transport::{parse_message, Frame, FrameReader, MAX_BODY, MAX_HEADER_LINE, MAX_HEADER_LINES};
+
 use documents::Documents;
-use lsp_server::{Connection, ErrorCode, Message, Notification, ProtocolError, Request, RequestId, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as NotificationTrait, PublishDiagnostics,
@@ -35,6 +40,7 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 
@@ -88,81 +94,257 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-impl From<ProtocolError> for ServeError {
-    fn from(e: ProtocolError) -> ServeError {
-        ServeError(e.to_string())
-    }
-}
-
 /// Most diagnostics published for one file. Past that, the first `MAX_DIAGNOSTICS` (errors
 /// before warnings, in file order) are sent, then one information note at the top of the file
 /// that says how many more were cut: a ruleset with thousands of problems would otherwise send
 /// the editor megabytes on every keystroke. `tempo check` prints them all.
 pub const MAX_DIAGNOSTICS: usize = 200;
 
-/// The stdio connection for `tempo lsp`, with an unbounded queue in front of the server: the
-/// reader thread reads and parses messages while the server is busy, so edits that arrive during
-/// a check are waiting in the queue when it ends and coalesce (`Connection::stdio` alone hands
-/// messages over one at a time and keeps the rest in the pipe).
-pub fn stdio() -> (Connection, lsp_server::IoThreads) {
-    let (stdio, io_threads) = Connection::stdio();
-    // A memory pair is an unbounded channel each way; only one direction is used.
-    let (queue_in, queue_out) = Connection::memory();
-    let Connection { sender: to_client, receiver: from_client } = stdio;
+/// One thing read from the client.
+enum Incoming {
+    Message(Message),
+    /// Not a message the server can take: the error reply owed (a JSON-RPC response).
+    Invalid(Value),
+    /// The input ended or failed; why, should the server not have been shut down.
+    End(String),
+}
+
+/// What the server sends.
+enum Outgoing {
+    Message(Message),
+    /// An error reply built as JSON (its id may be null, which a `Message` cannot hold).
+    Raw(Value),
+}
+
+/// Where messages come from and go to: stdio, an in-memory `Connection`, or bytes.
+trait Transport {
+    /// The next thing from the client, waiting for it.
+    fn recv(&mut self) -> Incoming;
+    /// The next thing from the client if it is already there.
+    fn try_recv(&mut self) -> Option<Incoming>;
+    fn send(&mut self, out: Outgoing) -> Result<(), ServeError>;
+}
+
+const CLOSED: &str = "the client closed the connection without `shutdown`";
+
+/// The next thing from framed input: bodies parsed, refusals turned into error replies,
+/// responses from the client dropped.
+fn read_incoming(reader: &mut FrameReader<impl BufRead>) -> Incoming {
+    loop {
+        match reader.next_frame() {
+            Frame::Body(body) => match transport::parse_message(&body) {
+                Ok(Some(message)) => return Incoming::Message(message),
+                Ok(None) => continue,
+                Err(reply) => return Incoming::Invalid(reply),
+            },
+            Frame::Refused(why) => return Incoming::Invalid(transport::error_reply(None, ErrorCode::ParseError, why)),
+            Frame::End(None) => return Incoming::End(CLOSED.to_string()),
+            Frame::End(Some(e)) => return Incoming::End(format!("reading from the client failed: {e}")),
+        }
+    }
+}
+
+/// Serves one client over stdin and stdout until it asks to shut down and exit (`Ok`); an `exit`
+/// without `shutdown`, or stdin closing first, is an error (the binary exits with 1, as the
+/// protocol says).
+///
+/// A thread reads and parses messages into an unbounded queue while the server is busy, so edits
+/// that arrive during a check are waiting in the queue when it ends and coalesce. Replies are
+/// written from the serving thread; the reader keeps draining stdin meanwhile, so a client that
+/// writes without reading cannot deadlock with it.
+pub fn serve_stdio() -> Result<(), ServeError> {
+    let (queue, from_client) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for message in from_client {
-            if queue_in.sender.send(message).is_err() {
+        let mut reader = FrameReader::new(std::io::stdin().lock());
+        loop {
+            let incoming = read_incoming(&mut reader);
+            let end = matches!(incoming, Incoming::End(_));
+            if queue.send(incoming).is_err() || end {
                 break;
             }
         }
     });
-    (Connection { sender: to_client, receiver: queue_out.receiver }, io_threads)
+    let mut transport = Stdio { from_client, out: std::io::BufWriter::new(std::io::stdout()) };
+    serve_with(&mut transport, cfg!(debug_assertions))
 }
 
-/// Serves one client until it asks to shut down and exit (`Ok`); an `exit` without `shutdown`, or
-/// the connection closing, is an error (the binary exits with 1, as the protocol says).
+struct Stdio {
+    from_client: std::sync::mpsc::Receiver<Incoming>,
+    out: std::io::BufWriter<std::io::Stdout>,
+}
+
+impl Transport for Stdio {
+    fn recv(&mut self) -> Incoming {
+        self.from_client.recv().unwrap_or_else(|_| Incoming::End(CLOSED.to_string()))
+    }
+
+    fn try_recv(&mut self) -> Option<Incoming> {
+        self.from_client.try_recv().ok()
+    }
+
+    fn send(&mut self, out: Outgoing) -> Result<(), ServeError> {
+        write_outgoing(&mut self.out, &out)
+    }
+}
+
+fn write_outgoing(to: &mut impl Write, out: &Outgoing) -> Result<(), ServeError> {
+    match out {
+        Outgoing::Message(message) => transport::write_message(to, message),
+        Outgoing::Raw(value) => transport::write_value(to, value),
+    }
+    .map_err(|e| ServeError(format!("writing to the client failed: {e}")))
+}
+
+/// Serves one client over an in-memory [`Connection`] (benchmarks and tests), as
+/// [`serve_stdio`] does over stdio. Messages arrive parsed, so there is no framing to refuse.
 pub fn serve(connection: &Connection) -> Result<(), ServeError> {
-    let initialize = serde_json::json!({
-        "capabilities": capabilities(),
-        "serverInfo": ServerInfo { name: "tempo".to_string(), version: Some(env!("CARGO_PKG_VERSION").to_string()) },
-    });
-    let (id, params) = connection.initialize_start()?;
-    connection.initialize_finish(id, initialize)?;
-    let mut server = Server::default();
-    // What the client can take; anything unreadable counts as "no".
-    let client = serde_json::from_value::<lsp_types::InitializeParams>(params).ok();
-    let workspace_edit = client.and_then(|c| c.capabilities.workspace).and_then(|w| w.workspace_edit);
-    server.document_changes = workspace_edit.and_then(|w| w.document_changes).unwrap_or(false);
+    serve_with(&mut Memory(connection), cfg!(debug_assertions))
+}
+
+struct Memory<'a>(&'a Connection);
+
+impl Transport for Memory<'_> {
+    fn recv(&mut self) -> Incoming {
+        self.0.receiver.recv().map_or_else(|_| Incoming::End(CLOSED.to_string()), Incoming::Message)
+    }
+
+    fn try_recv(&mut self) -> Option<Incoming> {
+        self.0.receiver.try_recv().ok().map(Incoming::Message)
+    }
+
+    fn send(&mut self, out: Outgoing) -> Result<(), ServeError> {
+        match out {
+            Outgoing::Message(message) => {
+                self.0.sender.send(message).map_err(|_| ServeError("the connection to the client closed".to_string()))
+            }
+            // Only framed input yields replies with such ids; a connection delivers messages.
+            Outgoing::Raw(_) => Ok(()),
+        }
+    }
+}
+
+/// What [`serve_bytes`] gives back.
+#[derive(Debug)]
+pub struct Served {
+    /// Everything the server wrote, framed as on stdout.
+    pub output: Vec<u8>,
+    /// How serving ended, as [`serve_stdio`] would have (`Err` makes the binary exit with 1).
+    pub result: Result<(), ServeError>,
+}
+
+/// Runs the whole language server (framing, lifecycle, handlers) over `input`, bytes as a client
+/// would write them to `tempo lsp`'s stdin, and returns what it wrote. For tests and fuzzing: it
+/// is the loop `tempo lsp` runs, on one thread, without processes.
+///
+/// For a fuzz target: any input is fine and nothing panics out of it (handler panics are caught
+/// and answered, though a fuzzer's panic hook still sees them, which is what a fuzzer wants).
+/// Every message is taken as already waiting, so notifications coalesce as far as they can. The
+/// debug-only `tempo/debugPanic` request is off here. Handlers do read the disk: a `didOpen` of
+/// a `file:` URI compiles it and its bases through the file loader (regular files only, at most
+/// 16 MiB), and references list `.rules` files beside it.
+pub fn serve_bytes(input: &[u8]) -> Served {
+    let mut transport = Bytes { reader: FrameReader::new(input), output: Vec::new() };
+    let result = serve_with(&mut transport, false);
+    Served { output: transport.output, result }
+}
+
+struct Bytes<'a> {
+    reader: FrameReader<&'a [u8]>,
+    output: Vec<u8>,
+}
+
+impl Transport for Bytes<'_> {
+    fn recv(&mut self) -> Incoming {
+        read_incoming(&mut self.reader)
+    }
+
+    fn try_recv(&mut self) -> Option<Incoming> {
+        Some(read_incoming(&mut self.reader))
+    }
+
+    fn send(&mut self, out: Outgoing) -> Result<(), ServeError> {
+        write_outgoing(&mut self.output, &out)
+    }
+}
+
+/// Where the client is in the protocol's lifecycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lifecycle {
+    /// Before `initialize`: other requests get `ServerNotInitialized`, notifications are dropped.
+    Starting,
+    Running,
+    /// After `shutdown`: requests get `InvalidRequest`, notifications other than `exit` are
+    /// dropped.
+    ShutDown,
+}
+
+/// The message loop over any transport. Ends `Ok` on `exit` after `shutdown` (or the input
+/// ending after `shutdown`); `Err` on `exit` before it, or the input ending before it.
+fn serve_with(transport: &mut impl Transport, debug_panic: bool) -> Result<(), ServeError> {
+    let mut server = Server { debug_panic, ..Server::default() };
+    let mut lifecycle = Lifecycle::Starting;
     // A message taken from the queue while gathering notifications, to handle next.
-    let mut next: Option<Message> = None;
+    let mut next: Option<Incoming> = None;
     loop {
-        let message = match next.take() {
-            Some(message) => message,
-            None => match connection.receiver.recv() {
-                Ok(message) => message,
-                Err(_) => break,
-            },
+        let message = match next.take().unwrap_or_else(|| transport.recv()) {
+            Incoming::Message(message) => message,
+            Incoming::Invalid(reply) => {
+                transport.send(Outgoing::Raw(reply))?;
+                continue;
+            }
+            Incoming::End(why) => {
+                return match lifecycle {
+                    Lifecycle::ShutDown => Ok(()),
+                    _ => Err(ServeError(why)),
+                }
+            }
         };
         match message {
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = server.request(request);
-                send(connection, Message::Response(response))?;
+                let response = match (lifecycle, request.method.as_str()) {
+                    (Lifecycle::Starting, "initialize") => {
+                        lifecycle = Lifecycle::Running;
+                        server.initialize(request)
+                    }
+                    (Lifecycle::Starting, _) => Response::new_err(
+                        request.id,
+                        ErrorCode::ServerNotInitialized as i32,
+                        "the server takes `initialize` first".to_string(),
+                    ),
+                    (Lifecycle::ShutDown, method) => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        format!("the server is shut down: `{method}` is refused, only `exit` is taken"),
+                    ),
+                    (Lifecycle::Running, "shutdown") => {
+                        lifecycle = Lifecycle::ShutDown;
+                        Response::new_ok(request.id, Value::Null)
+                    }
+                    (Lifecycle::Running, "initialize") => Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is already initialized".to_string(),
+                    ),
+                    (Lifecycle::Running, _) => server.request(request),
+                };
+                transport.send(Outgoing::Message(Message::Response(response)))?;
             }
+            Message::Notification(notification) if notification.method == "exit" => {
+                return match lifecycle {
+                    Lifecycle::ShutDown => Ok(()),
+                    _ => Err(ServeError("the client sent `exit` before `shutdown`".to_string())),
+                };
+            }
+            Message::Notification(_) if lifecycle != Lifecycle::Running => {}
             Message::Notification(notification) => {
-                if notification.method == "exit" {
-                    return Err(ServeError("the client sent `exit` before `shutdown`".to_string()));
-                }
                 // Every notification already waiting is applied before one check, so a burst of
-                // edits is compiled and published once, for the latest text. A request (or
-                // `exit`) ends the gathering and is handled after it, so a request is still
-                // answered only after every notification sent before it has been applied.
+                // edits is compiled and published once, for the latest text. Anything else ends
+                // the gathering and is handled after it, so a request is still answered only
+                // after every notification sent before it has been applied.
                 let mut batch = vec![notification];
-                while let Ok(waiting) = connection.receiver.try_recv() {
+                while let Some(waiting) = transport.try_recv() {
                     match waiting {
-                        Message::Notification(n) if n.method != "exit" => batch.push(n),
+                        Incoming::Message(Message::Notification(n)) if n.method != "exit" => batch.push(n),
                         other => {
                             next = Some(other);
                             break;
@@ -171,17 +353,12 @@ pub fn serve(connection: &Connection) -> Result<(), ServeError> {
                 }
                 for publish in server.notifications(batch) {
                     let message = Notification::new(PublishDiagnostics::METHOD.to_string(), publish);
-                    send(connection, Message::Notification(message))?;
+                    transport.send(Outgoing::Message(Message::Notification(message)))?;
                 }
             }
             Message::Response(_) => {}
         }
     }
-    Err(ServeError("the client closed the connection without `shutdown`".to_string()))
-}
-
-fn send(connection: &Connection, message: Message) -> Result<(), ServeError> {
-    connection.sender.send(message).map_err(|_| ServeError("the connection to the client closed".to_string()))
 }
 
 /// The server's state: the open documents and what was last published for each file.
@@ -194,9 +371,23 @@ struct Server {
     found: BTreeMap<Url, BTreeMap<Url, Vec<lsp_types::Diagnostic>>>,
     /// Per file URI: what the client was last sent.
     published: BTreeMap<Url, Vec<lsp_types::Diagnostic>>,
+    /// Debug builds, over stdio or a connection: `tempo/debugPanic` panics (for the tests).
+    debug_panic: bool,
 }
 
 impl Server {
+    /// Answers `initialize`, and notes what the client can take (anything unreadable is "no").
+    fn initialize(&mut self, request: Request) -> Response {
+        let client = serde_json::from_value::<lsp_types::InitializeParams>(request.params).ok();
+        let workspace_edit = client.and_then(|c| c.capabilities.workspace).and_then(|w| w.workspace_edit);
+        self.document_changes = workspace_edit.and_then(|w| w.document_changes).unwrap_or(false);
+        let result = serde_json::json!({
+            "capabilities": capabilities(),
+            "serverInfo": ServerInfo { name: "tempo".to_string(), version: Some(env!("CARGO_PKG_VERSION").to_string()) },
+        });
+        Response::new_ok(request.id, result)
+    }
+
     fn request(&self, request: Request) -> Response {
         let Request { id, method, params } = request;
         let documents = &self.documents;
@@ -242,8 +433,7 @@ impl Server {
             }
             // Debug builds only: a request that panics, so the end-to-end tests can show a
             // panicking handler costs one error reply, not the server.
-            #[cfg(debug_assertions)]
-            "tempo/debugPanic" => panic!("a deliberate panic for the tests"),
+            "tempo/debugPanic" if self.debug_panic => panic!("a deliberate panic for the tests"),
             _ => Err(RequestError { code: ErrorCode::MethodNotFound, message: format!("`{method}` is not supported") }),
         })
     }
@@ -475,6 +665,108 @@ fn reply(result: impl serde::Serialize) -> Result<Value, RequestError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn frame(body: &str) -> Vec<u8> {
+        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend_from_slice(body.as_bytes());
+        out
+    }
+
+    /// The messages in framed output, parsed back.
+    fn replies(output: &[u8]) -> Vec<Value> {
+        let mut reader = FrameReader::new(output);
+        let mut out = Vec::new();
+        while let Frame::Body(body) = reader.next_frame() {
+            out.push(serde_json::from_slice(&body).expect("the server writes JSON"));
+        }
+        out
+    }
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+
+    #[test]
+    fn serve_bytes_answers_bad_input_and_follows_the_lifecycle() {
+        let mut input = frame(r#"{"jsonrpc":"2.0","id":0,"method":"textDocument/hover","params":{}}"#);
+        input.extend(frame(INIT));
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#));
+        input.extend(frame("{not json"));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":2,"method":"m","params":"\ud800"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{}}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":6,"method":"never/read"}"#));
+        let served = serve_bytes(&input);
+        assert!(served.result.is_ok(), "{:?}", served.result);
+        let got: Vec<(Value, Value)> =
+            replies(&served.output).iter().map(|r| (r["id"].clone(), r["error"]["code"].clone())).collect();
+        let want = [(0, -32002), (1, 0), (-1, -32700), (2, -32600), (3, -32600), (4, 0), (5, -32600)].map(
+            |(id, code): (i64, i64)| {
+                let id = if id < 0 { Value::Null } else { id.into() };
+                let code = if code == 0 { Value::Null } else { code.into() };
+                (id, code)
+            },
+        );
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn serve_bytes_ends_badly_without_shutdown() {
+        assert!(serve_bytes(b"").result.is_err());
+        let mut input = frame(INIT);
+        input.extend(frame(r#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert!(serve_bytes(&input).result.is_err());
+        // The input ending after `shutdown` is as good as `exit`.
+        let mut input = frame(INIT);
+        input.extend(frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+        assert!(serve_bytes(&input).result.is_ok());
+    }
+
+    /// Pieces a client might send, good and bad, joined in any order.
+    fn piece() -> impl Strategy<Value = Vec<u8>> {
+        let framed = prop::sample::select(vec![
+            INIT,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a","languageId":"tempo","version":1,"text":"ruleset a\npool ap { max 3 }\n"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"untitled:a","version":2},"contentChanges":[{"text":"ruleset a {"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a"},"position":{"line":1,"character":5}}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+            r#"{"jsonrpc":"2.0","id":9,"method":"x","params":{"s":"\udc00"}}"#,
+            "{not json",
+            "[]",
+        ])
+        .prop_map(frame);
+        prop_oneof![
+            4 => framed,
+            1 => prop::collection::vec(any::<u8>(), 0..64),
+            1 => prop::sample::select(vec![
+                b"Content-Length: 99999999999\r\n\r\n".to_vec(),
+                b"Content-Type: x\r\n\r\n".to_vec(),
+                b"Content-Length: -1\r\n\r\n".to_vec(),
+                b"\r\n".to_vec(),
+            ]),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_input_is_served_without_panicking_and_every_reply_is_framed_json(
+            pieces in prop::collection::vec(piece(), 0..12)
+        ) {
+            let served = serve_bytes(&pieces.concat());
+            let mut reader = FrameReader::new(served.output.as_slice());
+            loop {
+                match reader.next_frame() {
+                    Frame::Body(body) => prop_assert!(serde_json::from_slice::<Value>(&body).is_ok()),
+                    Frame::Refused(why) => prop_assert!(false, "the server wrote a bad frame: {}", why),
+                    Frame::End(_) => break,
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_panicking_handler_is_an_internal_error_reply() {
