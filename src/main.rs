@@ -352,11 +352,13 @@ fn format_file(path: &Path, check: bool) -> Formatted {
         print_text(&check::compile_path(path));
         return Formatted::Refused;
     };
-    let formatted = match tempo::fmt::format_source(&text) {
-        Ok(formatted) => formatted,
+    // A byte-order mark is kept where it was, and the text after it formatted.
+    let bom = if text.starts_with('\u{feff}') { "\u{feff}" } else { "" };
+    let formatted = match tempo::fmt::format_source(&text[bom.len()..]) {
+        Ok(formatted) => format!("{bom}{formatted}"),
         Err(e) => {
             let mut sources = tempo::source::SourceMap::new();
-            sources.add(path.display().to_string(), text);
+            sources.add(path.display().to_string(), text[bom.len()..].to_string());
             let rendered = render::to_text(&e.diagnostics, &sources, text_style());
             let _ = std::io::stderr().write_all(rendered.as_bytes());
             return Formatted::Refused;

@@ -37,6 +37,20 @@ const MAX_DICE: u32 = 1000;
 const MAX_SIDES: u32 = 1_000_000;
 
 impl Lowerer<'_> {
+    /// A number that counts something (hours, rounds, uses): refused when it is a plain number
+    /// below `least`, which the runner could only treat as nonsense (every 0 hours, -3 rounds).
+    pub fn count(&mut self, e: &ast::Expr, ctx: Ctx, least: i64, what: &str) -> Expr {
+        let value = self.int(e, ctx);
+        if let Some(n) = literal(&value).filter(|n| *n < least) {
+            self.error(
+                Diagnostic::error(Code::BadCount, e.span, format!("{what} must be at least {least}, not {n}"))
+                    .label("out of range")
+                    .help(format!("write a number of {least} or more")),
+            );
+        }
+        value
+    }
+
     pub fn int(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
         self.typed(e, Ty::Int, ctx)
     }
@@ -91,12 +105,20 @@ impl Lowerer<'_> {
                 let want = if matches!(op, BinOp::And | BinOp::Or) { Ty::Bool } else { Ty::Int };
                 let l = self.expect_ty(lhs, want, ctx);
                 let r = self.expect_ty(rhs, want, ctx);
-                if matches!(op, BinOp::Div | BinOp::Rem) && r == Expr::Int(0) {
+                if matches!(op, BinOp::Div | BinOp::Rem) && literal(&r) == Some(0) {
                     self.error(
                         Diagnostic::error(Code::DivisionByZero, rhs.span, "division by zero")
                             .label("this is always 0")
                             .help("divide by a number other than 0"),
                     );
+                } else if let (Some(a), Some(b)) = (literal(&l), literal(&r)) {
+                    if literal(&Expr::Binary(*op, Box::new(Expr::Int(a)), Box::new(Expr::Int(b)))).is_none() {
+                        self.error(
+                            Diagnostic::error(Code::NumberTooLarge, e.span, "this arithmetic overflows")
+                                .label(format!("past the integers tempo computes with (±{})", i64::MAX))
+                                .help("use smaller numbers"),
+                        );
+                    }
                 }
                 (Expr::Binary(*op, Box::new(l), Box::new(r)), want)
             }
@@ -602,7 +624,7 @@ impl Lowerer<'_> {
     pub fn duration(&mut self, d: &ast::Duration, ctx: Ctx) -> ir::Duration {
         match d {
             ast::Duration::Until(t) => ir::Duration::Until(self.timing(t)),
-            ast::Duration::Rounds(e) => ir::Duration::Rounds(self.int(e, ctx)),
+            ast::Duration::Rounds(e) => ir::Duration::Rounds(self.count(e, ctx, 1, "a duration in rounds")),
             ast::Duration::While(e) => ir::Duration::While(self.cond(e, Ctx { source: true, ..ctx })),
             ast::Duration::Maintained(_) => ir::Duration::Maintained,
         }
@@ -771,5 +793,27 @@ impl Lowerer<'_> {
         }
         let pool = self.pool_ref(name);
         ir::Effect::Pool { who, pool, op, value }
+    }
+}
+
+/// The value of an expression made only of numbers (no stats, dice or state), or `None` when it
+/// is not one or its arithmetic fails (overflow, division by zero): the checker reports those
+/// instead of letting the run fail on them.
+pub(super) fn literal(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Int(n) => Some(*n),
+        Expr::Neg(x) => literal(x)?.checked_neg(),
+        Expr::Binary(op, a, b) => {
+            let (a, b) = (literal(a)?, literal(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div => crate::ir::floor_div(a, b),
+                BinOp::Rem => crate::ir::floor_rem(a, b),
+                BinOp::And | BinOp::Or => None,
+            }
+        }
+        _ => None,
     }
 }

@@ -268,14 +268,14 @@ impl<'a> Lowerer<'a> {
                     r.surprise = Some(ir::Surprise { applies: applies.as_ref().map(|c| self.condition_ref(c)) })
                 }
                 Decl::Downtime { every, body, .. } => {
-                    let d = ir::Downtime { every_hours: self.int(every, plain), effects: self.block(body, plain) };
+                    let d = ir::Downtime { every_hours: self.count(every, plain, 1, "the hours between downtime"), effects: self.block(body, plain) };
                     r.downtime.push(d);
                 }
                 Decl::Rest { name, label, hours, body } => {
                     let rest = ir::Rest {
                         name: name.name.clone(),
                         label: label.clone(),
-                        hours: hours.as_ref().map(|h| self.int(h, plain)),
+                        hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
                         effects: self.block(body, plain),
                     };
                     r.rests.push(rest);
@@ -546,7 +546,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn use_limit(&mut self, l: &ast::LimitAmount, ctx: Ctx) -> ir::UseLimit {
-        ir::UseLimit { amount: self.int(&l.amount, ctx), pool: l.pool.as_ref().map(|p| self.pool_ref(p)), per: l.per }
+        ir::UseLimit { amount: self.count(&l.amount, ctx, 0, "a limit"), pool: l.pool.as_ref().map(|p| self.pool_ref(p)), per: l.per }
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: &[ir::Cost]) -> ir::Action {
@@ -646,7 +646,7 @@ impl<'a> Lowerer<'a> {
                     out.interrupts = true;
                 }
                 ActionClause::EndsTurn(_) => out.ends_turn = true,
-                ActionClause::Rounds(e, _) => out.rounds = Some(self.int(e, ctx)),
+                ActionClause::Rounds(e, _) => out.rounds = Some(self.count(e, ctx, 1, "an action's rounds")),
                 ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
             }
         }

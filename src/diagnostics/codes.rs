@@ -318,6 +318,16 @@ Example:
 
 Fix: make one of them depend only on stats and pools.";
 
+    BadCount => "bad-count", "A number that counts something is out of its range: the hours between \
+downtime, a rest's hours, a duration in rounds and an action's rounds must be at least 1; a limit's \
+amount must be at least 0 (0 forbids the action).
+
+Example:
+
+    condition dazed { lasts for -3 rounds }
+
+Fix: write the count you meant, e.g. `lasts for 3 rounds`.";
+
     EmptyRange => "empty-range", "A pool's minimum is above its maximum, or a range's low end is above its high \
 end, so no value fits.
 

@@ -52,17 +52,34 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, io::Err
 
 /// Replaces the file at `path` with `text`: written to a new file in the same folder, flushed to
 /// the disk, then renamed over the original (a rename within one folder is atomic). The original's
-/// permissions are kept; a link is followed so the link stays a link.
+/// permissions and owner are kept; a link is followed so the link stays a link. A read-only file
+/// is refused. A file with other hard links (or whose owner cannot be kept) is rewritten in place
+/// instead, so every name keeps seeing the same file: the new text is first written and flushed
+/// beside it, and that copy is left there if the rewrite fails.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     let target = fs::canonicalize(path)?;
+    let meta = fs::metadata(&target)?;
+    if meta.permissions().readonly() {
+        return Err(io::Error::new(io::ErrorKind::PermissionDenied, "the file is read-only; it was left alone"));
+    }
     let dir = target.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let (temp, mut file) = create_temp(&dir, &name)?;
+    // Set once the original starts being rewritten in place: from then on `temp` is the only
+    // whole copy of the new text, so it is kept if anything fails.
+    let mut in_place = false;
     let result = (|| {
         file.write_all(text.as_bytes())?;
-        file.set_permissions(fs::metadata(&target)?.permissions())?;
+        file.set_permissions(meta.permissions())?;
         file.sync_all()?;
         drop(file);
+        if !keeps_identity(&temp, &meta) {
+            in_place = true;
+            let mut original = OpenOptions::new().write(true).truncate(true).open(&target)?;
+            original.write_all(text.as_bytes())?;
+            original.sync_all()?;
+            return fs::remove_file(&temp);
+        }
         fs::rename(&temp, &target)?;
         // The rename is on the disk only once the folder is; not every system can sync a folder.
         if let Ok(folder) = File::open(&dir) {
@@ -70,10 +87,36 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
         }
         Ok(())
     })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
+    match result {
+        Err(e) if in_place => Err(io::Error::new(
+            e.kind(),
+            format!("{e} (while rewriting it in place; the formatted text is in `{}`)", temp.display()),
+        )),
+        Err(e) => {
+            let _ = fs::remove_file(&temp);
+            Err(e)
+        }
+        Ok(()) => Ok(()),
     }
-    result
+}
+
+/// Whether renaming `temp` over the original keeps it the same file for everyone: no other hard
+/// link to the original, and `temp` given the original's owner.
+#[cfg(unix)]
+fn keeps_identity(temp: &Path, original: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if original.nlink() > 1 {
+        return false;
+    }
+    match fs::metadata(temp) {
+        Ok(t) if t.uid() == original.uid() && t.gid() == original.gid() => true,
+        _ => std::os::unix::fs::chown(temp, Some(original.uid()), Some(original.gid())).is_ok(),
+    }
+}
+
+#[cfg(not(unix))]
+fn keeps_identity(_temp: &Path, _original: &fs::Metadata) -> bool {
+    true
 }
 
 /// A new file next to the one being replaced, named so it cannot be mistaken for a ruleset.

@@ -15,7 +15,26 @@ use rand_core::RngCore;
 /// Most participants for which each one's nearest-first list is kept between decisions.
 const NEAREST_KEPT_UP_TO: usize = 512;
 
+/// Counts of units a policy tries one by one (from the most it needs down) before it halves
+/// instead: every real move on a grid is shorter.
+const LINEAR_UNITS: i64 = 64;
+
 impl<S: Sink> Engine<'_, S> {
+    /// `plan`, without writing anything or changing the world.
+    fn dry_plan(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+    ) -> Result<Result<super::act::Plan, super::act::Reject>, RunError> {
+        let was = self.dry;
+        self.dry = true;
+        let plan = self.plan(who, a, target, units, None);
+        self.dry = was;
+        plan
+    }
+
     fn action_id(&self, name: &str) -> Option<ir::ActionId> {
         self.r.actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
     }
@@ -189,24 +208,43 @@ impl<S: Sink> Engine<'_, S> {
                 };
                 let mut found = None;
                 let mut refused = None;
-                let mut u = most;
-                while u >= fewest {
-                    let units = per_unit.then_some(u);
-                    let was = self.dry;
-                    self.dry = true;
-                    let plan = self.plan(who, a, target, units, None);
-                    self.dry = was;
-                    match plan? {
-                        Ok(plan) => {
-                            found = Some((plan, units));
+                if most - fewest <= LINEAR_UNITS {
+                    let mut u = most;
+                    while u >= fewest {
+                        let units = per_unit.then_some(u);
+                        match self.dry_plan(who, a, target, units)? {
+                            Ok(plan) => {
+                                found = Some((plan, units));
+                                break;
+                            }
+                            Err(rejected) => refused = Some(rejected.code),
+                        }
+                        if u == 0 {
                             break;
                         }
+                        u -= 1;
+                    }
+                } else {
+                    // A long way to go (a far enemy): trying every count of units from the
+                    // farthest down would take as long as the distance. The most it can pay for
+                    // is found by halving instead, on the premise that a cost never falls as the
+                    // units rise.
+                    match self.dry_plan(who, a, target, Some(fewest))? {
                         Err(rejected) => refused = Some(rejected.code),
+                        Ok(_) => {
+                            let (mut lo, mut hi) = (fewest, most);
+                            while lo < hi {
+                                let mid = lo + (hi - lo + 1) / 2;
+                                match self.dry_plan(who, a, target, Some(mid))? {
+                                    Ok(_) => lo = mid,
+                                    Err(_) => hi = mid - 1,
+                                }
+                            }
+                            if let Ok(plan) = self.dry_plan(who, a, target, Some(lo))? {
+                                found = Some((plan, Some(lo)));
+                            }
+                        }
                     }
-                    if u == 0 {
-                        break;
-                    }
-                    u -= 1;
                 }
                 let Some((plan, units)) = found else {
                     // Refused for a reason no other target changes: the rest are not tried.

@@ -1,5 +1,6 @@
 //! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
 
+use super::world::MAX_POSITION;
 use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
@@ -87,7 +88,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Runs effects in order. An encounter that ends meanwhile still lets them finish
     /// (Frontiers, "Leaving Encounter Play Mid-Round": the current action finishes resolving).
     pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
-        self.run_flow(effects, c, cause).map(|_| ())
+        self.run_flow(effects, c, cause).map(|_| ()).map_err(|e| e.within(|| cause.to_string()))
     }
 
     /// Runs effects until one halts the rest: an `emit` whose event an interrupting answer
@@ -269,7 +270,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn place(&mut self, who: usize, to: i64, forced: bool) {
         let to = match &self.r.space {
             ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
-            _ => to,
+            _ => to.clamp(-MAX_POSITION, MAX_POSITION),
         };
         let from = self.world.positions[who];
         if from == to {

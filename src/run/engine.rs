@@ -121,7 +121,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             for (i, stat) in r.stats.iter().enumerate() {
                 let v = match setup.stats[who][i] {
                     Some(v) => v,
-                    None => self.eval(&stat.default, &Ctx::of(who))?,
+                    None => self
+                        .eval(&stat.default, &Ctx::of(who))
+                        .map_err(|e| e.within(|| format!("the default of stat `{}`", stat.name)))?,
                 };
                 let at = self.world.stat_at(who, i);
                 self.world.stats[at] = v;
@@ -132,7 +134,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             for (p, pool) in r.pools.iter().enumerate() {
                 let v = match setup.pools[who][p] {
                     Some(v) => v,
-                    None => self.eval(&pool.start, &Ctx::of(who))?,
+                    None => self
+                        .eval(&pool.start, &Ctx::of(who))
+                        .map_err(|e| e.within(|| format!("the start of pool `{}`", pool.name)))?,
                 };
                 let at = self.world.pool_at(who, crate::ir::PoolId(p as u32));
                 self.world.pools[at] = v;

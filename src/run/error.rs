@@ -17,6 +17,15 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// Says where a rule failed: each caller on the way out adds the rule it was running, so the
+    /// message reads from the failing value out to the action or timing that began it.
+    pub fn within(self, place: impl FnOnce() -> String) -> RunError {
+        match self {
+            RunError::Rule(message) => RunError::Rule(format!("{message}, in {}", place())),
+            other => other,
+        }
+    }
+
     /// The diagnostic code a run that failed this way is reported under. `Output` (the trace
     /// could not be written) is reported by the caller with the write error itself.
     pub fn code(&self) -> Code {

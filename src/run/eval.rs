@@ -39,7 +39,6 @@ impl<S: Sink> Engine<'_, S> {
     /// Evaluates, remembering the first die rolled (for criticals and fumbles).
     pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
         let r = self.r;
-        let arith = || RunError::Rule("a value overflowed or was divided by zero".into());
         Ok(match e {
             Expr::Int(n) => *n,
             Expr::Bool(b) => i64::from(*b),
@@ -57,7 +56,8 @@ impl<S: Sink> Engine<'_, S> {
             Expr::Derived(w, id) => {
                 let who = c.who(*w)?;
                 let inner = Ctx { owner: who, ..*c };
-                self.eval_with_first(&r.derived[id.index()].value, &inner, first)?
+                let d = &r.derived[id.index()];
+                self.eval_with_first(&d.value, &inner, first).map_err(|e| e.within(|| format!("derived value `{}`", d.name)))?
             }
             Expr::Pool(w, id) => {
                 let who = c.who(*w)?;
@@ -102,7 +102,7 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 count
             }
-            Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(arith)?,
+            Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(|| self.arith(c))?,
             Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
             Expr::Binary(op, a, b) => {
                 let a = self.eval_with_first(a, c, first)?;
@@ -113,11 +113,11 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 let b = self.eval_with_first(b, c, first)?;
                 match op {
-                    BinOp::Add => a.checked_add(b).ok_or_else(arith)?,
-                    BinOp::Sub => a.checked_sub(b).ok_or_else(arith)?,
-                    BinOp::Mul => a.checked_mul(b).ok_or_else(arith)?,
-                    BinOp::Div => ir::floor_div(a, b).ok_or_else(arith)?,
-                    BinOp::Rem => ir::floor_rem(a, b).ok_or_else(arith)?,
+                    BinOp::Add => a.checked_add(b).ok_or_else(|| self.arith(c))?,
+                    BinOp::Sub => a.checked_sub(b).ok_or_else(|| self.arith(c))?,
+                    BinOp::Mul => a.checked_mul(b).ok_or_else(|| self.arith(c))?,
+                    BinOp::Div => ir::floor_div(a, b).ok_or_else(|| self.arith(c))?,
+                    BinOp::Rem => ir::floor_rem(a, b).ok_or_else(|| self.arith(c))?,
                     BinOp::And | BinOp::Or => i64::from(b != 0),
                 }
             }
@@ -151,21 +151,36 @@ impl<S: Sink> Engine<'_, S> {
                 match f {
                     Func::Min => values.into_iter().min().unwrap_or(0),
                     Func::Max => values.into_iter().max().unwrap_or(0),
-                    Func::Abs => values.first().copied().unwrap_or(0).checked_abs().ok_or_else(arith)?,
+                    Func::Abs => values.first().copied().unwrap_or(0).checked_abs().ok_or_else(|| self.arith(c))?,
                 }
             }
         })
     }
 
+    /// A value that overflowed or was divided by zero, for whom and when.
+    fn arith(&self, c: &Ctx) -> RunError {
+        RunError::Rule(format!(
+            "a value overflowed or was divided by zero, for {} in round {}",
+            self.names.who.get(c.owner).map_or("nobody", |n| &**n),
+            self.clock.round
+        ))
+    }
+
     pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
-        match &self.r.pools[p.index()].max {
-            Some(e) => Ok(Some(self.eval(e, &Ctx { owner: who, ..Ctx::default() })?)),
+        let pool = &self.r.pools[p.index()];
+        match &pool.max {
+            Some(e) => Ok(Some(
+                self.eval(e, &Ctx { owner: who, ..Ctx::default() })
+                    .map_err(|e| e.within(|| format!("the max of pool `{}`", pool.name)))?,
+            )),
             None => Ok(None),
         }
     }
 
     pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
-        self.eval(&self.r.pools[p.index()].min, &Ctx { owner: who, ..Ctx::default() })
+        let pool = &self.r.pools[p.index()];
+        self.eval(&pool.min, &Ctx { owner: who, ..Ctx::default() })
+            .map_err(|e| e.within(|| format!("the min of pool `{}`", pool.name)))
     }
 }
 

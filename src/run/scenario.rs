@@ -2,6 +2,7 @@
 //! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
 //! every name into an index once.
 
+use crate::run::world::MAX_POSITION;
 use crate::ir::{self, Ruleset};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -190,8 +191,19 @@ pub struct Resolved {
     pub surprise: Option<u32>,
 }
 
+/// Most participants in one encounter. A table never comes close; the runner's work per round
+/// grows with the square of the crowd (everyone looks at everyone), so 10,000 would take minutes
+/// a round and look like a hang. 1,000 take about half a second a round.
+pub const MAX_PARTICIPANTS: usize = 1000;
+
 /// Checks names in the scenario against the ruleset; every problem is listed.
 pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
+    if s.participants.len() > MAX_PARTICIPANTS {
+        return Err(vec![format!(
+            "the scenario has {} participants; an encounter holds at most {MAX_PARTICIPANTS}",
+            s.participants.len()
+        )]);
+    }
     let mut problems = Vec::new();
     let find = |list: Vec<&str>, name: &str| list.iter().position(|n| *n == name);
     let stat_names: Vec<&str> = r.stats.iter().map(|x| x.name.as_str()).collect();
@@ -228,6 +240,12 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         };
         out.sides.push(side as u32);
         out.players.push(p.player);
+        if p.position.abs() > MAX_POSITION {
+            problems.push(format!(
+                "{}: position {} is farther from 0 than tempo places anyone ({MAX_POSITION})",
+                p.name, p.position
+            ));
+        }
         if let ir::Space::Zones(zones) = &r.space {
             if p.position < 0 || p.position >= zones.len() as i64 {
                 problems.push(format!(

@@ -19,6 +19,11 @@ pub struct Held {
     pub source: Option<usize>,
 }
 
+/// The farthest from 0 anyone is placed, in units (or zones). Moves stop at it and scenarios may
+/// not place anyone past it, so a distance always fits an `i64` and a far-away enemy can never
+/// wrap around into a near one.
+pub const MAX_POSITION: i64 = 1_000_000_000_000;
+
 #[derive(Debug, Default)]
 pub struct World {
     /// Participants.
@@ -142,7 +147,7 @@ impl World {
 
     /// `who` stands at `at` from now on.
     pub fn place(&mut self, who: usize, at: i64) {
-        self.positions[who] = at;
+        self.positions[who] = at.clamp(-MAX_POSITION, MAX_POSITION);
         self.layout_version += 1;
     }
 
@@ -318,6 +323,7 @@ impl World {
                 && self.blocked(who, ir::ActionKind::Reaction).is_some())
     }
 
+    /// Positions stay within [`MAX_POSITION`] of 0, so this cannot overflow.
     pub fn distance(&self, a: usize, b: usize) -> i64 {
         (self.positions[a] - self.positions[b]).abs()
     }
@@ -335,8 +341,11 @@ impl World {
     /// through) does not block.
     pub fn walk(&self, r: &Ruleset, who: usize, dir: i64, steps: i64, past: Option<usize>) -> i64 {
         let from = self.positions[who];
+        // Never past the edge of the places tempo keeps: a huge move ends there.
+        let room = if dir >= 0 { MAX_POSITION - from } else { from + MAX_POSITION };
+        let steps = steps.clamp(0, room.max(0));
         let ir::Space::Grid { enemies_block, no_sharing } = r.space else {
-            return from.saturating_add(dir.saturating_mul(steps));
+            return from + dir * steps;
         };
         // Only those standing hold a place: the fallen can be stepped over. The one moved
         // through blocks nobody's way, but its place is still its own to end on.
@@ -349,20 +358,25 @@ impl World {
                     && (!blocking || self.relates(who, o, ir::Relation::Enemy))
             })
         };
-        let mut taken = 0;
-        while taken < steps {
-            let next = from.saturating_add(dir.saturating_mul(taken + 1));
-            if enemies_block && held_by(next, true) {
-                break;
+        let mut taken = steps;
+        if enemies_block {
+            // The move stops before the first enemy on its way: one look at everyone, not a
+            // look per place walked (a move can be billions of places long).
+            for o in 0..self.n {
+                let ahead = (self.positions[o] - from) * dir.signum();
+                let blocks = o != who && Some(o) != past && self.standing(o);
+                if ahead > 0 && ahead <= taken && blocks && self.relates(who, o, ir::Relation::Enemy) {
+                    taken = ahead - 1;
+                }
             }
-            taken += 1;
         }
         if no_sharing {
-            while taken > 0 && held_by(from.saturating_add(dir.saturating_mul(taken)), false) {
+            // At most one step back per participant holding a place.
+            while taken > 0 && held_by(from + dir * taken, false) {
                 taken -= 1;
             }
         }
-        from.saturating_add(dir.saturating_mul(taken))
+        from + dir * taken
     }
 
     /// Everyone present in initiative order, then anyone present the order does not name.
