@@ -268,7 +268,10 @@ impl<'a> Lowerer<'a> {
                     r.surprise = Some(ir::Surprise { applies: applies.as_ref().map(|c| self.condition_ref(c)) })
                 }
                 Decl::Downtime { every, body, .. } => {
-                    let d = ir::Downtime { every_hours: self.count(every, plain, 1, "the hours between downtime"), effects: self.block(body, plain) };
+                    let d = ir::Downtime {
+                        every_hours: self.count(every, plain, 1, "the hours between downtime"),
+                        effects: self.block(body, plain),
+                    };
                     r.downtime.push(d);
                 }
                 Decl::Rest { name, label, hours, body } => {
@@ -546,7 +549,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn use_limit(&mut self, l: &ast::LimitAmount, ctx: Ctx) -> ir::UseLimit {
-        ir::UseLimit { amount: self.count(&l.amount, ctx, 0, "a limit"), pool: l.pool.as_ref().map(|p| self.pool_ref(p)), per: l.per }
+        ir::UseLimit {
+            amount: self.count(&l.amount, ctx, 0, "a limit"),
+            pool: l.pool.as_ref().map(|p| self.pool_ref(p)),
+            per: l.per,
+        }
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: &[ir::Cost]) -> ir::Action {

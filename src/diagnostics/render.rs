@@ -326,3 +326,25 @@ pub fn to_json(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
     // Serializing plain strings and integers cannot fail.
     serde_json::to_string_pretty(&doc).unwrap_or_else(|_| String::from("{\"diagnostics\": []}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Code;
+    use crate::source::Span;
+
+    /// A report carries a few lines of its file, not the whole file: with the whole text, each of
+    /// thousands of diagnostics copied and scanned it (quadratic time).
+    #[test]
+    fn a_report_holds_an_excerpt_not_the_file() {
+        let mut sources = SourceMap::new();
+        let text: String = (0..100_000).map(|i| format!("stat s{i} = {i}\n")).collect();
+        let at = text.find("stat s50000 ").expect("line");
+        let id = sources.add("big.rules", text);
+        let d = Diagnostic::error(Code::UnknownName, Span::new(id, at + 5, at + 11), "here").label("this");
+        let report = to_report(&d, &sources);
+        assert!(report.source.text.len() < 200, "{} bytes", report.source.text.len());
+        let shown = to_text(&[d], &sources, TextStyle { color: false, width: 80 });
+        assert!(shown.contains("[big.rules:50001:6]") && shown.contains("50001 │ stat s50000 = 50000"), "{shown}");
+    }
+}

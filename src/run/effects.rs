@@ -1,6 +1,5 @@
 //! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
 
-use super::world::MAX_POSITION;
 use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
@@ -8,6 +7,7 @@ use super::error::RunError;
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::Held;
+use super::world::MAX_POSITION;
 use crate::ir::{self, AssignOp, Effect, Timing};
 
 impl<'r, S: Sink> Engine<'r, S> {

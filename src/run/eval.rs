@@ -57,7 +57,8 @@ impl<S: Sink> Engine<'_, S> {
                 let who = c.who(*w)?;
                 let inner = Ctx { owner: who, ..*c };
                 let d = &r.derived[id.index()];
-                self.eval_with_first(&d.value, &inner, first).map_err(|e| e.within(|| format!("derived value `{}`", d.name)))?
+                self.eval_with_first(&d.value, &inner, first)
+                    .map_err(|e| e.within(|| format!("derived value `{}`", d.name)))?
             }
             Expr::Pool(w, id) => {
                 let who = c.who(*w)?;

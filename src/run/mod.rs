@@ -33,6 +33,7 @@ mod shape;
 pub mod sink;
 pub mod trace;
 mod world;
+pub use world::MAX_POSITION;
 
 pub use error::RunError;
 pub use sink::Sink;

@@ -2,8 +2,8 @@
 //! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
 //! every name into an index once.
 
-use crate::run::world::MAX_POSITION;
 use crate::ir::{self, Ruleset};
+use crate::run::world::MAX_POSITION;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 

@@ -1,0 +1,431 @@
+//! Issue 11's hostile inputs, one test per input, named after it: each crashed, hung, misled or
+//! ran away before its fix. (The language server's are in `tests/lsp.rs`; fuzzing's finds under
+//! `tests/fuzz_regressions/`.)
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tempo::check::{compile_str, compile_with, Limits, MemoryLoader};
+use tempo::diagnostics::{render, Code};
+
+const BASE: &str = "ruleset base
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10; when <= 0 { apply down } }
+condition down { blocks actions, free_actions, reactions, movement }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 2 } }
+action step { cost 1 ap; resolve { move 1 } }
+";
+
+const DUEL: &str = r#"(rounds: 2, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Aggressive)),
+  (name: "B", side: "b", position: 5, controller: Policy(Aggressive)),
+])"#;
+
+fn with_base(text: &str) -> MemoryLoader {
+    MemoryLoader::new()
+        .with("base.rules", BASE)
+        .with("input.rules", format!("ruleset input\nextends \"base.rules\"\n{text}"))
+}
+
+fn codes(loader: &MemoryLoader) -> Vec<Code> {
+    compile_with(loader, Path::new("input.rules")).diagnostics.iter().map(|d| d.code).collect()
+}
+
+fn tempo(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("tempo runs");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+fn ruleset(text: &str) -> tempo::ir::Ruleset {
+    let c = compile_with(&with_base(text), Path::new("input.rules"));
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    c.ruleset.expect("compiles")
+}
+
+// 1. Pool bounds that read themselves.
+
+#[test]
+fn pool_max_max_and_its_relatives_are_cycles_not_stack_overflows() {
+    for text in [
+        "pool p { max max }",
+        "pool p { max p.max }",
+        "pool p { max 3; min min }",
+        "pool p { max q.max }\npool q { max p.max }",
+        "derive d = p.max\npool p { max d }",
+    ] {
+        let found = codes(&with_base(text));
+        assert!(found.contains(&Code::CyclicDerive), "{text}: {found:?}");
+    }
+}
+
+#[test]
+fn an_ir_whose_pool_max_reads_itself_is_refused_before_it_runs() {
+    let mut r = ruleset("pool p { max 3 }");
+    let p = r.pools.iter().position(|p| p.name == "p").expect("pool p");
+    r.pools[p].max = Some(tempo::ir::Expr::PoolMax(tempo::ir::Who::Owner, tempo::ir::PoolId(p as u32)));
+    let err = tempo::ir::Ruleset::from_ron(&r.to_ron().expect("writes")).expect_err("refused");
+    assert!(err.contains("the max of pool `p` depends on itself"), "{err}");
+}
+
+// 2. `extends "../base.rules"` from a file named by a relative path.
+
+#[test]
+fn extends_dot_dot_base_from_a_relative_path_finds_the_right_base() {
+    let dir = folder("dotdot");
+    std::fs::create_dir_all(dir.join("sub/inner")).unwrap();
+    std::fs::write(dir.join("sub/base.rules"), BASE).unwrap();
+    std::fs::write(dir.join("sub/inner/v.rules"), "ruleset v\nextends \"../base.rules\"\n").unwrap();
+    // A decoy where the old path handling looked (the leading `..` dropped).
+    std::fs::write(dir.join("sub/inner/base.rules"), "ruleset decoy\n").unwrap();
+    let inner = dir.join("sub/inner");
+    let (code, _, err) = tempo(&inner, &["check", "--allow-outside", "../inner/v.rules"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = tempo(&dir.join("sub"), &["check", "--allow-outside", "inner/v.rules"]);
+    assert_eq!(code, 0, "{err}");
+    // Without the flag the base is outside the file's folder.
+    let (code, _, err) = tempo(&inner, &["check", "../inner/v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("tempo::outside-folder"), "{err}");
+}
+
+// 3. Thousands of `else if`.
+
+#[test]
+fn four_thousand_else_if_are_too_deep_in_check_and_fmt() {
+    let chain =
+        format!("ruleset x\nat turn_start {{ if true {{ }}{} else {{ }} }}\n", " else if true { }".repeat(4000));
+    let c = compile_str("x.rules", &chain);
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::TooDeep]);
+    let refused = tempo::fmt::format_source(&chain).expect_err("fmt refuses it too");
+    assert_eq!(refused.diagnostics[0].code, Code::TooDeep);
+}
+
+#[test]
+fn the_longest_accepted_else_if_chain_inside_the_deepest_brackets_fits_a_small_stack() {
+    // MAX_DEPTH - 1 nested ifs, the innermost with MAX_ELSE_IF `else if`.
+    let depth = tempo::syntax::MAX_DEPTH - 2;
+    let chain = format!("if true {{ }}{} else {{ }}", " else if true { }".repeat(tempo::syntax::MAX_ELSE_IF));
+    let text = format!("{BASE}at turn_start {{ {}{chain}{} }}\n", "if true { ".repeat(depth), " }".repeat(depth));
+    let worker = std::thread::Builder::new().stack_size(2 << 20).spawn(move || {
+        let c = compile_str("x.rules", &text);
+        let formatted = tempo::fmt::format_source(&text).is_ok();
+        (c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), formatted)
+    });
+    let (codes, formatted) = worker.expect("thread starts").join().expect("no stack overflow");
+    assert!(!codes.contains(&Code::TooDeep), "{codes:?}");
+    assert!(formatted);
+}
+
+#[test]
+fn separate_else_if_chains_in_one_block_do_not_add_up() {
+    let one = "if true { } else if true { } else { }\n".repeat(tempo::syntax::MAX_ELSE_IF);
+    let text = format!("{BASE}at turn_start {{\n{one}}}\n");
+    assert!(!compile_str("x.rules", &text).diagnostics.iter().any(|d| d.code == Code::TooDeep));
+}
+
+// 4. Distances and positions near the limits of i64.
+
+#[test]
+fn move_away_nine_quintillion_stops_at_the_edge_instead_of_wrapping() {
+    let r = ruleset("action flee { cost 1 ap; target enemy; resolve { move away 9223372036854775807 } }");
+    let s = tempo::run::scenario::parse(
+        r#"(rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [Act(round: 1, action: "flee", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", position: 3, controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let text = tempo::run::trace::to_text(&tempo::run::run(&r, &s, Some(1)).expect("plays"));
+    let edge = tempo::run::MAX_POSITION;
+    assert!(text.contains(&format!("A moves from 0 to -{edge}")), "{text}");
+}
+
+#[test]
+fn scenario_positions_near_the_limits_of_i64_are_refused() {
+    let r = ruleset("");
+    let s =
+        tempo::run::scenario::parse(&DUEL.replace("position: 5", "position: -9223372036854775800")).expect("parses");
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert_eq!(err.code(), Code::BadScenario);
+    assert!(err.to_string().contains("farther from 0 than tempo places anyone"), "{err}");
+}
+
+#[test]
+fn an_enemy_a_trillion_places_away_is_walked_toward_without_stepping_each_place() {
+    // Before, a policy tried every count of units from the distance down (and the walk looked
+    // at each place on the way): this ran for hours.
+    let r = ruleset(
+        "pool mp { max 6; refresh at turn_start }\naction run { cost 1 mp per 1 unit; resolve { move units } }",
+    );
+    let far = tempo::run::MAX_POSITION;
+    let s = tempo::run::scenario::parse(&DUEL.replace("position: 5", &format!("position: {far}"))).expect("parses");
+    let text = tempo::run::trace::to_text(&tempo::run::run(&r, &s, Some(1)).expect("plays"));
+    assert!(text.contains("A moves from 0 to 6"), "{text}");
+}
+
+// 5. A diagnostic past column 65,535.
+
+#[test]
+fn a_diagnostic_past_column_65535_renders_cut_around_its_label() {
+    let text = format!("{BASE}{}pool q {{ max zzz }}\n", " ".repeat(70_000));
+    let c = compile_str("x.rules", &text);
+    let shown = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 80 });
+    assert!(shown.contains("[x.rules:9:70014]"), "{shown}");
+    assert!(shown.contains("…") && shown.contains("max zzz"), "{shown}");
+    assert!(shown.len() < 2_000, "the line is cut: {} bytes", shown.len());
+}
+
+// 6. A corrupt or old `.ron` IR.
+
+#[test]
+fn a_ron_ir_with_an_index_out_of_range_is_bad_ir_not_a_panic() {
+    let ron = ruleset("").to_ron().expect("writes");
+    let edited = ron.replacen("pool: (0)", "pool: (400)", 1);
+    assert_ne!(edited, ron, "the edit applies");
+    let err = tempo::ir::Ruleset::from_ron(&edited).expect_err("refused");
+    assert!(err.contains("pool index 400 is out of range"), "{err}");
+    let dir = folder("bad-ir");
+    std::fs::write(dir.join("bad.ron"), &edited).unwrap();
+    std::fs::write(dir.join("duel.ron"), DUEL).unwrap();
+    let (code, _, err) = tempo(&dir, &["run", "bad.ron", "duel.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error[tempo::bad-ir]"), "{err}");
+}
+
+#[test]
+fn a_ron_ir_of_another_format_version_is_bad_ir_not_a_scenario_error() {
+    let ron = ruleset("").to_ron().expect("writes");
+    let dir = folder("old-ir");
+    std::fs::write(dir.join("old.ron"), ron.replacen("format_version: ", "format_version: 9", 1)).unwrap();
+    std::fs::write(dir.join("duel.ron"), DUEL).unwrap();
+    let (code, _, err) = tempo(&dir, &["run", "old.ron", "duel.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error[tempo::bad-ir]") && err.contains("format version"), "{err}");
+}
+
+// 8. Many diagnostics: suggestions are budgeted (rendering is cut to an excerpt; see
+// `diagnostics::render`'s unit test).
+
+#[test]
+fn thirty_two_thousand_unknown_names_stop_getting_suggestions_past_the_budget() {
+    let body: String = (0..32_000).map(|i| format!("pool p{i} {{ max zz{i} }}\n")).collect();
+    let c = compile_str("many.rules", &format!("{BASE}{body}"));
+    let unknown: Vec<_> = c.diagnostics.iter().filter(|d| d.code == Code::UnknownName).collect();
+    assert_eq!(unknown.len(), 32_000);
+    let suggested = unknown.iter().filter(|d| d.help.as_deref().is_some_and(|h| h.contains("did you mean"))).count();
+    assert!(suggested > 0, "the first ones still get one");
+    assert!(suggested < 1_000, "{suggested} suggestions: the budget did not hold");
+    // The next compilation has a full budget again.
+    let again = compile_str("x.rules", &format!("{BASE}action a {{ cost 1 apx }}\n"));
+    assert!(
+        again.diagnostics.iter().any(|d| d.help.as_deref() == Some("did you mean `ap`?")),
+        "{:?}",
+        again.diagnostics
+    );
+}
+
+// 9. Constant overflow and division by zero.
+
+#[test]
+fn nine_quintillion_plus_one_and_ten_over_one_minus_one_are_check_errors() {
+    let found = codes(&with_base("stat big = 9223372036854775807 + 1\npool p { max 10 / (1 - 1) }"));
+    assert_eq!(found, vec![Code::NumberTooLarge, Code::DivisionByZero]);
+}
+
+#[test]
+fn an_overflow_at_run_time_names_the_participant_the_round_and_the_rules() {
+    let r = ruleset("stat big = 9223372036854775807\nderive huge = big + hp\naction smash { cost 1 ap; target enemy; resolve { target.hp -= huge } }");
+    let s = tempo::run::scenario::parse(
+        r#"(rounds: 1, participants: [
+  (name: "A", side: "a", controller: Script(steps: [Act(round: 1, action: "smash", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("overflows");
+    assert_eq!(err.code(), Code::RuleFailed);
+    let message = err.to_string();
+    assert!(message.contains("for A in round 1"), "{message}");
+    assert!(message.contains("in derived value `huge`, in smash by A"), "{message}");
+}
+
+// 10. Size limit.
+
+#[test]
+fn a_file_over_sixteen_mebibytes_is_file_too_large() {
+    let big = vec![b'#'; tempo::check::load::MAX_FILE_BYTES as usize + 1];
+    let loader = MemoryLoader::new().with("big.rules", big.clone());
+    let c = compile_with(&loader, Path::new("big.rules"));
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::FileTooLarge]);
+    // From the disk too, as a base, without reading it whole.
+    let dir = folder("too-large");
+    std::fs::write(dir.join("big.rules"), &big).unwrap();
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \"big.rules\"\n").unwrap();
+    let (code, _, err) = tempo(&dir, &["check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("tempo::file-too-large") && err.contains("more than the limit of 16777216"), "{err}");
+}
+
+// 11. What `extends` may read.
+
+#[test]
+fn extends_etc_passwd_is_outside_the_folder_and_shows_none_of_it() {
+    let dir = folder("passwd");
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \"/etc/passwd\"\n").unwrap();
+    let (code, _, err) = tempo(&dir, &["check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("tempo::outside-folder"), "{err}");
+    assert!(!err.contains("root:"), "{err}");
+}
+
+#[test]
+fn extends_dev_zero_is_not_a_regular_file_even_when_outside_is_allowed() {
+    let dir = folder("zero");
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \"/dev/zero\"\n").unwrap();
+    let (code, _, err) = tempo(&dir, &["check", "--allow-outside", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn extends_a_named_pipe_is_refused_instead_of_hanging() {
+    let dir = folder("fifo");
+    let made = Command::new("mkfifo").arg(dir.join("pipe.rules")).status().expect("mkfifo runs");
+    assert!(made.success());
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \"pipe.rules\"\n").unwrap();
+    let (code, _, err) = tempo(&dir, &["check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a regular file"), "{err}");
+    // And as a scenario.
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let (code, _, err) = tempo(&dir, &["run", "r.rules", "pipe.rules"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn a_memory_loader_may_allow_outside_and_then_reads_the_base() {
+    struct Outside(MemoryLoader);
+    impl tempo::check::Loader for Outside {
+        fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+            self.0.read(path)
+        }
+        fn identity(&self, path: &Path) -> PathBuf {
+            self.0.identity(path)
+        }
+        fn limits(&self) -> Limits {
+            Limits { allow_outside: true, ..Limits::default() }
+        }
+    }
+    let files =
+        MemoryLoader::new().with("base.rules", BASE).with("dir/v.rules", "ruleset v\nextends \"../base.rules\"\n");
+    assert_eq!(
+        compile_with(&files, Path::new("dir/v.rules")).diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+        vec![Code::OutsideFolder]
+    );
+    assert!(!compile_with(&Outside(files), Path::new("dir/v.rules")).has_errors());
+}
+
+// 12. Smaller ones.
+
+#[cfg(unix)]
+#[test]
+fn fmt_refuses_a_read_only_file_and_keeps_a_hard_link() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = folder("fmt-files");
+    let messy = "ruleset   x\ninitiative { value 0 }\nround { phase act: turns }\n";
+    let file = dir.join("x.rules");
+    std::fs::write(&file, messy).unwrap();
+    let mut readonly = std::fs::metadata(&file).unwrap().permissions();
+    readonly.set_readonly(true);
+    std::fs::set_permissions(&file, readonly.clone()).unwrap();
+    let (code, _, err) = tempo(&dir, &["fmt", "x.rules"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("read-only"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), messy, "left alone");
+    #[allow(clippy::permissions_set_readonly_false)]
+    readonly.set_readonly(false);
+    std::fs::set_permissions(&file, readonly).unwrap();
+    std::fs::hard_link(&file, dir.join("link.rules")).unwrap();
+    let (code, _, err) = tempo(&dir, &["fmt", "x.rules"]);
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (std::fs::metadata(&file).unwrap(), std::fs::metadata(dir.join("link.rules")).unwrap());
+    assert_eq!(a.ino(), b.ino(), "still one file under two names");
+    assert!(std::fs::read_to_string(dir.join("link.rules")).unwrap().starts_with("ruleset x\n"));
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_in_rules_and_scenarios_and_kept_by_fmt() {
+    let dir = folder("bom");
+    std::fs::write(dir.join("r.rules"), format!("\u{feff}{BASE}")).unwrap();
+    std::fs::write(dir.join("duel.ron"), format!("\u{feff}{DUEL}")).unwrap();
+    let (code, out, err) = tempo(&dir, &["run", "r.rules", "duel.ron"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("A uses"), "{out}");
+    std::fs::write(dir.join("messy.rules"), format!("\u{feff}{}", BASE.replace("ruleset base", "ruleset    base")))
+        .unwrap();
+    let (code, _, err) = tempo(&dir, &["fmt", "messy.rules"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(dir.join("messy.rules")).unwrap().starts_with("\u{feff}ruleset base\n"));
+}
+
+#[test]
+fn a_thirty_three_file_chain_is_too_deep_not_a_cycle() {
+    let max = tempo::check::load::MAX_CHAIN;
+    let mut loader = MemoryLoader::new().with("f0.rules", BASE.replace("ruleset base", "ruleset f0"));
+    for i in 1..=max {
+        loader = loader.with(format!("f{i}.rules"), format!("ruleset f{i}\nextends \"f{}.rules\"\n", i - 1));
+    }
+    // f32 extends 32 files: f0 to f31, 33 in all.
+    let c = compile_with(&loader, Path::new(&format!("f{max}.rules")));
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::TooDeep]);
+    assert!(c.diagnostics[0].message.contains("deeper than 32 files"), "{}", c.diagnostics[0].message);
+    // 32 files in all are fine.
+    assert!(!compile_with(&loader, Path::new(&format!("f{}.rules", max - 1))).has_errors());
+}
+
+#[test]
+fn extends_dot_names_a_folder_not_an_empty_file() {
+    let dir = folder("dot");
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \".\"\n").unwrap();
+    let (code, _, err) = tempo(&dir, &["check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read the base file `.`: it is a folder, not a file"), "{err}");
+}
+
+#[test]
+fn every_0_hours_for_minus_3_rounds_and_negative_limits_are_bad_counts() {
+    let found = codes(&with_base(
+        "downtime nap every 0 hours { }\ncondition dazed { lasts for -3 rounds }\nlimit action: -1 per turn\nrest short hours 0 { }",
+    ));
+    assert_eq!(found, vec![Code::BadCount; 4]);
+    // A limit of 0 forbids, and is allowed.
+    assert!(!codes(&with_base("limit action: 0 per turn")).contains(&Code::BadCount));
+}
+
+#[test]
+fn ten_thousand_participants_are_refused_at_once() {
+    let r = ruleset("");
+    let people: Vec<String> = (0..10_000)
+        .map(|i| format!("(name: \"P{i}\", side: \"s{}\", controller: Policy(Aggressive))", i % 2))
+        .collect();
+    let s = tempo::run::scenario::parse(&format!("(rounds: 2, participants: [{}])", people.join(","))).expect("parses");
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert!(err.to_string().contains("at most 1000"), "{err}");
+}
