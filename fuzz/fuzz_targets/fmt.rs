@@ -22,7 +22,8 @@ fuzz_target!(|data: &[u8]| {
         Ok(formatted) => {
             let tree = tree.expect("the formatter formatted a text that does not parse");
             let (again, diagnostics) = parse(FileId::default(), &formatted);
-            let again = again.unwrap_or_else(|| panic!("the formatted text does not parse: {diagnostics:?}\n{formatted}"));
+            let again =
+                again.unwrap_or_else(|| panic!("the formatted text does not parse: {diagnostics:?}\n{formatted}"));
             assert!(same_meaning(&tree, &again), "the formatted text says something else:\n{formatted}");
             let twice = tempo::fmt::format_source(&formatted).expect("the formatted text does not format");
             assert!(twice == formatted, "formatting is not idempotent:\n--- once\n{formatted}\n--- twice\n{twice}");

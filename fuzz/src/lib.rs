@@ -64,10 +64,7 @@ pub fn check_diagnostics(c: &Compilation) {
             if d.code == tempo::diagnostics::Code::NotText {
                 continue;
             }
-            assert!(
-                text.is_char_boundary(start) && text.is_char_boundary(end),
-                "span cuts a character in two: {d:?}"
-            );
+            assert!(text.is_char_boundary(start) && text.is_char_boundary(end), "span cuts a character in two: {d:?}");
         }
     }
     let style = render::TextStyle { color: false, width: 80 };
