@@ -50,7 +50,7 @@ for t in "${targets[@]}"; do
     case "$t" in
         parse | compile | run | fmt) seeds="$fuzz_dir/seeds/rules"; dict=(-dict="$fuzz_dir/rules.dict") ;;
         lsp) seeds="$fuzz_dir/seeds/lsp"; dict=(-dict="$fuzz_dir/rules.dict") ;;
-        ir) seeds="$fuzz_dir/seeds/ir"; dict=() ;;
+        ir) seeds="$fuzz_dir/seeds/ir"; dict=(-dict="$fuzz_dir/ir.dict") ;;
         *) echo "unknown target: $t" >&2; usage ;;
     esac
     corpus="$fuzz_dir/corpus/$t"
