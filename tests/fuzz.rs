@@ -1,5 +1,7 @@
-//! Property tests: arbitrary bytes and mutated shipped rulesets never make the compiler panic.
-//! A panic inside `compile_with` fails the property, and proptest shrinks it to a small input.
+//! Property tests: arbitrary bytes and mutated shipped rulesets never make the compiler panic,
+//! a mutated ruleset that still compiles never makes the runner panic, and a very long line
+//! never makes the text renderer panic. A panic fails the property, and proptest shrinks it to a
+//! small input. The cargo-fuzz targets in `fuzz/` search the same ground for much longer.
 
 use proptest::prelude::*;
 use std::path::Path;
@@ -21,6 +23,38 @@ fn compile_bytes(bytes: Vec<u8>) {
         tempo::diagnostics::render::TextStyle { color: false, width: 80 },
     );
     let _ = tempo::diagnostics::render::to_json(&c.diagnostics, &c.sources);
+}
+
+/// A duel that names nothing of the ruleset, short enough to keep a case fast.
+const BARE_SCENARIO: &str = r#"(seed: 7, rounds: 2, participants: [
+  (name: "A", side: "a", player: true, controller: Policy(Aggressive)),
+  (name: "B", side: "b", position: 3, controller: Policy(Random)),
+])"#;
+
+/// The Frontiers duel of `examples/`, cut to two rounds and one hour of downtime.
+fn frontiers_duel() -> tempo::run::scenario::Scenario {
+    let text = std::fs::read_to_string("examples/frontiers-duel.ron").unwrap();
+    let mut duel = tempo::run::scenario::parse(&text).unwrap();
+    duel.rounds = 2;
+    if let Some(after) = &mut duel.after {
+        after.downtime_hours = after.downtime_hours.min(1);
+    }
+    duel
+}
+
+/// Compiles the bytes (with the Frontiers base beside them) and, if they compile, plays both
+/// scenarios with seed 7 into a counting sink. A scenario the ruleset refuses, or a run that
+/// stops with an error, is fine; a panic is not.
+fn compile_and_run(bytes: Vec<u8>) {
+    let loader = MemoryLoader::new()
+        .with("input.rules", bytes)
+        .with("frontiers.rules", std::fs::read("rulesets/frontiers.rules").unwrap());
+    let c = compile_with(&loader, Path::new("input.rules"));
+    let Some(r) = &c.ruleset else { return };
+    let scenarios = [tempo::run::scenario::parse(BARE_SCENARIO).unwrap(), frontiers_duel()];
+    for s in &scenarios {
+        let _ = tempo::run::run_into(r, s, Some(7), tempo::run::sink::Count::default());
+    }
 }
 
 fn shipped_texts() -> Vec<String> {
@@ -147,5 +181,34 @@ proptest! {
         let texts = shipped_texts();
         let text = &texts[which % texts.len()];
         compile_bytes(apply(text, &edits));
+    }
+}
+
+proptest! {
+    // Each case compiles and runs: kept few so `cargo test` stays quick.
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_rulesets_run_without_panicking(which in any::<usize>(), edits in prop::collection::vec(edit(), 1..4)) {
+        let texts = shipped_texts();
+        let text = &texts[which % texts.len()];
+        compile_and_run(apply(text, &edits));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// A line of 70,000+ characters with a token in error at its end: the diagnostic's column is
+    /// past 65,535, which the text renderer must survive (it panicked there once).
+    #[test]
+    fn a_very_long_line_renders(
+        width in 70_000usize..90_000,
+        filler in prop::sample::select(&[" ", "\t"][..]),
+        bad in prop::sample::select(&["@", "}", "pool", "\"", "99999999999999999999"][..]),
+    ) {
+        let line = filler.repeat(width);
+        compile_bytes(format!("ruleset long\npool ap {{ max 3 }} {line} {bad}\n").into_bytes());
+        compile_bytes(format!("ruleset long\n{line}{bad}\n").into_bytes());
     }
 }
