@@ -13,6 +13,7 @@
 # the others, never written to) and the working corpus fuzz/corpus/<target> (kept between runs,
 # not in git). Crashes land in fuzz/artifacts/<target>/, logs in fuzz/logs/<target>.log.
 # A target stops at its first crash; the script records it and goes on with the next target.
+# Environment: SANITIZER (address | none), MAX_LEN, TIMEOUT (seconds per input), RSS_LIMIT_MB.
 # Exit code: 0 if no target crashed, 1 if one did, 2 if something could not be built.
 set -u
 
@@ -35,6 +36,10 @@ cd "$fuzz_dir/.." || exit 2
 sanitizer=${SANITIZER:-address}
 rss_limit_mb=${RSS_LIMIT_MB:-2048}
 timeout_s=${TIMEOUT:-10}
+# MAX_LEN caps an input's length (libFuzzer's -max_len; unset: libFuzzer's choice from the seeds).
+# Shorter inputs run many times faster; the seeds are cut to it.
+max_len=()
+[ -n "${MAX_LEN:-}" ] && max_len=(-max_len="$MAX_LEN")
 
 if ! rustup toolchain list | grep -q '^nightly'; then
     rustup toolchain install nightly --profile minimal || exit 2
@@ -67,7 +72,7 @@ for t in "${targets[@]}"; do
     fi
     cargo +nightly fuzz run -a -s "$sanitizer" "$t" "$corpus" "$seeds" -- \
         -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb="$rss_limit_mb" \
-        -print_final_stats=1 "${dict[@]}" >>"$log" 2>&1
+        -print_final_stats=1 "${max_len[@]}" "${dict[@]}" >>"$log" 2>&1
     status=$?
     after=$(find "$artifacts" -type f | wc -l)
     new=$((after - before))

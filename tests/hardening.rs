@@ -429,3 +429,46 @@ fn ten_thousand_participants_are_refused_at_once() {
     let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
     assert!(err.to_string().contains("at most 1000"), "{err}");
 }
+
+// Fuzzing's finds: every input kept under `tests/fuzz_regressions/` replays here, through the
+// same path its target took, with the target's checks.
+
+#[test]
+fn fuzz_regressions_replay_without_panicking() {
+    let frontiers = std::fs::read("rulesets/frontiers.rules").expect("the base");
+    let mut replayed = 0;
+    for entry in std::fs::read_dir("tests/fuzz_regressions").expect("the folder") {
+        let path = entry.expect("an entry").path();
+        let bytes = std::fs::read(&path).expect("readable");
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("rules") => {
+                let loader = MemoryLoader::new().with("input.rules", bytes).with("frontiers.rules", frontiers.clone());
+                let c = compile_with(&loader, Path::new("input.rules"));
+                for d in &c.diagnostics {
+                    let text = c.sources.text(d.primary.span.file);
+                    let (start, end) = (d.primary.span.start as usize, d.primary.span.end as usize);
+                    assert!(end <= text.len(), "{}: span past the end: {d:?}", path.display());
+                    assert!(
+                        text.is_char_boundary(start) && text.is_char_boundary(end),
+                        "{}: span cuts a character: {d:?}",
+                        path.display()
+                    );
+                }
+                let _ = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 80 });
+                if let Some(r) = c.ruleset {
+                    let s = tempo::run::scenario::parse(DUEL).expect("parses");
+                    let _ = tempo::run::run(&r, &s, Some(7));
+                }
+            }
+            Some("ron") => {
+                if let Ok(r) = tempo::ir::Ruleset::from_ron(&String::from_utf8_lossy(&bytes)) {
+                    let s = tempo::run::scenario::parse(DUEL).expect("parses");
+                    let _ = tempo::run::run(&r, &s, Some(7));
+                }
+            }
+            _ => continue,
+        }
+        replayed += 1;
+    }
+    assert!(replayed >= 2, "the kept inputs were found ({replayed})");
+}

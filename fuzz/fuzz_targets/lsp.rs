@@ -10,8 +10,9 @@
 //! which the server turns into an error reply, still aborts here (libFuzzer's panic hook): a
 //! panic is a bug even when the server survives it.
 //!
-//! When `tempo::lsp::serve_bytes` (framed bytes in, framed bytes out) lands, a second mode that
-//! feeds raw bytes to it belongs here.
+//! With the first byte's high bit set, the rest goes raw to `tempo::lsp::serve_bytes` instead:
+//! the framing, the message parsing and the lifecycle, as `tempo lsp` reads stdin. Asserts there:
+//! nothing panics, and what it wrote is a sequence of framed messages, each a JSON object.
 
 #![no_main]
 
@@ -79,15 +80,32 @@ fn ask(id: i32, method: &str, text: &str, steer: u8, name: &str) -> Message {
     request(id, method, params)
 }
 
+/// The message loop over raw bytes: every reply it writes is framed and holds a JSON object.
+fn raw(input: &[u8]) {
+    let served = tempo::lsp::serve_bytes(input);
+    let mut out = served.output.as_slice();
+    while !out.is_empty() {
+        let header_end = out.windows(4).position(|w| w == b"\r\n\r\n").expect("a framed reply");
+        let header = std::str::from_utf8(&out[..header_end]).expect("an ASCII header");
+        let length: usize = header
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a Content-Length header");
+        let body = &out[header_end + 4..header_end + 4 + length];
+        let value: Value = serde_json::from_slice(body).expect("a JSON reply");
+        assert!(value.is_object(), "a reply that is not an object: {value}");
+        out = &out[header_end + 4 + length..];
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut steer = [0u8; 10];
     let split = data.len().min(steer.len());
     steer[..split].copy_from_slice(&data[..split]);
     let text = String::from_utf8_lossy(&data[split..]).into_owned();
 
-    // TEMPORARY until `extends` of devices and pipes is refused (known bug): the server reads
-    // bases it has not opened from the disk, and `/dev/zero` or a FIFO never ends.
-    if text.contains("/dev") || text.contains("/proc") || text.contains("/sys") {
+    if steer[0] & 0x80 != 0 {
+        raw(&data[1..]);
         return;
     }
 

@@ -169,9 +169,13 @@ fn read_text(
             let at = e.utf8_error().valid_up_to();
             let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let id = sources.add(name, lossy);
-            Err(Diagnostic::error(Code::NotText, Span::new(id, at, at + 1), "this file is not UTF-8 text")
-                .label("this byte is not valid UTF-8")
-                .help("rules files are UTF-8 text; re-save it as UTF-8, or check that this is the file you meant"))
+            Err(Diagnostic::error(
+                Code::NotText,
+                Span::new(id, at, at + '\u{FFFD}'.len_utf8()),
+                "this file is not UTF-8 text",
+            )
+            .label("this byte is not valid UTF-8")
+            .help("rules files are UTF-8 text; re-save it as UTF-8, or check that this is the file you meant"))
         }
     }
 }
