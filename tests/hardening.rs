@@ -116,6 +116,30 @@ fn four_thousand_else_if_are_too_deep_in_check_and_fmt() {
 }
 
 #[test]
+fn four_thousand_else_if_opened_in_the_language_server_are_a_diagnostic_not_a_crash() {
+    let chain =
+        format!("ruleset x\nat turn_start {{ if true {{ }}{} else {{ }} }}\n", " else if true { }".repeat(4000));
+    let frame = |body: serde_json::Value| {
+        let body = body.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let input = [
+        frame(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": "file:///nowhere/x.rules", "languageId": "tempo", "version": 1, "text": chain}}})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})),
+        frame(serde_json::json!({"jsonrpc": "2.0", "method": "exit"})),
+    ]
+    .concat();
+    // On the test's own thread (2 MiB in a debug build), as the server's loop runs.
+    let served = tempo::lsp::serve_bytes(input.as_bytes());
+    assert!(served.result.is_ok(), "{:?}", served.result);
+    let output = String::from_utf8_lossy(&served.output);
+    assert!(output.contains("tempo::too-deep"), "{output}");
+}
+
+#[test]
 fn the_longest_accepted_else_if_chain_inside_the_deepest_brackets_fits_a_small_stack() {
     // MAX_DEPTH - 1 nested ifs, the innermost with MAX_ELSE_IF `else if`.
     let depth = tempo::syntax::MAX_DEPTH - 2;
