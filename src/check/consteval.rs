@@ -4,7 +4,7 @@
 use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::validate::ValueNode;
-use crate::ir::{self, floor_div, floor_rem, BinOp, Expr, Func};
+use crate::ir::{self, Expr, Func};
 
 /// Deepest chain of derived values followed before giving up.
 const MAX_DEPTH: u32 = 64;
@@ -27,17 +27,7 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
         Expr::PoolMax(ir::Who::Owner, id) => r.pools.get(id.index()).and_then(|p| p.max.as_ref()).and_then(ev),
         Expr::PoolMin(ir::Who::Owner, id) => r.pools.get(id.index()).and_then(|p| ev(&p.min)),
         Expr::Neg(x) => ev(x)?.checked_neg(),
-        Expr::Binary(op, a, b) => {
-            let (a, b) = (ev(a)?, ev(b)?);
-            match op {
-                BinOp::Add => a.checked_add(b),
-                BinOp::Sub => a.checked_sub(b),
-                BinOp::Mul => a.checked_mul(b),
-                BinOp::Div => floor_div(a, b),
-                BinOp::Rem => floor_rem(a, b),
-                BinOp::And | BinOp::Or => None,
-            }
-        }
+        Expr::Binary(op, a, b) => ir::checked(*op, ev(a)?, ev(b)?),
         Expr::Call(Func::Min, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().min(),
         Expr::Call(Func::Max, args) => args.iter().map(ev).collect::<Option<Vec<_>>>()?.into_iter().max(),
         Expr::Call(Func::Abs, args) => args.first().and_then(ev).and_then(i64::checked_abs),

@@ -112,7 +112,7 @@ impl Lowerer<'_> {
                             .help("divide by a number other than 0"),
                     );
                 } else if let (Some(a), Some(b)) = (literal(&l), literal(&r)) {
-                    if literal(&Expr::Binary(*op, Box::new(Expr::Int(a)), Box::new(Expr::Int(b)))).is_none() {
+                    if !matches!(op, BinOp::And | BinOp::Or) && crate::ir::checked(*op, a, b).is_none() {
                         self.error(
                             Diagnostic::error(Code::NumberTooLarge, e.span, "this arithmetic overflows")
                                 .label(format!("past the integers tempo computes with (±{})", i64::MAX))
@@ -803,17 +803,7 @@ pub(super) fn literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Int(n) => Some(*n),
         Expr::Neg(x) => literal(x)?.checked_neg(),
-        Expr::Binary(op, a, b) => {
-            let (a, b) = (literal(a)?, literal(b)?);
-            match op {
-                BinOp::Add => a.checked_add(b),
-                BinOp::Sub => a.checked_sub(b),
-                BinOp::Mul => a.checked_mul(b),
-                BinOp::Div => crate::ir::floor_div(a, b),
-                BinOp::Rem => crate::ir::floor_rem(a, b),
-                BinOp::And | BinOp::Or => None,
-            }
-        }
+        Expr::Binary(op, a, b) => crate::ir::checked(*op, literal(a)?, literal(b)?),
         _ => None,
     }
 }

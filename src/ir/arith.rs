@@ -19,6 +19,20 @@ pub fn floor_rem(a: i64, b: i64) -> Option<i64> {
     floor_div(a, b).and_then(|q| a.checked_sub(q.checked_mul(b)?))
 }
 
+/// `a op b` for an arithmetic operator, as the language computes it; `None` on overflow, on
+/// division by zero, and for `and` / `or` (which are not arithmetic).
+pub fn checked(op: super::BinOp, a: i64, b: i64) -> Option<i64> {
+    use super::BinOp;
+    match op {
+        BinOp::Add => a.checked_add(b),
+        BinOp::Sub => a.checked_sub(b),
+        BinOp::Mul => a.checked_mul(b),
+        BinOp::Div => floor_div(a, b),
+        BinOp::Rem => floor_rem(a, b),
+        BinOp::And | BinOp::Or => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

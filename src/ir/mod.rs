@@ -10,7 +10,7 @@ mod expr;
 pub mod validate;
 
 pub use crate::syntax::ast::{ActionKind, AssignOp, BinOp, CmpOp, Period};
-pub use arith::{floor_div, floor_rem};
+pub use arith::{checked, floor_div, floor_rem};
 pub use expr::*;
 use serde::{Deserialize, Serialize};
 

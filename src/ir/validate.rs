@@ -129,50 +129,37 @@ impl Validator<'_> {
         }
     }
 
-    fn stat(&mut self, id: StatId) {
-        if id.index() >= self.r.stats.len() {
-            self.fail("stat", id.0, self.r.stats.len());
+    fn index(&mut self, what: &str, index: u32, len: usize) {
+        if index as usize >= len {
+            self.fail(what, index, len);
         }
+    }
+    fn stat(&mut self, id: StatId) {
+        self.index("stat", id.0, self.r.stats.len());
     }
     fn derived(&mut self, id: DerivedId) {
-        if id.index() >= self.r.derived.len() {
-            self.fail("derived value", id.0, self.r.derived.len());
-        }
+        self.index("derived value", id.0, self.r.derived.len());
     }
     fn pool(&mut self, id: PoolId) {
-        if id.index() >= self.r.pools.len() {
-            self.fail("pool", id.0, self.r.pools.len());
-        }
+        self.index("pool", id.0, self.r.pools.len());
     }
     fn category(&mut self, id: CategoryId) {
-        if id.index() >= self.r.categories.len() {
-            self.fail("category", id.0, self.r.categories.len());
-        }
+        self.index("category", id.0, self.r.categories.len());
     }
     fn event(&mut self, id: EventId) {
-        if id.index() >= self.r.events.len() {
-            self.fail("event", id.0, self.r.events.len());
-        }
+        self.index("event", id.0, self.r.events.len());
     }
     fn condition(&mut self, id: ConditionId) {
-        if id.index() >= self.r.conditions.len() {
-            self.fail("condition", id.0, self.r.conditions.len());
-        }
+        self.index("condition", id.0, self.r.conditions.len());
     }
     fn action(&mut self, id: ActionId) {
-        if id.index() >= self.r.actions.len() {
-            self.fail("action", id.0, self.r.actions.len());
-        }
+        self.index("action", id.0, self.r.actions.len());
     }
     fn trigger(&mut self, id: TriggerId) {
-        if id.index() >= self.r.triggers.len() {
-            self.fail("trigger", id.0, self.r.triggers.len());
-        }
+        self.index("trigger", id.0, self.r.triggers.len());
     }
     fn phase(&mut self, id: PhaseId) {
-        if id.index() >= self.r.phases.len() {
-            self.fail("phase", id.0, self.r.phases.len());
-        }
+        self.index("phase", id.0, self.r.phases.len());
     }
 
     fn timing(&mut self, t: Timing) {
