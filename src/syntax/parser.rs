@@ -190,9 +190,16 @@ fn short(wanted: &str) -> String {
 /// The word or symbol at a position, for "found `x`".
 fn token_at(text: &str, at: usize) -> &str {
     let rest = text.get(at..).unwrap_or("");
-    let word: usize = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
+    // At most 40 bytes of a word, cut between characters (a word may hold any letter).
+    let mut word = 0;
+    for c in rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_') {
+        if word + c.len_utf8() > 40 {
+            break;
+        }
+        word += c.len_utf8();
+    }
     if word > 0 {
-        return &rest[..word.min(40)];
+        return &rest[..word];
     }
     match rest.chars().next() {
         Some(c) if !c.is_whitespace() => &rest[..c.len_utf8()],
