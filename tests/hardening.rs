@@ -466,6 +466,11 @@ fn fuzz_regressions_replay_without_panicking() {
         let bytes = std::fs::read(&path).expect("readable");
         match path.extension().and_then(|e| e.to_str()) {
             Some("rules") => {
+                // The fmt target's property: what parses, the formatter formats.
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let parses = tempo::syntax::parse(tempo::source::FileId::default(), &text).0.is_some();
+                let formats = tempo::fmt::format_source(&text);
+                assert_eq!(parses, formats.is_ok(), "{}: parses but does not format: {formats:?}", path.display());
                 let loader = MemoryLoader::new().with("input.rules", bytes).with("frontiers.rules", frontiers.clone());
                 let c = compile_with(&loader, Path::new("input.rules"));
                 for d in &c.diagnostics {

@@ -67,6 +67,13 @@ pub(super) fn print(source: &str, tokens: &[Token]) -> String {
 }
 
 /// The shape of every opening brace (`None` for other tokens).
+/// Line breaks in a gap between tokens: `\n`, `\r\n`, and a lone `\r` (which ends a comment in
+/// the grammar, so it must end a line here too, or a comment would swallow what follows it).
+fn line_breaks(gap: &str) -> usize {
+    let bytes = gap.as_bytes();
+    (0..bytes.len()).filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))).count()
+}
+
 fn shapes(source: &str, tokens: &[Token]) -> Vec<Option<Shape>> {
     let mut shapes = vec![None; tokens.len()];
     let mut stack = Vec::new();
@@ -78,7 +85,7 @@ fn shapes(source: &str, tokens: &[Token]) -> Vec<Option<Shape>> {
                 let inside = source.get(tokens[open].span.end as usize..t.span.start as usize).unwrap_or("");
                 shapes[open] = Some(if open + 1 == i {
                     Shape::Empty
-                } else if inside.contains('\n') {
+                } else if line_breaks(inside) > 0 {
                     Shape::Lines
                 } else {
                     Shape::OneLine
@@ -102,7 +109,7 @@ impl Printer<'_> {
             Some((_, end)) => self.source.get(end..start).unwrap_or(""),
             None => "",
         };
-        let newlines = gap.matches('\n').count();
+        let newlines = line_breaks(gap);
         let blank = (newlines >= 2 || self.cut_after_comment) && !self.fresh_block;
         match t.kind {
             TokenKind::Comment if self.prev.is_some() && newlines == 0 => {
