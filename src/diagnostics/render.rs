@@ -185,7 +185,7 @@ fn to_report(d: &Diagnostic, sources: &SourceMap) -> Report {
         } else {
             let span = clamp(label.span);
             let (source, _) = excerpt(sources, label.span.file, &[span]);
-            let end = (span.0 + span.1).min(source.base + source.text.len());
+            let end = (span.0 + span.1).min(source.base + source.text.len()).max(span.0);
             related.push(Report {
                 message: label.message.clone(),
                 code: String::new(),
