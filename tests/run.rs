@@ -121,9 +121,15 @@ reaction echo { cost 1 ap; on shout by other; resolve { hp -= 1 } }
     assert_in_order(
         &t,
         &[
-            "Second answers shout with echo.",
-            "Second: hp 20 -> 19",
+            // Every reaction declared and paid, in priority order, before any resolves...
             "First answers shout with echo.",
+            "First: ap 3 -> 2 (echo by First)",
+            "Second answers shout with echo.",
+            "Second: ap 3 -> 2 (echo by Second)",
+            // ...then resolved, last declared first.
+            "Second's echo resolves.",
+            "Second: hp 20 -> 19",
+            "First's echo resolves.",
             "First: hp 20 -> 19",
         ],
     );
@@ -901,8 +907,10 @@ reaction echo { cost 1 ap; on shout by other; resolve { hp -= 1 } }
         &t,
         &[
             "First answers shout with echo.",
-            "First: hp 20 -> 19",
             "Second answers shout with echo.",
+            "First's echo resolves.",
+            "First: hp 20 -> 19",
+            "Second's echo resolves.",
             "Second: hp 20 -> 19",
         ],
     );
@@ -1013,10 +1021,11 @@ action strike { cost 1 ap; target enemy; resolve { target.hp -= 1 + count_near(a
     assert_in_order(&t, &["E: hp 10 -> 7 (strike by A)"]);
 }
 
-// Engine: once an interrupting reaction cancels an action, the rest of its chain has nothing
-// left to answer: not declared, not paid (001, Reaction Chains).
+// Engine: a chain is declared and paid before any of it resolves, so a reaction that
+// cancels the action does not take back the others: they were declared and paid, and they
+// resolve (000, Reaction Chains: a chain is declared, then resolved).
 #[test]
-fn a_cancelled_action_ends_its_reaction_chain() {
+fn a_cancel_in_a_chain_leaves_the_other_declarations_paid_and_resolving() {
     let rules = r#"ruleset chain
 initiative { value speed }
 round { phase act: turns }
@@ -1025,18 +1034,30 @@ pool ap { max 2; refresh at turn_start }
 pool hp { max 10 }
 action strike { cost 1 ap; target enemy; resolve { target.hp -= 3 } }
 reaction block { cost 1 ap; on strike against ally; interrupts; resolve { cancel } }
-reaction dodge { cost 1 ap; on strike against self; interrupts; resolve { cancel } }
+reaction dodge { cost 1 ap; on strike against self; interrupts; resolve { cancel; hp += 1 } }
 "#;
     let s = r#"(seed: 1, rounds: 1, participants: [
   (name: "A", side: "a", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "strike", target: "B"), EndTurn(round: 1)], fallback: Passive)),
-  (name: "B", side: "b", stats: {"speed": 5}, controller: Policy(Aggressive)),
+  (name: "B", side: "b", stats: {"speed": 5}, pools: {"hp": 5}, controller: Policy(Aggressive)),
   (name: "C", side: "b", stats: {"speed": 1}, controller: Policy(Aggressive)),
 ])"#;
     let t = play(rules, s).unwrap();
-    // B declares first (priority), C second; C's block resolves first and cancels the strike.
-    assert_in_order(&t, &["A uses strike (action) at B", "C answers strike with block.", "C uses block (reaction)"]);
-    assert!(!t.contains("B uses dodge"), "nothing left to dodge:\n{t}");
-    assert!(!t.contains("(dodge by B)"), "B pays nothing:\n{t}");
+    // B declares first (priority), C second; C's block resolves first and cancels the strike;
+    // B's dodge was declared and paid, and still resolves.
+    assert_in_order(
+        &t,
+        &[
+            "A uses strike (action) at B",
+            "B answers strike with dodge.",
+            "B: ap 2 -> 1 (dodge by B)",
+            "C answers strike with block.",
+            "C: ap 2 -> 1 (block by C)",
+            "C's block resolves.",
+            "B's dodge resolves.",
+            "B: hp 5 -> 6 (dodge by B)",
+        ],
+    );
+    assert!(!t.lines().any(|l| l.contains(": hp ") && l.contains("(strike by A)")), "the strike was cancelled:\n{t}");
 }
 
 // Language: `move through` goes past its target to the far side; under `enemies_block` only

@@ -156,6 +156,7 @@ impl<W: Write> Duel<'_, W> {
                         r#""event":"action","actor":"{them}","action":"riposte","kind":"reaction","targets":[],"paid":{{"ap":1}}"#
                     ),
                 )?;
+                self.line(r, format_args!(r#""event":"resolve","actor":"{them}","action":"riposte""#))?;
                 let hp = f[actor].hp - 1;
                 self.pool(r, me, "hp", &mut f[actor].hp, hp, cause)?;
             }

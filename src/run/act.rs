@@ -349,12 +349,31 @@ impl<S: Sink> Engine<'_, S> {
         as_reaction: Option<&Ctx>,
         defer: bool,
     ) -> Result<bool, RunError> {
+        let Some(paid) = self.declare_and_pay(who, a, target, units, as_reaction)? else { return Ok(false) };
+        if defer {
+            self.pending.deferred.push(paid);
+        } else {
+            self.resolve(who, a, target, paid.ctx, &paid.cause, as_reaction.is_some())?;
+        }
+        Ok(true)
+    }
+
+    /// Checks, declares and pays (an overspend's price included), leaving the resolution to the
+    /// caller; `None` when the declaration was refused (the `rejected` event is written).
+    fn declare_and_pay(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+        as_reaction: Option<&Ctx>,
+    ) -> Result<Option<Deferred>, RunError> {
         let plan = match self.plan(who, a, target, units, as_reaction)? {
             Ok(plan) => plan,
             Err(rej) => {
                 let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
                 self.emit(Event::Rejected { actor, action, code: rej.code, reason: rej.reason });
-                return Ok(false);
+                return Ok(None);
             }
         };
         let r = self.r;
@@ -414,12 +433,7 @@ impl<S: Sink> Engine<'_, S> {
                 self.run_effects(&o.price, &ctx, &Cause::Static("overspend"))?;
             }
         }
-        if defer {
-            self.pending.deferred.push(Deferred { who, action: a, target, ctx, cause });
-            return Ok(true);
-        }
-        self.resolve(who, a, target, ctx, &cause, as_reaction.is_some())?;
-        Ok(true)
+        Ok(Some(Deferred { who, action: a, target, ctx, cause }))
     }
 
     /// Resolves a paid declaration: interrupting answers, the effects (unless cancelled), the
@@ -689,10 +703,11 @@ impl<S: Sink> Engine<'_, S> {
         }
         self.scratch.reactions = reactions;
         self.scratch.askers = few;
-        // `chains lifo`: the last declared resolves first; `fifo`: in the order declared.
-        if r.chains.lifo {
-            chain.reverse();
-        }
+        // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in the
+        // order the participants declared them, before any of them resolves; then `chains lifo`
+        // resolves the last declared first, `fifo` the first declared first.
+        let mut declared = std::mem::take(&mut self.scratch.declared);
+        declared.clear();
         for &(who, ra, target) in chain.iter() {
             // An interrupting answer cancelled what they answer: the rest of the chain has
             // nothing left to answer, so they are neither declared nor paid.
@@ -706,10 +721,36 @@ impl<S: Sink> Engine<'_, S> {
             let c = Ctx { owner: who, ..ev_ctx };
             self.clock.trigger_seq = trigger_seq;
             self.pending.reaction_depth += 1;
-            let declared = self.declare(who, ra, target, None, Some(&c));
+            let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
             self.pending.reaction_depth -= 1;
-            declared?;
+            if let Some(paid) = paid? {
+                declared.push(paid);
+            }
         }
+        if r.chains.lifo {
+            declared.reverse();
+        }
+        // A declared reaction resolves even if an earlier resolution took its maker down: it
+        // was declared and paid, like an action under way (Frontiers, "Damage While Down During
+        // Resolution"). Only the encounter's end stops the chain.
+        let mut outcome = Ok(());
+        for d in declared.drain(..) {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            let (actor, action) = (self.names.who[d.who].clone(), self.names.action[d.action.index()].clone());
+            self.emit(Event::Resolve { actor, action });
+            self.clock.trigger_seq = trigger_seq;
+            self.pending.reaction_depth += 1;
+            outcome = self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, true);
+            self.pending.reaction_depth -= 1;
+            if outcome.is_err() {
+                break;
+            }
+        }
+        declared.clear();
+        self.scratch.declared = declared;
+        outcome?;
         self.pending.chain_depth -= 1;
         chain.clear();
         self.scratch.chain = chain;

@@ -123,6 +123,11 @@ fn event(out: &mut Vec<u8>, e: &Event) {
             field(out, "reactor", reactor);
             field(out, "reaction", reaction);
         }
+        Event::Resolve { actor, action } => {
+            tag(out, "resolve");
+            field(out, "actor", actor);
+            field(out, "action", action);
+        }
         Event::Condition { who, condition, on } => {
             tag(out, "condition");
             field(out, "who", who);
@@ -422,6 +427,7 @@ mod tests {
             },
             Event::Rejected { actor: n.clone(), action: n.clone(), code: "x", reason: Cow::Owned(n.to_string()) },
             Event::Trigger { source: n.clone(), reactor: n.clone(), reaction: n.clone() },
+            Event::Resolve { actor: n.clone(), action: n.clone() },
             Event::Condition { who: n.clone(), condition: n.clone(), on: true },
             Event::Condition { who: n.clone(), condition: n.clone(), on: false },
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
@@ -458,7 +464,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..22).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..23).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// Each kind of event by number: a new kind fails to compile here until it is numbered,
@@ -487,6 +493,7 @@ mod tests {
             Event::Ongoing { .. } => 19,
             Event::Rest { .. } => 20,
             Event::EncounterEnd { .. } => 21,
+            Event::Resolve { .. } => 22,
         }
     }
 }

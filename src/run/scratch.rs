@@ -27,6 +27,8 @@ pub struct Scratch<'r> {
     pub offers: Vec<ir::ActionId>,
     pub affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub chain: Vec<(usize, ir::ActionId, Option<usize>)>,
+    /// The reactions of a chain, declared and paid, waiting to resolve.
+    pub declared: Vec<super::pending::Deferred>,
     /// Policies: per participant, everyone present by distance from it, and the
     /// `world.layout_version` it was sorted at; the decisions considered.
     pub nearest: Vec<Vec<usize>>,

@@ -174,6 +174,11 @@ pub enum Event {
         reactor: Name,
         reaction: Name,
     },
+    /// A declared reaction resolves (after every reaction of its chain was declared and paid).
+    Resolve {
+        actor: Name,
+        action: Name,
+    },
     Condition {
         who: Name,
         condition: Name,
@@ -318,6 +323,7 @@ pub fn text_line(r: &Record) -> String {
             format!("  {actor} cannot use {action}: {reason} [{code}]")
         }
         Event::Trigger { source, reactor, reaction } => format!("  {reactor} answers {source} with {reaction}."),
+        Event::Resolve { actor, action } => format!("  {actor}'s {action} resolves."),
         Event::Condition { who, condition, on } => {
             if *on {
                 format!("  {who} is now {condition}.")
