@@ -682,6 +682,44 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(())
     }
 
+    /// A scenario states where things stand, not how they got there: a participant placed inside
+    /// a pool's threshold (at 0 HP) holds the conditions that threshold gives (Unconscious, with
+    /// its `while`), but its other effects (the Wound of falling, ending a turn) are history the
+    /// scenario states itself (docs/scenario.md, "Starting inside a threshold").
+    fn starting_conditions(&mut self) -> Result<(), RunError> {
+        let r: &'r ir::Ruleset = self.r;
+        for who in 0..self.world.n {
+            for (p, pool) in r.pools.iter().enumerate() {
+                let now = self.world.pool(who, ir::PoolId(p as u32));
+                for t in &pool.thresholds {
+                    let c = Ctx::of(who);
+                    let value = self.eval(&t.value, &c)?;
+                    if t.op.holds(now, value) {
+                        self.conditions_of(&t.effects, &c)?;
+                    }
+                }
+            }
+        }
+        self.settle()
+    }
+
+    /// Only the condition changes of `effects`, following `if`s.
+    fn conditions_of(&mut self, effects: &'r [ir::Effect], c: &Ctx) -> Result<(), RunError> {
+        for e in effects {
+            match e {
+                ir::Effect::Apply { .. } | ir::Effect::Remove { .. } => {
+                    self.run_effects(std::slice::from_ref(e), c, &Cause::Static("threshold"))?;
+                }
+                ir::Effect::If { cond, then, otherwise } => {
+                    let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
+                    self.conditions_of(branch, c)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Plays the encounter to its end and returns why it ended.
     pub fn encounter(
         &mut self,
@@ -690,6 +728,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<String, RunError> {
         let names = self.names.who.clone();
         self.emit(Event::EncounterStart { participants: names });
+        self.starting_conditions()?;
         self.make_initiative()?;
         self.stays()?;
         self.at_all(Timing::EncounterStart)?;
