@@ -1388,3 +1388,60 @@ fn a_participant_placed_at_zero_hp_starts_unconscious_without_a_second_wound() {
     assert_in_order(&t, &["Encounter starts", "Gone is now dead.", "Initiative:"]);
     assert!(!t.contains("Gone uses"), "{t}");
 }
+
+// Choices: an option written empty (`no: { }`) is a deliberate answer, not a no-op to skip; an
+// option with effects that would change nothing now is skipped while another would change
+// something (docs/scenario.md, "Options that change nothing").
+#[test]
+fn an_empty_option_is_an_answer_but_a_no_op_option_is_skipped() {
+    let rules = r#"ruleset ask
+initiative { value 0 }
+round { phase act: turns }
+pool hp { max 10 }
+pool ward { max 3; start 0 }
+downtime every 1 hour {
+  choose owner "Mend?" { yes: { hp += 1 } no: { } }
+  choose owner "Lower the ward?" { lower: { ward -= 1 } raise: { ward += 1 } }
+}
+"#;
+    let s = r#"(seed: SEED, rounds: 1, participants: [
+  (name: "A", side: "a", pools: {"hp": 5}, controller: Policy(Random)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+], after: (downtime_hours: 8))"#;
+    let mut answers = String::new();
+    for seed in 1..=4 {
+        answers += &play(rules, &s.replace("SEED", &seed.to_string())).unwrap();
+    }
+    assert!(answers.contains("A chooses no (Mend?)."), "{answers}");
+    assert!(answers.contains("A chooses yes (Mend?)."), "{answers}");
+    // At 0 the ward cannot be lowered: the first hour always raises it.
+    for seed in 1..=4 {
+        let t = play(rules, &s.replace("SEED", &seed.to_string())).unwrap();
+        assert_in_order(&t, &["Downtime, hour 1.", "A chooses raise (Lower the ward?)."]);
+    }
+}
+
+// Scenario: `gm_answers` tells the GM how to answer a named `choose gm` question, whatever its
+// policy; a question or option the ruleset does not have is a scenario error.
+#[test]
+fn a_scenario_tells_the_gm_how_to_answer_a_named_question() {
+    let rules = std::fs::read_to_string("rulesets/frontiers.rules").unwrap();
+    let s = |answers: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1, gm_answers: {{{answers}}}, participants: [
+  (name: "A", side: "a", stats: {{"initiative_base": 1}}, conditions: ["initiating"], controller: Policy(Passive)),
+  (name: "B", side: "b", stats: {{"initiative_base": 9}}, position: 30, controller: Policy(Passive)),
+])"#
+        )
+    };
+    // The Aggressive GM takes the first option, `yes`; told `no`, it says no.
+    let t = play(&rules, &s("")).unwrap();
+    assert_in_order(&t, &["GM chooses yes (Let the initiator act first in Round 1?).", "A's turn.", "B's turn."]);
+    let t = play(&rules, &s(r#""Let the initiator act first in Round 1?": "no""#)).unwrap();
+    assert_in_order(&t, &["GM chooses no (Let the initiator act first in Round 1?).", "B's turn.", "A's turn."]);
+    let e = play(&rules, &s(r#""Let the initiator act first?": "no""#)).unwrap_err().to_string();
+    assert!(e.contains("gm_answers: the ruleset has no GM question `Let the initiator act first?`"), "{e}");
+    assert!(e.contains("did you mean `Let the initiator act first in Round 1?`"), "{e}");
+    let e = play(&rules, &s(r#""Let the initiator act first in Round 1?": "maybe""#)).unwrap_err().to_string();
+    assert!(e.contains("has no option `maybe`"), "{e}");
+}

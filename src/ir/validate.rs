@@ -100,7 +100,7 @@ pub fn value_cycles(r: &Ruleset) -> Vec<ValueNode> {
 
 /// Why `r` cannot be run safely, or `Ok`. Checks what the compiler guarantees by construction.
 pub fn validate(r: &Ruleset) -> Result<(), String> {
-    let mut v = Validator { r, problem: None };
+    let mut v = Validator { r, problem: None, gm_questions: Vec::new() };
     v.ruleset();
     if let Some(problem) = v.problem {
         return Err(problem);
@@ -120,6 +120,16 @@ struct Validator<'a> {
     r: &'a Ruleset,
     /// The first problem found; the rest of the walk is skipped.
     problem: Option<String>,
+    /// Every `choose gm` question met, once, with its options, in the order met.
+    gm_questions: Vec<(String, Vec<String>)>,
+}
+
+/// Every question the ruleset asks the GM (`choose gm`), with its options: a scenario may tell
+/// the GM how to answer one (`gm_answers`).
+pub fn gm_questions(r: &Ruleset) -> Vec<(String, Vec<String>)> {
+    let mut v = Validator { r, problem: None, gm_questions: Vec::new() };
+    v.ruleset();
+    v.gm_questions
 }
 
 impl Validator<'_> {
@@ -258,7 +268,11 @@ impl Validator<'_> {
                     }
                     Effect::Remove { condition, .. } => self.condition(*condition),
                     Effect::Emit(id) => self.event(*id),
-                    Effect::Choose { options, .. } => {
+                    Effect::Choose { chooser, question, options } => {
+                        if *chooser == crate::ir::Chooser::Gm && !self.gm_questions.iter().any(|(q, _)| q == question) {
+                            self.gm_questions
+                                .push((question.clone(), options.iter().map(|o| o.name.clone()).collect()));
+                        }
                         for o in options {
                             stack.push(&o.effects);
                         }

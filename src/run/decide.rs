@@ -386,16 +386,38 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// The index of the answer to a choice asked while running effects for `c`; `who` is `None`
-    /// for the GM. A script's `Choose` step first; then `Random` picks uniformly, the GM's other
+    /// for the GM. The scenario's `gm_answers` for a GM question, or a script's `Choose` step, first; then `Random` picks uniformly, the GM's other
     /// policies the first option, and every other policy the option that scores best for the
-    /// chooser in the state as it is (docs/scenario.md, "How outcomes are scored").
-    pub fn ask_choice(&mut self, who: Option<usize>, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
+    /// chooser in the state as it is (docs/scenario.md, "How outcomes are scored"). Whoever
+    /// chooses, an option that would change nothing is not taken while another would.
+    pub fn ask_choice(&mut self, who: Option<usize>, question: &str, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
         if options.is_empty() {
             return 0;
         }
+        // The scenario told the GM how to answer this question: a standing order, taken as
+        // given (docs/scenario.md, `gm_answers`).
+        if who.is_none() {
+            if let Some((_, i)) = self.gm_answers.iter().find(|(q, _)| q == question) {
+                return *i;
+            }
+        }
+        // An option written with effects that would change nothing now (removing a Wound from
+        // none) is dead; one written empty (`no: { }`) is a deliberate answer and never is.
+        // Options past the 64th are always live; a question that long is not written by hand.
+        let mut dead = 0u64;
+        for (i, o) in options.iter().enumerate().take(64) {
+            if !o.effects.is_empty() && !self.changes(&o.effects, c, 0) {
+                dead |= 1 << i;
+            }
+        }
+        let all = if options.len() >= 64 { u64::MAX } else { (1u64 << options.len()) - 1 };
+        if dead & all == all {
+            dead = 0;
+        }
+        let live = move |i: usize| i >= 64 || dead & (1 << i) == 0;
         if let Some(w) = who {
             let found = self.take_step(w, |s| match s {
-                Step::Choose { answer } => options.iter().position(|o| &o.name == answer),
+                Step::Choose { answer } => options.iter().position(|o| &o.name == answer).filter(|i| live(*i)),
                 _ => None,
             });
             if let Some(pick) = found {
@@ -406,10 +428,15 @@ impl<S: Sink> Engine<'_, S> {
             Some(w) => self.controls[w].policy == Chosen::Random,
             None => self.gm == Policy::Random,
         };
+        let first_live = (0..options.len()).find(|i| live(*i)).unwrap_or(0);
         match who {
-            _ if random => (self.rng.next_u64() % options.len() as u64) as usize,
-            Some(w) => self.best_option(w, options, c),
-            None => 0,
+            _ if random => {
+                let n = (0..options.len()).filter(|i| live(*i)).count().max(1);
+                let k = (self.rng.next_u64() % n as u64) as usize;
+                (0..options.len()).filter(|i| live(*i)).nth(k).unwrap_or(first_live)
+            }
+            Some(w) => self.best_option(w, options, c, live),
+            None => first_live,
         }
     }
 

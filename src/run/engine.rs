@@ -50,6 +50,8 @@ pub struct Engine<'r, S> {
     pub pending: Pending,
     pub controls: Vec<ControlState>,
     pub gm: Policy,
+    /// The scenario's standing answers to GM questions: (question, option index).
+    pub gm_answers: Vec<(String, usize)>,
     pub budget: Budget,
     pub scratch: Scratch<'r>,
     pub names: Names,
@@ -75,6 +77,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             pending: Pending::default(),
             controls: setup.controllers.iter().cloned().map(|c| ControlState::new(c, r)).collect(),
             gm,
+            gm_answers: setup.gm_answers.clone(),
             budget: Budget::default(),
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),

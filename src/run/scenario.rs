@@ -22,6 +22,10 @@ pub struct Scenario {
     /// Decisions the rules leave to the GM (ties, GM choices).
     #[serde(default = "default_gm")]
     pub gm: Policy,
+    /// Standing answers to the ruleset's GM questions: question (as written in `choose gm`) to
+    /// option. Every asking of that question is answered so, whatever the `gm` policy.
+    #[serde(default)]
+    pub gm_answers: BTreeMap<String, String>,
     /// How the encounter is wound down, by the name of one of the ruleset's outros.
     #[serde(default)]
     pub outro: Option<OutroSpec>,
@@ -189,6 +193,8 @@ pub struct Resolved {
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     pub controllers: Vec<Controller>,
     pub surprise: Option<u32>,
+    /// `gm_answers`, checked: (question, option index).
+    pub gm_answers: Vec<(String, usize)>,
 }
 
 /// Most participants in one encounter. A table never comes close; the runner's work per round
@@ -223,6 +229,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         conditions: Vec::new(),
         controllers: Vec::new(),
         surprise: None,
+        gm_answers: Vec::new(),
     };
     if s.participants.is_empty() {
         problems.push("the scenario has no participants".to_string());
@@ -361,6 +368,24 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
             if !r.rests.iter().any(|x| &x.name == rest) {
                 let rests: Vec<&str> = r.rests.iter().map(|x| x.name.as_str()).collect();
                 problems.push(unknown("after", "rest", rest, &rests));
+            }
+        }
+    }
+    if !s.gm_answers.is_empty() {
+        let questions = crate::ir::validate::gm_questions(r);
+        for (question, answer) in &s.gm_answers {
+            match questions.iter().find(|(q, _)| q == question) {
+                Some((_, options)) => match options.iter().position(|o| o == answer) {
+                    Some(i) => out.gm_answers.push((question.clone(), i)),
+                    None => {
+                        let options: Vec<&str> = options.iter().map(String::as_str).collect();
+                        problems.push(unknown(&format!("gm_answers (\"{question}\")"), "option", answer, &options));
+                    }
+                },
+                None => {
+                    let asked: Vec<&str> = questions.iter().map(|(q, _)| q.as_str()).collect();
+                    problems.push(unknown("gm_answers", "GM question", question, &asked));
+                }
             }
         }
     }

@@ -401,16 +401,92 @@ impl<S: Sink> Engine<'_, S> {
         }
     }
 
-    /// The option `me` prefers: the highest score, the first of equals.
-    pub(in crate::run) fn best_option(&mut self, me: usize, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
-        let mut best = (0, f64::MIN);
+    /// The option `me` prefers among those `live` allows: the highest score, the first of equals.
+    pub(in crate::run) fn best_option(
+        &mut self,
+        me: usize,
+        options: &[ir::ChoiceOption],
+        c: &Ctx,
+        live: impl Fn(usize) -> bool,
+    ) -> usize {
+        let mut best: Option<(usize, f64)> = None;
         for (i, o) in options.iter().enumerate() {
+            if !live(i) {
+                continue;
+            }
             let s = self.score(&o.effects, c, me, 0);
-            if s > best.1 {
-                best = (i, s);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((i, s));
             }
         }
-        best.0
+        best.map_or(0, |(i, _)| i)
+    }
+
+    /// Whether running `effects` for `c` could change anything, read from the state as it is:
+    /// `false` only when every effect is known to leave things as they are (a pool held at its
+    /// bound, a condition already held or already gone, an `if` whose branch does nothing).
+    /// Anything the reader cannot tell (dice in an amount, movement, events) counts as a change.
+    pub(in crate::run) fn changes(&mut self, effects: &[Effect], c: &Ctx, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        let deeper = depth + 1;
+        effects.iter().any(|e| match e {
+            Effect::Pool { who, pool, op, value } => {
+                let Ok(p) = c.who(*who) else { return true };
+                if has_dice(self.r, value, 0) {
+                    return true;
+                }
+                let Some(v) = self.exact(value, c) else { return true };
+                let now = self.world.pool(p, *pool);
+                let next = match op {
+                    ir::AssignOp::Set => Some(v),
+                    ir::AssignOp::Add => now.checked_add(v),
+                    ir::AssignOp::Sub => now.checked_sub(v),
+                };
+                let Some(next) = next else { return true };
+                // The bounds `set_pool` holds a pool to.
+                let (Ok(min), Ok(max)) = (self.pool_min(p, *pool), self.pool_max(p, *pool)) else { return true };
+                let next = next.max(min.min(now));
+                let next = max.map_or(next, |m| next.min(m.max(min)));
+                next != now
+            }
+            Effect::Apply { who, condition, magnitude, duration } => match c.who(*who) {
+                Ok(p) => match self.world.held(p, *condition).map(|h| h.magnitude) {
+                    // Held already: applying it again changes something only if it brings a
+                    // duration or another magnitude.
+                    Some(held) => {
+                        let m = match magnitude {
+                            Some(x) if has_dice(self.r, x, 0) => return true,
+                            Some(x) => self.exact(x, c),
+                            None => Some(1),
+                        };
+                        duration.is_some()
+                            || self.r.conditions.get(condition.index()).is_none_or(|d| d.lasts.is_some())
+                            || m != Some(held)
+                    }
+                    None => true,
+                },
+                Err(_) => true,
+            },
+            Effect::Remove { who, condition } => c.who(*who).map_or(true, |p| self.world.has(p, *condition)),
+            Effect::If { cond, then, otherwise } => match has_dice(self.r, cond, 0) {
+                true => self.changes(then, c, deeper) || self.changes(otherwise, c, deeper),
+                false => match self.exact(cond, c) {
+                    Some(0) => self.changes(otherwise, c, deeper),
+                    Some(_) => self.changes(then, c, deeper),
+                    None => true,
+                },
+            },
+            Effect::Check { outcomes, .. } => {
+                self.changes(&outcomes.success, c, deeper)
+                    || self.changes(&outcomes.failure, c, deeper)
+                    || outcomes.critical.as_deref().is_some_and(|x| self.changes(x, c, deeper))
+                    || outcomes.fumble.as_deref().is_some_and(|x| self.changes(x, c, deeper))
+            }
+            Effect::Choose { options, .. } => options.iter().any(|o| self.changes(&o.effects, c, deeper)),
+            _ => true,
+        })
     }
 
     /// How good declaring `a` looks to `who` now: its effects scored for its target, plus the
