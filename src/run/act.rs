@@ -709,9 +709,7 @@ impl<S: Sink> Engine<'_, S> {
         let mut declared = std::mem::take(&mut self.scratch.declared);
         declared.clear();
         for &(who, ra, target) in chain.iter() {
-            // An interrupting answer cancelled what they answer: the rest of the chain has
-            // nothing left to answer, so they are neither declared nor paid.
-            if self.clock.ended.is_some() || (interrupting && self.pending.cancelled) {
+            if self.clock.ended.is_some() {
                 break;
             }
             let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
