@@ -1445,3 +1445,33 @@ fn a_scenario_tells_the_gm_how_to_answer_a_named_question() {
     let e = play(&rules, &s(r#""Let the initiator act first in Round 1?": "maybe""#)).unwrap_err().to_string();
     assert!(e.contains("has no option `maybe`"), "{e}");
 }
+
+// Choices: a move that would end where it starts (already next to the enemy) changes nothing,
+// so it is not taken while the other way would move (docs/scenario.md, "Options that change
+// nothing").
+#[test]
+fn a_move_that_goes_nowhere_is_a_no_op_option() {
+    let rules = r#"ruleset roll
+initiative { value speed }
+round { phase act: turns }
+space grid
+stat speed = 0
+pool ap { max 1; refresh at turn_start }
+action roll { resolve { choose owner "Which way?" { toward: { move 3 } away: { move away 3 } } } }
+"#;
+    let s = |seed: u64, at: i64| {
+        format!(
+            r#"(seed: {seed}, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: {at}, controller: Script(steps: [Act(round: 1, action: "roll")], fallback: Random)),
+  (name: "B", side: "b", position: 10, controller: Policy(Passive)),
+])"#
+        )
+    };
+    let mut far = String::new();
+    for seed in 1..=6 {
+        let t = play(rules, &s(seed, 9)).unwrap();
+        assert!(t.contains("A chooses away (Which way?)."), "next to B, only away moves:\n{t}");
+        far += &play(rules, &s(seed, 0)).unwrap();
+    }
+    assert!(far.contains("A chooses toward") && far.contains("A chooses away"), "{far}");
+}

@@ -245,33 +245,47 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.or_else(|| self.world.nearest_enemy(who));
-        let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-        if let Some(g) = goal {
-            let gap = self.world.positions[g] - self.world.positions[who];
-            let steps = n.min((gap.abs() - closest).max(0));
-            let to = self.world.walk(self.r, who, gap.signum(), steps, None);
+        if let Some(to) = self.toward(who, target, n) {
             self.place(who, to, false);
         }
     }
 
+    /// Where `move N` would take `who`: toward `target` or the nearest standing enemy, stopping
+    /// next to it (in its zone with zones); `None` when there is nobody to move toward.
+    pub(super) fn toward(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+        let goal = target.or_else(|| self.world.nearest_enemy(who))?;
+        let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
+        let gap = self.world.positions[goal] - self.world.positions[who];
+        let steps = n.min((gap.abs() - closest).max(0));
+        Some(self.world.walk(self.r, who, gap.signum(), steps, None))
+    }
+
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
     fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who));
-        if let Some(f) = from {
-            // Sharing a place, one steps back toward lower positions (the table's convention).
-            let dir = if self.world.positions[who] > self.world.positions[f] { 1 } else { -1 };
-            let to = self.world.walk(self.r, who, dir, n, None);
+        if let Some(to) = self.away(who, target, n) {
             self.place(who, to, false);
+        }
+    }
+
+    /// Where `move away N` would take `who`; `None` when there is nobody to move away from.
+    pub(super) fn away(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+        let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
+        // Sharing a place, one steps back toward lower positions (the table's convention).
+        let dir = if self.world.positions[who] > self.world.positions[from] { 1 } else { -1 };
+        Some(self.world.walk(self.r, who, dir, n, None))
+    }
+
+    /// A position as `place` would hold it: inside the zone list, or within the edge.
+    pub(super) fn bounded(&self, to: i64) -> i64 {
+        match &self.r.space {
+            ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
+            _ => to.clamp(-MAX_POSITION, MAX_POSITION),
         }
     }
 
     /// Moves a participant (kept inside the zone list when space is zones) and records it.
     fn place(&mut self, who: usize, to: i64, forced: bool) {
-        let to = match &self.r.space {
-            ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
-            _ => to.clamp(-MAX_POSITION, MAX_POSITION),
-        };
+        let to = self.bounded(to);
         let from = self.world.positions[who];
         if from == to {
             return;

@@ -485,6 +485,22 @@ impl<S: Sink> Engine<'_, S> {
                     || outcomes.fumble.as_deref().is_some_and(|x| self.changes(x, c, deeper))
             }
             Effect::Choose { options, .. } => options.iter().any(|o| self.changes(&o.effects, c, deeper)),
+            // A move that would end where it starts: next to its goal already, against an edge,
+            // or blocked.
+            Effect::Move(amount) | Effect::MoveAway(amount) => {
+                if has_dice(self.r, amount, 0) {
+                    return true;
+                }
+                let Some(n) = self.exact(amount, c) else { return true };
+                if self.world.movement_blocked(c.owner).is_some() {
+                    return false;
+                }
+                let to = match e {
+                    Effect::Move(_) => self.toward(c.owner, c.target, n.max(0)),
+                    _ => self.away(c.owner, c.target, n.max(0)),
+                };
+                to.is_some_and(|to| self.bounded(to) != self.world.positions[c.owner])
+            }
             _ => true,
         })
     }
