@@ -47,11 +47,11 @@ pub struct Engine<'r, S> {
     pub world: World,
     pub clock: Clock<'r>,
     pub ledger: Ledger,
-    pub pending: Pending,
+    pub pending: Pending<'r>,
     pub controls: Vec<ControlState>,
     pub gm: Policy,
     pub budget: Budget,
-    pub scratch: Scratch<'r>,
+    pub scratch: Scratch,
     pub names: Names,
     /// Per action: what planning asks of it again and again, found once.
     pub shapes: Vec<Shape>,
