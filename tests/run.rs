@@ -214,7 +214,7 @@ downtime every 1 hour { energy += 1; wounds -= 1; fatigue -= 1 }
 }
 
 // Frontiers, 000 "Edge Cases: Multiple State Changes Simultaneously": HP, then Wounds, then
-// Fatigue, then unconsciousness or death.
+// Fatigue, then unconsciousness or death, whatever order the rule writes them in.
 #[test]
 fn simultaneous_state_changes_resolve_in_the_stated_order() {
     let rules = r#"ruleset states
@@ -236,8 +236,62 @@ action doom { cost 1 ap; target enemy; resolve { target.fatigue += 2; target.hp 
     let t = play(rules, s).unwrap();
     assert_in_order(
         &t,
-        &["B: fatigue 0 -> 2", "B: hp 5 -> 0", "B: wounds 1 -> 2 (hp <= 0)", "B is now unconscious.", "B is now dead."],
+        // Written Fatigue first, applied in `state_order`: the damage, the Wound it gives, the Fatigue.
+        &["B: hp 5 -> 0", "B: wounds 1 -> 2 (hp <= 0)", "B: fatigue 0 -> 2", "B is now unconscious.", "B is now dead."],
     );
+}
+
+// The changes a rule makes to `state_order` pools one after another are held and applied in that
+// order; the rule's own reads see them at once; each pool's thresholds come before the next
+// pool's changes (the Wound at 0 HP before the rule's own Wound); other pools change as written;
+// condition changes wait for the action to finish, and a later step of it still comes first.
+#[test]
+fn held_state_changes_are_read_at_once_and_applied_in_order() {
+    let rules = r#"ruleset states
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+pool hp { max 5; when <= 0 { wounds += 1; apply unconscious } }
+pool wounds { max none; start 0; when > 2 { apply dead } }
+pool fatigue { max none; start 0; when > 0 { apply tired } }
+pool grit { max none; start 0 }
+state_order hp, wounds, fatigue
+condition unconscious { blocks actions, reactions }
+condition dead { blocks actions, reactions }
+condition tired
+condition marked
+action doom {
+  cost 1 ap
+  target enemy
+  resolve {
+    target.fatigue += 1
+    target.hp -= 5
+    target.grit += 1
+    if target.hp <= 0 and target.fatigue == 1 and target.wounds == 0 { target.wounds += 1 }
+    apply marked to target
+    target.hp += 0
+  }
+}
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Script(steps: [Act(round: 1, action: "doom", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(
+        &t,
+        &[
+            "B: grit 0 -> 1 (doom by A)",
+            "B: hp 5 -> 0 (doom by A)",
+            "B: wounds 0 -> 1 (hp <= 0)",
+            "B: wounds 1 -> 2 (doom by A)",
+            "B: fatigue 0 -> 1 (doom by A)",
+            "B is now marked.",
+            "B is now unconscious.",
+            "B is now tired.",
+        ],
+    );
+    assert!(!t.contains("B is now dead."), "{t}");
 }
 
 // Cheat sheet, 001 "Actions/Turn Cheat Sheet": FP decays by 1 at the end of each turn unless

@@ -4,6 +4,7 @@ use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
+use super::pending::Staged;
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::Held;
@@ -13,15 +14,20 @@ use crate::ir::{self, AssignOp, Effect, Timing};
 impl<'r, S: Sink> Engine<'r, S> {
     /// Sets a pool, clamped to its bounds, and records the change with its cause.
     pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
+        let value = self.clamp_pool(who, p, value)?;
+        self.set_pool_raw(who, p, value, cause);
+        Ok(())
+    }
+
+    /// `value` within the pool's bounds.
+    fn clamp_pool(&mut self, who: usize, p: ir::PoolId, value: i64) -> Result<i64, RunError> {
         let max = self.pool_max(who, p)?;
         let min = self.pool_min(who, p)?;
         // A pool overspent below its minimum recovers from where it is (Frontiers: negative
         // Energy recovers at the normal rate); effects never push it further down.
         let from = self.world.pool(who, p);
         let value = value.max(min.min(from));
-        let value = max.map_or(value, |m| value.min(m.max(min)));
-        self.set_pool_raw(who, p, value, cause);
-        Ok(())
+        Ok(max.map_or(value, |m| value.min(m.max(min))))
     }
 
     /// Sets a pool without clamping (overspend goes below the minimum).
@@ -32,12 +38,17 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.pools[at] = value;
+        self.record_pool(who, p, from, value, cause);
+    }
+
+    /// A pool change made: its thresholds are to be looked at, and the trace shows it.
+    fn record_pool(&mut self, who: usize, p: ir::PoolId, from: i64, to: i64, cause: &Cause) {
         self.pending.changed.push((who, p, from));
         if self.dry {
             return;
         }
         let (who_name, pool) = (self.names.who[who].clone(), self.names.pool[p.index()].clone());
-        self.emit(Event::Pool { who: who_name, pool, from, to: value, cause: cause.clone() });
+        self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() });
     }
 
     /// Gives `who` a condition; `origin` is (the condition implying it, who applied it).
@@ -87,8 +98,53 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Runs effects in order. An encounter that ends meanwhile still lets them finish
     /// (Frontiers, "Leaving Encounter Play Mid-Round": the current action finishes resolving).
+    ///
+    /// With a `state_order`, the rule's changes to its pools are held while they follow one
+    /// another and applied in that order when anything else happens or the rule ends (`flush`).
     pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
-        self.run_flow(effects, c, cause).map(|_| ()).map_err(|e| e.within(|| cause.to_string()))
+        let staging = !self.r.state_order.is_empty();
+        let was = std::mem::replace(&mut self.pending.staging, staging);
+        let done = self.flush().and_then(|()| self.run_flow(effects, c, cause)).and_then(|_| self.flush());
+        self.pending.staging = was;
+        done.map_err(|e| e.within(|| cause.to_string()))
+    }
+
+    /// Applies the changes to `state_order` pools held since the last flush: the changes one
+    /// rule made one after another, which happen at once (Frontiers, "Multiple State Changes
+    /// Simultaneously"). Changes to one pool are recorded as they were made, their thresholds
+    /// looked at with every other change's at the next `settle`. Changes to several pools are
+    /// undone and made again pool by pool in `state_order`, each pool's thresholds looked at
+    /// before the next pool's changes (the Wound at 0 HP before the Fatigue of the same hit);
+    /// the condition changes those thresholds cause wait for the next `settle`.
+    pub fn flush(&mut self) -> Result<(), RunError> {
+        let Some(first) = self.pending.staged.first() else {
+            return Ok(());
+        };
+        let pool = first.pool;
+        let mut staged = std::mem::take(&mut self.pending.staged);
+        let done = if staged.iter().all(|s| s.pool == pool) {
+            for s in &staged {
+                if s.from != s.to {
+                    self.record_pool(s.who, s.pool, s.from, s.to, &s.cause);
+                }
+            }
+            Ok(())
+        } else {
+            for s in staged.iter().rev() {
+                let at = self.world.pool_at(s.who, s.pool);
+                self.world.pools[at] = s.from;
+            }
+            let was = std::mem::replace(&mut self.pending.staging, false);
+            let mut held = std::mem::take(&mut self.pending.conditions);
+            let done = self.ordered_pass(&[], &staged, &mut held);
+            held.append(&mut self.pending.conditions);
+            self.pending.conditions = held;
+            self.pending.staging = was;
+            done.map(|_| ())
+        };
+        staged.clear();
+        self.pending.staged = staged;
+        done
     }
 
     /// Runs effects until one halts the rest: an `emit` whose event an interrupting answer
@@ -105,29 +161,34 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+        // Anything seen other than a pool change (an event, a roll, a choice, a condition, a
+        // move, a payment) ends a run of simultaneous pool changes: they apply first.
+        if !self.pending.staged.is_empty() && ends_run(e) {
+            self.flush()?;
+        }
         match e {
             Effect::Pool { who, pool, op, value } => {
                 let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
-                let now = self.world.pool(who, *pool);
-                let next = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => now.saturating_add(v),
-                    AssignOp::Sub => now.saturating_sub(v),
-                };
-                self.set_pool(who, *pool, next, cause)?;
+                let next = assign(self.world.pool(who, *pool), *op, v);
+                if self.pending.staging && self.r.state_order.contains(pool) {
+                    // Held: the world shows the new value (the rule's own reads see it), the
+                    // rest waits for the flush.
+                    let to = self.clamp_pool(who, *pool, next)?;
+                    let at = self.world.pool_at(who, *pool);
+                    let from = std::mem::replace(&mut self.world.pools[at], to);
+                    let (pool, op, value, cause) = (*pool, *op, v, cause.clone());
+                    self.pending.staged.push(Staged { who, pool, op, value, from, to, cause });
+                } else {
+                    self.set_pool(who, *pool, next, cause)?;
+                }
             }
             Effect::Initiative { who, op, value } => {
                 let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
-                let now = self.world.initiative[who];
                 self.world.following[who] = false;
                 // Takes effect from the next ordering (Frontiers: next round).
-                self.world.initiative[who] = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => now.saturating_add(v),
-                    AssignOp::Sub => now.saturating_sub(v),
-                };
+                self.world.initiative[who] = assign(self.world.initiative[who], *op, v);
             }
             Effect::Apply { who, condition, magnitude, duration } => {
                 let who = c.who(*who)?;
@@ -413,34 +474,37 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Thresholds of every pool that changed, in `state_order` then declaration order; condition
     /// changes they cause wait until all pools are done (Frontiers, "Multiple State Changes").
+    /// Each pool of `state_order` also sees, in the same round, the changes the thresholds of
+    /// the pools before it made (HP's Wound at 0 HP); what thresholds change otherwise is
+    /// settled the same way in the next round, after the condition changes.
     pub fn settle(&mut self) -> Result<(), RunError> {
+        self.flush()?;
+        let was = std::mem::replace(&mut self.pending.staging, false);
+        let done = self.settle_rounds();
+        self.pending.staging = was;
+        done?;
+        self.expire_while()
+    }
+
+    fn settle_rounds(&mut self) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
+        let ordered = r.state_order.len();
+        let rank = |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(ordered + p.index());
         let mut rounds = 0;
-        while !self.pending.changed.is_empty() {
+        while !self.pending.changed.is_empty() || !self.pending.conditions.is_empty() {
             rounds += 1;
             if rounds > 64 {
                 return Err(RunError::Cycle(vec!["pool thresholds that keep changing each other".into()]));
             }
             // Work on this batch while effects collect the next one in `pending`; both buffers
-            // are kept for the next settle.
+            // are kept for the next settle. Condition changes a flush held come first.
             let mut batch = std::mem::take(&mut self.scratch.settling);
             std::mem::swap(&mut batch, &mut self.pending.changed);
-            let rank =
-                |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(r.state_order.len() + p.index());
             batch.sort_by_key(|(who, p, _)| (rank(*p), *who));
-            let mut deferred = std::mem::take(&mut self.scratch.held_back);
-            for &(who, p, old) in &batch {
-                let now = self.world.pool(who, p);
-                for t in &r.pools[p.index()].thresholds {
-                    let c = Ctx { owner: who, ..Ctx::default() };
-                    let value = self.eval(&t.value, &c)?;
-                    let inside = |v: i64| t.op.holds(v, value);
-                    if inside(now) && !inside(old) {
-                        let cause =
-                            Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
-                        self.threshold_effects(&t.effects, who, &cause, &mut deferred)?;
-                    }
-                }
+            let mut deferred = std::mem::take(&mut self.pending.conditions);
+            let rest = self.ordered_pass(&batch, &[], &mut deferred)?;
+            for &(who, p, old) in &batch[rest..] {
+                self.thresholds(who, p, old, &mut deferred)?;
             }
             for &(who, e) in &deferred {
                 let c = Ctx { owner: who, ..Ctx::default() };
@@ -448,10 +512,78 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             batch.clear();
             deferred.clear();
+            // Held meanwhile by a flush nested in the effects above: the next round's.
+            deferred.append(&mut self.pending.conditions);
             self.scratch.settling = batch;
-            self.scratch.held_back = deferred;
+            self.pending.conditions = deferred;
         }
-        self.expire_while()?;
+        Ok(())
+    }
+
+    /// The pools of `state_order`, each in turn: the held changes made to it (`staged`, in the
+    /// order they were made), then its thresholds, for its changes in `batch` (sorted by rank)
+    /// and those made since (the held ones, those of the thresholds of the pools before it).
+    /// Condition changes go to `deferred`. Returns where `batch` goes on past these pools.
+    fn ordered_pass(
+        &mut self,
+        batch: &[(usize, ir::PoolId, i64)],
+        staged: &[Staged],
+        deferred: &mut Vec<(usize, &'r Effect)>,
+    ) -> Result<usize, RunError> {
+        let r: &'r ir::Ruleset = self.r;
+        let mut next = 0;
+        let mut at_rank = std::mem::take(&mut self.scratch.at_rank);
+        for (k, &p) in r.state_order.iter().enumerate() {
+            if r.state_order[..k].contains(&p) {
+                continue; // named twice: its place is the first
+            }
+            for s in staged.iter().filter(|s| s.pool == p) {
+                let value = assign(self.world.pool(s.who, p), s.op, s.value);
+                self.set_pool(s.who, p, value, &s.cause)?;
+            }
+            at_rank.clear();
+            let start = next;
+            while next < batch.len() && batch[next].1 == p {
+                next += 1;
+            }
+            at_rank.extend_from_slice(&batch[start..next]);
+            self.pending.changed.retain(|&change| {
+                let here = change.1 == p;
+                if here {
+                    at_rank.push(change);
+                }
+                !here
+            });
+            at_rank.sort_by_key(|(who, _, _)| *who);
+            for &(who, p, old) in &at_rank {
+                self.thresholds(who, p, old, deferred)?;
+            }
+        }
+        at_rank.clear();
+        self.scratch.at_rank = at_rank;
+        Ok(next)
+    }
+
+    /// The thresholds of `p` that its change from `old` crossed into: their effects run, their
+    /// condition changes wait in `deferred`.
+    fn thresholds(
+        &mut self,
+        who: usize,
+        p: ir::PoolId,
+        old: i64,
+        deferred: &mut Vec<(usize, &'r Effect)>,
+    ) -> Result<(), RunError> {
+        let r: &'r ir::Ruleset = self.r;
+        let now = self.world.pool(who, p);
+        for t in &r.pools[p.index()].thresholds {
+            let c = Ctx { owner: who, ..Ctx::default() };
+            let value = self.eval(&t.value, &c)?;
+            let inside = |v: i64| t.op.holds(v, value);
+            if inside(now) && !inside(old) {
+                let cause = Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
+                self.threshold_effects(&t.effects, who, &cause, deferred)?;
+            }
+        }
         Ok(())
     }
 
@@ -502,6 +634,30 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         Ok(())
     }
+}
+
+/// `now` changed by `op` with `v`.
+fn assign(now: i64, op: AssignOp, v: i64) -> i64 {
+    match op {
+        AssignOp::Set => v,
+        AssignOp::Add => now.saturating_add(v),
+        AssignOp::Sub => now.saturating_sub(v),
+    }
+}
+
+/// Whether an effect is seen other than as a pool change, so that pool changes held before it
+/// apply first (`Engine::flush`). Changes to initiative and flags are not seen until later.
+fn ends_run(e: &Effect) -> bool {
+    !matches!(
+        e,
+        Effect::Pool { .. }
+            | Effect::If { .. }
+            | Effect::Initiative { .. }
+            | Effect::Follow(_)
+            | Effect::EndTurn
+            | Effect::EndEncounter
+            | Effect::Cancel
+    )
 }
 
 fn op_word(op: &ir::PoolOp) -> &'static str {

@@ -47,13 +47,13 @@ pub struct Engine<'r, S> {
     pub world: World,
     pub clock: Clock<'r>,
     pub ledger: Ledger,
-    pub pending: Pending,
+    pub pending: Pending<'r>,
     pub controls: Vec<ControlState>,
     pub gm: Policy,
     /// The scenario's standing answers to GM questions: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
     pub budget: Budget,
-    pub scratch: Scratch<'r>,
+    pub scratch: Scratch,
     pub names: Names,
     /// Per action: what planning asks of it again and again, found once.
     pub shapes: Vec<Shape>,

@@ -1,4 +1,5 @@
-//! What is under way: pool changes whose thresholds have not been looked at, answers being
+//! What is under way: pool changes whose thresholds have not been looked at, changes to
+//! `state_order` pools a rule has made but not yet applied in that order, answers being
 //! resolved (how deep, whether one cancelled what it answers), readied actions, declarations
 //! waiting to resolve, and multi-round actions.
 //!
@@ -40,10 +41,33 @@ pub struct Deferred {
     pub cause: Cause,
 }
 
+/// A change a rule made to a pool named in `state_order`, held until the rule's run of pool
+/// changes ends (`Engine::flush`). The world already shows `to`, so the rule's own reads see it;
+/// the trace, the thresholds and the order of the changes wait for the flush, which puts `from`
+/// back and applies the change again (`op` with `value`) in `state_order`.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    pub who: usize,
+    pub pool: ir::PoolId,
+    pub op: ir::AssignOp,
+    pub value: i64,
+    pub from: i64,
+    pub to: i64,
+    pub cause: Cause,
+}
+
 #[derive(Debug, Default)]
-pub struct Pending {
+pub struct Pending<'r> {
     /// Pool changes whose thresholds have not been looked at yet: (who, pool, old value).
     pub changed: Vec<(usize, ir::PoolId, i64)>,
+    /// A rule is running whose changes to `state_order` pools are held (`staged`); off while
+    /// thresholds settle, whose pool effects apply at once.
+    pub staging: bool,
+    pub staged: Vec<Staged>,
+    /// Condition changes from thresholds that a `flush` looked at, waiting for the next
+    /// `settle` (an action finishes resolving before its target falls: Frontiers, "Damage While
+    /// Down During Resolution"); `settle` also holds its own here while it works.
+    pub conditions: Vec<(usize, &'r ir::Effect)>,
     /// An interrupting answer (or a `maintain` that could not pay) cancelled what it answers.
     pub cancelled: bool,
     /// How deeply answers to events are nested (triggers, gains, reactions).
@@ -58,9 +82,12 @@ pub struct Pending {
     pub ongoing: Vec<Ongoing>,
 }
 
-impl Pending {
+impl Pending<'_> {
     pub fn reset(&mut self, n: usize) {
         self.changed.clear();
+        self.staging = false;
+        self.staged.clear();
+        self.conditions.clear();
         self.cancelled = false;
         self.chain_depth = 0;
         self.reaction_depth = 0;

@@ -8,7 +8,7 @@ use crate::ir;
 use std::rc::Rc;
 
 #[derive(Debug, Default)]
-pub struct Scratch<'r> {
+pub struct Scratch {
     /// The priority order last computed, and what it was computed from: the active
     /// participant and the version of `world.order`. Shared: an answer iterates its own
     /// handle while answers nested in it read the same order.
@@ -16,10 +16,11 @@ pub struct Scratch<'r> {
     pub priority_key: Option<(Option<usize>, u64)>,
     /// Per participant: its place in `priority`.
     pub priority_rank: Vec<usize>,
-    /// `settle`: the batch of pool changes being looked at, and the condition changes held
-    /// back until every pool is done.
+    /// `settle`: the batch of pool changes being looked at, and the changes of one
+    /// `state_order` pool being looked at (the condition changes held back until every pool is
+    /// done are state, in `pending.conditions`).
     pub settling: Vec<(usize, ir::PoolId, i64)>,
-    pub held_back: Vec<(usize, &'r ir::Effect)>,
+    pub at_rank: Vec<(usize, ir::PoolId, i64)>,
     /// `answer`: the reactions that answer the event, those on offer to one participant,
     /// those affordable, the chain declared.
     pub reactions: Vec<ir::ActionId>,
@@ -43,7 +44,7 @@ pub struct Scratch<'r> {
     pub standing: Vec<bool>,
 }
 
-impl Scratch<'_> {
+impl Scratch {
     /// Forgets the cached priority order (the participants changed); buffers stay allocated.
     pub fn reset(&mut self) {
         self.priority_key = None;
