@@ -1529,3 +1529,25 @@ action roll { resolve { choose owner "Which way?" { toward: { move 3 } away: { m
     }
     assert!(far.contains("A chooses toward") && far.contains("A chooses away"), "{far}");
 }
+
+// Engine: two changes to one pool before its thresholds are looked at are one crossing: a rule
+// doing `hp -= 2; hp -= 1` from 3 HP gives one Wound, not two.
+#[test]
+fn two_changes_before_a_settle_cross_a_threshold_once() {
+    let rules = r#"ruleset twice
+initiative { value speed }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 1; refresh at turn_start }
+pool hp { max 10; when <= 0 { wounds += 1 } }
+pool wounds { max none; start 0 }
+action hit { target enemy; resolve { target.hp -= 2; target.hp -= 1 } }
+"#;
+    let s = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "hit", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", pools: {"hp": 3}, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, s).unwrap();
+    assert_in_order(&t, &["B: hp 3 -> 1 (hit by A)", "B: hp 1 -> 0 (hit by A)", "B: wounds 0 -> 1 (hp <= 0)"]);
+    assert!(!t.contains("B: wounds 1 -> 2"), "one crossing, one Wound:\n{t}");
+}

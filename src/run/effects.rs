@@ -503,8 +503,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             batch.sort_by_key(|(who, p, _)| (rank(*p), *who));
             let mut deferred = std::mem::take(&mut self.pending.conditions);
             let rest = self.ordered_pass(&batch, &[], &mut deferred)?;
-            for &(who, p, old) in &batch[rest..] {
-                self.thresholds(who, p, old, &mut deferred)?;
+            for (i, &(who, p, old)) in batch.iter().enumerate().skip(rest) {
+                self.thresholds(who, p, old, step_end(&batch, i), &mut deferred)?;
             }
             for &(who, e) in &deferred {
                 let c = Ctx { owner: who, ..Ctx::default() };
@@ -555,8 +555,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 !here
             });
             at_rank.sort_by_key(|(who, _, _)| *who);
-            for &(who, p, old) in &at_rank {
-                self.thresholds(who, p, old, deferred)?;
+            for (i, &(who, p, old)) in at_rank.iter().enumerate() {
+                self.thresholds(who, p, old, step_end(&at_rank, i), deferred)?;
             }
         }
         at_rank.clear();
@@ -564,17 +564,18 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(next)
     }
 
-    /// The thresholds of `p` that its change from `old` crossed into: their effects run, their
-    /// condition changes wait in `deferred`.
+    /// The thresholds of `p` that its change from `old` to `to` (the pool's value now when
+    /// `None`) crossed into: their effects run, their condition changes wait in `deferred`.
     fn thresholds(
         &mut self,
         who: usize,
         p: ir::PoolId,
         old: i64,
+        to: Option<i64>,
         deferred: &mut Vec<(usize, &'r Effect)>,
     ) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
-        let now = self.world.pool(who, p);
+        let now = to.unwrap_or_else(|| self.world.pool(who, p));
         for t in &r.pools[p.index()].thresholds {
             let c = Ctx { owner: who, ..Ctx::default() };
             let value = self.eval(&t.value, &c)?;
@@ -675,4 +676,15 @@ fn op_word(op: &ir::PoolOp) -> &'static str {
 /// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
 pub fn moves(effects: &[Effect]) -> bool {
     effects.iter().any(|e| matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_)))
+}
+
+/// Where the change at `i` of a list of changes (who, pool, value before) ended: at the value
+/// before the next change to the same pool of the same participant, if one follows in the list
+/// (the list keeps the order they were made in), else `None` (the pool's value now). So several
+/// changes to one pool between two looks are each one step, and a threshold is crossed once per
+/// step that enters it: `hp -= 2; hp -= 1` from 3 enters `hp <= 0` once; a refresh to 5 then a
+/// drain to 0 leaves it and enters it again.
+fn step_end(changes: &[(usize, ir::PoolId, i64)], i: usize) -> Option<i64> {
+    let (who, p, _) = changes[i];
+    changes.get(i + 1).filter(|(w, q, _)| *w == who && *q == p).map(|(_, _, before)| *before)
 }
