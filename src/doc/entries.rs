@@ -147,6 +147,16 @@ impl Rules<'_> {
             Decl::Action(a) => self.action(a, doc),
             Decl::Trigger(t) => self.trigger(t, doc),
             Decl::Condition(c) => self.condition(c, doc),
+            // An unnamed hook is shown (and matched with a base's) by what it says: `at TIMING`.
+            Decl::Hook(Hook { name: None, body, .. }) => {
+                let head = self.texts.head(item.span);
+                let mut summary = vec![code(head.clone())];
+                if doc.is_none() {
+                    summary.push(text(": "));
+                    summary.extend(self.block(body));
+                }
+                plain("rule", head, summary)
+            }
             Decl::Hook(h) => {
                 let mut summary = vec![text("at "), code(self.text(h.at.span))];
                 summary.extend(self.guard(&h.guard));
@@ -154,7 +164,7 @@ impl Rules<'_> {
                     summary.push(text(": "));
                     summary.extend(self.block(&h.body));
                 }
-                let name = h.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| self.texts.head(item.span));
+                let name = h.name.as_ref().map(|n| n.name.clone()).unwrap_or_default();
                 plain("hook", name, summary)
             }
             Decl::Downtime { name, every, body } => {
@@ -162,8 +172,16 @@ impl Rules<'_> {
                 let hours = if every_text == "1" { " hour" } else { " hours" };
                 let mut summary = vec![text("every "), code(every_text), text(format!("{hours} of downtime: "))];
                 summary.extend(self.block(body));
-                let name = name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| self.texts.head(item.span));
-                plain("downtime", name, summary)
+                match name {
+                    Some(name) => plain("downtime", name.name.clone(), summary),
+                    None => {
+                        let head = self.texts.head(item.span);
+                        let mut summary = summary;
+                        summary.insert(0, code(head.clone()));
+                        summary.insert(1, text(": "));
+                        plain("rule", head, summary)
+                    }
+                }
             }
             Decl::Rest { name, label, hours, body } => {
                 let mut summary = match hours {
@@ -379,10 +397,11 @@ impl Rules<'_> {
         for clause in &action.clauses {
             match clause {
                 ActionClause::Category(names, _) => categories.extend(names.iter().map(|n| n.name.as_str())),
+                // The span of a limit clause starts after its keyword.
+                ActionClause::Limit(l) => parts.push(vec![code(format!("limit {}", self.text(l.span)))]),
                 ActionClause::Partner(..)
                 | ActionClause::Target { .. }
                 | ActionClause::Requires(..)
-                | ActionClause::Limit(_)
                 | ActionClause::Interrupts(_)
                 | ActionClause::EndsTurn(_)
                 | ActionClause::Rounds(..) => parts.push(vec![code(self.text(clause.span()))]),
@@ -513,6 +532,7 @@ impl Rules<'_> {
                     parts.push(line);
                 }
                 ActionClause::Resolve(_) => {}
+                ActionClause::Limit(l) => parts.push(vec![code(format!("limit {}", self.text(l.span)))]),
                 clause => parts.push(vec![code(self.text(clause.span()))]),
             }
         }
