@@ -2,11 +2,13 @@
 //!
 //! The pipeline, one module per stage: [`syntax`] (text → syntax tree) → [`check`] (files joined
 //! through `extends`, names resolved, rules checked) → [`ir`] (what the runner executes).
-//! [`run`] plays an encounter under the IR and writes a trace.
+//! [`run`] plays an encounter under the IR and writes a trace. [`doc`] makes a ruleset's cheat
+//! sheet, [`fmt`] its canonical layout.
 //! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
 
 pub mod check;
 pub mod diagnostics;
+pub mod doc;
 pub mod fmt;
 pub mod ir;
 pub mod lsp;

@@ -101,6 +101,24 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Write the cheat sheet for the table: the round, initiative, pools, actions by category,
+    /// reactions, triggers, hooks and conditions, with their `##` docs (see docs/doc.md).
+    ///
+    /// Made from the compiled ruleset: for a variant, what it changes from its base comes first.
+    /// Diagnostics go to stderr. Exit code 0: written; 1: the ruleset has errors (nothing is
+    /// written); 2: a file could not be read or written.
+    Doc {
+        /// The `.rules` file.
+        rules: PathBuf,
+        /// `md` (Markdown) or `html` (one self-contained page, printable).
+        #[arg(long, value_enum, default_value_t = DocFormat::Md)]
+        format: DocFormat,
+        /// Write the sheet here (replaced atomically) instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        load: cli::LoadArgs,
+    },
     /// Start the language server, speaking the Language Server Protocol on stdin and stdout.
     ///
     /// Editors start it (see editors/README.md): it checks each open file as `tempo check` would
@@ -113,6 +131,12 @@ enum Command {
 enum TraceFormat {
     Text,
     Jsonl,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DocFormat {
+    Md,
+    Html,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -131,6 +155,7 @@ fn main() -> ExitCode {
         Command::Run { rules, scenario, seed, format, load } => run(&rules, &scenario, seed, format, load),
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
+        Command::Doc { rules, format, output, load } => doc(&rules, format, output.as_deref(), load),
         Command::Lsp => lsp(),
     }
 }
@@ -218,6 +243,40 @@ fn compile(file: &Path, output: Option<&Path>, load: cli::LoadArgs) -> ExitCode 
         }
     }
     ExitCode::SUCCESS
+}
+
+fn doc(rules: &Path, format: DocFormat, output: Option<&Path>, load: cli::LoadArgs) -> ExitCode {
+    let (compilation, sheet) = tempo::doc::generate(&check::FsLoader::new(load.limits()), rules);
+    print_text(&compilation);
+    let Some(sheet) = sheet else {
+        let code = exit_code(std::slice::from_ref(&compilation));
+        // A ruleset without errors always gives a sheet; this is only a guard.
+        return if code == ExitCode::SUCCESS { ExitCode::from(1) } else { code };
+    };
+    let text = match format {
+        DocFormat::Md => tempo::doc::markdown::sheet(&sheet),
+        DocFormat::Html => tempo::doc::html::sheet(&sheet),
+    };
+    match output {
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write the sheet: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(path) => match tempo::fmt::files::write_new_atomically(path, &text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write `{}`: {e}", path.display());
+                ExitCode::from(2)
+            }
+        },
+    }
 }
 
 /// Prints a runtime problem as a diagnostic line with its code.

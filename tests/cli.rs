@@ -83,6 +83,7 @@ fn every_command_has_help() {
         vec!["sim", "--help"],
         vec!["sim", "merge", "--help"],
         vec!["compare", "--help"],
+        vec!["doc", "--help"],
     ] {
         let (code, stdout, _) = tempo(&cmd);
         assert_eq!(code, 0);

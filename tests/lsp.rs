@@ -393,6 +393,17 @@ fn hover_shows_the_declaration_and_its_doc_comment_through_extends() {
     let (line, character) = pos(BASE, "Action Points", 0);
     let on_a_string = server.at("textDocument/hover", &base, line, character, json!({}));
     assert_eq!(on_a_string["result"], Value::Null, "{on_a_string}");
+    // An action: the cheat sheet's entry for it (`tempo doc`): cost, target, what it does.
+    let (line, character) = pos(&text, "strike \"", 0);
+    let on_action = server.at("textDocument/hover", &variant, line, character, json!({}));
+    let shown = on_action["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        shown.contains(
+            "action **Frappé 🎲** (`strike`): cost `1 ap`; `target enemy`; does `apply prone to target; emit hit`"
+        ),
+        "{on_action}"
+    );
+    insta::assert_json_snapshot!("hover_action", server.redact(&on_action));
     assert_eq!(server.finish().code(), Some(0));
 }
 

@@ -14,6 +14,7 @@ mod scope;
 mod words;
 
 pub use load::{FsLoader, Limits, Loader};
+pub use merge::Entry;
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir;
@@ -88,6 +89,13 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     diagnostics::sort(&mut diagnostics);
     diagnostics.dedup();
     (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }, kept)
+}
+
+/// The declarations of `files` (base first) joined as a compilation joins them: overrides
+/// applied, removed declarations gone, in declaration order. Problems are not reported here
+/// (compiling reports them); for a chain that compiles, this is what was compiled.
+pub fn merged(files: Vec<crate::syntax::ast::File>) -> Vec<Entry> {
+    merge::merge(files, &mut Vec::new())
 }
 
 /// Files held in memory, for tests, fuzzing and the editor's unsaved buffers.

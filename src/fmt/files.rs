@@ -100,6 +100,35 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     }
 }
 
+/// Writes `text` to `path`, which need not exist yet: an existing file is replaced as
+/// [`write_atomically`] replaces it; a new one is written beside under a temporary name, flushed
+/// to the disk, then renamed into place, so nobody ever sees half of it (`tempo doc -o`).
+pub fn write_new_atomically(path: &Path, text: &str) -> io::Result<()> {
+    if fs::symlink_metadata(path).is_ok() {
+        return write_atomically(path, text);
+    }
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let (temp, mut file) = create_temp(&dir, &name)?;
+    let result = (|| {
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)?;
+        if let Ok(folder) = File::open(&dir) {
+            let _ = folder.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
 /// Whether renaming `temp` over the original keeps it the same file for everyone: no other hard
 /// link to the original, and `temp` given the original's owner.
 #[cfg(unix)]

@@ -55,6 +55,42 @@ pub fn format_source(source: &str) -> Result<String, FormatError> {
     Ok(formatted)
 }
 
+/// A parsed file's tokens, for printing pieces of it: an expression, a cost, a clause or a block
+/// on one line, in the formatter's spacing and without comments. `tempo doc` and the language
+/// server's hover show rules this way.
+pub struct Pieces<'s> {
+    source: &'s str,
+    tokens: Vec<syntax::tokens::Token>,
+}
+
+impl<'s> Pieces<'s> {
+    /// The pieces of `source` (file `file`), or `None` when it does not parse.
+    pub fn new(file: FileId, source: &'s str) -> Option<Pieces<'s>> {
+        syntax::tokenize(file, source).ok().map(|tokens| Pieces { source, tokens })
+    }
+
+    /// The text of the tokens inside `span`, on one line: `max 3 + finesse_mod`,
+    /// `when <= 0 { wounds += 1; apply unconscious while hp <= 0 }`.
+    pub fn text(&self, span: Span) -> String {
+        let from = self.tokens.partition_point(|t| t.span.start < span.start);
+        let to = self.tokens.partition_point(|t| t.span.end <= span.end).max(from);
+        print::one_line(self.source, &self.tokens[from..to])
+    }
+
+    /// [`Pieces::text`] up to the first `{` inside `span`: the head of a block statement or a
+    /// declaration, `choose owner "Which?"`, `downtime hourly every 1 hour`.
+    pub fn head(&self, span: Span) -> String {
+        let from = self.tokens.partition_point(|t| t.span.start < span.start);
+        let to = self.tokens.partition_point(|t| t.span.end <= span.end).max(from);
+        let tokens = &self.tokens[from..to];
+        let end = tokens
+            .iter()
+            .position(|t| matches!(t.kind, syntax::tokens::TokenKind::OpenBrace { .. }))
+            .unwrap_or(tokens.len());
+        print::one_line(self.source, &tokens[..end])
+    }
+}
+
 /// Everything a file says, without where it says it: the tree, docs and comments (trailing
 /// blanks of comments are the one thing the layout drops).
 fn meaning(tree: &ast::File) -> String {

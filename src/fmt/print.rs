@@ -42,6 +42,8 @@ struct Printer<'s> {
     /// A `;` followed a comment. It kept the comment from being the doc of the item below, and
     /// it is dropped, so a blank line has to do that instead.
     cut_after_comment: bool,
+    /// Everything on one line: what would start a line is separated by a space instead.
+    one_line: bool,
 }
 
 pub(super) fn print(source: &str, tokens: &[Token]) -> String {
@@ -55,6 +57,7 @@ pub(super) fn print(source: &str, tokens: &[Token]) -> String {
         after_comment: false,
         fresh_block: false,
         cut_after_comment: false,
+        one_line: false,
     };
     for (token, shape) in tokens.iter().zip(shapes) {
         p.token(token, shape);
@@ -66,7 +69,35 @@ pub(super) fn print(source: &str, tokens: &[Token]) -> String {
     p.out
 }
 
-/// The shape of every opening brace (`None` for other tokens).
+/// A piece of a file (an expression, a cost, a clause, a block) on one line in the canonical
+/// spacing, without its comments: every pair of braces is laid out as `{ a; b }` or `{ }`.
+/// `tokens` are the piece's tokens, in order.
+pub(super) fn one_line(source: &str, tokens: &[Token]) -> String {
+    let tokens: Vec<&Token> = tokens.iter().filter(|t| t.kind != TokenKind::Comment).collect();
+    let mut p = Printer {
+        source,
+        out: String::new(),
+        depth: 0,
+        open: Vec::new(),
+        prev: None,
+        after_comment: false,
+        fresh_block: false,
+        cut_after_comment: false,
+        one_line: true,
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        let shape = match token.kind {
+            TokenKind::OpenBrace { .. } if tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::CloseBrace) => {
+                Some(Shape::Empty)
+            }
+            TokenKind::OpenBrace { .. } => Some(Shape::OneLine),
+            _ => None,
+        };
+        p.token(token, shape);
+    }
+    p.out
+}
+
 /// Line breaks in a gap between tokens: `\n`, `\r\n`, and a lone `\r` (which ends a comment in
 /// the grammar, so it must end a line here too, or a comment would swallow what follows it).
 fn line_breaks(gap: &str) -> usize {
@@ -74,6 +105,7 @@ fn line_breaks(gap: &str) -> usize {
     (0..bytes.len()).filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))).count()
 }
 
+/// The shape of every opening brace (`None` for other tokens).
 fn shapes(source: &str, tokens: &[Token]) -> Vec<Option<Shape>> {
     let mut shapes = vec![None; tokens.len()];
     let mut stack = Vec::new();
@@ -181,6 +213,12 @@ impl Printer<'_> {
     /// Ends the current line (and leaves one blank line if asked) and indents the next.
     fn new_line(&mut self, blank: bool, depth: usize) {
         self.cut_after_comment = false;
+        if self.one_line {
+            if !self.out.is_empty() {
+                self.out.push(' ');
+            }
+            return;
+        }
         if !self.out.is_empty() {
             self.out.push('\n');
             if blank {

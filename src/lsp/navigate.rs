@@ -1,7 +1,7 @@
 //! Hover, go to definition, find references and rename: the word under the cursor, matched
 //! against the names declared in the file's chain (its bases included).
 
-use super::analysis::{Chain, Declaration};
+use super::analysis::{Chain, Declaration, Kind};
 use super::documents::{Document, Documents};
 use super::{position, words, RequestError};
 use crate::source::{FileId, SourceMap};
@@ -81,7 +81,19 @@ pub fn hover(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Ho
     let Some(target) = target(documents, uri, at)? else { return Ok(None) };
     let value = match (&target.chain, target.declarations.last()) {
         (Some(chain), Some(last)) => {
-            let mut value = format!("```tempo\n{}\n```\n\n{}", last.header, last.kind.word());
+            let mut value = format!("```tempo\n{}\n```\n\n", last.header);
+            // A pool or an action: the cheat sheet's entry (`tempo doc`), which holds its doc.
+            let sheet_kind = match last.kind {
+                Kind::Pool => Some("pool"),
+                Kind::Action(_) => Some("action"),
+                _ => None,
+            };
+            let entry = sheet_kind.and_then(|kind| crate::doc::entry(&chain.sources, &chain.files, kind, &last.name));
+            if let Some(entry) = &entry {
+                value.push_str(&crate::doc::markdown::entry(entry));
+                value.push('\n');
+            }
+            value.push_str(last.kind.word());
             let file_name = |d: &Declaration| {
                 chain.path(d.span.file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
             };
@@ -89,9 +101,11 @@ pub fn hover(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Ho
             if target.declarations.len() > 1 {
                 value.push_str(&format!(", overridden in `{}`", file_name(last)));
             }
-            if let Some(doc) = target.declarations.iter().rev().find_map(|d| d.doc.as_ref()) {
-                value.push_str("\n\n");
-                value.push_str(doc);
+            if entry.is_none() {
+                if let Some(doc) = target.declarations.iter().rev().find_map(|d| d.doc.as_ref()) {
+                    value.push_str("\n\n");
+                    value.push_str(doc);
+                }
             }
             value
         }
