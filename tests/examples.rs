@@ -64,7 +64,8 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
             ));
             continue;
         };
-        let rules_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{rules}.rules"));
+        // Relative, as the header's command gives it: traces name rules by this path.
+        let rules_path = PathBuf::from(format!("rulesets/{rules}.rules"));
         let text = std::fs::read_to_string(path).unwrap();
 
         // The header tells a person what to type.

@@ -72,7 +72,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         if !self.world.set_held(who, c, held) {
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
-            self.emit(Event::Condition { who: name, condition: cond, on: true });
+            // Outside any rule (held from the start), the condition's own declaration.
+            let rule = self.rule.or(Some(def.loc));
+            self.emit_by(Event::Condition { who: name, condition: cond, on: true }, rule);
             for implied in def.implies.clone() {
                 if !self.world.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
@@ -87,7 +89,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
-        self.emit(Event::Condition { who: name, condition: cond, on: false });
+        // A condition that ends outside any rule has run its course: its declaration says how
+        // long it lasts.
+        let rule = self.rule.or(Some(self.r.conditions[c.index()].loc));
+        self.emit_by(Event::Condition { who: name, condition: cond, on: false }, rule);
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
             if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {

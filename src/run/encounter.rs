@@ -221,7 +221,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                             let source = self.world.held(who, id).and_then(|h| h.source);
                             self.run_effects(effects, &Ctx { source, ..c }, &cause, *loc)?;
                             if std::mem::replace(&mut self.pending.cancelled, saved) {
+                                // The upkeep that could not be paid ends it.
+                                let outer = self.under(*loc);
                                 self.remove(who, id);
+                                self.rule = outer;
                             }
                         }
                     }
