@@ -434,15 +434,16 @@ impl<'r, S: Sink> Engine<'r, S> {
                     continue;
                 }
                 let c = Ctx { owner: who, ..Ctx::default() };
+                // A step's work, its guard's dice included, is its own rule's; a failure ends the
+                // run, so the rule under way is restored only on success (`reset` clears it).
+                let outer = self.under(step.loc);
                 if let Some(g) = &step.guard {
                     if self.eval(g, &c)? == 0 {
+                        self.rule = outer;
                         continue;
                     }
                 }
                 self.step()?;
-                // A step's work is its own rule's; a failure ends the run, so the rule under way
-                // is restored only on success (`reset` clears it).
-                let outer = self.under(step.loc);
                 let cause = Cause::Step { op: op_word(&step.op), timing: self.names.timing(timing) };
                 let now = self.world.pool(who, id);
                 let floor = self.pool_min(who, id)?.max(0).min(now.max(self.pool_min(who, id)?));

@@ -198,7 +198,11 @@ impl<'r, S: Sink> Engine<'r, S> {
                                 continue;
                             }
                             if let Some(g) = &hook.guard {
-                                if self.eval(g, &c)? == 0 {
+                                // Dice its guard rolls are the hook's.
+                                let outer = self.under(hook.loc);
+                                let holds = self.eval(g, &c)? != 0;
+                                self.rule = outer;
+                                if !holds {
                                     continue;
                                 }
                             }

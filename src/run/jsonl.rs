@@ -1,6 +1,7 @@
 //! The trace as JSON lines, written by hand. The bytes are exactly what `serde_json` makes of a
-//! `Record` (its derive is kept, and the tests below hold this encoder to it for every kind of
-//! event and every character that needs escaping), but without serde's machinery per field:
+//! `Record` with its rule's location formatted last as `"rule"` (the derive is kept, and the
+//! tests below hold this encoder to it for every kind of event, with and without a rule, and
+//! every character that needs escaping), but without serde's machinery per field:
 //! writing was a third of `tempo run --format jsonl`'s time when it went through
 //! `serde_json::to_writer`.
 
