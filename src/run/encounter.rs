@@ -583,7 +583,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                     // Initiative changed since the order was made (an effect, a `follow`): the
                     // new values order the turns from this phase on, never turns already taken.
                     if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
+                        // Its tie-breaks (rolls, the GM's choice) are the initiative's.
+                        let outer = self.under(r.initiative.loc);
                         self.order_by_initiative()?;
+                        self.rule = outer;
                     }
                     self.clock.allowed = Some(TURN_KINDS);
                     self.clock.turn_phase = true;
