@@ -600,6 +600,7 @@ impl<'a> Lowerer<'a> {
             kind: a.kind,
             costs: Vec::new(),
             partner_cost: Vec::new(),
+            partner_loc: None,
             categories: Vec::new(),
             limits: Vec::new(),
             target: ir::Target { kind: ir::TargetKind::None, within: None },
@@ -633,7 +634,10 @@ impl<'a> Lowerer<'a> {
                         unguarded = Some((rule, *span));
                     }
                 }
-                ActionClause::Partner(terms, _) => out.partner_cost = self.costs(terms, ctx),
+                ActionClause::Partner(terms, span) => {
+                    out.partner_cost = self.costs(terms, ctx);
+                    out.partner_loc = Some(self.loc(*span));
+                }
                 ActionClause::Category(names, _) => {
                     for n in names {
                         match self.scope.categories.find(&n.name) {

@@ -229,6 +229,8 @@ pub struct Action {
     /// unguarded one (or the ruleset's default cost).
     pub costs: Vec<CostRule>,
     pub partner_cost: Vec<Cost>,
+    /// Where the `partner cost` clause is written, if there is one.
+    pub partner_loc: Option<Loc>,
     pub categories: Vec<CategoryId>,
     pub limits: Vec<UseLimit>,
     pub target: Target,

@@ -392,6 +392,9 @@ impl Validator<'_> {
                 self.costs(&rule.terms);
             }
             self.costs(&a.partner_cost);
+            if let Some(loc) = a.partner_loc {
+                self.loc(loc);
+            }
             for c in &a.categories {
                 self.category(*c);
             }

@@ -232,7 +232,8 @@ impl<S: Sink> Engine<'_, S> {
             };
             if have - amount < floor {
                 let pool = &r.pools[p.index()].name;
-                refuse!(self, @ cost_rule, "cost", "needs {amount} {pool}, has {have}");
+                let rule = Some(payment_rule(r, a, cost_rule, *p));
+                refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
         // A combo: a partner (the target if an ally, else the first ally who can) pays too.
@@ -408,8 +409,9 @@ impl<S: Sink> Engine<'_, S> {
         };
         let r = self.r;
         let action = &r.actions[a.index()];
-        // The payments are the cost rule's; the rest of the declaration is the action's.
-        let outer = self.under(plan.cost_rule.unwrap_or(action.loc));
+        // Each payment is its cost rule's (`payment_rule`); the rest of the declaration is the
+        // action's.
+        let outer = self.rule;
         let cause = Cause::Action { action: self.names.action[a.index()].clone(), by: self.names.who[who].clone() };
         let mut paid = Paid::default();
         let mut overspends = Vec::new();
@@ -421,6 +423,7 @@ impl<S: Sink> Engine<'_, S> {
             let min = self.pool_min(who, *p)?;
             // Energy is spent at declaration; each unit below the floor is one overspend.
             let below = (min - (now - amount)).clamp(0, *amount);
+            self.rule = Some(payment_rule(r, a, plan.cost_rule, *p));
             self.set_pool_raw(who, *p, now - amount, &cause);
             paid.push(self.names.pool[p.index()].clone(), *amount);
             if below > 0 {
@@ -428,6 +431,8 @@ impl<S: Sink> Engine<'_, S> {
                 self.tell(Fact::Overspent { who, pool: p.index() });
             }
         }
+        // The partner's share is its `partner cost` clause's; the declaration is the action's.
+        self.rule = Some(action.partner_loc.unwrap_or(action.loc));
         if let Some((p, pay)) = &plan.partner {
             let partner_cause =
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
@@ -887,6 +892,24 @@ fn default_reaction_target(r: &ir::Ruleset, ra: ir::ActionId, actor: usize, who:
         ir::TargetKind::Self_ => Some(who),
         _ => Some(actor),
     }
+}
+
+/// The rule a payment of `pool` for action `a` answers to: the cost rule chosen when it names
+/// the pool, else the first cost adjustment of the action that adds it (`adjust cost X: + 1
+/// energy`), else the cost rule, else the action.
+fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, pool: ir::PoolId) -> ir::Loc {
+    let action = &r.actions[a.index()];
+    let chosen = action.costs.iter().find(|c| Some(c.loc) == cost_rule);
+    if let (Some(rule), Some(loc)) = (chosen, cost_rule) {
+        if rule.terms.iter().any(|t| t.pool == pool) {
+            return loc;
+        }
+    }
+    let adds = |adj: &&ir::CostAdjust| {
+        adj.subject.is_none_or(|s| s.covers(action, a))
+            && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
+    };
+    r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
 }
 
 fn period(p: Period) -> &'static str {
