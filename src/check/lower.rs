@@ -495,7 +495,8 @@ impl<'a> Lowerer<'a> {
         };
         for clause in &c.clauses {
             match clause {
-                ConditionClause::Blocks(things, _) => {
+                ConditionClause::Blocks(things, span) => {
+                    out.blocks.loc = Some(self.loc(*span));
                     for thing in things {
                         match thing {
                             ast::Blocked::Spend(pool) => {

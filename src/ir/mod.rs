@@ -210,6 +210,8 @@ pub struct Blocks {
     pub kinds: Vec<ActionKind>,
     pub movement: bool,
     pub spend: Vec<PoolId>,
+    /// Where the (last) `blocks` clause is written: a refusal it causes names it.
+    pub loc: Option<Loc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

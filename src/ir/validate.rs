@@ -368,6 +368,9 @@ impl Validator<'_> {
         }
         for c in &r.conditions {
             self.loc(c.loc);
+            if let Some(loc) = c.blocks.loc {
+                self.loc(loc);
+            }
             for p in &c.blocks.spend {
                 self.pool(*p);
             }

@@ -104,12 +104,12 @@ impl<S: Sink> Engine<'_, S> {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
         if let Some(c) = self.world.blocked(who, kind) {
-            let (cond, rule) = (&r.conditions[c.index()].name, Some(r.conditions[c.index()].loc));
+            let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
             refuse!(self, @ rule, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
         if self.shapes[a.index()].moves {
             if let Some(c) = self.world.movement_blocked(who) {
-                let (cond, rule) = (&r.conditions[c.index()].name, Some(r.conditions[c.index()].loc));
+                let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
                 refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
             }
         }
@@ -222,7 +222,7 @@ impl<S: Sink> Engine<'_, S> {
             }
             if let Some(c) = self.world.spend_blocked(who, *p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
-                refuse!(self, @ Some(r.conditions[c.index()].loc), "blocked", "is {cond}, which blocks spending {pool}");
+                refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
             let have = self.world.pool(who, *p);
             let min = self.pool_min(who, *p)?;
@@ -892,6 +892,12 @@ fn default_reaction_target(r: &ir::Ruleset, ra: ir::ActionId, actor: usize, who:
         ir::TargetKind::Self_ => Some(who),
         _ => Some(actor),
     }
+}
+
+/// Where condition `c` says what it blocks (its declaration if no clause says).
+fn blocking(r: &ir::Ruleset, c: ir::ConditionId) -> ir::Loc {
+    let cond = &r.conditions[c.index()];
+    cond.blocks.loc.unwrap_or(cond.loc)
 }
 
 /// The rule a payment of `pool` for action `a` answers to: the cost rule chosen when it names
