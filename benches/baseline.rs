@@ -41,7 +41,7 @@ fn versus(c: &mut Criterion) {
             out.flush().unwrap();
         })
     });
-    let sink = Writer::new(BufWriter::new(io::sink()), Format::Jsonl);
+    let sink = Writer::new(BufWriter::new(io::sink()), Format::Jsonl, &ruleset.files);
     let mut runner = Runner::new(&ruleset, &scenario, sink).expect("the scenario fits the ruleset");
     group.bench_function(BenchmarkId::new("tempo", ROUNDS), |b| b.iter(|| runner.play(None).unwrap()));
     group.finish();

@@ -269,7 +269,7 @@ fn bench_sinks(c: &mut Criterion, input: &Input) {
     let mut counted = Runner::new(&input.ruleset, &input.scenario, Count::default()).unwrap();
     group.bench_function(BenchmarkId::new("count", &input.label), |b| b.iter(|| counted.play(None).unwrap()));
     for (name, format) in [("jsonl", Format::Jsonl), ("text", Format::Text)] {
-        let out = Writer::new(std::io::BufWriter::new(std::io::sink()), format);
+        let out = Writer::new(std::io::BufWriter::new(std::io::sink()), format, &input.ruleset.files);
         let mut written = Runner::new(&input.ruleset, &input.scenario, out).unwrap();
         group.bench_function(BenchmarkId::new(name, &input.label), |b| b.iter(|| written.play(None).unwrap()));
     }

@@ -55,7 +55,7 @@ fn benches(c: &mut Criterion) {
                 }
             })
         });
-        let out = Writer::new(std::io::BufWriter::new(std::io::sink()), Format::Jsonl);
+        let out = Writer::new(std::io::BufWriter::new(std::io::sink()), Format::Jsonl, &r.files);
         let mut traced = Runner::new(r, s, out).expect("the example fits");
         group.bench_function(BenchmarkId::new(*name, "traced"), |b| {
             b.iter(|| {

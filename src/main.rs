@@ -61,6 +61,10 @@ enum Command {
         /// `text` for people, `jsonl` for scripts (one JSON object per line).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
+        /// Text: end each line a rule caused with where that rule is written, as
+        /// `[FILE:LINE:COLUMN]` (JSON lines always carry it, as `rule`).
+        #[arg(long)]
+        why: bool,
         #[command(flatten)]
         load: cli::LoadArgs,
     },
@@ -152,7 +156,7 @@ fn main() -> ExitCode {
         Command::Compile { file, output, load } => compile(&file, output.as_deref(), load),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Run { rules, scenario, seed, format, load } => run(&rules, &scenario, seed, format, load),
+        Command::Run { rules, scenario, seed, format, why, load } => run(&rules, &scenario, seed, format, why, load),
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
         Command::Doc { rules, format, output, load } => doc(&rules, format, output.as_deref(), load),
@@ -319,7 +323,14 @@ fn load_scenario(scenario: &Path) -> Result<tempo::run::scenario::Scenario, Exit
     tempo::run::scenario::parse(&text).map_err(|e| runtime_error(Code::BadScenario, &e))
 }
 
-fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat, load: cli::LoadArgs) -> ExitCode {
+fn run(
+    rules: &Path,
+    scenario: &Path,
+    seed: Option<u64>,
+    format: TraceFormat,
+    why: bool,
+    load: cli::LoadArgs,
+) -> ExitCode {
     let ruleset = match load_ruleset(rules, load) {
         Ok(r) => r,
         Err(code) => return code,
@@ -334,7 +345,8 @@ fn run(rules: &Path, scenario: &Path, seed: Option<u64>, format: TraceFormat, lo
         TraceFormat::Jsonl => sink::Format::Jsonl,
         TraceFormat::Text => sink::Format::Text,
     };
-    let writer = sink::Writer::new(std::io::BufWriter::new(std::io::stdout().lock()), format);
+    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    let writer = sink::Writer::new(out, format, &ruleset.files).why(why);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
         Ok(runner) => runner,
         Err(e) => return run_failed(&e),

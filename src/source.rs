@@ -84,6 +84,11 @@ impl SourceMap {
         self.get(id).map(|f| f.name.as_str()).unwrap_or("<unknown>")
     }
 
+    /// Every file's name, in the order the files were added (a `FileId`'s index).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|f| f.name.as_str())
+    }
+
     pub fn text(&self, id: FileId) -> &str {
         self.get(id).map(|f| f.text.as_str()).unwrap_or("")
     }

@@ -12,7 +12,7 @@ fn tempo_jsonl(seed: u64, rounds: u32) -> Vec<u8> {
     let compiled = tempo::check::compile_path(std::path::Path::new("rulesets/frontiers.rules"));
     let ruleset = compiled.ruleset.expect("rulesets/frontiers.rules compiles");
     let scenario = tempo::run::scenario::parse(&duel::scenario(seed, rounds)).expect("the scenario reads");
-    let sink = Writer::new(BufWriter::new(Vec::new()), Format::Jsonl);
+    let sink = Writer::new(BufWriter::new(Vec::new()), Format::Jsonl, &ruleset.files);
     let sink = tempo::run::run_into(&ruleset, &scenario, None, sink).expect("the duel runs");
     sink.finish().expect("writing to memory").into_inner().expect("flushing to memory")
 }

@@ -255,3 +255,63 @@ fn sim_and_compare_write_the_html_page_they_are_asked_for() {
     assert!(err.contains("cannot write"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tempo run` names the rule behind each event: a pool change an action's effect made names
+/// the action, a refusal by a limit names the limit; `--why` adds it to the text, and the text
+/// without `--why` is unchanged.
+#[test]
+fn traces_name_the_rule_that_caused_each_event() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-why");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("why.rules");
+    let scenario = dir.join("why.ron");
+    std::fs::write(
+        &rules,
+        "ruleset why
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10 }
+action jab {
+  cost 1 ap
+  target enemy
+  resolve { target.hp -= 2 }
+}
+limit jab: 1 per turn
+",
+    )
+    .unwrap();
+    std::fs::write(
+        &scenario,
+        r#"(rounds: 1, participants: [
+  (name: "A", side: "a", position: 0,
+   controller: Script(steps: [Act(round: 1, action: "jab", target: "B"), Act(round: 1, action: "jab", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+])"#,
+    )
+    .unwrap();
+    let (rules, scenario) = (rules.to_str().unwrap(), scenario.to_str().unwrap());
+    let (code, jsonl, stderr) = tempo(&["run", rules, scenario, "--format", "jsonl"]);
+    assert_eq!(code, 0, "{stderr}");
+    let line = |event: &str| jsonl.lines().find(|l| l.contains(event)).unwrap_or_else(|| panic!("{event}:\n{jsonl}"));
+    // The hit: the action, line 6. The payment: its cost, line 7. The refusal: the limit, line 11.
+    assert!(line(r#""pool":"hp""#).ends_with(&format!(r#""cause":"jab by A","rule":"{rules}:6:1"}}"#)), "{jsonl}");
+    assert!(line(r#""pool":"ap","from":3"#).ends_with(&format!(r#""rule":"{rules}:7:3"}}"#)), "{jsonl}");
+    assert!(line(r#""event":"rejected""#).contains(r#""code":"limit""#), "{jsonl}");
+    assert!(line(r#""event":"rejected""#).ends_with(&format!(r#""rule":"{rules}:11:1"}}"#)), "{jsonl}");
+    // Events no rule causes carry no `rule` at all.
+    assert!(!line(r#""event":"turn_start""#).contains("rule"), "{jsonl}");
+    assert!(!line(r#""event":"round_start""#).contains("rule"), "{jsonl}");
+
+    let (code, why, stderr) = tempo(&["run", rules, scenario, "--why"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(why.contains(&format!("  B: hp 10 -> 8 (jab by A) [{rules}:6:1]\n")), "{why}");
+    let refused = format!("  A cannot use jab: jab allow 1 use(s) per turn, 1 already [limit] [{rules}:11:1]\n");
+    assert!(why.contains(&refused), "{why}");
+    assert!(why.contains("\nA's turn.\n"), "frame lines have no location: {why}");
+    let (code, plain, _) = tempo(&["run", rules, scenario]);
+    assert_eq!(code, 0);
+    assert!(!plain.contains(rules), "no locations without --why: {plain}");
+    assert!(plain.contains("  B: hp 10 -> 8 (jab by A)\n"), "{plain}");
+}

@@ -64,7 +64,8 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
             ));
             continue;
         };
-        let rules_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("rulesets/{rules}.rules"));
+        // Relative, as the header's command gives it: traces name rules by this path.
+        let rules_path = PathBuf::from(format!("rulesets/{rules}.rules"));
         let text = std::fs::read_to_string(path).unwrap();
 
         // The header tells a person what to type.
@@ -111,12 +112,18 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
         runner.play(None).expect("the replay fails");
         assert!(*runner.sink() == records, "examples/{name}.ron: a reused runner plays another trace");
         // The streaming writers write what the whole-trace renderers do, byte for byte.
-        for (format, whole) in [(Format::Jsonl, trace::to_jsonl(&records)), (Format::Text, trace::to_text(&records))] {
-            let streamed = run_into(&ruleset, &scenario, None, Writer::new(Vec::new(), format)).unwrap();
+        let files = &ruleset.files;
+        for (format, why, whole) in [
+            (Format::Jsonl, false, trace::to_jsonl(&records, files)),
+            (Format::Text, false, trace::to_text(&records)),
+            (Format::Text, true, trace::to_text_why(&records, files)),
+        ] {
+            let writer = Writer::new(Vec::new(), format, files).why(why);
+            let streamed = run_into(&ruleset, &scenario, None, writer).unwrap();
             let bytes = streamed.finish().unwrap();
-            assert!(bytes == whole.as_bytes(), "examples/{name}.ron: the {format:?} writer differs");
+            assert!(bytes == whole.as_bytes(), "examples/{name}.ron: the {format:?} writer (why: {why}) differs");
         }
-        insta::assert_snapshot!(format!("trace-{name}"), trace::to_jsonl(&records));
+        insta::assert_snapshot!(format!("trace-{name}"), trace::to_jsonl(&records, files));
     }
     assert!(failures.is_empty(), "{} problem(s):\n\n{}", failures.len(), failures.join("\n\n"));
 }

@@ -242,6 +242,38 @@ fn a_ron_ir_of_another_format_version_is_bad_ir_not_a_scenario_error() {
     assert!(err.contains("error[tempo::bad-ir]") && err.contains("format version"), "{err}");
 }
 
+#[test]
+fn a_ron_ir_whose_rule_names_a_file_it_does_not_list_is_bad_ir() {
+    let ron = ruleset("").to_ron().expect("writes");
+    let edited = ron.replacen("file: 1,", "file: 7,", 1);
+    assert_ne!(edited, ron, "the edit applies");
+    let err = tempo::ir::Ruleset::from_ron(&edited).expect_err("refused");
+    assert!(err.contains("source file index 7 is out of range"), "{err}");
+}
+
+#[test]
+fn a_ron_ir_of_format_version_2_is_refused_as_old() {
+    let ron = ruleset("").to_ron().expect("writes");
+    let old = ron.replacen("format_version: 3,", "format_version: 2,", 1);
+    assert_ne!(old, ron, "the edit applies");
+    let err = tempo::ir::Ruleset::from_ron(&old).expect_err("refused");
+    assert!(err.contains("format version 2"), "{err}");
+}
+
+#[test]
+fn a_compiled_ir_runs_without_its_sources_and_still_names_its_rules() {
+    let dir = folder("ir-without-sources");
+    std::fs::write(dir.join("game.rules"), BASE).unwrap();
+    std::fs::write(dir.join("duel.ron"), DUEL).unwrap();
+    let (code, _, err) = tempo(&dir, &["compile", "game.rules", "-o", "game.ron"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(dir.join("game.rules")).unwrap();
+    let (code, out, err) = tempo(&dir, &["run", "game.ron", "duel.ron", "--format", "jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    // `refresh at turn_start` is on line 4, column 18 of the file that is gone.
+    assert!(out.contains(r#""cause":"refresh at turn_start","rule":"game.rules:4:18"}"#), "{out}");
+}
+
 // 8. Many diagnostics: suggestions are budgeted (rendering is cut to an excerpt; see
 // `diagnostics::render`'s unit test).
 

@@ -80,7 +80,7 @@ pub fn check_ir_round_trip(r: &Ruleset) {
 pub fn run_scenarios(r: &Ruleset) {
     for (i, s) in scenarios().iter().enumerate() {
         let format = if i % 2 == 0 { Format::Jsonl } else { Format::Text };
-        let writer = Writer::new(io::sink(), format);
+        let writer = Writer::new(io::sink(), format, &r.files).why(i % 4 == 1);
         let Ok(mut runner) = tempo::run::Runner::new(r, s, writer) else { continue };
         if let Err(e) = runner.play(Some(SEED)) {
             let _ = e.to_string();

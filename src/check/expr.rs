@@ -686,7 +686,7 @@ impl Lowerer<'_> {
                     E::Cancel
                 }
             },
-            ast::Stmt::Choose { chooser, question, options, .. } => {
+            ast::Stmt::Choose { chooser, question, options, span } => {
                 let chooser = match chooser.name.as_str() {
                     "owner" | "self" => ir::Chooser::Owner,
                     "target" => {
@@ -716,7 +716,12 @@ impl Lowerer<'_> {
                     seen.push(name);
                     out.push(ir::ChoiceOption { name: name.name.clone(), effects: self.block(block, ctx) });
                 }
-                E::Choose { chooser, question: question.clone().unwrap_or_else(|| "choose".to_string()), options: out }
+                E::Choose {
+                    chooser,
+                    question: question.clone().unwrap_or_else(|| "choose".to_string()),
+                    options: out,
+                    loc: self.loc(*span),
+                }
             }
             ast::Stmt::Check { roll, against, outcomes, .. } => {
                 let mut o = ir::Outcomes::default();

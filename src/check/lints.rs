@@ -151,8 +151,8 @@ fn collect(r: &ir::Ruleset) -> Uses {
     for c in &r.conditions {
         c.blocks.spend.iter().for_each(|p| u.add(*p, Touch::Read));
         c.lasts.iter().for_each(|d| u.duration(d));
-        c.maintain.iter().for_each(|(_, e)| u.effects(e));
-        c.hooks.iter().for_each(|(_, e)| u.effects(e));
+        c.maintain.iter().for_each(|(_, e, _)| u.effects(e));
+        c.hooks.iter().for_each(|(_, e, _)| u.effects(e));
         c.check_modifier.iter().for_each(|e| u.expr(e));
     }
     for adjust in &r.cost_adjustments {
@@ -168,7 +168,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
             u.costs(&rule.terms);
         }
         u.costs(&a.partner_cost);
-        a.requires.iter().for_each(|e| u.expr(e));
+        a.requires.iter().for_each(|req| u.expr(&req.cond));
         u.use_limits(&a.limits);
         a.target.within.iter().for_each(|e| u.expr(e));
         a.rounds.iter().for_each(|e| u.expr(e));

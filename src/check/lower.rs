@@ -4,11 +4,13 @@ use super::merge::Entry;
 use super::scope::Scope;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Expr, Who};
-use crate::source::Span;
+use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{self, ActionClause, ActionKind, ConditionClause, Decl, InitiativeClause, PoolClause};
 
 pub struct Lowerer<'a> {
     pub scope: &'a Scope,
+    /// Where spans become the IR's locations (`ir::Loc`).
+    pub sources: &'a SourceMap,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -46,8 +48,18 @@ const TURN_END: [ir::TurnStep; 6] = [
 ];
 
 impl<'a> Lowerer<'a> {
-    pub fn new(scope: &'a Scope) -> Lowerer<'a> {
-        Lowerer { scope, diagnostics: Vec::new() }
+    pub fn new(scope: &'a Scope, sources: &'a SourceMap) -> Lowerer<'a> {
+        Lowerer { scope, sources, diagnostics: Vec::new() }
+    }
+
+    /// Where a span starts, as the IR keeps it: file index, 1-based line and character column.
+    pub(crate) fn loc(&self, span: Span) -> ir::Loc {
+        let at = self.sources.line_col(span.file, span.start as usize);
+        ir::Loc {
+            file: u16::try_from(span.file.0).unwrap_or(u16::MAX),
+            line: u32::try_from(at.line).unwrap_or(u32::MAX),
+            column: u32::try_from(at.column).unwrap_or(u32::MAX),
+        }
     }
 
     /// Reports a problem; lowering goes on with a placeholder.
@@ -85,6 +97,7 @@ impl<'a> Lowerer<'a> {
             format_version: ir::FORMAT_VERSION,
             name: name.name.clone(),
             title: None,
+            files: self.sources.names().map(str::to_string).collect(),
             stats: Vec::new(),
             derived: Vec::new(),
             pools: Vec::new(),
@@ -104,6 +117,7 @@ impl<'a> Lowerer<'a> {
                 order: ir::Order::HighestFirst,
                 ties: Vec::new(),
                 allow: ir::Allow::default(),
+                loc: ir::Loc::default(),
             },
             phases: Vec::new(),
             priority: vec![ir::PriorityStep::Active, ir::PriorityStep::Initiative, ir::PriorityStep::Gm],
@@ -119,13 +133,14 @@ impl<'a> Lowerer<'a> {
             dispatch: ir::Dispatch::default(),
         };
         let default_cost = entries.iter().find_map(|e| match &e.item.decl {
-            Decl::DefaultCost(terms) => Some(terms.clone()),
+            Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
             _ => None,
         });
-        let default_cost = default_cost.map(|t| self.costs(&t, plain)).unwrap_or_default();
+        let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
         let mut has_round = false;
         let mut has_initiative = false;
         for entry in entries {
+            let loc = self.loc(entry.item.span);
             match &entry.item.decl {
                 Decl::Title(t) => r.title = Some(t.clone()),
                 Decl::Stat { name, default } => {
@@ -146,15 +161,15 @@ impl<'a> Lowerer<'a> {
                     r.pools.push(pool);
                 }
                 Decl::Condition(c) => {
-                    let cond = self.condition(c);
+                    let cond = self.condition(c, loc);
                     r.conditions.push(cond);
                 }
                 Decl::Action(a) => {
-                    let action = self.action(a, &default_cost);
+                    let action = self.action(a, default_cost.as_ref(), loc);
                     r.actions.push(action);
                 }
                 Decl::Trigger(t) => {
-                    let trigger = self.trigger(t);
+                    let trigger = self.trigger(t, loc);
                     r.triggers.push(trigger);
                 }
                 Decl::Hook(h) => {
@@ -162,16 +177,17 @@ impl<'a> Lowerer<'a> {
                         timing: self.timing(&h.at),
                         guard: self.guard(&h.guard, plain),
                         effects: self.block(&h.body, plain),
+                        loc,
                     };
                     r.hooks.push(hook);
                 }
                 Decl::Limit(l) => {
-                    let limit = self.limit(l);
+                    let limit = self.limit(l, loc);
                     r.limits.push(limit);
                 }
                 Decl::Initiative(clauses) => {
                     has_initiative = true;
-                    r.initiative = self.initiative(clauses);
+                    r.initiative = self.initiative(clauses, loc);
                 }
                 Decl::Round(phases) => {
                     has_round = true;
@@ -271,6 +287,7 @@ impl<'a> Lowerer<'a> {
                     let d = ir::Downtime {
                         every_hours: self.count(every, plain, 1, "the hours between downtime"),
                         effects: self.block(body, plain),
+                        loc,
                     };
                     r.downtime.push(d);
                 }
@@ -280,6 +297,7 @@ impl<'a> Lowerer<'a> {
                         label: label.clone(),
                         hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
                         effects: self.block(body, plain),
+                        loc,
                     };
                     r.rests.push(rest);
                 }
@@ -289,6 +307,7 @@ impl<'a> Lowerer<'a> {
                         label: label.clone(),
                         continues: *continues,
                         effects: self.block(body, plain),
+                        loc,
                     };
                     r.outros.push(outro);
                 }
@@ -309,7 +328,7 @@ impl<'a> Lowerer<'a> {
                         ast::CostAdjustOp::Add(terms) => ir::CostAdjustOp::Add(self.costs(terms, plain)),
                     };
                     let when = when.as_ref().map(|w| self.cond(w, plain));
-                    r.cost_adjustments.push(ir::CostAdjust { subject, op, when });
+                    r.cost_adjustments.push(ir::CostAdjust { subject, op, when, loc });
                 }
             }
         }
@@ -371,20 +390,21 @@ impl<'a> Lowerer<'a> {
         };
         let mut start = None;
         for clause in &p.clauses {
+            let loc = self.loc(clause.span());
             match clause {
                 PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
-                PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx),
-                PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx),
-                PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx),
+                PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
+                PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
+                PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx, loc),
                 PoolClause::Decay { amount, at, guard, .. } => {
                     let amount = self.int(amount, ctx);
-                    self.step(&mut pool, at, ir::PoolOp::Decay(amount), guard, ctx)
+                    self.step(&mut pool, at, ir::PoolOp::Decay(amount), guard, ctx, loc)
                 }
                 PoolClause::Convert { into, at, guard, .. } => {
                     let into = self.pool_ref(into);
-                    self.step(&mut pool, at, ir::PoolOp::Convert(into), guard, ctx)
+                    self.step(&mut pool, at, ir::PoolOp::Convert(into), guard, ctx, loc)
                 }
                 PoolClause::Gain { amount, when, guard, cap, .. } => {
                     let amount_ir;
@@ -394,7 +414,7 @@ impl<'a> Lowerer<'a> {
                             amount_ir = self.int(amount, ctx);
                             cap_ir = cap.as_ref().map(|c| (self.int(&c.amount, ctx), c.per));
                             let op = ir::PoolOp::Gain { amount: amount_ir, cap: cap_ir };
-                            self.step(&mut pool, at, op, guard, ctx);
+                            self.step(&mut pool, at, op, guard, ctx, loc);
                         }
                         ast::GainWhen::On(pattern) => {
                             let ectx = Ctx { event: true, ..ctx };
@@ -404,16 +424,18 @@ impl<'a> Lowerer<'a> {
                                 amount: self.int(amount, ectx),
                                 guard: self.guard(guard, ectx),
                                 cap: cap.as_ref().map(|c| (self.int(&c.amount, ectx), c.per)),
+                                loc,
                             };
                             pool.gains.push(gain);
                         }
                     }
                 }
                 PoolClause::Overspend { floor, price, .. } => {
-                    pool.overspend = Some(ir::Overspend { floor: self.int(floor, ctx), price: self.block(price, ctx) })
+                    pool.overspend =
+                        Some(ir::Overspend { floor: self.int(floor, ctx), price: self.block(price, ctx), loc })
                 }
                 PoolClause::Threshold { op, value, body, .. } => {
-                    let t = ir::Threshold { op: *op, value: self.int(value, ctx), effects: self.block(body, ctx) };
+                    let t = ir::Threshold { op: *op, value: self.int(value, ctx), effects: self.block(body, ctx), loc };
                     pool.thresholds.push(t);
                 }
             }
@@ -432,13 +454,21 @@ impl<'a> Lowerer<'a> {
         pool
     }
 
-    fn step(&mut self, pool: &mut ir::Pool, at: &ast::Timing, op: ir::PoolOp, guard: &Option<ast::Guard>, ctx: Ctx) {
+    fn step(
+        &mut self,
+        pool: &mut ir::Pool,
+        at: &ast::Timing,
+        op: ir::PoolOp,
+        guard: &Option<ast::Guard>,
+        ctx: Ctx,
+        loc: ir::Loc,
+    ) {
         let timing = self.timing(at);
         let guard = self.guard(guard, ctx);
-        pool.at.push(ir::PoolStep { timing, op, guard });
+        pool.at.push(ir::PoolStep { timing, op, guard, loc });
     }
 
-    fn condition(&mut self, c: &ast::Condition) -> ir::Condition {
+    fn condition(&mut self, c: &ast::Condition, loc: ir::Loc) -> ir::Condition {
         let ctx = Ctx { source: true, ..Ctx::default() };
         let span = |cl: &ConditionClause| match cl {
             ConditionClause::Blocks(_, s)
@@ -461,10 +491,12 @@ impl<'a> Lowerer<'a> {
             hooks: Vec::new(),
             check_modifier: None,
             check_edge: None,
+            loc,
         };
         for clause in &c.clauses {
             match clause {
-                ConditionClause::Blocks(things, _) => {
+                ConditionClause::Blocks(things, span) => {
+                    out.blocks.loc = Some(self.loc(*span));
                     for thing in things {
                         match thing {
                             ast::Blocked::Spend(pool) => {
@@ -514,10 +546,10 @@ impl<'a> Lowerer<'a> {
                 }
                 ConditionClause::Lasts(d, _) => out.lasts = Some(self.duration(d, ctx)),
                 ConditionClause::Polarity { positive, .. } => out.positive = Some(*positive),
-                ConditionClause::Maintain { at, body, .. } => {
+                ConditionClause::Maintain { at, body, span } => {
                     let t = self.timing(at);
                     let effects = self.block(body, Ctx { maintain: true, ..ctx });
-                    out.maintain.push((t, effects));
+                    out.maintain.push((t, effects, self.loc(*span)));
                 }
                 ConditionClause::Modify { by, with, .. } => {
                     if let Some(by) = by {
@@ -538,10 +570,10 @@ impl<'a> Lowerer<'a> {
                         };
                     }
                 }
-                ConditionClause::Hook { at, body, .. } => {
+                ConditionClause::Hook { at, body, span } => {
                     let t = self.timing(at);
                     let effects = self.block(body, ctx);
-                    out.hooks.push((t, effects));
+                    out.hooks.push((t, effects, self.loc(*span)));
                 }
             }
         }
@@ -553,10 +585,11 @@ impl<'a> Lowerer<'a> {
             amount: self.count(&l.amount, ctx, 0, "a limit"),
             pool: l.pool.as_ref().map(|p| self.pool_ref(p)),
             per: l.per,
+            loc: self.loc(l.span),
         }
     }
 
-    fn action(&mut self, a: &ast::Action, default_cost: &[ir::Cost]) -> ir::Action {
+    fn action(&mut self, a: &ast::Action, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, loc: ir::Loc) -> ir::Action {
         const SINGLES: &[&str] = &["partner", "target", "on", "interrupts", "ends_turn", "rounds", "resolve"];
         self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
@@ -568,6 +601,7 @@ impl<'a> Lowerer<'a> {
             kind: a.kind,
             costs: Vec::new(),
             partner_cost: Vec::new(),
+            partner_loc: None,
             categories: Vec::new(),
             limits: Vec::new(),
             target: ir::Target { kind: ir::TargetKind::None, within: None },
@@ -577,13 +611,17 @@ impl<'a> Lowerer<'a> {
             ends_turn: false,
             rounds: None,
             effects: Vec::new(),
+            loc,
         };
         let mut unguarded: Option<(ir::CostRule, Span)> = None;
         for clause in &a.clauses {
             match clause {
                 ActionClause::Cost { terms, when, span } => {
-                    let rule =
-                        ir::CostRule { when: when.as_ref().map(|w| self.cond(w, ctx)), terms: self.costs(terms, ctx) };
+                    let rule = ir::CostRule {
+                        when: when.as_ref().map(|w| self.cond(w, ctx)),
+                        terms: self.costs(terms, ctx),
+                        loc: self.loc(*span),
+                    };
                     if rule.when.is_some() {
                         out.costs.push(rule);
                     } else if let Some((_, first)) = &unguarded {
@@ -597,7 +635,10 @@ impl<'a> Lowerer<'a> {
                         unguarded = Some((rule, *span));
                     }
                 }
-                ActionClause::Partner(terms, _) => out.partner_cost = self.costs(terms, ctx),
+                ActionClause::Partner(terms, span) => {
+                    out.partner_cost = self.costs(terms, ctx);
+                    out.partner_loc = Some(self.loc(*span));
+                }
                 ActionClause::Category(names, _) => {
                     for n in names {
                         match self.scope.categories.find(&n.name) {
@@ -636,9 +677,9 @@ impl<'a> Lowerer<'a> {
                     };
                     out.target = ir::Target { kind, within: within.as_ref().map(|w| self.int(w, ctx)) };
                 }
-                ActionClause::Requires(e, _) => {
-                    let c = self.cond(e, ctx);
-                    out.requires.push(c);
+                ActionClause::Requires(e, span) => {
+                    let cond = self.cond(e, ctx);
+                    out.requires.push(ir::Require { cond, loc: self.loc(*span) });
                 }
                 ActionClause::On(p) => {
                     if a.kind != ActionKind::Reaction {
@@ -672,15 +713,17 @@ impl<'a> Lowerer<'a> {
             Some((rule, _)) => out.costs.push(rule),
             // Actions and reactions cost the default when they name no cost; free actions,
             // preparations and activities cost nothing unless they say so.
-            None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction) && !default_cost.is_empty() => {
-                out.costs.push(ir::CostRule { when: None, terms: default_cost.to_vec() })
+            None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction) => {
+                if let Some((terms, loc)) = default_cost.filter(|(terms, _)| !terms.is_empty()) {
+                    out.costs.push(ir::CostRule { when: None, terms: terms.clone(), loc: *loc })
+                }
             }
             None => {}
         }
         out
     }
 
-    fn trigger(&mut self, t: &ast::Action) -> ir::Trigger {
+    fn trigger(&mut self, t: &ast::Action, loc: ir::Loc) -> ir::Trigger {
         self.once(&t.clauses, ActionClause::kind_word, ActionClause::span, &["on", "interrupts", "resolve"]);
         let ctx = Ctx { event: true, ..Ctx::default() };
         let mut out = ir::Trigger {
@@ -690,6 +733,7 @@ impl<'a> Lowerer<'a> {
             interrupts: false,
             limits: Vec::new(),
             effects: Vec::new(),
+            loc,
         };
         let mut has_on = false;
         for clause in &t.clauses {
@@ -731,7 +775,7 @@ impl<'a> Lowerer<'a> {
         out
     }
 
-    fn limit(&mut self, l: &ast::Limit) -> ir::Limit {
+    fn limit(&mut self, l: &ast::Limit, loc: ir::Loc) -> ir::Limit {
         let ctx = Ctx::default();
         let subject = self.subject(&l.subject);
         let u = self.use_limit(&l.amount, ctx);
@@ -742,6 +786,7 @@ impl<'a> Lowerer<'a> {
             pool: u.pool,
             per: u.per,
             guard: self.guard(&l.guard, ctx),
+            loc,
         }
     }
 
@@ -778,7 +823,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn initiative(&mut self, clauses: &[InitiativeClause]) -> ir::Initiative {
+    fn initiative(&mut self, clauses: &[InitiativeClause], loc: ir::Loc) -> ir::Initiative {
         let ctx = Ctx::default();
         let span = |c: &InitiativeClause| match c {
             InitiativeClause::Value(_, s)
@@ -798,6 +843,7 @@ impl<'a> Lowerer<'a> {
             order: ir::Order::HighestFirst,
             ties: Vec::new(),
             allow: ir::Allow::default(),
+            loc,
         };
         for clause in clauses {
             match clause {
@@ -886,7 +932,7 @@ impl<'a> Lowerer<'a> {
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
             let guard = self.guard(&ph.guard, Ctx::default());
-            out.push(ir::Phase { name: ph.name.name.clone(), guard, kind });
+            out.push(ir::Phase { name: ph.name.name.clone(), guard, kind, loc: self.loc(ph.span) });
         }
         out
     }

@@ -75,7 +75,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     if let Some(root_name) = files.last().map(|root| root.name.clone()) {
         let entries = merge::merge(files, &mut diagnostics);
         let scope = scope::Scope::new(&entries);
-        let mut lowerer = lower::Lowerer::new(&scope);
+        let mut lowerer = lower::Lowerer::new(&scope, &sources);
         let r = lowerer.lower(&root_name, &entries);
         diagnostics.append(&mut lowerer.diagnostics);
         diagnostics.extend(consteval::cyclic_values(&r, &scope));

@@ -104,6 +104,7 @@ pub enum Effect {
         chooser: Chooser,
         question: String,
         options: Vec<ChoiceOption>,
+        loc: Loc,
     },
     Check {
         roll: Expr,

@@ -15,7 +15,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -34,6 +34,9 @@ pub struct Ruleset {
     pub format_version: u32,
     pub name: String,
     pub title: Option<String>,
+    /// The source files rules were written in, as given on the command line or in `extends`
+    /// (the names diagnostics use); a [`Loc`]'s `file` indexes this.
+    pub files: Vec<String>,
     pub stats: Vec<Stat>,
     pub derived: Vec<Derived>,
     pub pools: Vec<Pool>,
@@ -62,6 +65,16 @@ pub struct Ruleset {
     pub turn_start: Vec<TurnStep>,
     pub turn_end: Vec<TurnStep>,
     pub dispatch: Dispatch,
+}
+
+/// Where a rule is written: an index into [`Ruleset::files`], a 1-based line and a 1-based
+/// column counted in characters. Data only: a compiled ruleset runs without its sources, and
+/// traces name the rule that caused an event with it (`rulesets/frontiers.rules:52:3`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loc {
+    pub file: u16,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// A name for display, with an optional longer label.
@@ -118,6 +131,7 @@ pub struct PoolStep {
     pub op: PoolOp,
     /// Runs only when this holds (an `unless` is stored negated).
     pub guard: Option<Expr>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -144,6 +158,7 @@ pub struct Gain {
     pub amount: Expr,
     pub guard: Option<Expr>,
     pub cap: Option<(Expr, Period)>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -152,6 +167,7 @@ pub struct Overspend {
     pub floor: Expr,
     /// Effects paid for each overspend.
     pub price: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -159,6 +175,7 @@ pub struct Threshold {
     pub op: CmpOp,
     pub value: Expr,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,12 +187,15 @@ pub struct Condition {
     pub lasts: Option<Duration>,
     /// `Some(true)` positive, `Some(false)` negative: its place in the turn-start sequence.
     pub positive: Option<bool>,
-    pub maintain: Vec<(Timing, Vec<Effect>)>,
-    pub hooks: Vec<(Timing, Vec<Effect>)>,
+    /// Upkeep and timed effects: when, what, and where each clause is written.
+    pub maintain: Vec<(Timing, Vec<Effect>, Loc)>,
+    pub hooks: Vec<(Timing, Vec<Effect>, Loc)>,
     /// Added to every check the holder makes.
     pub check_modifier: Option<Expr>,
     /// Every check the holder makes is rolled twice, keeping the better or worse.
     pub check_edge: Option<Edge>,
+    /// The declaration: a condition that blocks an action is the rule that refused it.
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +210,8 @@ pub struct Blocks {
     pub kinds: Vec<ActionKind>,
     pub movement: bool,
     pub spend: Vec<PoolId>,
+    /// Where the (last) `blocks` clause is written: a refusal it causes names it.
+    pub loc: Option<Loc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -209,22 +231,34 @@ pub struct Action {
     /// unguarded one (or the ruleset's default cost).
     pub costs: Vec<CostRule>,
     pub partner_cost: Vec<Cost>,
+    /// Where the `partner cost` clause is written, if there is one.
+    pub partner_loc: Option<Loc>,
     pub categories: Vec<CategoryId>,
     pub limits: Vec<UseLimit>,
     pub target: Target,
-    pub requires: Vec<Expr>,
+    pub requires: Vec<Require>,
     pub on: Option<EventPattern>,
     pub interrupts: bool,
     pub ends_turn: bool,
     /// A multi-round action: paid each round for this many rounds, resolved at the end.
     pub rounds: Option<Expr>,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
+}
+
+/// A requirement of an action, and where it is written (a refusal names it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Require {
+    pub cond: Expr,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CostRule {
     pub when: Option<Expr>,
     pub terms: Vec<Cost>,
+    /// The `cost` clause (or the `default cost` declaration it came from).
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -247,6 +281,7 @@ pub struct UseLimit {
     /// Counts an amount of this pool spent, instead of uses.
     pub pool: Option<PoolId>,
     pub per: Period,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -303,6 +338,7 @@ pub struct Trigger {
     pub interrupts: bool,
     pub limits: Vec<UseLimit>,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -310,6 +346,7 @@ pub struct Hook {
     pub timing: Timing,
     pub guard: Option<Expr>,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -321,6 +358,7 @@ pub struct Limit {
     pub pool: Option<PoolId>,
     pub per: Period,
     pub guard: Option<Expr>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -329,6 +367,7 @@ pub struct CostAdjust {
     pub subject: Option<LimitSubject>,
     pub op: CostAdjustOp,
     pub when: Option<Expr>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -367,6 +406,7 @@ pub struct Initiative {
     pub order: Order,
     pub ties: Vec<TieBreak>,
     pub allow: Allow,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -405,6 +445,7 @@ pub struct Phase {
     /// The phase runs only in rounds where this holds.
     pub guard: Option<Expr>,
     pub kind: PhaseKind,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -451,6 +492,7 @@ pub struct Surprise {
 pub struct Downtime {
     pub every_hours: Expr,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -459,6 +501,7 @@ pub struct Rest {
     pub label: Option<String>,
     pub hours: Option<Expr>,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -468,6 +511,7 @@ pub struct Outro {
     /// Rounds go on without initiative (slow burn) instead of the encounter ending.
     pub continues: bool,
     pub effects: Vec<Effect>,
+    pub loc: Loc,
 }
 
 /// A step of the work done at the start or end of a turn.

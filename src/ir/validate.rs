@@ -171,6 +171,10 @@ impl Validator<'_> {
     fn phase(&mut self, id: PhaseId) {
         self.index("phase", id.0, self.r.phases.len());
     }
+    /// A rule's location names a file of the ruleset's table (traces print its name).
+    fn loc(&mut self, loc: Loc) {
+        self.index("source file", u32::from(loc.file), self.r.files.len());
+    }
 
     fn timing(&mut self, t: Timing) {
         if let Timing::PhaseStart(p) | Timing::PhaseEnd(p) = t {
@@ -233,6 +237,7 @@ impl Validator<'_> {
 
     fn limits(&mut self, limits: &[UseLimit]) {
         for l in limits {
+            self.loc(l.loc);
             self.expr(&l.amount);
             if let Some(p) = l.pool {
                 self.pool(p);
@@ -268,7 +273,8 @@ impl Validator<'_> {
                     }
                     Effect::Remove { condition, .. } => self.condition(*condition),
                     Effect::Emit(id) => self.event(*id),
-                    Effect::Choose { chooser, question, options } => {
+                    Effect::Choose { chooser, question, options, loc } => {
+                        self.loc(*loc);
                         if *chooser == crate::ir::Chooser::Gm && !self.gm_questions.iter().any(|(q, _)| q == question) {
                             self.gm_questions
                                 .push((question.clone(), options.iter().map(|o| o.name.clone()).collect()));
@@ -325,6 +331,7 @@ impl Validator<'_> {
             self.expr(&p.min);
             self.expr(&p.start);
             for step in &p.at {
+                self.loc(step.loc);
                 self.timing(step.timing);
                 self.opt(&step.guard);
                 match &step.op {
@@ -340,6 +347,7 @@ impl Validator<'_> {
                 }
             }
             for g in &p.gains {
+                self.loc(g.loc);
                 self.pattern(&g.on);
                 self.expr(&g.amount);
                 self.opt(&g.guard);
@@ -348,15 +356,21 @@ impl Validator<'_> {
                 }
             }
             if let Some(o) = &p.overspend {
+                self.loc(o.loc);
                 self.expr(&o.floor);
                 self.effects(&o.price);
             }
             for t in &p.thresholds {
+                self.loc(t.loc);
                 self.expr(&t.value);
                 self.effects(&t.effects);
             }
         }
         for c in &r.conditions {
+            self.loc(c.loc);
+            if let Some(loc) = c.blocks.loc {
+                self.loc(loc);
+            }
             for p in &c.blocks.spend {
                 self.pool(*p);
             }
@@ -366,25 +380,32 @@ impl Validator<'_> {
             if let Some(d) = &c.lasts {
                 self.duration(d);
             }
-            for (t, effects) in c.maintain.iter().chain(&c.hooks) {
+            for (t, effects, loc) in c.maintain.iter().chain(&c.hooks) {
+                self.loc(*loc);
                 self.timing(*t);
                 self.effects(effects);
             }
             self.opt(&c.check_modifier);
         }
         for a in &r.actions {
+            self.loc(a.loc);
             for rule in &a.costs {
+                self.loc(rule.loc);
                 self.opt(&rule.when);
                 self.costs(&rule.terms);
             }
             self.costs(&a.partner_cost);
+            if let Some(loc) = a.partner_loc {
+                self.loc(loc);
+            }
             for c in &a.categories {
                 self.category(*c);
             }
             self.limits(&a.limits);
             self.opt(&a.target.within);
-            for e in &a.requires {
-                self.expr(e);
+            for req in &a.requires {
+                self.loc(req.loc);
+                self.expr(&req.cond);
             }
             if let Some(on) = &a.on {
                 self.pattern(on);
@@ -393,6 +414,7 @@ impl Validator<'_> {
             self.effects(&a.effects);
         }
         for t in &r.triggers {
+            self.loc(t.loc);
             self.pattern(&t.on);
             for e in &t.requires {
                 self.expr(e);
@@ -401,11 +423,13 @@ impl Validator<'_> {
             self.effects(&t.effects);
         }
         for h in &r.hooks {
+            self.loc(h.loc);
             self.timing(h.timing);
             self.opt(&h.guard);
             self.effects(&h.effects);
         }
         for l in &r.limits {
+            self.loc(l.loc);
             self.subject(l.subject);
             self.expr(&l.amount);
             if let Some(p) = l.pool {
@@ -414,6 +438,7 @@ impl Validator<'_> {
             self.opt(&l.guard);
         }
         for adj in &r.cost_adjustments {
+            self.loc(adj.loc);
             if let Some(s) = adj.subject {
                 self.subject(s);
             }
@@ -424,6 +449,7 @@ impl Validator<'_> {
             self.opt(&adj.when);
         }
         let i = &r.initiative;
+        self.loc(i.loc);
         self.expr(&i.value);
         self.timing(i.made_at);
         self.opt(&i.adjust);
@@ -437,6 +463,7 @@ impl Validator<'_> {
             }
         }
         for p in &r.phases {
+            self.loc(p.loc);
             self.opt(&p.guard);
             if let PhaseKind::Step(effects) = &p.kind {
                 self.effects(effects);
@@ -446,14 +473,17 @@ impl Validator<'_> {
             self.condition(*c);
         }
         for d in &r.downtime {
+            self.loc(d.loc);
             self.expr(&d.every_hours);
             self.effects(&d.effects);
         }
         for rest in &r.rests {
+            self.loc(rest.loc);
             self.opt(&rest.hours);
             self.effects(&rest.effects);
         }
         for o in &r.outros {
+            self.loc(o.loc);
             self.effects(&o.effects);
         }
         for p in &r.state_order {

@@ -23,20 +23,27 @@ const MAX_NESTING: u32 = 64;
 pub struct Reject {
     pub code: &'static str,
     pub reason: Cow<'static, str>,
+    /// The rule that refused (a limit, a cost, a blocking condition, ...); `None`: the action's
+    /// own declaration.
+    pub rule: Option<ir::Loc>,
 }
 
 fn reject(code: &'static str, reason: &'static str) -> Reject {
-    Reject { code, reason: Cow::Borrowed(reason) }
+    Reject { code, reason: Cow::Borrowed(reason), rule: None }
 }
 
 /// Refuses with a formatted reason, formatted only when someone will read it: a policy's dry
-/// run ("could I?") refuses often and reads only the verdict.
+/// run ("could I?") refuses often and reads only the verdict. `@ loc` names the refusing rule.
 macro_rules! refuse {
-    ($engine:expr, $code:expr, $($fmt:tt)+) => {
+    ($engine:expr, @ $rule:expr, $code:expr, $($fmt:tt)+) => {
         return Ok(Err(Reject {
             code: $code,
             reason: if $engine.dry { Cow::Borrowed("") } else { Cow::Owned(format!($($fmt)+)) },
+            rule: $rule,
         }))
+    };
+    ($engine:expr, $code:expr, $($fmt:tt)+) => {
+        refuse!($engine, @ None, $code, $($fmt)+)
     };
 }
 
@@ -46,6 +53,8 @@ pub struct Plan {
     pub paid: Costs,
     /// The ally finishing a combo, and what they pay.
     pub partner: Option<(usize, Costs)>,
+    /// The cost rule paid (`None`: the cost came from adjustments alone).
+    pub cost_rule: Option<ir::Loc>,
 }
 
 impl<S: Sink> Engine<'_, S> {
@@ -81,7 +90,9 @@ impl<S: Sink> Engine<'_, S> {
             match self.clock.allowed {
                 None => return Ok(Err(reject("not-now", "nothing is declared outside a turn or a declaration phase"))),
                 Some(kinds) if !kinds.contains(&kind) => {
-                    refuse!(self, "not-now", "{} actions are not taken now", kind.word());
+                    // The phase being played says which kinds it takes.
+                    let phase = r.phases.get(self.clock.phase_at).map(|p| p.loc);
+                    refuse!(self, @ phase, "not-now", "{} actions are not taken now", kind.word());
                 }
                 Some(_) => {}
             }
@@ -93,13 +104,13 @@ impl<S: Sink> Engine<'_, S> {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
         if let Some(c) = self.world.blocked(who, kind) {
-            let cond = &r.conditions[c.index()].name;
-            refuse!(self, "blocked", "is {cond}, which blocks {} actions", kind.word());
+            let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
+            refuse!(self, @ rule, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
         if self.shapes[a.index()].moves {
             if let Some(c) = self.world.movement_blocked(who) {
-                let cond = &r.conditions[c.index()].name;
-                refuse!(self, "blocked", "is {cond}, which blocks movement");
+                let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
+                refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
             }
         }
         // The target.
@@ -139,6 +150,7 @@ impl<S: Sink> Engine<'_, S> {
             if used >= max {
                 refuse!(
                     self,
+                    @ Some(l.loc),
                     "limit",
                     "{} may be used {max} time(s) per {}, {used} already",
                     action.name,
@@ -172,6 +184,7 @@ impl<S: Sink> Engine<'_, S> {
                 if l.each && l.pool.is_none() {
                     refuse!(
                         self,
+                        @ Some(l.loc),
                         "limit",
                         "{} may be used {max} time(s) per {}, {used} already",
                         action.name,
@@ -187,23 +200,29 @@ impl<S: Sink> Engine<'_, S> {
                     Some(p) => format!("{} spent", r.pools[p.index()].name),
                     None => "use(s)".to_string(),
                 };
-                refuse!(self, "limit", "{subject_name} allow {max} {what} per {}, {used} already", period(l.per));
+                refuse!(
+                    self,
+                    @ Some(l.loc),
+                    "limit",
+                    "{subject_name} allow {max} {what} per {}, {used} already",
+                    period(l.per)
+                );
             }
         }
         for req in &action.requires {
-            if self.eval(req, &ctx)? == 0 {
-                refuse!(self, "requires", "a requirement of {} does not hold", action.name);
+            if self.eval(&req.cond, &ctx)? == 0 {
+                refuse!(self, @ Some(req.loc), "requires", "a requirement of {} does not hold", action.name);
             }
         }
         // The cost, paid in full.
-        let cost = self.cost_of(who, a, &ctx, units)?;
+        let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
         for (p, amount) in &cost {
             if *amount <= 0 {
                 continue;
             }
             if let Some(c) = self.world.spend_blocked(who, *p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
-                refuse!(self, "blocked", "is {cond}, which blocks spending {pool}");
+                refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
             let have = self.world.pool(who, *p);
             let min = self.pool_min(who, *p)?;
@@ -213,7 +232,8 @@ impl<S: Sink> Engine<'_, S> {
             };
             if have - amount < floor {
                 let pool = &r.pools[p.index()].name;
-                refuse!(self, "cost", "needs {amount} {pool}, has {have}");
+                let rule = Some(payment_rule(r, a, cost_rule, *p));
+                refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
         // A combo: a partner (the target if an ally, else the first ally who can) pays too.
@@ -248,7 +268,7 @@ impl<S: Sink> Engine<'_, S> {
                 return Ok(Err(reject("partner", "needs an ally who can pay the partner cost")));
             }
         }
-        Ok(Ok(Plan { paid: cost, partner }))
+        Ok(Ok(Plan { paid: cost, partner, cost_rule }))
     }
 
     /// The cost of an action now: the first cost rule whose guard holds, then adjustments.
@@ -259,6 +279,16 @@ impl<S: Sink> Engine<'_, S> {
         ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<Costs, RunError> {
+        Ok(self.cost_and_rule(a, ctx, units)?.0)
+    }
+
+    /// The cost of an action now, and where the cost rule chosen is written.
+    fn cost_and_rule(
+        &mut self,
+        a: ir::ActionId,
+        ctx: &Ctx,
+        units: Option<i64>,
+    ) -> Result<(Costs, Option<ir::Loc>), RunError> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let mut chosen: Option<&ir::CostRule> = None;
@@ -288,7 +318,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         self.adjust_costs(a, ctx, &mut out)?;
-        Ok(out)
+        Ok((out, chosen.map(|rule| rule.loc)))
     }
 
     /// Applies the ruleset's `adjust cost` rules that hold now to a cost of action `a`.
@@ -372,12 +402,16 @@ impl<S: Sink> Engine<'_, S> {
             Ok(plan) => plan,
             Err(rej) => {
                 let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
-                self.emit(Event::Rejected { actor, action, code: rej.code, reason: rej.reason });
+                let rule = rej.rule.unwrap_or(self.r.actions[a.index()].loc);
+                self.emit_by(Event::Rejected { actor, action, code: rej.code, reason: rej.reason }, Some(rule));
                 return Ok(None);
             }
         };
         let r = self.r;
         let action = &r.actions[a.index()];
+        // Each payment is its cost rule's (`payment_rule`); the rest of the declaration is the
+        // action's.
+        let outer = self.rule;
         let cause = Cause::Action { action: self.names.action[a.index()].clone(), by: self.names.who[who].clone() };
         let mut paid = Paid::default();
         let mut overspends = Vec::new();
@@ -389,6 +423,7 @@ impl<S: Sink> Engine<'_, S> {
             let min = self.pool_min(who, *p)?;
             // Energy is spent at declaration; each unit below the floor is one overspend.
             let below = (min - (now - amount)).clamp(0, *amount);
+            self.rule = Some(payment_rule(r, a, plan.cost_rule, *p));
             self.set_pool_raw(who, *p, now - amount, &cause);
             paid.push(self.names.pool[p.index()].clone(), *amount);
             if below > 0 {
@@ -396,6 +431,8 @@ impl<S: Sink> Engine<'_, S> {
                 self.tell(Fact::Overspent { who, pool: p.index() });
             }
         }
+        // The partner's share is its `partner cost` clause's; the declaration is the action's.
+        self.rule = Some(action.partner_loc.unwrap_or(action.loc));
         if let Some((p, pay)) = &plan.partner {
             let partner_cause =
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
@@ -404,6 +441,7 @@ impl<S: Sink> Engine<'_, S> {
                 self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
             }
         }
+        self.rule = Some(action.loc);
         self.ledger.declared(
             who,
             Declared {
@@ -418,6 +456,7 @@ impl<S: Sink> Engine<'_, S> {
         let targets = Targets(target.map(|t| self.names.who[t].clone()));
         let (actor, name) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
         self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });
+        self.rule = outer;
         let bought = units.unwrap_or_else(|| {
             let per_unit = action.costs.iter().flat_map(|c| &c.terms).find_map(|t| t.per.map(|(n, _)| i64::from(n)));
             per_unit.unwrap_or(0)
@@ -430,7 +469,7 @@ impl<S: Sink> Engine<'_, S> {
         // (Frontiers, "Overspending Energy"), however far below the floor it goes.
         for (p, _) in overspends {
             if let Some(o) = &r.pools[p.index()].overspend {
-                self.run_effects(&o.price, &ctx, &Cause::Static("overspend"))?;
+                self.run_effects(&o.price, &ctx, &Cause::Static("overspend"), o.loc)?;
             }
         }
         Ok(Some(Deferred { who, action: a, target, ctx, cause }))
@@ -462,7 +501,7 @@ impl<S: Sink> Engine<'_, S> {
             // A multi-round action: paid again at the actor's next turns, resolved at the end.
             self.pending.ongoing.push(Ongoing { who, action: a, left: rounds - 1, ctx });
         } else if !cancelled {
-            self.run_effects(&action.effects, &ctx, cause)?;
+            self.run_effects(&action.effects, &ctx, cause, action.loc)?;
         }
         // The action has resolved: its consequences (a fall to 0 HP) apply before anyone answers
         // it (Frontiers, "Damage While Down During Resolution").
@@ -549,7 +588,8 @@ impl<S: Sink> Engine<'_, S> {
                             }
                             self.budget.fired(self.names.trigger[t.index()].clone());
                             self.step()?;
-                            self.run_effects(&trig.effects, &c, &Cause::Named(self.names.trigger[t.index()].clone()))?;
+                            let cause = Cause::Named(self.names.trigger[t.index()].clone());
+                            self.run_effects(&trig.effects, &c, &cause, trig.loc)?;
                         }
                     }
                     ir::Responder::Gain(p, g) if !interrupting => {
@@ -579,7 +619,9 @@ impl<S: Sink> Engine<'_, S> {
                             let now = self.world.pool(who, p);
                             let max = self.pool_max(who, p)?;
                             let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
+                            let outer = self.under(gain.loc);
                             self.set_pool(who, p, next, &Cause::Gain(source.clone()))?;
+                            self.rule = outer;
                         }
                     }
                     _ => {}
@@ -605,7 +647,8 @@ impl<S: Sink> Engine<'_, S> {
                 self.clock.turn_phase = false;
                 let (who_name, action_name) =
                     (self.names.who[ready.who].clone(), self.names.action[ready.action.index()].clone());
-                self.emit(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name });
+                let rule = Some(r.actions[ready.action.index()].loc);
+                self.emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
                 self.declare(ready.who, ready.action, ready.target, None, None)?;
                 (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
                 // The turn the ready held open ends after the action.
@@ -714,7 +757,7 @@ impl<S: Sink> Engine<'_, S> {
             }
             let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
             self.budget.fired(reaction.clone());
-            self.emit(Event::Trigger { source: source.clone(), reactor, reaction });
+            self.emit_by(Event::Trigger { source: source.clone(), reactor, reaction }, Some(r.actions[ra.index()].loc));
             self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
             let c = Ctx { owner: who, ..ev_ctx };
             self.clock.trigger_seq = trigger_seq;
@@ -737,7 +780,7 @@ impl<S: Sink> Engine<'_, S> {
                 break;
             }
             let (actor, action) = (self.names.who[d.who].clone(), self.names.action[d.action.index()].clone());
-            self.emit(Event::Resolve { actor, action });
+            self.emit_by(Event::Resolve { actor, action }, Some(r.actions[d.action.index()].loc));
             self.clock.trigger_seq = trigger_seq;
             self.pending.reaction_depth += 1;
             outcome = self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, true);
@@ -849,6 +892,30 @@ fn default_reaction_target(r: &ir::Ruleset, ra: ir::ActionId, actor: usize, who:
         ir::TargetKind::Self_ => Some(who),
         _ => Some(actor),
     }
+}
+
+/// Where condition `c` says what it blocks (its declaration if no clause says).
+fn blocking(r: &ir::Ruleset, c: ir::ConditionId) -> ir::Loc {
+    let cond = &r.conditions[c.index()];
+    cond.blocks.loc.unwrap_or(cond.loc)
+}
+
+/// The rule a payment of `pool` for action `a` answers to: the cost rule chosen when it names
+/// the pool, else the first cost adjustment of the action that adds it (`adjust cost X: + 1
+/// energy`), else the cost rule, else the action.
+fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, pool: ir::PoolId) -> ir::Loc {
+    let action = &r.actions[a.index()];
+    let chosen = action.costs.iter().find(|c| Some(c.loc) == cost_rule);
+    if let (Some(rule), Some(loc)) = (chosen, cost_rule) {
+        if rule.terms.iter().any(|t| t.pool == pool) {
+            return loc;
+        }
+    }
+    let adds = |adj: &&ir::CostAdjust| {
+        adj.subject.is_none_or(|s| s.covers(action, a))
+            && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
+    };
+    r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
 }
 
 fn period(p: Period) -> &'static str {

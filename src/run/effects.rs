@@ -72,7 +72,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         if !self.world.set_held(who, c, held) {
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
-            self.emit(Event::Condition { who: name, condition: cond, on: true });
+            // Outside any rule (held from the start), the condition's own declaration.
+            let rule = self.rule.or(Some(def.loc));
+            self.emit_by(Event::Condition { who: name, condition: cond, on: true }, rule);
             for implied in def.implies.clone() {
                 if !self.world.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
@@ -87,7 +89,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
-        self.emit(Event::Condition { who: name, condition: cond, on: false });
+        // A condition that ends outside any rule has run its course: its declaration says how
+        // long it lasts.
+        let rule = self.rule.or(Some(self.r.conditions[c.index()].loc));
+        self.emit_by(Event::Condition { who: name, condition: cond, on: false }, rule);
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
             if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
@@ -101,10 +106,18 @@ impl<'r, S: Sink> Engine<'r, S> {
     ///
     /// With a `state_order`, the rule's changes to its pools are held while they follow one
     /// another and applied in that order when anything else happens or the rule ends (`flush`).
-    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
+    ///
+    /// `rule` is where the rule is written: the events its effects cause name it.
+    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause, rule: ir::Loc) -> Result<(), RunError> {
         let staging = !self.r.state_order.is_empty();
         let was = std::mem::replace(&mut self.pending.staging, staging);
-        let done = self.flush().and_then(|()| self.run_flow(effects, c, cause)).and_then(|_| self.flush());
+        let done = self.flush().and_then(|()| {
+            let outer = self.under(rule);
+            let done = self.run_flow(effects, c, cause);
+            self.rule = outer;
+            done
+        });
+        let done = done.and_then(|_| self.flush());
         self.pending.staging = was;
         done.map_err(|e| e.within(|| cause.to_string()))
     }
@@ -123,11 +136,14 @@ impl<'r, S: Sink> Engine<'r, S> {
         let pool = first.pool;
         let mut staged = std::mem::take(&mut self.pending.staged);
         let done = if staged.iter().all(|s| s.pool == pool) {
+            let outer = self.rule;
             for s in &staged {
                 if s.from != s.to {
+                    self.rule = s.rule;
                     self.record_pool(s.who, s.pool, s.from, s.to, &s.cause);
                 }
             }
+            self.rule = outer;
             Ok(())
         } else {
             for s in staged.iter().rev() {
@@ -177,8 +193,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let to = self.clamp_pool(who, *pool, next)?;
                     let at = self.world.pool_at(who, *pool);
                     let from = std::mem::replace(&mut self.world.pools[at], to);
-                    let (pool, op, value, cause) = (*pool, *op, v, cause.clone());
-                    self.pending.staged.push(Staged { who, pool, op, value, from, to, cause });
+                    let (pool, op, value, cause, rule) = (*pool, *op, v, cause.clone(), self.rule);
+                    self.pending.staged.push(Staged { who, pool, op, value, from, to, cause, rule });
                 } else {
                     self.set_pool(who, *pool, next, cause)?;
                 }
@@ -203,7 +219,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.remove(who, *condition);
             }
             Effect::Emit(event) => return self.emit_event(*event, c),
-            Effect::Choose { chooser, question, options } => {
+            Effect::Choose { chooser, question, options, loc } => {
                 let who = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
                     ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
@@ -216,7 +232,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                         None => self.names.intern("GM"),
                     };
                     let (question, answer) = (self.names.intern(question), self.names.intern(&o.name));
-                    self.emit(Event::Choice { who: who_name, question, answer });
+                    self.emit_by(Event::Choice { who: who_name, question, answer }, Some(*loc));
                     return self.run_flow(&o.effects, c, cause);
                 }
             }
@@ -418,8 +434,12 @@ impl<'r, S: Sink> Engine<'r, S> {
                     continue;
                 }
                 let c = Ctx { owner: who, ..Ctx::default() };
+                // A step's work, its guard's dice included, is its own rule's; a failure ends the
+                // run, so the rule under way is restored only on success (`reset` clears it).
+                let outer = self.under(step.loc);
                 if let Some(g) = &step.guard {
                     if self.eval(g, &c)? == 0 {
+                        self.rule = outer;
                         continue;
                     }
                 }
@@ -467,6 +487,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                         self.set_pool(who, id, next, &cause)?;
                     }
                 }
+                self.rule = outer;
             }
         }
         Ok(())
@@ -506,9 +527,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             for (i, &(who, p, old)) in batch.iter().enumerate().skip(rest) {
                 self.thresholds(who, p, old, step_end(&batch, i), &mut deferred)?;
             }
-            for &(who, e) in &deferred {
+            for &(who, e, rule) in &deferred {
                 let c = Ctx { owner: who, ..Ctx::default() };
-                self.run_effects(std::slice::from_ref(e), &c, &Cause::Static("threshold"))?;
+                self.run_effects(std::slice::from_ref(e), &c, &Cause::Static("threshold"), rule)?;
             }
             batch.clear();
             deferred.clear();
@@ -528,7 +549,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         &mut self,
         batch: &[(usize, ir::PoolId, i64)],
         staged: &[Staged],
-        deferred: &mut Vec<(usize, &'r Effect)>,
+        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
     ) -> Result<usize, RunError> {
         let r: &'r ir::Ruleset = self.r;
         let mut next = 0;
@@ -539,7 +560,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             for s in staged.iter().filter(|s| s.pool == p) {
                 let value = assign(self.world.pool(s.who, p), s.op, s.value);
-                self.set_pool(s.who, p, value, &s.cause)?;
+                let outer = std::mem::replace(&mut self.rule, s.rule);
+                let done = self.set_pool(s.who, p, value, &s.cause);
+                self.rule = outer;
+                done?;
             }
             at_rank.clear();
             let start = next;
@@ -572,7 +596,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         p: ir::PoolId,
         old: i64,
         to: Option<i64>,
-        deferred: &mut Vec<(usize, &'r Effect)>,
+        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
     ) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
         let now = to.unwrap_or_else(|| self.world.pool(who, p));
@@ -582,7 +606,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             let inside = |v: i64| t.op.holds(v, value);
             if inside(now) && !inside(old) {
                 let cause = Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
-                self.threshold_effects(&t.effects, who, &cause, deferred)?;
+                let outer = self.under(t.loc);
+                let done = self.threshold_effects(&t.effects, who, &cause, t.loc, deferred);
+                self.rule = outer;
+                done?;
             }
         }
         Ok(())
@@ -594,15 +621,16 @@ impl<'r, S: Sink> Engine<'r, S> {
         effects: &'r [Effect],
         who: usize,
         cause: &Cause,
-        deferred: &mut Vec<(usize, &'r Effect)>,
+        rule: ir::Loc,
+        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
     ) -> Result<(), RunError> {
         let c = Ctx { owner: who, ..Ctx::default() };
         for e in effects {
             match e {
-                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e)),
+                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e, rule)),
                 Effect::If { cond, then, otherwise } => {
                     let branch = if self.eval(cond, &c)? != 0 { then } else { otherwise };
-                    self.threshold_effects(branch, who, cause, deferred)?;
+                    self.threshold_effects(branch, who, cause, rule, deferred)?;
                 }
                 other => {
                     self.step()?;

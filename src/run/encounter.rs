@@ -16,6 +16,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub fn make_initiative(&mut self) -> Result<(), RunError> {
         let r = self.r;
         let init = &r.initiative;
+        // Its rolls and the GM's choices on ties are the initiative's.
+        let outer = self.under(init.loc);
         let first_time = self.world.order().is_empty();
         self.world.following.iter_mut().for_each(|f| *f = false);
         for who in 0..self.world.n {
@@ -34,7 +36,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             self.world.initiative[who] = v;
         }
-        self.order_by_initiative()
+        let done = self.order_by_initiative();
+        self.rule = outer;
+        done
     }
 
     /// Orders participants by the current values and tie-breaks; emits `initiative`.
@@ -181,10 +185,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                             continue;
                         }
                         let source = self.world.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
-                        for (at, effects) in &cond.hooks {
+                        for (at, effects, loc) in &cond.hooks {
                             if *at == t {
                                 let cause = Cause::Named(self.names.condition[i].clone());
-                                self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
+                                self.run_effects(effects, &Ctx { source, ..c }, &cause, *loc)?;
                             }
                         }
                     }
@@ -194,12 +198,16 @@ impl<'r, S: Sink> Engine<'r, S> {
                                 continue;
                             }
                             if let Some(g) = &hook.guard {
-                                if self.eval(g, &c)? == 0 {
+                                // Dice its guard rolls are the hook's.
+                                let outer = self.under(hook.loc);
+                                let holds = self.eval(g, &c)? != 0;
+                                self.rule = outer;
+                                if !holds {
                                     continue;
                                 }
                             }
                             let cause = super::trace::Cause::Hook(self.names.timing(t));
-                            self.run_effects(&hook.effects, &c, &cause)?;
+                            self.run_effects(&hook.effects, &c, &cause, hook.loc)?;
                         }
                     }
                 }
@@ -208,16 +216,19 @@ impl<'r, S: Sink> Engine<'r, S> {
                     while let Some(i) = self.world.next_held(who, next) {
                         next = i + 1;
                         let (id, cond) = (ir::ConditionId(i as u32), &r.conditions[i]);
-                        for (at, effects) in &cond.maintain {
+                        for (at, effects, loc) in &cond.maintain {
                             if *at != t {
                                 continue;
                             }
                             let saved = std::mem::replace(&mut self.pending.cancelled, false);
                             let cause = Cause::Maintain(self.names.condition[i].clone());
                             let source = self.world.held(who, id).and_then(|h| h.source);
-                            self.run_effects(effects, &Ctx { source, ..c }, &cause)?;
+                            self.run_effects(effects, &Ctx { source, ..c }, &cause, *loc)?;
                             if std::mem::replace(&mut self.pending.cancelled, saved) {
+                                // The upkeep that could not be paid ends it.
+                                let outer = self.under(*loc);
                                 self.remove(who, id);
+                                self.rule = outer;
                             }
                         }
                     }
@@ -285,7 +296,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         let Some(other) = self.names.who.iter().position(|n| **n == *after) else { return false };
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
-            self.emit(Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() });
+            let event = Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() };
+            self.emit_by(event, Some(self.r.initiative.loc));
             return false;
         };
         queue.remove(at);
@@ -297,7 +309,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.world.order_mut().insert(pos, vec![who]);
         let answer = Name::from(format!("after {after}"));
         let question = self.names.intern("delay");
-        self.emit(Event::Choice { who: name, question, answer });
+        self.emit_by(Event::Choice { who: name, question, answer }, Some(self.r.initiative.loc));
         true
     }
 
@@ -305,7 +317,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn not_allowed(&mut self, who: usize, what: &'static str, reason: &'static str) {
         let actor = self.names.who[who].clone();
         let action = self.names.intern(what);
-        self.emit(Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() });
+        let event = Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() };
+        self.emit_by(event, Some(self.r.initiative.loc));
     }
 
     /// Scripted stays: a later place chosen once, when the encounter starts, then locked (004).
@@ -369,6 +382,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let mut going = self.pending.ongoing.remove(i);
             let action = &self.r.actions[going.action.index()];
+            let outer = self.under(action.loc);
             let (actor, name) = (self.names.who[who].clone(), self.names.action[going.action.index()].clone());
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
@@ -385,6 +399,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             if !paid {
                 self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid" });
+                self.rule = outer;
                 continue;
             }
             going.left -= 1;
@@ -394,9 +409,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             } else {
                 self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete" });
                 let effects = action.effects.clone();
-                self.run_effects(&effects, &going.ctx, &Cause::Named(name))?;
+                self.run_effects(&effects, &going.ctx, &Cause::Named(name), action.loc)?;
                 self.settle()?;
             }
+            self.rule = outer;
         }
         Ok(())
     }
@@ -458,7 +474,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                     if r.initiative.allow.ready {
                         let action = self.names.action[ready.action.index()].clone();
                         let question = self.names.intern("ready");
-                        self.emit(Event::Choice { who: name, question, answer: action });
+                        let rule = Some(r.actions[ready.action.index()].loc);
+                        self.emit_by(Event::Choice { who: name, question, answer: action }, rule);
                         self.pending.readied.push(ready);
                         self.pending.holding[who] = true;
                     } else {
@@ -566,7 +583,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                     // Initiative changed since the order was made (an effect, a `follow`): the
                     // new values order the turns from this phase on, never turns already taken.
                     if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
+                        // Its tie-breaks (rolls, the GM's choice) are the initiative's.
+                        let outer = self.under(r.initiative.loc);
                         self.order_by_initiative()?;
+                        self.rule = outer;
                     }
                     self.clock.allowed = Some(TURN_KINDS);
                     self.clock.turn_phase = true;
@@ -634,7 +654,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     for &who in &order {
                         self.budget.fresh();
                         let cause = Cause::Named(self.names.phase[p].clone());
-                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+                        self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause, r.phases[p].loc)?;
                     }
                     self.scratch.in_order = order;
                     self.settle()?;
@@ -695,7 +715,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let c = Ctx::of(who);
                     let value = self.eval(&t.value, &c)?;
                     if t.op.holds(now, value) {
-                        self.conditions_of(&t.effects, &c)?;
+                        self.conditions_of(&t.effects, &c, t.loc)?;
                     }
                 }
             }
@@ -704,15 +724,15 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Only the condition changes of `effects`, following `if`s.
-    fn conditions_of(&mut self, effects: &'r [ir::Effect], c: &Ctx) -> Result<(), RunError> {
+    fn conditions_of(&mut self, effects: &'r [ir::Effect], c: &Ctx, rule: ir::Loc) -> Result<(), RunError> {
         for e in effects {
             match e {
                 ir::Effect::Apply { .. } | ir::Effect::Remove { .. } => {
-                    self.run_effects(std::slice::from_ref(e), c, &Cause::Static("threshold"))?;
+                    self.run_effects(std::slice::from_ref(e), c, &Cause::Static("threshold"), rule)?;
                 }
                 ir::Effect::If { cond, then, otherwise } => {
                     let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
-                    self.conditions_of(branch, c)?;
+                    self.conditions_of(branch, c, rule)?;
                 }
                 _ => {}
             }
@@ -766,7 +786,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.clock.ended = None;
         for who in 0..self.world.n {
             let cause = Cause::Named(Name::from(outro.name.as_str()));
-            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+            self.run_effects(&outro.effects, &Ctx { owner: who, ..Ctx::default() }, &cause, outro.loc)?;
         }
         self.settle()?;
         if !outro.continues {
@@ -827,6 +847,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                             &d.effects,
                             &Ctx { owner: who, ..Ctx::default() },
                             &Cause::Static("downtime"),
+                            d.loc,
                         )?;
                     }
                 }
@@ -848,13 +869,13 @@ impl<'r, S: Sink> Engine<'r, S> {
             let label = Name::from(rest.name.as_str());
             if let Some(slept) = slept.filter(|s| i64::from(*s) < needed) {
                 let outcome = format!("cut short: {slept} of {needed} uninterrupted hours");
-                self.emit(Event::Rest { rest: label, outcome });
+                self.emit_by(Event::Rest { rest: label, outcome }, Some(rest.loc));
                 return Ok(());
             }
-            self.emit(Event::Rest { rest: label, outcome: "taken".into() });
+            self.emit_by(Event::Rest { rest: label, outcome: "taken".into() }, Some(rest.loc));
             for who in 0..self.world.n {
                 let cause = Cause::Named(Name::from(rest.name.as_str()));
-                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause)?;
+                self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause, rest.loc)?;
             }
             self.settle()?;
         }

@@ -62,6 +62,9 @@ pub struct Engine<'r, S> {
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
+    /// The rule whose work is under way (a timing clause, an action, its cost, a trigger, a
+    /// threshold, ...): the events it causes carry its location (`Record::rule`).
+    pub rule: Option<crate::ir::Loc>,
     pub out: Out<S>,
 }
 
@@ -85,6 +88,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             trigger_needs: super::shape::trigger_needs(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
+            rule: None,
             out: Out { sink, seq: 0, muted: false },
         }
     }
@@ -110,6 +114,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.scratch.reset();
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.dry = false;
+        self.rule = None;
         self.out.seq = 0;
         self.out.muted = true;
         let set_up = self.set_up(setup);
@@ -158,14 +163,28 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(())
     }
 
-    /// Writes an event to the sink (not in a dry run, not while setting up).
+    /// Writes an event to the sink (not in a dry run, not while setting up), naming the rule
+    /// under way if the event is one a rule causes.
     pub fn emit(&mut self, event: Event) {
+        let rule = if event.has_rule() { self.rule } else { None };
+        self.emit_by(event, rule);
+    }
+
+    /// Writes an event caused by the rule written at `rule` (a refusal names the rule that
+    /// refused).
+    pub fn emit_by(&mut self, event: Event, rule: Option<crate::ir::Loc>) {
         if self.dry || self.out.muted {
             return;
         }
-        let record = Record { seq: self.out.seq, round: self.clock.event_round(), event };
+        let record = Record { seq: self.out.seq, round: self.clock.event_round(), event, rule };
         self.out.seq += 1;
         self.out.sink.record(record);
+    }
+
+    /// Makes `rule` the rule under way; returns the one it replaces, to be restored with
+    /// `self.rule = was` when its work is done.
+    pub fn under(&mut self, rule: crate::ir::Loc) -> Option<crate::ir::Loc> {
+        self.rule.replace(rule)
     }
 
     /// Whether facts are to be told: the sink wants them and this is not a dry run or setup.

@@ -1,14 +1,16 @@
 //! The trace as JSON lines, written by hand. The bytes are exactly what `serde_json` makes of a
-//! `Record` (its derive is kept, and the tests below hold this encoder to it for every kind of
-//! event and every character that needs escaping), but without serde's machinery per field:
+//! `Record` with its rule's location formatted last as `"rule"` (the derive is kept, and the
+//! tests below hold this encoder to it for every kind of event, with and without a rule, and
+//! every character that needs escaping), but without serde's machinery per field:
 //! writing was a third of `tempo run --format jsonl`'s time when it went through
 //! `serde_json::to_writer`.
 
 use super::trace::{Cause, Event, FinalState, OrderEntry, Record, Timing};
 use std::collections::BTreeMap;
 
-/// Appends `record` to `out` as one JSON object and a newline.
-pub fn write_record(out: &mut Vec<u8>, record: &Record) {
+/// Appends `record` to `out` as one JSON object and a newline. `files` is the ruleset's file
+/// table: a rule's location is written last, as `"rule":"FILE:LINE:COLUMN"`.
+pub fn write_record(out: &mut Vec<u8>, record: &Record, files: &[String]) {
     out.extend_from_slice(b"{\"seq\":");
     int(out, record.seq);
     match record.round {
@@ -20,6 +22,16 @@ pub fn write_record(out: &mut Vec<u8>, record: &Record) {
     }
     out.extend_from_slice(b",\"event\":");
     event(out, &record.event);
+    if let Some(loc) = record.rule {
+        key(out, "rule");
+        out.push(b'"');
+        escaped(out, files.get(usize::from(loc.file)).map_or("?", String::as_str));
+        out.push(b':');
+        int(out, loc.line);
+        out.push(b':');
+        int(out, loc.column);
+        out.push(b'"');
+    }
     out.extend_from_slice(b"}\n");
 }
 
@@ -346,8 +358,18 @@ fn escaped(out: &mut Vec<u8>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::trace::{Dice, Name, Paid, Targets};
+    use crate::ir::Loc;
+    use crate::run::trace::{Dice, Name, Paid, RuleAt, Targets};
     use std::borrow::Cow;
+
+    /// A record with its rule as `tempo run` writes it, for serde_json to write.
+    #[derive(serde::Serialize)]
+    struct WithRule<'a> {
+        #[serde(flatten)]
+        record: &'a Record,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rule: Option<String>,
+    }
 
     fn name(s: &str) -> Name {
         Name::from(s)
@@ -448,12 +470,21 @@ mod tests {
     fn every_event_is_written_as_serde_json_writes_it() {
         let mut checked = 0;
         for n in awkward() {
+            // The file table: an awkward name too, and a second file.
+            let files = vec![n.to_string(), "rulesets/base.rules".to_string()];
+            let rules =
+                [None, Some(Loc { file: 0, line: 1, column: 1 }), Some(Loc { file: 1, line: u32::MAX, column: 187 })];
             for (i, event) in every_event(&n).into_iter().enumerate() {
                 for round in [None, Some(0), Some(u32::MAX)] {
-                    let record = Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone() };
+                    let rule = rules[(i + round.map_or(0, |_| 1)) % 3];
+                    let record = Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone(), rule };
                     let mut ours = Vec::new();
-                    write_record(&mut ours, &record);
-                    let mut theirs = serde_json::to_vec(&record).unwrap();
+                    write_record(&mut ours, &record, &files);
+                    let with_rule = WithRule {
+                        record: &record,
+                        rule: record.rule.map(|loc| RuleAt { files: &files, loc }.to_string()),
+                    };
+                    let mut theirs = serde_json::to_vec(&with_rule).unwrap();
                     theirs.push(b'\n');
                     assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&theirs));
                     checked += 1;

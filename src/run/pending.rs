@@ -54,6 +54,8 @@ pub struct Staged {
     pub from: i64,
     pub to: i64,
     pub cause: Cause,
+    /// The rule that made the change.
+    pub rule: Option<ir::Loc>,
 }
 
 #[derive(Debug, Default)]
@@ -67,7 +69,7 @@ pub struct Pending<'r> {
     /// Condition changes from thresholds that a `flush` looked at, waiting for the next
     /// `settle` (an action finishes resolving before its target falls: Frontiers, "Damage While
     /// Down During Resolution"); `settle` also holds its own here while it works.
-    pub conditions: Vec<(usize, &'r ir::Effect)>,
+    pub conditions: Vec<(usize, &'r ir::Effect, ir::Loc)>,
     /// An interrupting answer (or a `maintain` that could not pay) cancelled what it answers.
     pub cancelled: bool,
     /// How deeply answers to events are nested (triggers, gains, reactions).

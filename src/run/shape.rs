@@ -55,8 +55,8 @@ impl Shape {
             per_unit: a.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some()),
             // A combo's partner is the target when it is an ally: always target-dependent.
             costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
-            requires_see_target: a.requires.iter().any(sees),
-            needs: match a.requires.first() {
+            requires_see_target: a.requires.iter().any(|req| sees(&req.cond)),
+            needs: match a.requires.first().map(|req| &req.cond) {
                 Some(Expr::Has(Who::Owner, c)) => Some(*c),
                 _ => None,
             },

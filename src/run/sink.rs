@@ -98,14 +98,26 @@ pub enum Format {
 pub struct Writer<W: Write> {
     out: W,
     format: Format,
+    /// The ruleset's file table, which rule locations index.
+    files: Vec<String>,
+    /// Text only: each line ends with the location of the rule that caused it (`--why`).
+    why: bool,
     error: Option<io::Error>,
     /// One JSON line at a time, reused: one write per event.
     line: Vec<u8>,
 }
 
 impl<W: Write> Writer<W> {
-    pub fn new(out: W, format: Format) -> Writer<W> {
-        Writer { out, format, error: None, line: Vec::new() }
+    /// A writer for the events of a run of a ruleset whose file table is `files`
+    /// (`ir::Ruleset::files`).
+    pub fn new(out: W, format: Format, files: &[String]) -> Writer<W> {
+        Writer { out, format, files: files.to_vec(), why: false, error: None, line: Vec::new() }
+    }
+
+    /// The text format with each rule's location after its line: `[FILE:LINE:COLUMN]`.
+    pub fn why(mut self, why: bool) -> Writer<W> {
+        self.why = why;
+        self
     }
 
     /// Flushes, and gives back the writer, or the first error.
@@ -121,12 +133,15 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Jsonl => {
                 self.line.clear();
-                jsonl::write_record(&mut self.line, record);
+                jsonl::write_record(&mut self.line, record, &self.files);
                 self.out.write_all(&self.line)
             }
             Format::Text => {
                 let line = trace::text_line(record);
                 self.out.write_all(line.as_bytes())?;
+                if let (true, Some(loc)) = (self.why, record.rule) {
+                    write!(self.out, " [{}]", trace::RuleAt { files: &self.files, loc })?;
+                }
                 self.out.write_all(b"\n")
             }
         }

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::rc::Rc;
 
+use crate::ir::Loc;
+
 /// A name shared by every event that mentions it: copying one is a reference count, not an
 /// allocation, so writing an event allocates nothing in the steady state. `Rc`, not `Arc`: a
 /// runner and its events stay on one thread (the simulation makes one runner per thread), and
@@ -103,6 +105,47 @@ pub struct Record {
     pub round: Option<u32>,
     #[serde(flatten)]
     pub event: Event,
+    /// Where the rule that caused the event is written (`None` for events no rule causes).
+    /// Written as `"rule": "FILE:LINE:COLUMN"` with the ruleset's file table, so serde skips it
+    /// here (`jsonl::write_record` writes it; its tests hold it to serde_json's output).
+    #[serde(skip)]
+    pub rule: Option<Loc>,
+}
+
+/// Where a rule is written: `rulesets/frontiers.rules:52:3`, the file named by the table.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleAt<'a> {
+    pub files: &'a [String],
+    pub loc: Loc,
+}
+
+impl fmt::Display for RuleAt<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = self.files.get(usize::from(self.loc.file)).map_or("?", String::as_str);
+        write!(f, "{file}:{}:{}", self.loc.line, self.loc.column)
+    }
+}
+
+impl Event {
+    /// Whether a rule causes events of this kind. The encounter's frame (its start and end,
+    /// the order, rounds, phases and turns beginning and ending, downtime's hours, leaving)
+    /// belongs to no rule and carries no `rule`.
+    pub fn has_rule(&self) -> bool {
+        !matches!(
+            self,
+            Event::EncounterStart { .. }
+                | Event::Initiative { .. }
+                | Event::RoundStart {}
+                | Event::RoundEnd {}
+                | Event::PhaseStart { .. }
+                | Event::PhaseEnd { .. }
+                | Event::TurnStart { .. }
+                | Event::TurnEnd { .. }
+                | Event::Downtime { .. }
+                | Event::Leave { .. }
+                | Event::EncounterEnd { .. }
+        )
+    }
 }
 
 /// Every participant's pools and conditions, for `encounter_end`.
@@ -262,11 +305,12 @@ impl Serialize for Paid {
     }
 }
 
-/// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`).
-pub fn to_jsonl(records: &[Record]) -> String {
+/// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`); `files`
+/// is the ruleset's file table, which rule locations index.
+pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
     let mut out = Vec::new();
     for r in records {
-        super::jsonl::write_record(&mut out, r);
+        super::jsonl::write_record(&mut out, r, files);
     }
     // Every piece written is a `str` or ASCII: the bytes are UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -277,6 +321,19 @@ pub fn to_text(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
         out.push_str(&text_line(r));
+        out.push('\n');
+    }
+    out
+}
+
+/// The play-by-play with each rule's location after its line (`tempo run --why`).
+pub fn to_text_why(records: &[Record], files: &[String]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&text_line(r));
+        if let Some(loc) = r.rule {
+            let _ = write!(out, " [{}]", RuleAt { files, loc });
+        }
         out.push('\n');
     }
     out
