@@ -825,16 +825,12 @@ impl<'a> Lowerer<'a> {
 
     fn initiative(&mut self, clauses: &[InitiativeClause], loc: ir::Loc) -> ir::Initiative {
         let ctx = Ctx::default();
-        let span = |c: &InitiativeClause| match c {
-            InitiativeClause::Value(_, s)
-            | InitiativeClause::Made(_, s)
-            | InitiativeClause::Adjust(_, s)
-            | InitiativeClause::Range(_, _, s)
-            | InitiativeClause::Order(_, s)
-            | InitiativeClause::Ties(_, s)
-            | InitiativeClause::Allow(_, s) => *s,
-        };
-        self.once(clauses, InitiativeClause::kind_word, span, &["value", "made", "adjust", "range", "order", "ties"]);
+        self.once(
+            clauses,
+            InitiativeClause::kind_word,
+            InitiativeClause::span,
+            &["value", "made", "adjust", "range", "order", "ties"],
+        );
         let mut out = ir::Initiative {
             value: Expr::Int(0),
             made_at: ir::Timing::EncounterStart,

@@ -202,7 +202,7 @@ impl Rules<'_> {
                 plain(kind, name.name.clone(), vec![code(self.text(value.span))])
             }
             Decl::Initiative(clauses) => {
-                let parts = clauses.iter().map(|c| vec![code(self.text(initiative_span(c)))]).collect();
+                let parts = clauses.iter().map(|c| vec![code(self.text(InitiativeClause::span(c)))]).collect();
                 plain("initiative", "initiative".into(), joined(parts))
             }
             Decl::Round(phases) => {
@@ -656,17 +656,5 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Assign { span, .. } => *span,
         Stmt::Emit(name) | Stmt::Follow(name) => name.span,
         Stmt::Pay(terms) => terms.span,
-    }
-}
-
-fn initiative_span(clause: &InitiativeClause) -> Span {
-    match clause {
-        InitiativeClause::Value(_, s)
-        | InitiativeClause::Made(_, s)
-        | InitiativeClause::Adjust(_, s)
-        | InitiativeClause::Range(_, _, s)
-        | InitiativeClause::Order(_, s)
-        | InitiativeClause::Ties(_, s)
-        | InitiativeClause::Allow(_, s) => *s,
     }
 }

@@ -46,19 +46,25 @@ struct Printer<'s> {
     one_line: bool,
 }
 
+impl<'s> Printer<'s> {
+    fn new(source: &'s str, out: String, one_line: bool) -> Printer<'s> {
+        Printer {
+            source,
+            out,
+            depth: 0,
+            open: Vec::new(),
+            prev: None,
+            after_comment: false,
+            fresh_block: false,
+            cut_after_comment: false,
+            one_line,
+        }
+    }
+}
+
 pub(super) fn print(source: &str, tokens: &[Token]) -> String {
     let shapes = shapes(source, tokens);
-    let mut p = Printer {
-        source,
-        out: String::with_capacity(source.len() + source.len() / 8),
-        depth: 0,
-        open: Vec::new(),
-        prev: None,
-        after_comment: false,
-        fresh_block: false,
-        cut_after_comment: false,
-        one_line: false,
-    };
+    let mut p = Printer::new(source, String::with_capacity(source.len() + source.len() / 8), false);
     for (token, shape) in tokens.iter().zip(shapes) {
         p.token(token, shape);
     }
@@ -74,17 +80,7 @@ pub(super) fn print(source: &str, tokens: &[Token]) -> String {
 /// `tokens` are the piece's tokens, in order.
 pub(super) fn one_line(source: &str, tokens: &[Token]) -> String {
     let tokens: Vec<&Token> = tokens.iter().filter(|t| t.kind != TokenKind::Comment).collect();
-    let mut p = Printer {
-        source,
-        out: String::new(),
-        depth: 0,
-        open: Vec::new(),
-        prev: None,
-        after_comment: false,
-        fresh_block: false,
-        cut_after_comment: false,
-        one_line: true,
-    };
+    let mut p = Printer::new(source, String::new(), true);
     for (i, token) in tokens.iter().enumerate() {
         let shape = match token.kind {
             TokenKind::OpenBrace { .. } if tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::CloseBrace) => {

@@ -317,6 +317,19 @@ pub enum InitiativeClause {
 }
 
 impl InitiativeClause {
+    /// Where the clause is written.
+    pub fn span(&self) -> Span {
+        match self {
+            InitiativeClause::Value(_, s)
+            | InitiativeClause::Made(_, s)
+            | InitiativeClause::Adjust(_, s)
+            | InitiativeClause::Range(_, _, s)
+            | InitiativeClause::Order(_, s)
+            | InitiativeClause::Ties(_, s)
+            | InitiativeClause::Allow(_, s) => *s,
+        }
+    }
+
     pub fn kind_word(&self) -> &'static str {
         match self {
             InitiativeClause::Value(..) => "value",
