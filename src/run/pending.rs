@@ -31,7 +31,8 @@ pub struct Readied {
     pub keep: bool,
 }
 
-/// A declaration paid for and waiting to resolve (simultaneous phases).
+/// A declaration paid for and waiting to resolve: in a simultaneous phase until everyone has
+/// declared, in a reaction chain until every reaction to the event has.
 #[derive(Debug, Clone)]
 pub struct Deferred {
     pub who: usize,
