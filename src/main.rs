@@ -61,10 +61,35 @@ enum Command {
         /// `text` for people, `jsonl` for scripts (one JSON object per line).
         #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
         format: TraceFormat,
-        /// Text: end each line a rule caused with where that rule is written, as
-        /// `[FILE:LINE:COLUMN]` (JSON lines always carry it, as `rule`).
+        /// Text: end each line with its event number and, for a line a rule caused, where that
+        /// rule is written, as `[#SEQ FILE:LINE:COLUMN]` (JSON lines always carry both, as `seq`
+        /// and `rule`). `tempo why ... --event SEQ` explains one of them.
         #[arg(long)]
         why: bool,
+        #[command(flatten)]
+        load: cli::LoadArgs,
+    },
+    /// Explain one event of a run: the chain of its causes back to the turn, phase or round
+    /// that began it, each with the rule that caused it, shown in its source.
+    ///
+    /// Plays the encounter as `tempo run` does (same seed, same events) and follows event SEQ
+    /// back: a pool change to the action that paid it, a reaction to the trigger it answered, an
+    /// outcome to its check, a threshold's effect to the change that crossed it, a refusal to
+    /// the rule that refused. Event numbers are `seq` in `tempo run --format jsonl`, and `#SEQ`
+    /// in `tempo run --why`. Exit code 0: explained; 1: the ruleset or scenario is wrong, or the
+    /// run failed before the event; 2: a file could not be read, or there is no event SEQ.
+    Why {
+        /// The ruleset: `.rules` source or `.ron` IR from `tempo compile` (its sources are read
+        /// for excerpts when they are at hand).
+        rules: PathBuf,
+        /// The scenario (RON).
+        scenario: PathBuf,
+        /// The event to explain: its `seq`.
+        #[arg(long, value_name = "SEQ")]
+        event: u64,
+        /// Seed for the dice; overrides the scenario's (use the one the run was made with).
+        #[arg(long)]
+        seed: Option<u64>,
         #[command(flatten)]
         load: cli::LoadArgs,
     },
@@ -157,6 +182,7 @@ fn main() -> ExitCode {
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
         Command::Run { rules, scenario, seed, format, why, load } => run(&rules, &scenario, seed, format, why, load),
+        Command::Why { rules, scenario, event, seed, load } => why(&rules, &scenario, event, seed, load),
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
         Command::Doc { rules, format, output, load } => doc(&rules, format, output.as_deref(), load),
@@ -361,6 +387,66 @@ fn run(
         }
         (Ok(_), Ok(())) => ExitCode::SUCCESS,
         (Ok(_), Err(e)) => run_failed(&e),
+    }
+}
+
+fn why(rules: &Path, scenario: &Path, event: u64, seed: Option<u64>, load: cli::LoadArgs) -> ExitCode {
+    use tempo::why;
+    let is_ir = rules.extension().and_then(|e| e.to_str()) == Some("ron");
+    // The sources, for excerpts: the compilation's own, or for an IR the files it names.
+    let (ruleset, sources, found) = if is_ir {
+        let ruleset = match load_ruleset(rules, load) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        let (sources, found) = why::sources_of(&ruleset, |name| cli::read_input(Path::new(name)).ok());
+        (ruleset, sources, found)
+    } else {
+        let compilation = check::compile_path_limited(rules, load.limits());
+        if compilation.has_errors() || compilation.unreadable {
+            print_text(&compilation);
+            return exit_code(std::slice::from_ref(&compilation));
+        }
+        let Some(ruleset) = compilation.ruleset else { return ExitCode::from(1) };
+        let found = vec![true; ruleset.files.len()];
+        (ruleset, compilation.sources, found)
+    };
+    let scenario = match load_scenario(scenario) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event)) {
+        Ok(runner) => runner,
+        Err(e) => return run_failed(&e),
+    };
+    // Abandoned past the event (`Output`): everything that could be a cause was written.
+    let played = runner.play(seed);
+    let kept = runner.into_sink();
+    let Some(chain) = why::chain(&kept.steps, event) else {
+        if let Err(e) = &played {
+            if !matches!(e, tempo::run::RunError::Output) {
+                eprintln!("the run stopped before event #{event}:");
+                return run_failed(e);
+            }
+        }
+        let last = kept.steps.len();
+        eprintln!(
+            "error: there is no event #{event}: this run wrote {last} events (#0 to #{})",
+            last.saturating_sub(1)
+        );
+        return ExitCode::from(2);
+    };
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal();
+    let style = render::TextStyle { color, ..text_style() };
+    let text = why::to_text(&chain, &ruleset.files, &sources, &found, style);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 

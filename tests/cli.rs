@@ -131,7 +131,10 @@ fn runtime_problems_are_diagnostics_with_exit_code_1() {
     // The trace streams: what happened before the failure is printed, up to the action that
     // set the cycle off, and the encounter never ends.
     assert!(stdout.starts_with("Encounter starts: A, B."), "{stdout}");
-    assert!(stdout.trim_end().ends_with("A uses start (action), paying 1 ap."), "{stdout}");
+    assert!(
+        stdout.trim_end().ends_with("A uses start (action), paying 1 ap.\n  A: ap 1 -> 0 (start by A)"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("Encounter ends"), "{stdout}");
     assert!(
         stderr.contains("tempo::trigger-cycle") && stderr.contains("bounce") && stderr.contains("back"),
@@ -306,12 +309,76 @@ limit jab: 1 per turn
 
     let (code, why, stderr) = tempo(&["run", rules, scenario, "--why"]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(why.contains(&format!("  B: hp 10 -> 8 (jab by A) [{rules}:6:1]\n")), "{why}");
-    let refused = format!("  A cannot use jab: jab allow 1 use(s) per turn, 1 already [limit] [{rules}:11:1]\n");
+    assert!(why.contains(&format!("  B: hp 10 -> 8 (jab by A) [#7 {rules}:6:1]\n")), "{why}");
+    let refused = format!("  A cannot use jab: jab allow 1 use(s) per turn, 1 already [limit] [#8 {rules}:11:1]\n");
     assert!(why.contains(&refused), "{why}");
-    assert!(why.contains("\nA's turn.\n"), "frame lines have no location: {why}");
+    assert!(why.contains("\nA's turn. [#4]\n"), "frame lines have no location: {why}");
     let (code, plain, _) = tempo(&["run", rules, scenario]);
     assert_eq!(code, 0);
     assert!(!plain.contains(rules), "no locations without --why: {plain}");
     assert!(plain.contains("  B: hp 10 -> 8 (jab by A)\n"), "{plain}");
+
+    // `tempo why`: the hit goes back through the action to the turn; the refusal shows the
+    // limit that refused it, in its source.
+    let (code, hit, stderr) = tempo(&["why", rules, scenario, "--event", "7"]);
+    assert_eq!(code, 0, "{stderr}");
+    let steps: Vec<&str> = hit.lines().filter(|l| l.contains('☞')).collect();
+    assert_eq!(
+        steps,
+        [
+            "  ☞ #7, round 1: B: hp 10 -> 8 (jab by A)",
+            "  ☞ because #5, round 1: A uses jab (action) at B, paying 1 ap. (the same rule)",
+            "  ☞ because #4, round 1: A's turn.",
+        ],
+        "{hit}"
+    );
+    assert!(hit.contains(" 6 │ action jab {"), "{hit}");
+    let (code, refusal, _) = tempo(&["why", rules, scenario, "--event", "8"]);
+    assert_eq!(code, 0);
+    assert!(refusal.contains(" 11 │ limit jab: 1 per turn") && refusal.contains("this rule refused it"), "{refusal}");
+    assert!(refusal.contains("because #4, round 1: A's turn."), "{refusal}");
+    // The payment is the action's consequence, written after it, by its cost clause.
+    let (_, paid, _) = tempo(&["why", rules, scenario, "--event", "6"]);
+    assert!(paid.contains(" 7 │   cost 1 ap") && paid.contains("because #5, round 1: A uses jab"), "{paid}");
+    // No such event: exit 2, saying how many there are.
+    let (code, _, stderr) = tempo(&["why", rules, scenario, "--event", "99"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("there is no event #99: this run wrote 15 events (#0 to #14)"), "{stderr}");
+}
+
+/// A compiled IR explains with excerpts while its sources are at hand, and with locations
+/// alone when they are not.
+#[test]
+fn why_explains_from_a_compiled_ir_with_or_without_its_sources() {
+    let dir = std::env::temp_dir().join(format!("tempo-why-ir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ir = dir.join("frontiers.ron");
+    let (code, _, _) = tempo(&["compile", "rulesets/frontiers.rules", "-o", ir.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    // The duel's riposte damage (#17): resolve ← declared ← trigger ← the attack ← the turn.
+    let (code, out, stderr) = tempo(&["why", ir.to_str().unwrap(), "examples/frontiers-duel.ron", "--event", "17"]);
+    assert_eq!(code, 0, "{stderr}");
+    let steps: Vec<&str> = out.lines().filter(|l| l.contains('☞')).collect();
+    assert_eq!(steps.len(), 6, "{out}");
+    assert!(steps[0].contains("#17, round 1: Aria: hp 10 -> 5 (riposte by Brute)"), "{out}");
+    assert!(steps[1].contains("because #16, round 1: Brute's riposte resolves."), "{out}");
+    assert!(steps[2].contains("because #14, round 1: Brute uses riposte (reaction), paying 1 ap."), "{out}");
+    assert!(steps[3].contains("because #13, round 1: Brute answers attack with riposte."), "{out}");
+    // The riposte answers the attack itself, not its check.
+    assert!(steps[4].contains("because #8, round 1: Aria uses attack (action) at Brute, paying 1 ap."), "{out}");
+    assert!(steps[5].contains("because #4, round 1: Aria's turn."), "{out}");
+    assert!(out.contains("reaction riposte \"Riposte\" {"), "the source is read: {out}");
+    // Run from elsewhere, the IR's file names lead nowhere: locations alone.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["why", ir.to_str().unwrap()])
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/frontiers-duel.ron"))
+        .args(["--event", "17"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("(rule at rulesets/frontiers.rules:255:1; its source is not at hand)"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
 }

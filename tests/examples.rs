@@ -123,9 +123,45 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
             let bytes = streamed.finish().unwrap();
             assert!(bytes == whole.as_bytes(), "examples/{name}.ron: the {format:?} writer (why: {why}) differs");
         }
+        if let Err(e) = causes_hold(&records) {
+            failures.push(format!("examples/{name}.ron: {e}"));
+        }
         insta::assert_snapshot!(format!("trace-{name}"), trace::to_jsonl(&records, files));
     }
     assert!(failures.is_empty(), "{} problem(s):\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// What `tempo why` follows: every event but the first names an earlier event as its cause,
+/// and a pool change an action made (`attack by Aria`) leads back to that action's declaration,
+/// through its checks, choices and `resolve`, never past a turn.
+fn causes_hold(records: &[trace::Record]) -> Result<(), String> {
+    use trace::{Cause, Event};
+    for r in records {
+        match r.because {
+            None if r.seq != 0 => return Err(format!("#{} ({:?}) names no cause", r.seq, r.event)),
+            Some(b) if b >= r.seq => return Err(format!("#{} names a later cause #{b}", r.seq)),
+            _ => {}
+        }
+        let (Event::Pool { cause: Cause::Action { action, by }, .. }
+        | Event::Pool { cause: Cause::Partner { action, with: by }, .. }) = &r.event
+        else {
+            continue;
+        };
+        let mut at = r.because;
+        loop {
+            let Some(step) = at.and_then(|s| records.get(s as usize)) else {
+                return Err(format!("#{}: `{action} by {by}` leads to no declaration", r.seq));
+            };
+            match &step.event {
+                Event::Action { actor, action: a, .. } if a == action && actor == by => break,
+                Event::Check { .. } | Event::Choice { .. } | Event::Resolve { .. } | Event::Condition { .. } => {}
+                Event::Pool { .. } | Event::Roll { .. } => {}
+                other => return Err(format!("#{}: `{action} by {by}` leads to #{} {other:?}", r.seq, step.seq)),
+            }
+            at = step.because;
+        }
+    }
+    Ok(())
 }
 
 #[test]

@@ -564,8 +564,8 @@ fn a_combo_needs_an_ally_who_pays_the_partner_cost() {
     assert_in_order(
         &t,
         &[
-            "B: reserve 1 -> 0 (combo with A)",
             "A uses combo (action)",
+            "B: reserve 1 -> 0 (combo with A)",
             "A cannot use combo: needs an ally who can pay the partner cost [partner]",
         ],
     );

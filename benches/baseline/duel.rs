@@ -159,8 +159,6 @@ impl<W: Write> Duel<'_, W> {
         while f[actor].ap > KEEP {
             // An attack costs 1 AP and must leave `KEEP` for a riposte.
             let cause = if actor == 0 { "attack by A" } else { "attack by B" };
-            let ap = f[actor].ap - 1;
-            self.pool(r, me, "ap", &mut f[actor].ap, ap, cause, DEFAULT_COST)?;
             self.line(
                 r,
                 format_args!(
@@ -168,6 +166,8 @@ impl<W: Write> Duel<'_, W> {
                 ),
                 Some(ATTACK),
             )?;
+            let ap = f[actor].ap - 1;
+            self.pool(r, me, "ap", &mut f[actor].ap, ap, cause, DEFAULT_COST)?;
             let roll = d20(&mut self.rng);
             self.line(r, format_args!(r#""event":"roll","who":"{me}","dice":"1d20","result":{roll}"#), Some(ATTACK))?;
             let outcome = if roll >= DEFENSE { "success" } else { "failure" };
@@ -187,8 +187,6 @@ impl<W: Write> Duel<'_, W> {
                     format_args!(r#""event":"trigger","source":"attack","reactor":"{them}","reaction":"riposte""#),
                     Some(RIPOSTE),
                 )?;
-                let ap = f[target].ap - 1;
-                self.pool(r, them, "ap", &mut f[target].ap, ap, cause, RIPOSTE_COST)?;
                 self.line(
                     r,
                     format_args!(
@@ -196,6 +194,8 @@ impl<W: Write> Duel<'_, W> {
                     ),
                     Some(RIPOSTE),
                 )?;
+                let ap = f[target].ap - 1;
+                self.pool(r, them, "ap", &mut f[target].ap, ap, cause, RIPOSTE_COST)?;
                 self.line(r, format_args!(r#""event":"resolve","actor":"{them}","action":"riposte""#), Some(RIPOSTE))?;
                 let hp = f[actor].hp - 1;
                 self.pool(r, me, "hp", &mut f[actor].hp, hp, cause, RIPOSTE)?;

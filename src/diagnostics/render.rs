@@ -348,3 +348,51 @@ mod tests {
         assert!(shown.contains("[big.rules:50001:6]") && shown.contains("50001 │ stat s50000 = 50000"), "{shown}");
     }
 }
+
+/// A note for people: a message and, where it is known, the place in a source it points at
+/// (`tempo why` shows each cause of an event so).
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub message: String,
+    pub place: Option<Label>,
+}
+
+/// Renders notes as miette advice, each with its excerpt (a note without a place is its
+/// message alone), each followed by a blank line.
+pub fn notes_to_text(notes: &[Note], sources: &SourceMap, style: TextStyle) -> String {
+    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
+    let mut out = String::new();
+    for note in notes {
+        let (source, labels) = match &note.place {
+            Some(label) => {
+                let len = sources.text(label.span.file).len();
+                let start = (label.span.start as usize).min(len);
+                let span = (start, label.span.len().min(len - start));
+                let (source, _) = excerpt(sources, label.span.file, &[span]);
+                let end = (span.0 + span.1).min(source.base + source.text.len()).max(span.0);
+                (source, vec![labeled(label, (span.0, end - span.0), true)])
+            }
+            None => {
+                let source =
+                    Excerpt { name: String::new(), text: String::new(), base: 0, first_line: 0, first_column: 0 };
+                (source, Vec::new())
+            }
+        };
+        let report = Report {
+            message: note.message.clone(),
+            code: String::new(),
+            severity: miette::Severity::Advice,
+            help: None,
+            source,
+            labels,
+            related: Vec::new(),
+        };
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&note.message);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -383,7 +383,7 @@ impl<S: Sink> Engine<'_, S> {
         if defer {
             self.pending.deferred.push(paid);
         } else {
-            self.resolve(who, a, target, paid.ctx, &paid.cause, as_reaction.is_some())?;
+            self.resolve(&paid, as_reaction.is_some())?;
         }
         Ok(true)
     }
@@ -409,36 +409,14 @@ impl<S: Sink> Engine<'_, S> {
         };
         let r = self.r;
         let action = &r.actions[a.index()];
-        // Each payment is its cost rule's (`payment_rule`); the rest of the declaration is the
-        // action's.
         let outer = self.rule;
         let cause = Cause::Action { action: self.names.action[a.index()].clone(), by: self.names.who[who].clone() };
+        // The declaration first, then what it pays: the payments, the partner's share and an
+        // overspend's price are its consequences (`because` names its `action` event).
         let mut paid = Paid::default();
-        let mut overspends = Vec::new();
         for (p, amount) in &plan.paid {
-            if *amount == 0 {
-                continue;
-            }
-            let now = self.world.pool(who, *p);
-            let min = self.pool_min(who, *p)?;
-            // Energy is spent at declaration; each unit below the floor is one overspend.
-            let below = (min - (now - amount)).clamp(0, *amount);
-            self.rule = Some(payment_rule(r, a, plan.cost_rule, *p));
-            self.set_pool_raw(who, *p, now - amount, &cause);
-            paid.push(self.names.pool[p.index()].clone(), *amount);
-            if below > 0 {
-                overspends.push((*p, below));
-                self.tell(Fact::Overspent { who, pool: p.index() });
-            }
-        }
-        // The partner's share is its `partner cost` clause's; the declaration is the action's.
-        self.rule = Some(action.partner_loc.unwrap_or(action.loc));
-        if let Some((p, pay)) = &plan.partner {
-            let partner_cause =
-                Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
-            for (pool, amount) in pay {
-                let now = self.world.pool(*p, *pool);
-                self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
+            if *amount != 0 {
+                paid.push(self.names.pool[p.index()].clone(), *amount);
             }
         }
         self.rule = Some(action.loc);
@@ -455,7 +433,35 @@ impl<S: Sink> Engine<'_, S> {
         );
         let targets = Targets(target.map(|t| self.names.who[t].clone()));
         let (actor, name) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
-        self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });
+        let seq = self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });
+        let because = self.caused_by(seq);
+        // Each payment is its cost rule's (`payment_rule`).
+        let mut overspends = Vec::new();
+        for (p, amount) in &plan.paid {
+            if *amount == 0 {
+                continue;
+            }
+            let now = self.world.pool(who, *p);
+            let min = self.pool_min(who, *p)?;
+            // Energy is spent at declaration; each unit below the floor is one overspend.
+            let below = (min - (now - amount)).clamp(0, *amount);
+            self.rule = Some(payment_rule(r, a, plan.cost_rule, *p));
+            self.set_pool_raw(who, *p, now - amount, &cause);
+            if below > 0 {
+                overspends.push((*p, below));
+                self.tell(Fact::Overspent { who, pool: p.index() });
+            }
+        }
+        // The partner's share is its `partner cost` clause's.
+        self.rule = Some(action.partner_loc.unwrap_or(action.loc));
+        if let Some((p, pay)) = &plan.partner {
+            let partner_cause =
+                Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
+            for (pool, amount) in pay {
+                let now = self.world.pool(*p, *pool);
+                self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
+            }
+        }
         self.rule = outer;
         let bought = units.unwrap_or_else(|| {
             let per_unit = action.costs.iter().flat_map(|c| &c.terms).find_map(|t| t.per.map(|(n, _)| i64::from(n)));
@@ -472,12 +478,22 @@ impl<S: Sink> Engine<'_, S> {
                 self.run_effects(&o.price, &ctx, &Cause::Static("overspend"), o.loc)?;
             }
         }
-        Ok(Some(Deferred { who, action: a, target, ctx, cause }))
+        self.because = because;
+        Ok(Some(Deferred { who, action: a, target, ctx, cause, seq }))
     }
 
     /// Resolves a paid declaration: interrupting answers, the effects (unless cancelled), the
-    /// state changes they cause, then the answers that come after.
-    pub fn resolve(
+    /// state changes they cause, then the answers that come after. All of it is caused by the
+    /// declaration (its `action` event), or by what `because` already names if that was not
+    /// written.
+    pub fn resolve(&mut self, d: &Deferred, reaction: bool) -> Result<(), RunError> {
+        let outer = self.caused_by(d.seq);
+        let done = self.resolve_paid(d.who, d.action, d.target, d.ctx, &d.cause, reaction);
+        self.because = outer;
+        done
+    }
+
+    fn resolve_paid(
         &mut self,
         who: usize,
         a: ir::ActionId,
@@ -648,8 +664,11 @@ impl<S: Sink> Engine<'_, S> {
                 let (who_name, action_name) =
                     (self.names.who[ready.who].clone(), self.names.action[ready.action.index()].clone());
                 let rule = Some(r.actions[ready.action.index()].loc);
-                self.emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
+                let fired = self
+                    .emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
+                let outer = self.caused_by(fired);
                 self.declare(ready.who, ready.action, ready.target, None, None)?;
+                self.because = outer;
                 (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
                 // The turn the ready held open ends after the action.
                 if std::mem::take(&mut self.pending.holding[ready.who]) {
@@ -757,12 +776,15 @@ impl<S: Sink> Engine<'_, S> {
             }
             let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
             self.budget.fired(reaction.clone());
-            self.emit_by(Event::Trigger { source: source.clone(), reactor, reaction }, Some(r.actions[ra.index()].loc));
+            let fired = self
+                .emit_by(Event::Trigger { source: source.clone(), reactor, reaction }, Some(r.actions[ra.index()].loc));
             self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
             let c = Ctx { owner: who, ..ev_ctx };
             self.clock.trigger_seq = trigger_seq;
             self.pending.reaction_depth += 1;
+            let outer = self.caused_by(fired);
             let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
+            self.because = outer;
             self.pending.reaction_depth -= 1;
             if let Some(paid) = paid? {
                 declared.push(paid);
@@ -775,15 +797,20 @@ impl<S: Sink> Engine<'_, S> {
         // was declared and paid, like an action under way (Frontiers, "Damage While Down During
         // Resolution"). Only the encounter's end stops the chain.
         let mut outcome = Ok(());
-        for d in declared.drain(..) {
+        for mut d in declared.drain(..) {
             if self.clock.ended.is_some() {
                 break;
             }
             let (actor, action) = (self.names.who[d.who].clone(), self.names.action[d.action.index()].clone());
-            self.emit_by(Event::Resolve { actor, action }, Some(r.actions[d.action.index()].loc));
+            // The resolution is caused by the reaction's declaration; what it does, by its
+            // `resolve` event.
+            let outer = self.caused_by(d.seq);
+            let resolves = self.emit_by(Event::Resolve { actor, action }, Some(r.actions[d.action.index()].loc));
+            self.because = outer;
+            d.seq = resolves.or(d.seq);
             self.clock.trigger_seq = trigger_seq;
             self.pending.reaction_depth += 1;
-            outcome = self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, true);
+            outcome = self.resolve(&d, true);
             self.pending.reaction_depth -= 1;
             if outcome.is_err() {
                 break;

@@ -4,7 +4,7 @@ use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
-use super::pending::Staged;
+use super::pending::{Change, HeldChange, Staged};
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::Held;
@@ -43,12 +43,13 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// A pool change made: its thresholds are to be looked at, and the trace shows it.
     fn record_pool(&mut self, who: usize, p: ir::PoolId, from: i64, to: i64, cause: &Cause) {
-        self.pending.changed.push((who, p, from));
-        if self.dry {
-            return;
-        }
-        let (who_name, pool) = (self.names.who[who].clone(), self.names.pool[p.index()].clone());
-        self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() });
+        let seq = if self.dry {
+            None
+        } else {
+            let (who_name, pool) = (self.names.who[who].clone(), self.names.pool[p.index()].clone());
+            self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() })
+        };
+        self.pending.changed.push((who, p, from, seq));
     }
 
     /// Gives `who` a condition; `origin` is (the condition implying it, who applied it).
@@ -74,12 +75,15 @@ impl<'r, S: Sink> Engine<'r, S> {
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             // Outside any rule (held from the start), the condition's own declaration.
             let rule = self.rule.or(Some(def.loc));
-            self.emit_by(Event::Condition { who: name, condition: cond, on: true }, rule);
+            let seq = self.emit_by(Event::Condition { who: name, condition: cond, on: true }, rule);
+            // What a condition implies, it implies because it is held.
+            let outer = self.caused_by(seq);
             for implied in def.implies.clone() {
                 if !self.world.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
             }
+            self.because = outer;
         }
         Ok(())
     }
@@ -92,13 +96,15 @@ impl<'r, S: Sink> Engine<'r, S> {
         // A condition that ends outside any rule has run its course: its declaration says how
         // long it lasts.
         let rule = self.rule.or(Some(self.r.conditions[c.index()].loc));
-        self.emit_by(Event::Condition { who: name, condition: cond, on: false }, rule);
+        let seq = self.emit_by(Event::Condition { who: name, condition: cond, on: false }, rule);
+        let outer = self.caused_by(seq);
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
             if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
                 self.remove(who, id);
             }
         }
+        self.because = outer;
     }
 
     /// Runs effects in order. An encounter that ends meanwhile still lets them finish
@@ -232,8 +238,11 @@ impl<'r, S: Sink> Engine<'r, S> {
                         None => self.names.intern("GM"),
                     };
                     let (question, answer) = (self.names.intern(question), self.names.intern(&o.name));
-                    self.emit_by(Event::Choice { who: who_name, question, answer }, Some(*loc));
-                    return self.run_flow(&o.effects, c, cause);
+                    let seq = self.emit_by(Event::Choice { who: who_name, question, answer }, Some(*loc));
+                    let outer = self.caused_by(seq);
+                    let halted = self.run_flow(&o.effects, c, cause);
+                    self.because = outer;
+                    return halted;
                 }
             }
             Effect::Check { roll, against, outcomes } => return self.check(roll, against, outcomes, c, cause),
@@ -419,9 +428,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             (false, _, _) => ("failure", &o.failure),
         };
         let who = self.names.who[c.owner].clone();
-        self.emit(Event::Check { who, roll: total, against: target, outcome });
+        let seq = self.emit(Event::Check { who, roll: total, against: target, outcome });
         self.world.last_check[c.owner] = (total, outcome == "critical");
-        self.run_flow(effects, c, cause)
+        let outer = self.caused_by(seq);
+        let halted = self.run_flow(effects, c, cause);
+        self.because = outer;
+        halted
     }
 
     /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
@@ -521,15 +533,17 @@ impl<'r, S: Sink> Engine<'r, S> {
             // are kept for the next settle. Condition changes a flush held come first.
             let mut batch = std::mem::take(&mut self.scratch.settling);
             std::mem::swap(&mut batch, &mut self.pending.changed);
-            batch.sort_by_key(|(who, p, _)| (rank(*p), *who));
+            batch.sort_by_key(|(who, p, _, _)| (rank(*p), *who));
             let mut deferred = std::mem::take(&mut self.pending.conditions);
             let rest = self.ordered_pass(&batch, &[], &mut deferred)?;
-            for (i, &(who, p, old)) in batch.iter().enumerate().skip(rest) {
-                self.thresholds(who, p, old, step_end(&batch, i), &mut deferred)?;
+            for (i, &(who, p, old, seq)) in batch.iter().enumerate().skip(rest) {
+                self.thresholds(who, p, old, seq, step_end(&batch, i), &mut deferred)?;
             }
-            for &(who, e, rule) in &deferred {
+            for &(who, e, rule, seq) in &deferred {
                 let c = Ctx { owner: who, ..Ctx::default() };
+                let outer = self.caused_by(seq);
                 self.run_effects(std::slice::from_ref(e), &c, &Cause::Static("threshold"), rule)?;
+                self.because = outer;
             }
             batch.clear();
             deferred.clear();
@@ -547,9 +561,9 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Condition changes go to `deferred`. Returns where `batch` goes on past these pools.
     fn ordered_pass(
         &mut self,
-        batch: &[(usize, ir::PoolId, i64)],
+        batch: &[Change],
         staged: &[Staged],
-        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
+        deferred: &mut Vec<HeldChange<'r>>,
     ) -> Result<usize, RunError> {
         let r: &'r ir::Ruleset = self.r;
         let mut next = 0;
@@ -578,9 +592,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 !here
             });
-            at_rank.sort_by_key(|(who, _, _)| *who);
-            for (i, &(who, p, old)) in at_rank.iter().enumerate() {
-                self.thresholds(who, p, old, step_end(&at_rank, i), deferred)?;
+            at_rank.sort_by_key(|(who, _, _, _)| *who);
+            for (i, &(who, p, old, seq)) in at_rank.iter().enumerate() {
+                self.thresholds(who, p, old, seq, step_end(&at_rank, i), deferred)?;
             }
         }
         at_rank.clear();
@@ -590,13 +604,15 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// The thresholds of `p` that its change from `old` to `to` (the pool's value now when
     /// `None`) crossed into: their effects run, their condition changes wait in `deferred`.
+    /// `seq` is the change's `pool` event, the cause of what they do.
     fn thresholds(
         &mut self,
         who: usize,
         p: ir::PoolId,
         old: i64,
+        seq: Option<u64>,
         to: Option<i64>,
-        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
+        deferred: &mut Vec<HeldChange<'r>>,
     ) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
         let now = to.unwrap_or_else(|| self.world.pool(who, p));
@@ -607,8 +623,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             if inside(now) && !inside(old) {
                 let cause = Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
                 let outer = self.under(t.loc);
-                let done = self.threshold_effects(&t.effects, who, &cause, t.loc, deferred);
+                let because = self.caused_by(seq);
+                let done = self.threshold_effects(&t.effects, who, &cause, t.loc, seq, deferred);
                 self.rule = outer;
+                self.because = because;
                 done?;
             }
         }
@@ -622,15 +640,16 @@ impl<'r, S: Sink> Engine<'r, S> {
         who: usize,
         cause: &Cause,
         rule: ir::Loc,
-        deferred: &mut Vec<(usize, &'r Effect, ir::Loc)>,
+        seq: Option<u64>,
+        deferred: &mut Vec<HeldChange<'r>>,
     ) -> Result<(), RunError> {
         let c = Ctx { owner: who, ..Ctx::default() };
         for e in effects {
             match e {
-                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e, rule)),
+                Effect::Apply { .. } | Effect::Remove { .. } => deferred.push((who, e, rule, seq)),
                 Effect::If { cond, then, otherwise } => {
                     let branch = if self.eval(cond, &c)? != 0 { then } else { otherwise };
-                    self.threshold_effects(branch, who, cause, rule, deferred)?;
+                    self.threshold_effects(branch, who, cause, rule, seq, deferred)?;
                 }
                 other => {
                     self.step()?;
@@ -712,7 +731,7 @@ pub fn moves(effects: &[Effect]) -> bool {
 /// changes to one pool between two looks are each one step, and a threshold is crossed once per
 /// step that enters it: `hp -= 2; hp -= 1` from 3 enters `hp <= 0` once; a refresh to 5 then a
 /// drain to 0 leaves it and enters it again.
-fn step_end(changes: &[(usize, ir::PoolId, i64)], i: usize) -> Option<i64> {
-    let (who, p, _) = changes[i];
-    changes.get(i + 1).filter(|(w, q, _)| *w == who && *q == p).map(|(_, _, before)| *before)
+fn step_end(changes: &[Change], i: usize) -> Option<i64> {
+    let (who, p, _, _) = changes[i];
+    changes.get(i + 1).filter(|(w, q, _, _)| *w == who && *q == p).map(|(_, _, before, _)| *before)
 }

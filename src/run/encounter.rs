@@ -442,12 +442,17 @@ impl<'r, S: Sink> Engine<'r, S> {
             if (self.clock.surprise_round && self.world.surprised[who]) || self.pending.holding[who] {
                 continue;
             }
-            members.push(who);
+            members.push((who, None));
         }
-        for &who in &members {
+        // What happens in a turn happens because the turn began.
+        let outer = self.because;
+        for (who, started) in members.iter_mut() {
+            let who = *who;
             self.clock.active = Some(who);
             let actor = self.names.who[who].clone();
-            self.emit(Event::TurnStart { actor });
+            *started = self.emit(Event::TurnStart { actor });
+            self.because = outer;
+            self.caused_by(*started);
             self.clock.turn_over = false;
             self.at_for(who, Timing::TurnStart, &r.turn_start)?;
             self.settle()?;
@@ -456,10 +461,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             // before it is played; the flag would otherwise be reset for the acting loop.
             self.clock.ended_at_start[who] = self.clock.turn_over;
         }
-        for &who in &members {
+        for &(who, started) in &members {
             if self.clock.ended.is_some() {
                 break;
             }
+            self.because = outer;
+            self.caused_by(started);
             self.clock.turn_seq += 1;
             self.clock.active = Some(who);
             self.controls[who].taken = 0;
@@ -499,11 +506,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
         }
-        for &who in &members {
+        for &(who, started) in &members {
+            self.because = outer;
+            self.caused_by(started);
             if !self.pending.holding[who] {
                 self.end_turn_of(who)?;
             }
         }
+        self.because = outer;
         self.clock.active = None;
         self.scratch.members = members;
         Ok(())
@@ -559,7 +569,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         let r = self.r;
         self.clock.in_round = true;
         self.ledger.new_round();
-        self.emit(Event::RoundStart {});
+        let outer = self.because;
+        let started = self.emit(Event::RoundStart {});
+        self.caused_by(started);
         if r.initiative.made_at == Timing::RoundStart && self.clock.round > 1 && !self.clock.table_rounds {
             self.make_initiative()?;
         }
@@ -576,7 +588,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             let id = ir::PhaseId(p as u32);
             self.clock.phase_at = p;
             self.clock.phase_seq += 1;
-            self.emit(Event::PhaseStart { phase: self.names.phase[p].clone() });
+            let phase_started = self.emit(Event::PhaseStart { phase: self.names.phase[p].clone() });
+            let round_cause = self.caused_by(phase_started);
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
                 PhaseKind::Turns => {
@@ -645,7 +658,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     // encounter can end.
                     for d in std::mem::take(&mut self.pending.deferred) {
                         self.budget.fresh();
-                        self.resolve(d.who, d.action, d.target, d.ctx, &d.cause, false)?;
+                        self.resolve(&d, false)?;
                     }
                     self.check_end();
                 }
@@ -663,6 +676,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.allowed = None;
             self.at_all(Timing::PhaseEnd(id))?;
             self.emit(Event::PhaseEnd { phase: self.names.phase[p].clone() });
+            self.because = round_cause;
         }
         // A ready that did not happen this round is dropped, unless it keeps waiting; the
         // turn it held open ends now.
@@ -698,6 +712,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         self.emit(Event::RoundEnd {});
+        self.because = outer;
         self.clock.in_round = false;
         Ok(())
     }
@@ -747,7 +762,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         outro: Option<&super::scenario::OutroSpec>,
     ) -> Result<String, RunError> {
         let names = self.names.who.clone();
-        self.emit(Event::EncounterStart { participants: names });
+        // Everything in the encounter happens, in the end, because it started.
+        let started = self.emit(Event::EncounterStart { participants: names });
+        self.caused_by(started);
         self.starting_conditions()?;
         self.make_initiative()?;
         self.stays()?;
@@ -830,9 +847,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         let r = self.r;
         self.clock.round = 0;
         let mut since_start = 0u32;
+        let outer = self.because;
         for hour in 1..=hours {
             self.budget.fresh();
-            self.emit(Event::Downtime { hour });
+            self.because = outer;
+            let this_hour = self.emit(Event::Downtime { hour });
+            self.caused_by(this_hour);
             if Some(hour) == interrupted {
                 // Time must restart for recovery to resume.
                 since_start = 0;
@@ -854,6 +874,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             self.settle()?;
         }
+        self.because = outer;
         Ok(since_start)
     }
 
@@ -872,12 +893,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.emit_by(Event::Rest { rest: label, outcome }, Some(rest.loc));
                 return Ok(());
             }
-            self.emit_by(Event::Rest { rest: label, outcome: "taken".into() }, Some(rest.loc));
+            let taken = self.emit_by(Event::Rest { rest: label, outcome: "taken".into() }, Some(rest.loc));
+            let outer = self.caused_by(taken);
             for who in 0..self.world.n {
                 let cause = Cause::Named(Name::from(rest.name.as_str()));
                 self.run_effects(&rest.effects, &Ctx { owner: who, ..Ctx::default() }, &cause, rest.loc)?;
             }
             self.settle()?;
+            self.because = outer;
         }
         Ok(())
     }

@@ -65,6 +65,10 @@ pub struct Engine<'r, S> {
     /// The rule whose work is under way (a timing clause, an action, its cost, a trigger, a
     /// threshold, ...): the events it causes carry its location (`Record::rule`).
     pub rule: Option<crate::ir::Loc>,
+    /// The event whose consequences are under way (a turn, an action, a trigger, a check, a
+    /// choice, a pool change whose threshold fired): the events they cause name it
+    /// (`Record::because`).
+    pub because: Option<u64>,
     pub out: Out<S>,
 }
 
@@ -89,6 +93,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             rule: None,
+            because: None,
             out: Out { sink, seq: 0, muted: false },
         }
     }
@@ -115,6 +120,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.dry = false;
         self.rule = None;
+        self.because = None;
         self.out.seq = 0;
         self.out.muted = true;
         let set_up = self.set_up(setup);
@@ -165,20 +171,33 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Writes an event to the sink (not in a dry run, not while setting up), naming the rule
     /// under way if the event is one a rule causes.
-    pub fn emit(&mut self, event: Event) {
+    /// Returns the event's `seq`, or `None` when nothing was written.
+    pub fn emit(&mut self, event: Event) -> Option<u64> {
         let rule = if event.has_rule() { self.rule } else { None };
-        self.emit_by(event, rule);
+        self.emit_by(event, rule)
     }
 
     /// Writes an event caused by the rule written at `rule` (a refusal names the rule that
-    /// refused).
-    pub fn emit_by(&mut self, event: Event, rule: Option<crate::ir::Loc>) {
+    /// refused); returns its `seq`, or `None` when nothing was written.
+    pub fn emit_by(&mut self, event: Event, rule: Option<crate::ir::Loc>) -> Option<u64> {
         if self.dry || self.out.muted {
-            return;
+            return None;
         }
-        let record = Record { seq: self.out.seq, round: self.clock.event_round(), event, rule };
+        let seq = self.out.seq;
+        let record = Record { seq, round: self.clock.event_round(), event, rule, because: self.because };
         self.out.seq += 1;
         self.out.sink.record(record);
+        Some(seq)
+    }
+
+    /// Makes the event `seq` (when one was written) the cause of the events that follow;
+    /// returns the cause it replaces, to be restored with `self.because = was`.
+    pub fn caused_by(&mut self, seq: Option<u64>) -> Option<u64> {
+        let was = self.because;
+        if seq.is_some() {
+            self.because = seq;
+        }
+        was
     }
 
     /// Makes `rule` the rule under way; returns the one it replaces, to be restored with

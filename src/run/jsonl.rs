@@ -477,7 +477,8 @@ mod tests {
             for (i, event) in every_event(&n).into_iter().enumerate() {
                 for round in [None, Some(0), Some(u32::MAX)] {
                     let rule = rules[(i + round.map_or(0, |_| 1)) % 3];
-                    let record = Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone(), rule };
+                    let record =
+                        Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone(), rule, because: None };
                     let mut ours = Vec::new();
                     write_record(&mut ours, &record, &files);
                     let with_rule = WithRule {

@@ -40,6 +40,8 @@ pub struct Deferred {
     pub target: Option<usize>,
     pub ctx: Ctx,
     pub cause: Cause,
+    /// The `seq` of its `action` event, the cause of what its resolution does.
+    pub seq: Option<u64>,
 }
 
 /// A change a rule made to a pool named in `state_order`, held until the rule's run of pool
@@ -59,10 +61,17 @@ pub struct Staged {
     pub rule: Option<ir::Loc>,
 }
 
+/// A pool change whose thresholds are to be looked at: (who, pool, old value, the `seq` of its
+/// `pool` event, which a threshold it crosses names as its cause).
+pub type Change = (usize, ir::PoolId, i64, Option<u64>);
+
+/// A condition change a threshold made, held: (who, the effect, its rule, its cause's `seq`).
+pub type HeldChange<'r> = (usize, &'r ir::Effect, ir::Loc, Option<u64>);
+
 #[derive(Debug, Default)]
 pub struct Pending<'r> {
-    /// Pool changes whose thresholds have not been looked at yet: (who, pool, old value).
-    pub changed: Vec<(usize, ir::PoolId, i64)>,
+    /// Pool changes whose thresholds have not been looked at yet.
+    pub changed: Vec<Change>,
     /// A rule is running whose changes to `state_order` pools are held (`staged`); off while
     /// thresholds settle, whose pool effects apply at once.
     pub staging: bool,
@@ -70,7 +79,7 @@ pub struct Pending<'r> {
     /// Condition changes from thresholds that a `flush` looked at, waiting for the next
     /// `settle` (an action finishes resolving before its target falls: Frontiers, "Damage While
     /// Down During Resolution"); `settle` also holds its own here while it works.
-    pub conditions: Vec<(usize, &'r ir::Effect, ir::Loc)>,
+    pub conditions: Vec<HeldChange<'r>>,
     /// An interrupting answer (or a `maintain` that could not pay) cancelled what it answers.
     pub cancelled: bool,
     /// How deeply answers to events are nested (triggers, gains, reactions).

@@ -19,8 +19,8 @@ pub struct Scratch {
     /// `settle`: the batch of pool changes being looked at, and the changes of one
     /// `state_order` pool being looked at (the condition changes held back until every pool is
     /// done are state, in `pending.conditions`).
-    pub settling: Vec<(usize, ir::PoolId, i64)>,
-    pub at_rank: Vec<(usize, ir::PoolId, i64)>,
+    pub settling: Vec<super::pending::Change>,
+    pub at_rank: Vec<super::pending::Change>,
     /// `answer`: the reactions that answer the event, those on offer to one participant,
     /// those affordable, the chain declared.
     pub reactions: Vec<ir::ActionId>,
@@ -35,11 +35,12 @@ pub struct Scratch {
     pub nearest: Vec<Vec<usize>>,
     pub nearest_version: Vec<u64>,
     pub decisions: Vec<Decision>,
-    /// The round loop: everyone in order, seen marks, the round's queue, a group's members.
+    /// The round loop: everyone in order, seen marks, the round's queue, a group's members
+    /// (with the `seq` of each one's `turn_start`).
     pub in_order: Vec<usize>,
     pub seen: Vec<bool>,
     pub queue: Vec<Vec<usize>>,
-    pub members: Vec<usize>,
+    pub members: Vec<(usize, Option<u64>)>,
     /// Who is standing when the encounter ends, for `Fact::Ended`.
     pub standing: Vec<bool>,
 }

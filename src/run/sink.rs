@@ -100,7 +100,8 @@ pub struct Writer<W: Write> {
     format: Format,
     /// The ruleset's file table, which rule locations index.
     files: Vec<String>,
-    /// Text only: each line ends with the location of the rule that caused it (`--why`).
+    /// Text only: each line ends with its `seq` and the location of the rule that caused it
+    /// (`--why`).
     why: bool,
     error: Option<io::Error>,
     /// One JSON line at a time, reused: one write per event.
@@ -114,7 +115,7 @@ impl<W: Write> Writer<W> {
         Writer { out, format, files: files.to_vec(), why: false, error: None, line: Vec::new() }
     }
 
-    /// The text format with each rule's location after its line: `[FILE:LINE:COLUMN]`.
+    /// The text format with each line's `seq` and rule location after it: `[#SEQ FILE:LINE:COLUMN]`.
     pub fn why(mut self, why: bool) -> Writer<W> {
         self.why = why;
         self
@@ -139,8 +140,8 @@ impl<W: Write> Writer<W> {
             Format::Text => {
                 let line = trace::text_line(record);
                 self.out.write_all(line.as_bytes())?;
-                if let (true, Some(loc)) = (self.why, record.rule) {
-                    write!(self.out, " [{}]", trace::RuleAt { files: &self.files, loc })?;
+                if self.why {
+                    trace::write_why(&mut self.out, record, &self.files)?;
                 }
                 self.out.write_all(b"\n")
             }

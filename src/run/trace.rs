@@ -110,6 +110,12 @@ pub struct Record {
     /// here (`jsonl::write_record` writes it; its tests hold it to serde_json's output).
     #[serde(skip)]
     pub rule: Option<Loc>,
+    /// The event whose consequences this one is (`seq`): the turn an action was taken in, the
+    /// action a payment paid for, the trigger a reaction answered, the check an outcome
+    /// followed, the pool change whose threshold fired. `None` for the encounter's start.
+    /// `tempo why` follows these back; the JSON lines do not carry them.
+    #[serde(skip)]
+    pub because: Option<u64>,
 }
 
 /// Where a rule is written: `rulesets/frontiers.rules:52:3`, the file named by the table.
@@ -326,17 +332,24 @@ pub fn to_text(records: &[Record]) -> String {
     out
 }
 
-/// The play-by-play with each rule's location after its line (`tempo run --why`).
+/// The play-by-play with each line's `seq` and its rule's location after it (`tempo run --why`).
 pub fn to_text_why(records: &[Record], files: &[String]) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     for r in records {
-        out.push_str(&text_line(r));
-        if let Some(loc) = r.rule {
-            let _ = write!(out, " [{}]", RuleAt { files, loc });
-        }
-        out.push('\n');
+        out.extend_from_slice(text_line(r).as_bytes());
+        let _ = write_why(&mut out, r, files);
+        out.push(b'\n');
     }
-    out
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What `--why` adds after a line: ` [#SEQ FILE:LINE:COLUMN]`, or ` [#SEQ]` for an event no
+/// rule causes.
+pub fn write_why(out: &mut impl std::io::Write, r: &Record, files: &[String]) -> std::io::Result<()> {
+    match r.rule {
+        Some(loc) => write!(out, " [#{} {}]", r.seq, RuleAt { files, loc }),
+        None => write!(out, " [#{}]", r.seq),
+    }
 }
 
 /// One event of the play-by-play (a round's start begins with an empty line).
