@@ -79,3 +79,24 @@ fn duplicate_points_at_both_definitions() {
     assert_eq!(d.secondary.len(), 1);
     assert!(d.secondary[0].span.start < d.primary.span.start);
 }
+
+/// `never-refilled` is about costs: a pool only damage lowers (Hit Points, never healed in
+/// this ruleset) is not "spent", while a pool paid as a cost and never given back is (issue 14).
+#[test]
+fn never_refilled_warns_of_costs_not_of_damage() {
+    let codes = |src: &str| -> Vec<Code> {
+        tempo::check::compile_str("x.rules", src).diagnostics.iter().map(|d| d.code).collect()
+    };
+    let damage = "ruleset hp
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10 }
+action strike { cost 1 ap; target enemy; resolve { target.hp -= 2 } }
+";
+    assert!(!codes(damage).contains(&Code::NeverRefilled), "{:?}", codes(damage));
+    let blood = damage.replace("cost 1 ap;", "cost 1 ap + 1 hp;");
+    assert!(codes(&blood).contains(&Code::NeverRefilled), "paying with HP that nothing heals: {:?}", codes(&blood));
+    let healed = format!("{blood}action bandage {{ cost 1 ap; resolve {{ self.hp += 1 }} }}\n");
+    assert!(!codes(&healed).contains(&Code::NeverRefilled), "{:?}", codes(&healed));
+}

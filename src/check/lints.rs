@@ -11,7 +11,11 @@ use crate::syntax::ast::Decl;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Touch {
     Read,
+    /// Paid as a cost.
     Spend,
+    /// Lowered by an effect (damage, a drain): not spending, so a pool only lowered so (Hit
+    /// Points) is not "never refilled".
+    Lower,
     Refill,
 }
 
@@ -54,7 +58,7 @@ impl Uses {
                 Effect::Pool { pool, op, value, .. } => {
                     let touch = match op {
                         AssignOp::Sub if self.recovery => Touch::Read,
-                        AssignOp::Sub => Touch::Spend,
+                        AssignOp::Sub => Touch::Lower,
                         _ => Touch::Refill,
                     };
                     self.add(*pool, touch);

@@ -347,8 +347,9 @@ Example:
 
 Fix: lower the cost, raise the pool's max, or give the pool overspend.";
 
-    NeverRefilled => "never-refilled", "Warning: a pool is spent by actions but nothing ever gives it back (no \
-refresh, gain, downtime or effect that adds to it), so once spent it stays empty for the rest of the run.
+    NeverRefilled => "never-refilled", "Warning: a pool is paid as a cost but nothing ever gives it back (no \
+refresh, gain, downtime or effect that adds to it), so once spent it stays empty for the rest of the run. \
+Only costs count as spending: a pool that effects lower (Hit Points taking damage) is not warned about.
 
 Example:
 
