@@ -1551,3 +1551,55 @@ action hit { target enemy; resolve { target.hp -= 2; target.hp -= 1 } }
     assert_in_order(&t, &["B: hp 3 -> 1 (hit by A)", "B: hp 1 -> 0 (hit by A)", "B: wounds 0 -> 1 (hp <= 0)"]);
     assert!(!t.contains("B: wounds 1 -> 2"), "one crossing, one Wound:\n{t}");
 }
+
+/// Issue 14: a critical is read on the die that counts. With inline disadvantage
+/// (`min(1d20, 1d20)`) a 20 thrown away is no critical; with advantage (`max`), a 20 kept is one
+/// even when the first die rolled was lower.
+#[test]
+fn criticals_are_read_on_the_die_that_is_kept() {
+    let rules = |roll: &str| {
+        format!(
+            "ruleset crit
+initiative {{ value 0 }}
+round {{ phase act: turns }}
+pool ap {{ max 1; refresh at turn_start }}
+pool hp {{ max 1000 }}
+action strike {{
+  cost 1 ap
+  target enemy
+  resolve {{ check {roll} vs 2 {{ success {{ target.hp -= 1 }} critical {{ target.hp -= 100 }} }} }}
+}}
+"
+        )
+    };
+    let scenario = |seed: u64| {
+        format!(
+            r#"(seed: {seed}, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [Act(round: 1, action: "strike", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+])"#
+        )
+    };
+    // The two rolls and whether the check was a critical, for each seed.
+    let throws = |roll: &str, seed: u64| -> (i64, i64, bool) {
+        let t = play(&rules(roll), &scenario(seed)).unwrap();
+        let rolls: Vec<i64> = t
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("A rolls 1d20: "))
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(rolls.len(), 2, "{t}");
+        (rolls[0], rolls[1], t.contains(", critical."))
+    };
+    let (mut dropped_twenty, mut kept_late_twenty) = (0, 0);
+    for seed in 0..400 {
+        let (a, b, critical) = throws("min(1d20, 1d20)", seed);
+        assert_eq!(critical, a.min(b) == 20, "disadvantage, seed {seed}: {a} and {b}");
+        dropped_twenty += usize::from(a == 20 && b < 20);
+        let (a, b, critical) = throws("max(1d20, 1d20)", seed);
+        assert_eq!(critical, a.max(b) == 20, "advantage, seed {seed}: {a} and {b}");
+        kept_late_twenty += usize::from(a < 20 && b == 20);
+    }
+    // The seeds meet both cases the old reading got wrong.
+    assert!(dropped_twenty > 0 && kept_late_twenty > 0, "{dropped_twenty} {kept_late_twenty}");
+}

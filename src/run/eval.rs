@@ -36,7 +36,8 @@ impl<S: Sink> Engine<'_, S> {
         self.eval_with_first(e, c, &mut first)
     }
 
-    /// Evaluates, remembering the first die rolled (for criticals and fumbles).
+    /// Evaluates, remembering the die that counts for criticals and fumbles: the first die
+    /// rolled, except that `min` and `max` keep the die of the argument they keep.
     pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
         let r = self.r;
         Ok(match e {
@@ -145,14 +146,30 @@ impl<S: Sink> Engine<'_, S> {
             }
             Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is(self.r, *event))),
             Expr::Call(f, args) => {
-                let mut values = Vec::with_capacity(args.len());
+                // `min` and `max` keep one argument: its die is the one that counts for a
+                // critical (`min(1d20, 1d20)` is disadvantage: a 20 thrown away is no
+                // critical). Ties keep the first argument.
+                let mut kept: Option<(i64, Option<(i64, u32)>)> = None;
                 for a in args {
-                    values.push(self.eval_with_first(a, c, first)?);
+                    let mut own = None;
+                    let v = self.eval_with_first(a, c, &mut own)?;
+                    let better = match (f, &kept) {
+                        (_, None) => true,
+                        (Func::Min, Some((k, _))) => v < *k,
+                        (Func::Max, Some((k, _))) => v > *k,
+                        (Func::Abs, Some(_)) => false,
+                    };
+                    if better {
+                        kept = Some((v, own));
+                    }
+                }
+                let (v, die) = kept.unwrap_or((0, None));
+                if first.is_none() {
+                    *first = die;
                 }
                 match f {
-                    Func::Min => values.into_iter().min().unwrap_or(0),
-                    Func::Max => values.into_iter().max().unwrap_or(0),
-                    Func::Abs => values.first().copied().unwrap_or(0).checked_abs().ok_or_else(|| self.arith(c))?,
+                    Func::Min | Func::Max => v,
+                    Func::Abs => v.checked_abs().ok_or_else(|| self.arith(c))?,
                 }
             }
         })
