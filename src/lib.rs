@@ -3,7 +3,8 @@
 //! The pipeline, one module per stage: [`syntax`] (text → syntax tree) → [`check`] (files joined
 //! through `extends`, names resolved, rules checked) → [`ir`] (what the runner executes).
 //! [`run`] plays an encounter under the IR and writes a trace; [`why`] follows one event of it
-//! back to what began it. [`doc`] makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
+//! back to what began it; [`testing`] runs golden-encounter test files against traces. [`doc`]
+//! makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
 //! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
 
 pub mod check;
@@ -16,4 +17,5 @@ pub mod run;
 pub mod sim;
 pub mod source;
 pub mod syntax;
+pub mod testing;
 pub mod why;

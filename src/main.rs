@@ -148,6 +148,23 @@ enum Command {
         #[command(flatten)]
         load: cli::LoadArgs,
     },
+    /// Run golden-encounter tests: `*.test.ron` files that play a scenario under a ruleset and say
+    /// what must happen (see docs/testing.md).
+    ///
+    /// Each PATH is a test file or a folder searched for `*.test.ron` files (none given: the
+    /// current folder). Prints a line per test, each failure's reason (a readable diff for a
+    /// golden trace that changed), then `N passed, M failed`. Exit code 0: all passed; 1: a test
+    /// failed; 2: a PATH could not be read or no test was found.
+    Test {
+        /// Test files or folders.
+        paths: Vec<PathBuf>,
+        /// Write the golden traces (`golden: "FILE"`) from this run instead of comparing.
+        #[arg(long)]
+        bless: bool,
+        /// `text` for people (like `cargo test`), `json` for scripts (one document on stdout).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Start the language server, speaking the Language Server Protocol on stdin and stdout.
     ///
     /// Editors start it (see editors/README.md): it checks each open file as `tempo check` would
@@ -186,6 +203,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
         Command::Doc { rules, format, output, load } => doc(&rules, format, output.as_deref(), load),
+        Command::Test { paths, bless, format } => test(paths, bless, format),
         Command::Lsp => lsp(),
     }
 }
@@ -447,6 +465,35 @@ fn why(rules: &Path, scenario: &Path, event: u64, seed: Option<u64>, load: cli::
             eprintln!("error: cannot write: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+fn test(paths: Vec<PathBuf>, bless: bool, format: Format) -> ExitCode {
+    use tempo::testing;
+    let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths };
+    let found = match testing::file::discover(&paths) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcomes = testing::run_all(&found, testing::Options { bless, keep_traces: false });
+    let text = match format {
+        Format::Text => testing::report::to_text(&outcomes),
+        Format::Json => format!("{}\n", testing::report::to_json(&outcomes)),
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if outcomes.iter().all(|o| o.passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

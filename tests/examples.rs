@@ -11,12 +11,14 @@ use tempo::diagnostics::render;
 use tempo::run::sink::{Format, Writer};
 use tempo::run::{run, run_into, scenario, trace, Runner};
 
-/// The files in `dir` ending in `.ext`, sorted by name.
+/// The files in `dir` ending in `.ext`, sorted by name; `tempo test` files (`.test.ron`) are
+/// tests, not scenarios, and are left out (tests/testing.rs runs them).
 fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
         .unwrap_or_else(|e| panic!("cannot read {dir}/: {e}"))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().and_then(|e| e.to_str()) == Some(ext))
+        .filter(|p| !p.to_string_lossy().ends_with(".test.ron"))
         .collect();
     out.sort();
     out

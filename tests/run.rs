@@ -1583,11 +1583,8 @@ action strike {{
     // The two rolls and whether the check was a critical, for each seed.
     let throws = |roll: &str, seed: u64| -> (i64, i64, bool) {
         let t = play(&rules(roll), &scenario(seed)).unwrap();
-        let rolls: Vec<i64> = t
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("A rolls 1d20: "))
-            .map(|n| n.parse().unwrap())
-            .collect();
+        let rolls: Vec<i64> =
+            t.lines().filter_map(|l| l.trim().strip_prefix("A rolls 1d20: ")).map(|n| n.parse().unwrap()).collect();
         assert_eq!(rolls.len(), 2, "{t}");
         (rolls[0], rolls[1], t.contains(", critical."))
     };

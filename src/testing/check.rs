@@ -1,0 +1,268 @@
+//! Running one test file: its ruleset loaded, its scenario played for each seed, every
+//! expectation held against the trace.
+
+use super::file::{self, FinalState, Pattern, TestFile};
+use super::golden;
+use crate::check::{compile_path_limited, Limits};
+use crate::diagnostics::render::{self, TextStyle};
+use crate::ir::Ruleset;
+use crate::run::{self, trace};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// How tests run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Write golden files instead of comparing with them.
+    pub bless: bool,
+    /// Keep each seed's text trace in the outcome (to show it).
+    pub keep_traces: bool,
+}
+
+/// What one test came to.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub name: String,
+    pub file: PathBuf,
+    pub passed: bool,
+    /// Why it failed (empty when it passed); a golden file written says so.
+    pub message: String,
+    /// The text trace of each seed run, when `Options::keep_traces`.
+    pub traces: Vec<(Option<u64>, String)>,
+}
+
+/// A ruleset loaded for tests: compiled, or the reason it is not (rendered diagnostics with the
+/// first error's code, or why the file cannot be read).
+pub type Loaded = Result<Ruleset, LoadError>;
+
+#[derive(Debug, Clone)]
+pub struct LoadError {
+    /// The first error's diagnostic code, when there is one.
+    pub codes: Vec<String>,
+    pub message: String,
+}
+
+/// Loads a ruleset as `tempo run` does: `.rules` compiled (bases inside its folder), `.ron` read
+/// as IR.
+pub fn load_ruleset(path: &Path) -> Loaded {
+    if path.extension().is_some_and(|e| e == "ron") {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError { codes: Vec::new(), message: format!("cannot read `{}`: {e}", path.display()) })?;
+        return Ruleset::from_ron(&text).map_err(|e| LoadError {
+            codes: vec![crate::diagnostics::Code::BadIr.name()],
+            message: format!("`{}` is not a tempo IR: {e}", path.display()),
+        });
+    }
+    let compilation = compile_path_limited(path, Limits::default());
+    match compilation.ruleset {
+        Some(ruleset) if !compilation.has_errors() => Ok(ruleset),
+        _ => {
+            let errors: Vec<_> = compilation.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+            let shown = render::to_text(&errors, &compilation.sources, TextStyle { color: false, width: 100 });
+            Err(LoadError {
+                codes: errors.iter().map(|d| d.code.name()).collect(),
+                message: format!("`{}` does not compile:\n{shown}", path.display()),
+            })
+        }
+    }
+}
+
+/// Runs one parsed test under its loaded ruleset.
+pub fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, options: Options) -> Outcome {
+    let mut outcome = Outcome {
+        name: name.to_string(),
+        file: path.to_path_buf(),
+        passed: true,
+        message: String::new(),
+        traces: Vec::new(),
+    };
+    if let Err(problem) = check(path, test, ruleset, options, &mut outcome) {
+        outcome.passed = false;
+        outcome.message = problem;
+    }
+    outcome
+}
+
+fn check(
+    path: &Path,
+    test: &TestFile,
+    ruleset: &Loaded,
+    options: Options,
+    outcome: &mut Outcome,
+) -> Result<(), String> {
+    if !test.expects_something() {
+        return Err("the test expects nothing: give it `expect`, `events`, `final`, `error`, `golden` or another \
+                    expectation"
+            .into());
+    }
+    let scenario = file::scenario_of(test, path)?;
+    let ruleset = match (ruleset, &test.error) {
+        (Ok(r), _) => r,
+        (Err(e), Some(code)) if e.codes.iter().any(|c| c == code) => return Ok(()),
+        (Err(e), _) => return Err(e.message.clone()),
+    };
+    let seeds: Vec<Option<u64>> =
+        if test.seeds.is_empty() { vec![None] } else { test.seeds.iter().copied().map(Some).collect() };
+    let mut golden_text = String::new();
+    for seed in seeds {
+        let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
+        let records = match (run::run(ruleset, &scenario, seed), &test.error) {
+            (Ok(records), None) => records,
+            (Ok(records), Some(code)) => {
+                return Err(format!(
+                    "expected the run to stop with {code}{at}, it finished:\n{}",
+                    trace::to_text(&records)
+                ))
+            }
+            (Err(e), Some(code)) => {
+                let got = e.code().name();
+                if got != *code {
+                    return Err(format!("expected {code}{at}, got {got}: {e}"));
+                }
+                continue;
+            }
+            (Err(e), None) => return Err(format!("the run failed{at}: [{}] {e}", e.code().name())),
+        };
+        let text = trace::to_text(&records);
+        if options.keep_traces {
+            outcome.traces.push((seed, text.clone()));
+        }
+        expectations(test, &records, &ruleset.files, &text, &at)?;
+        if test.golden.is_some() {
+            golden::append(&mut golden_text, seed.unwrap_or(scenario.seed), &text);
+        }
+    }
+    if let Some(relative) = &test.golden {
+        let at = file::beside(path, relative);
+        if let Some(written) = golden::compare(&at, &golden_text, options.bless)? {
+            outcome.message = written;
+        }
+    }
+    Ok(())
+}
+
+/// Every expectation of the test against one seed's trace.
+fn expectations(
+    test: &TestFile,
+    records: &[trace::Record],
+    files: &[String],
+    text: &str,
+    at: &str,
+) -> Result<(), String> {
+    let mut from = 0;
+    for want in &test.expect {
+        match text[from..].find(want.as_str()) {
+            Some(i) => from += i + want.len(),
+            None => return Err(format!("`{want}` not found (in order){at} in the trace:\n{text}")),
+        }
+    }
+    for never in &test.absent {
+        if text.contains(never.as_str()) {
+            return Err(format!("`{never}` must not appear{at}, trace:\n{text}"));
+        }
+    }
+    if !(test.events.is_empty() && test.anywhere.is_empty() && test.never.is_empty()) {
+        let lines = trace::to_jsonl(records, files);
+        let lines: Vec<&str> = lines.lines().collect();
+        let events = lines
+            .iter()
+            .map(|line| serde_json::from_str(line).map_err(|e| format!("an event is not JSON ({e}): {line}")))
+            .collect::<Result<Vec<serde_json::Value>, String>>()?;
+        let mut next = 0;
+        for (k, pattern) in test.events.iter().enumerate() {
+            match events[next..].iter().position(|e| matches(pattern, e)) {
+                Some(i) => next += i + 1,
+                None => {
+                    let hint = if events.iter().any(|e| matches(pattern, e)) {
+                        " (it happens, but not after the events before it in the list)"
+                    } else {
+                        ""
+                    };
+                    return Err(format!("events[{k}] {} not found in order{at}{hint}; trace:\n{text}", shown(pattern)));
+                }
+            }
+        }
+        for pattern in &test.anywhere {
+            if !events.iter().any(|e| matches(pattern, e)) {
+                return Err(format!("anywhere: {} never happens{at}; trace:\n{text}", shown(pattern)));
+            }
+        }
+        for pattern in &test.never {
+            if let Some(i) = events.iter().position(|e| matches(pattern, e)) {
+                return Err(format!("never: {} happens{at}: {}", shown(pattern), lines[i]));
+            }
+        }
+    }
+    if !test.final_state.is_empty() {
+        final_state(&test.final_state, records, at)?;
+    }
+    Ok(())
+}
+
+/// Whether every field the pattern names is in the event with an equal value.
+fn matches(pattern: &Pattern, event: &serde_json::Value) -> bool {
+    pattern.iter().all(|(field, want)| event.get(field).is_some_and(|got| same(want, got)))
+}
+
+/// JSON equality, with numbers compared as numbers (`2` equals `2.0`).
+fn same(want: &serde_json::Value, got: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (want, got) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y)),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| same(x, y)))
+        }
+        _ => want == got,
+    }
+}
+
+fn shown(pattern: &Pattern) -> String {
+    serde_json::to_string(pattern).unwrap_or_else(|_| format!("{pattern:?}"))
+}
+
+fn final_state(want: &BTreeMap<String, FinalState>, records: &[trace::Record], at: &str) -> Result<(), String> {
+    let Some(state) = records.iter().rev().find_map(|r| match &r.event {
+        trace::Event::EncounterEnd { state, .. } => Some(state),
+        _ => None,
+    }) else {
+        return Err(format!("the run wrote no `encounter_end`{at}"));
+    };
+    let mut problems = Vec::new();
+    for (who, expected) in want {
+        let Some(got) = state.iter().find(|(name, _)| &***name == who.as_str()).map(|(_, s)| s) else {
+            let names: Vec<&str> = state.keys().map(|n| &**n).collect();
+            problems.push(format!("final: no participant `{who}` (there are {})", names.join(", ")));
+            continue;
+        };
+        for (pool, value) in &expected.pools {
+            match got.pools.iter().find(|(name, _)| &***name == pool.as_str()) {
+                Some((_, v)) if v == value => {}
+                Some((_, v)) => problems.push(format!("final: {who}'s {pool} is {v}, not {value}")),
+                None => {
+                    let pools: Vec<&str> = got.pools.keys().map(|n| &**n).collect();
+                    problems.push(format!("final: {who} has no pool `{pool}` (pools: {})", pools.join(", ")));
+                }
+            }
+        }
+        if let Some(conditions) = &expected.conditions {
+            let mut want: Vec<&str> = conditions.iter().map(String::as_str).collect();
+            let mut held: Vec<&str> = got.conditions.iter().map(|c| &**c).collect();
+            want.sort_unstable();
+            held.sort_unstable();
+            if want != held {
+                problems.push(format!("final: {who} holds [{}], not [{}]", held.join(", "), want.join(", ")));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}{at}", problems.join("\n")))
+    }
+}
+
+/// Why a scenario does not fit a ruleset, every problem (`run::scenario::resolve`), or `None`.
+pub fn misfits(scenario: &run::scenario::Scenario, ruleset: &Ruleset) -> Option<Vec<String>> {
+    run::scenario::resolve(scenario, ruleset).err()
+}
