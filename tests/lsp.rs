@@ -1012,3 +1012,55 @@ fn a_named_pipe_as_a_base_is_a_diagnostic_not_a_hang() {
     assert!(reply.get("result").is_some(), "{reply}");
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// A test file (`*.test.ron`, docs/testing.md) open in the editor: a scenario that does not fit
+/// the ruleset is shown at the name that does not fit, an invalid file at its error, a missing
+/// ruleset at its path; and the rules features answer nothing there.
+#[test]
+fn a_test_file_shows_what_does_not_fit_its_ruleset() {
+    let dir = folder("test-file", &[("base.rules", BASE)]);
+    let test = dir.join("stand.test.ron");
+    let text = r#"(
+  ruleset: "base.rules",
+  scenario: (rounds: 1, participants: [
+    (name: "A", side: "a", pools: {"apx": 1}, controller: Script(steps: [Act(round: 1, action: "stnd")], fallback: Passive)),
+    (name: "B", side: "b", controller: Policy(Passive)),
+  ]),
+  expect: ["A uses stand"],
+)
+"#;
+    let mut server = Server::start(&dir);
+    server.open(&test, text);
+    let published = server.diagnostics(&test);
+    let diagnostics = published["diagnostics"].as_array().expect("a list").clone();
+    assert_eq!(diagnostics.len(), 2, "{published}");
+    let at = |needle: &str| {
+        let (line, character) = pos(text, needle, 0);
+        json!({"line": line, "character": character - 1})
+    };
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d["message"].as_str().unwrap_or("")).collect();
+    assert!(messages.iter().any(|m| m.contains("`apx`")), "{published}");
+    assert!(messages.iter().any(|m| m.contains("`stnd`") && m.contains("did you mean `stand`")), "{published}");
+    for d in &diagnostics {
+        assert_eq!(d["code"], "tempo::scenario");
+        let name = if d["message"].as_str().unwrap_or("").contains("apx") { "\"apx\"" } else { "\"stnd\"" };
+        assert_eq!(d["range"]["start"], at(name), "{d}");
+    }
+    // Fixed: cleared.
+    server.change(&test, 2, &text.replace("apx", "ap").replace("stnd", "stand"));
+    assert_eq!(server.diagnostics(&test)["diagnostics"], json!([]));
+    // Not RON: the error where the parser stopped.
+    let broken = text.replace("  expect:", "  expect");
+    server.change(&test, 3, &broken);
+    let published = server.diagnostics(&test);
+    assert_eq!(codes(&published), ["tempo::scenario"]);
+    assert_eq!(published["diagnostics"][0]["range"]["start"]["line"], 6, "{published}");
+    // A ruleset that is not there: at its path.
+    server.change(&test, 4, &text.replace("base.rules", "nowhere.rules"));
+    let published = server.diagnostics(&test);
+    assert_eq!(codes(&published), ["tempo::unreadable-file"]);
+    assert_eq!(published["diagnostics"][0]["range"]["start"], at("\"base.rules\""), "{published}");
+    // No rules features in a test file.
+    assert_eq!(server.at("textDocument/hover", &test, 1, 14, json!({}))["result"], json!(null));
+    assert_eq!(server.finish().code(), Some(0));
+}

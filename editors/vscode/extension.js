@@ -1,5 +1,5 @@
 // The tempo extension: starts `tempo lsp` (the language server in the tempo binary) for `.rules`
-// files. The binary is the setting `tempo.server.path` (default: `tempo` on PATH).
+// files and for `tempo test` files (`*.test.ron`). The binary is the setting `tempo.server.path` (default: `tempo` on PATH).
 "use strict";
 
 const vscode = require("vscode");
@@ -21,6 +21,8 @@ function makeClient() {
       documentSelector: [
         { scheme: "file", language: "tempo" },
         { scheme: "untitled", language: "tempo" },
+        // Test files (`*.test.ron`, docs/testing.md): diagnostics only.
+        { scheme: "file", language: "tempo-test" },
       ],
     }
   );
