@@ -138,7 +138,7 @@ mod tests {
         let text = "ab\ncdé\nf";
         assert_eq!(offset_of(text, 1, 1), 0);
         assert_eq!(offset_of(text, 2, 3), 5);
-        assert_eq!(offset_of(text, 3, 1), 9);
+        assert_eq!(offset_of(text, 3, 1), 8);
         assert_eq!(offset_of(text, 9, 9), text.len());
         assert_eq!(quoted("A: no action `jabb`; did you mean `jab`?"), Some("jabb"));
     }
