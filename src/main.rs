@@ -379,6 +379,7 @@ fn run(
         Ok(r) => r,
         Err(code) => return code,
     };
+    let scenario_path = scenario;
     let scenario = match load_scenario(scenario) {
         Ok(s) => s,
         Err(code) => return code,
@@ -393,7 +394,7 @@ fn run(
     let writer = sink::Writer::new(out, format, &ruleset.files).why(why);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
         Ok(runner) => runner,
-        Err(e) => return run_failed(&e),
+        Err(e) => return scenario_failed(&e, scenario_path),
     };
     let played = runner.play(seed);
     match (runner.into_sink().finish(), played) {
@@ -429,13 +430,14 @@ fn why(rules: &Path, scenario: &Path, event: u64, seed: Option<u64>, load: cli::
         let found = vec![true; ruleset.files.len()];
         (ruleset, compilation.sources, found)
     };
+    let scenario_path = scenario;
     let scenario = match load_scenario(scenario) {
         Ok(s) => s,
         Err(code) => return code,
     };
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event)) {
         Ok(runner) => runner,
-        Err(e) => return run_failed(&e),
+        Err(e) => return scenario_failed(&e, scenario_path),
     };
     // Abandoned past the event (`Output`): everything that could be a cause was written.
     let played = runner.play(seed);
@@ -495,6 +497,24 @@ fn test(paths: Vec<PathBuf>, bless: bool, format: Format) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// A scenario that does not fit its ruleset: each problem once, at `FILE:LINE:COLUMN` of the
+/// name it is about when that name is written in the scenario.
+fn scenario_failed(e: &tempo::run::RunError, scenario: &Path) -> ExitCode {
+    let tempo::run::RunError::Scenario(problems) = e else { return run_failed(e) };
+    let text = cli::read_input(scenario).unwrap_or_default();
+    eprintln!("error[{}]: the scenario does not fit the ruleset:", e.code().name());
+    for problem in problems {
+        match tempo::run::scenario::locate(&text, problem) {
+            Some((at, _)) => {
+                let (line, column) = tempo::run::scenario::line_column(&text, at);
+                eprintln!("  {}:{line}:{column}: {problem}", scenario.display());
+            }
+            None => eprintln!("  {}: {problem}", scenario.display()),
+        }
+    }
+    ExitCode::from(1)
 }
 
 /// A run that could not finish, as a diagnostic line with its code.

@@ -382,3 +382,32 @@ fn why_explains_from_a_compiled_ir_with_or_without_its_sources() {
     assert!(text.contains("(rule at rulesets/frontiers.rules:255:1; its source is not at hand)"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 14: a scenario that does not fit its ruleset says each problem once, at the line and
+/// column of the name in the scenario file.
+#[test]
+fn scenario_problems_are_given_once_each_at_their_place() {
+    let dir = std::env::temp_dir().join(format!("tempo-scenario-place-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("bad.ron");
+    let text = r#"(
+  rounds: 1,
+  participants: [
+    (name: "A", side: "a", position: 0,
+     controller: Script(steps: [Act(round: 1, action: "atack", target: "B"), Act(round: 1, action: "atack", target: "B")], fallback: Passive)),
+    (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+  ],
+)"#;
+    std::fs::write(&scenario, &text).unwrap();
+    let (code, _, stderr) = tempo(&["run", "rulesets/frontiers.rules", scenario.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let at = text.find("\"atack\"").unwrap();
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    let want = format!("{}:{line}:{column}: ", scenario.display());
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("`atack`")).collect();
+    assert_eq!(lines.len(), 1, "once, not once per step: {stderr}");
+    assert!(lines[0].trim_start().starts_with(&want), "{stderr}");
+    assert!(lines[0].contains("did you mean `attack`?"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -178,7 +178,7 @@ pub fn sim(args: SimArgs) -> ExitCode {
     };
     let layout = match sim::layout(&ruleset, &scenario) {
         Ok(l) => l,
-        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
+        Err(e) => return crate::scenario_failed(&e, scenario_path),
     };
     let seed = args.batch.seed.unwrap_or(scenario.seed);
     let runs = match args.shard {

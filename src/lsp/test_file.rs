@@ -68,7 +68,7 @@ pub fn diagnostics(text: &str, path: &Path, loader: &dyn Loader) -> Vec<Diagnost
         .unwrap_or((0, 0));
         for problem in problems {
             let at = match &test.scenario_file {
-                None => quoted(&problem).and_then(|name| string_at(text, name)).unwrap_or(fallback),
+                None => crate::run::scenario::locate(text, &problem).unwrap_or(fallback),
                 Some(_) => fallback,
             };
             out.push(diagnostic(
@@ -122,13 +122,6 @@ fn key_at(text: &str, key: &str) -> Option<(usize, usize)> {
     text.find(&needle).map(|i| (i, i + key.len()))
 }
 
-/// The first name a problem quotes in backticks (the one that does not fit).
-fn quoted(problem: &str) -> Option<&str> {
-    let start = problem.find('`')? + 1;
-    let len = problem[start..].find('`')?;
-    Some(&problem[start..start + len])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +133,5 @@ mod tests {
         assert_eq!(offset_of(text, 2, 3), 5);
         assert_eq!(offset_of(text, 3, 1), 8);
         assert_eq!(offset_of(text, 9, 9), text.len());
-        assert_eq!(quoted("A: no action `jabb`; did you mean `jab`?"), Some("jabb"));
     }
 }

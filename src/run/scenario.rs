@@ -393,8 +393,28 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
     if problems.is_empty() {
         Ok(out)
     } else {
+        // Once per problem: a name misspelt in ten script steps is one mistake.
+        let mut seen = std::collections::BTreeSet::new();
+        problems.retain(|p| seen.insert(p.clone()));
         Err(problems)
     }
+}
+
+/// Where a problem of `resolve` is written in the scenario's text: the byte offsets of the first
+/// string literal (`"jabb"`) holding the first name the problem quotes in backticks, if any.
+pub fn locate(text: &str, problem: &str) -> Option<(usize, usize)> {
+    let start = problem.find('`')? + 1;
+    let len = problem[start..].find('`')?;
+    let needle = format!("\"{}\"", &problem[start..start + len]);
+    text.find(&needle).map(|at| (at, at + needle.len()))
+}
+
+/// The 1-based line and character column of a byte offset in `text`.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
 }
 
 fn unknown(who: &str, what: &str, name: &str, known: &[&str]) -> String {
