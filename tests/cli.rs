@@ -398,7 +398,7 @@ fn scenario_problems_are_given_once_each_at_their_place() {
     (name: "B", side: "b", position: 1, controller: Policy(Passive)),
   ],
 )"#;
-    std::fs::write(&scenario, &text).unwrap();
+    std::fs::write(&scenario, text).unwrap();
     let (code, _, stderr) = tempo(&["run", "rulesets/frontiers.rules", scenario.to_str().unwrap()]);
     assert_eq!(code, 1);
     let at = text.find("\"atack\"").unwrap();
