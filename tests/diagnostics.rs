@@ -100,3 +100,19 @@ action strike { cost 1 ap; target enemy; resolve { target.hp -= 2 } }
     let healed = format!("{blood}action bandage {{ cost 1 ap; resolve {{ self.hp += 1 }} }}\n");
     assert!(!codes(&healed).contains(&Code::NeverRefilled), "{:?}", codes(&healed));
 }
+
+/// Initiative is made at the encounter's start, a round's start or a phase's start; any other
+/// timing would be silently ignored by the runner, so it is an error.
+#[test]
+fn initiative_is_made_only_at_a_start() {
+    let src = |made: &str| {
+        format!("ruleset m\ninitiative {{ value 0; made at {made} }}\nround {{ phase roll: step {{ }} phase act: turns }}\n")
+    };
+    let codes = |made: &str| -> Vec<Code> {
+        tempo::check::compile_str("m.rules", &src(made)).diagnostics.iter().map(|d| d.code).collect()
+    };
+    assert!(codes("turn_end").contains(&Code::UnknownTiming), "{:?}", codes("turn_end"));
+    for ok in ["encounter_start", "round_start", "phase_start(roll)"] {
+        assert!(!codes(ok).contains(&Code::UnknownTiming), "{ok}: {:?}", codes(ok));
+    }
+}

@@ -844,7 +844,23 @@ impl<'a> Lowerer<'a> {
         for clause in clauses {
             match clause {
                 InitiativeClause::Value(e, _) => out.value = self.int(e, ctx),
-                InitiativeClause::Made(t, _) => out.made_at = self.timing(t),
+                InitiativeClause::Made(t, _) => {
+                    out.made_at = self.timing(t);
+                    if !matches!(
+                        out.made_at,
+                        ir::Timing::EncounterStart | ir::Timing::RoundStart | ir::Timing::PhaseStart(_)
+                    ) {
+                        self.error(
+                            Diagnostic::error(
+                                Code::UnknownTiming,
+                                t.span,
+                                format!("initiative cannot be made at `{}`", t.name.name),
+                            )
+                            .label("not a time initiative is made")
+                            .help("`made at encounter_start` (once), `made at round_start` or `made at phase_start(PHASE)` (every round)"),
+                        );
+                    }
+                }
                 InitiativeClause::Adjust(e, _) => out.adjust = Some(self.int(e, ctx)),
                 InitiativeClause::Range(lo, hi, _) => out.range = Some((self.int(lo, ctx), self.int(hi, ctx))),
                 InitiativeClause::Order(word, _) => {

@@ -215,7 +215,10 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
         }
         push(1, Some(line));
         let name = &phase.name.name;
-        push(2, at(&format!("phase_start({name})"), &any_step, &happenings, Vec::new(), false));
+        let start = format!("phase_start({name})");
+        let lead = made_here(&start);
+        let shown = !lead.is_empty();
+        push(2, at(&start, &any_step, &happenings, lead, shown));
         if phase.kind == PhaseKind::Turns {
             for (timing, default) in [("turn_start", TURN_START), ("turn_end", TURN_END)] {
                 let order = sequence(timing, default);

@@ -590,6 +590,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.phase_seq += 1;
             let phase_started = self.emit(Event::PhaseStart { phase: self.names.phase[p].clone() });
             let round_cause = self.caused_by(phase_started);
+            if r.initiative.made_at == Timing::PhaseStart(id) && !self.clock.table_rounds {
+                self.make_initiative()?;
+            }
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
                 PhaseKind::Turns => {
@@ -766,7 +769,11 @@ impl<'r, S: Sink> Engine<'r, S> {
         let started = self.emit(Event::EncounterStart { participants: names });
         self.caused_by(started);
         self.starting_conditions()?;
-        self.make_initiative()?;
+        // Made at a phase's start, initiative is first made in round 1's phase; until then
+        // the seating order stands.
+        if !matches!(self.r.initiative.made_at, Timing::PhaseStart(_)) {
+            self.make_initiative()?;
+        }
         self.stays()?;
         self.at_all(Timing::EncounterStart)?;
         while self.clock.ended.is_none() {
