@@ -165,8 +165,51 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         pest::error::ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
     let wants_assignment = message.contains("`+=`");
+    let positives: &[Rule] = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
+        pest::error::ErrorVariant::CustomError { .. } => &[],
+    };
+    // A declaration keyword where a block's clause was expected: a `{` before it was never
+    // closed. The real place is that `{`, not the declaration that follows it.
+    let top_level = positives.contains(&Rule::kw_pool);
+    if !top_level && expected::declaration_keywords().contains(&found) {
+        if let Some(open) = unclosed_brace(text, at) {
+            let line = text[..at].matches('\n').count() + 1;
+            return Diagnostic::error(Code::Syntax, Span::new(file, open, open + 1), "this `{` is never closed")
+                .label("opened here, not closed")
+                .with_secondary(span, format!("`{found}` starts the next declaration"))
+                .help(format!("add the `}}` that ends this block before line {line}"));
+        }
+    }
+    // `cost 1` then `category move`: the unfinished clause took the next line's first word as
+    // its name, and the parser stumbles only after it. The real place is the unfinished clause.
+    if let Some((taken, line_span)) = taken_from_next_line(text, at) {
+        let word = &text[taken.0..taken.1];
+        // Only where a new clause could begin (the parser took the clause before as whole), so
+        // the word that starts the line was meant to begin one.
+        if expected::keywords(positives).contains(&word) {
+            let clause = text[line_span.0..line_span.1].trim();
+            let line = text[..line_span.0].matches('\n').count() + 1;
+            return Diagnostic::error(
+                Code::Syntax,
+                Span::new(file, line_span.0, line_span.1),
+                format!("the clause on line {line} (`{clause}`) is not finished"),
+            )
+            .label("unfinished")
+            .with_secondary(Span::new(file, taken.0, taken.1), format!("so `{word}` was read as part of it"))
+            .help(format!("finish `{clause}` (a cost names its pool: `cost 1 ap`), or end it with `;`"));
+        }
+    }
     let mut d = Diagnostic::error(Code::Syntax, span, message).label(label);
-    if at == 0 {
+    let is_word = found.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    let suggestion = if is_word {
+        crate::diagnostics::did_you_mean(found, expected::keywords(positives).iter().copied())
+    } else {
+        None
+    };
+    if let Some(word) = suggestion {
+        d = d.help(format!("did you mean `{word}`?"));
+    } else if at == 0 {
         d = d.help("a rules file starts with `ruleset NAME` (or `ruleset NAME extends \"base.rules\"`)");
     } else if found == "=" || found == "==" {
         d = d.help("pools change with `=`, `+=` or `-=` inside a block; comparisons use `==`");
@@ -178,6 +221,70 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         d = d.help(format!("to change a pool write `{found}=`, e.g. `hp {found}= 1`"));
     }
     d
+}
+
+/// When the word just before `at` begins its line, and the line before it holds a clause: the
+/// word's byte range and the trimmed byte range of that earlier line.
+fn taken_from_next_line(text: &str, at: usize) -> Option<((usize, usize), (usize, usize))> {
+    let before = text.get(..at)?;
+    let end = before.trim_end().len();
+    let start = before[..end].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    if start == end || !before[..end].contains('\n') {
+        return None;
+    }
+    let line_start = before[..start].rfind('\n').map_or(0, |i| i + 1);
+    if !before[line_start..start].trim().is_empty() || line_start == 0 {
+        return None;
+    }
+    // The line before, skipping blank and comment lines.
+    let mut cut = line_start - 1;
+    loop {
+        let from = before[..cut].rfind('\n').map_or(0, |i| i + 1);
+        let line = &before[from..cut];
+        let trimmed = line.trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            let lead = line.len() - line.trim_start().len();
+            if trimmed.ends_with(['{', ';', '}', ',']) {
+                return None;
+            }
+            return Some(((start, end), (from + lead, from + lead + trimmed.len())));
+        }
+        if from == 0 {
+            return None;
+        }
+        cut = from - 1;
+    }
+}
+
+/// The outermost `{` still open at `at` (comments and strings skipped), if any.
+fn unclosed_brace(text: &str, at: usize) -> Option<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    let (mut in_comment, mut in_string, mut escaped) = (false, false, false);
+    for (i, ch) in text[..at.min(text.len())].char_indices() {
+        if in_comment {
+            in_comment = ch != '\n';
+            continue;
+        }
+        if in_string {
+            match (escaped, ch) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') | (false, '\n') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match ch {
+            '#' => in_comment = true,
+            '"' => in_string = true,
+            '{' => open.push(i),
+            '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
 }
 
 fn short(wanted: &str) -> String {

@@ -54,6 +54,32 @@ pub fn describe(positives: &[Rule]) -> String {
     }
 }
 
+/// The keywords the parser would have taken (`resolve`, `cost`, ...), groups spelt out, for a
+/// "did you mean" on a misspelt one.
+pub fn keywords(positives: &[Rule]) -> Vec<&'static str> {
+    let mut rules: Vec<Rule> = positives.to_vec();
+    for (members, _) in GROUPS {
+        if members.iter().all(|m| positives.contains(m)) {
+            rules.extend(group_extent(members));
+        }
+    }
+    let mut out: Vec<&'static str> = rules
+        .into_iter()
+        .filter(|r| format!("{r:?}").starts_with("kw_"))
+        .filter_map(word)
+        .map(|w| w.trim_matches('`'))
+        .filter(|w| !w.contains(' '))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The keywords that begin a declaration (`pool`, `action`, ...).
+pub fn declaration_keywords() -> Vec<&'static str> {
+    keywords(&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat])
+}
+
 /// Every rule a group's name stands for, so they are not listed again one by one.
 fn group_extent(members: &[Rule]) -> Vec<Rule> {
     use Rule::*;
