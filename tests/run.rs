@@ -1600,3 +1600,27 @@ action strike {{
     // The seeds meet both cases the old reading got wrong.
     assert!(dropped_twenty > 0 && kept_late_twenty > 0, "{dropped_twenty} {kept_late_twenty}");
 }
+
+/// Issue 14: the Aggressive policy does not walk away from the enemy it is closing on. A Dash
+/// (untargeted, once a turn) brings it nearer; the retreat that is then the only other
+/// untargeted action is never taken.
+#[test]
+fn aggressive_never_retreats_after_a_dash() {
+    let rules = "ruleset dash
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10 }
+action strike { cost 1 ap; target enemy; requires distance(target) <= 1; resolve { target.hp -= 1 } }
+action dash { cost 1 ap; resolve { move 3 } }
+action retreat { cost 1 ap; resolve { move away 3 } }
+";
+    let scenario = r#"(rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Aggressive)),
+  (name: "B", side: "b", position: 10, controller: Policy(Passive)),
+])"#;
+    let t = play(rules, scenario).unwrap();
+    assert_in_order(&t, &["A uses dash (action)", "A moves from 0 to 3."]);
+    assert!(!t.contains("A uses retreat"), "{t}");
+    assert!(!t.contains("A moves from 3 to 0"), "{t}");
+}

@@ -156,8 +156,13 @@ impl<S: Sink> Engine<'_, S> {
             }
             let a = ir::ActionId(i as u32);
             let shape = self.shapes[i];
-            // Policies do not wander: movement (costs per unit) is taken only to close in.
+            // Policies do not wander: movement (costs per unit) is taken only to close in, and
+            // the offensive ones never retreat (a `move away` of its own is not an attack, and
+            // after a Dash it would walk them off from whoever they were closing on).
             let per_unit = shape.per_unit;
+            if first_suffices && shape.retreats {
+                continue;
+            }
             // An untargeted action is taken at most once a turn, or a policy would repeat a free
             // action that does nothing until its safety cap.
             let turn = self.clock.turn_seq;

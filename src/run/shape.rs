@@ -13,6 +13,9 @@ pub struct Shape {
     pub moves: bool,
     /// Bought per unit (movement).
     pub per_unit: bool,
+    /// Its own effects move the actor away (`move away`): a retreat, which the offensive
+    /// policies never choose.
+    pub retreats: bool,
     /// Its cost, cost adjustments, limits or partner cost read the target: a refusal for cost
     /// or a limit may change with the target.
     pub costs_see_target: bool,
@@ -52,6 +55,7 @@ impl Shape {
         let floors = r.pools.iter().any(|p| p.overspend.as_ref().is_some_and(|o| sees(&o.floor)));
         Shape {
             moves: super::effects::moves(&a.effects),
+            retreats: a.effects.iter().any(|e| matches!(e, ir::Effect::MoveAway(_))),
             per_unit: a.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some()),
             // A combo's partner is the target when it is an ally: always target-dependent.
             costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
