@@ -4,6 +4,7 @@
 
 const vscode = require("vscode");
 const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
+const { isTempoRules } = require("./detect");
 
 /** @type {LanguageClient | undefined} */
 let client;
@@ -48,9 +49,19 @@ async function stop() {
   }
 }
 
+/** A `.rules` file opened as another language becomes tempo's when it is a tempo ruleset.
+ * @param {vscode.TextDocument} doc */
+function claim(doc) {
+  if (doc.languageId !== "tempo" && doc.fileName.endsWith(".rules") && isTempoRules(doc.getText())) {
+    vscode.languages.setTextDocumentLanguage(doc, "tempo");
+  }
+}
+
 /** @param {vscode.ExtensionContext} context */
 async function activate(context) {
+  vscode.workspace.textDocuments.forEach(claim);
   context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument(claim),
     vscode.commands.registerCommand("tempo.restartServer", async () => {
       await stop();
       await start();
