@@ -10,11 +10,8 @@ fn root() -> &'static Path {
 /// The keywords of `grammar/tempo.pest`: each `kw_NAME = @{ "word" ~ !ident_char }`.
 fn grammar_keywords() -> Vec<String> {
     let pest = std::fs::read_to_string(root().join("grammar/tempo.pest")).unwrap();
-    let mut out: Vec<String> = pest
-        .lines()
-        .filter(|l| l.starts_with("kw_"))
-        .filter_map(|l| l.split('"').nth(1).map(str::to_string))
-        .collect();
+    let mut out: Vec<String> =
+        pest.lines().filter(|l| l.starts_with("kw_")).filter_map(|l| l.split('"').nth(1).map(str::to_string)).collect();
     out.sort();
     out.dedup();
     out
@@ -22,9 +19,10 @@ fn grammar_keywords() -> Vec<String> {
 
 #[test]
 fn every_grammar_keyword_is_highlighted() {
-    let grammar: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("editors/vscode/syntaxes/tempo.tmLanguage.json")).unwrap())
-            .unwrap();
+    let grammar: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("editors/vscode/syntaxes/tempo.tmLanguage.json")).unwrap(),
+    )
+    .unwrap();
     // The words listed in the keyword, builtin and declaration patterns' alternations.
     let mut listed: Vec<String> = Vec::new();
     let mut stack = vec![&grammar];
@@ -56,7 +54,8 @@ fn every_snippet_is_valid_rules_text() {
     // A ruleset that holds every snippet with its placeholders at their defaults.
     let mut text = String::from("ruleset snippets\n");
     for (name, snippet) in snippets {
-        let body: Vec<&str> = snippet["body"].as_array().expect(name).iter().map(|l| l.as_str().unwrap_or("")).collect();
+        let body: Vec<&str> =
+            snippet["body"].as_array().expect(name).iter().map(|l| l.as_str().unwrap_or("")).collect();
         let body = body.join("\n");
         // `${1:ap}` → `ap`, `$0` → nothing.
         let mut plain = String::new();

@@ -1064,3 +1064,33 @@ fn a_test_file_shows_what_does_not_fit_its_ruleset() {
     assert_eq!(server.at("textDocument/hover", &test, 1, 14, json!({}))["result"], json!(null));
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// Issue 14: renaming a pool named like one of the language's words (`actions`) renames the
+/// pool, not the word where the language reads it as its own (`blocks actions`,
+/// `limit actions: ...` is a kind too); find-references lists the pool's uses alone.
+#[test]
+fn rename_leaves_the_languages_own_words_alone() {
+    let text = "ruleset words
+initiative { value 0; order highest_first }
+round { phase act: turns }
+pool actions { max 2; refresh at turn_start }
+## Stunned: no actions.
+condition stunned { blocks actions, movement }
+action strike { cost 1 actions; target enemy; resolve { apply stunned to target } }
+";
+    let dir = folder("option-words", &[("words.rules", text)]);
+    let path = dir.join("words.rules");
+    let mut server = Server::start(&dir);
+    server.open(&path, text);
+    server.settle();
+    let (line, character) = pos(text, "actions {", 0);
+    let rename = server.at("textDocument/rename", &path, line, character, json!({"newName": "ap"}));
+    let edits = rename["result"]["changes"][uri(&path)].as_array().cloned().unwrap_or_default();
+    let lines: Vec<u64> = edits.iter().map(|e| e["range"]["start"]["line"].as_u64().unwrap_or(99)).collect();
+    // The declaration (line 4) and the cost (line 7); not `blocks actions` (line 6).
+    assert_eq!(lines, [3, 6], "{rename}");
+    let with_declaration = json!({"context": {"includeDeclaration": true}});
+    let references = server.at("textDocument/references", &path, line, character, with_declaration);
+    assert_eq!(references["result"].as_array().map(Vec::len), Some(2), "{references}");
+    assert_eq!(server.finish().code(), Some(0));
+}

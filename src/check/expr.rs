@@ -185,7 +185,7 @@ impl Lowerer<'_> {
                 );
             }
         };
-        match func.name.as_str() {
+        match self.option_word(func) {
             "min" | "max" => {
                 if args.len() < 2 {
                     self.error(
@@ -271,7 +271,7 @@ impl Lowerer<'_> {
 
     pub fn relation(&mut self, word: &ast::Ident) -> ir::Relation {
         use ir::Relation::*;
-        match word.name.as_str() {
+        match self.option_word(word) {
             "self" => Self_,
             "ally" => Ally,
             "enemy" => Enemy,
@@ -319,7 +319,7 @@ impl Lowerer<'_> {
     }
 
     pub fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
-        match word.name.as_str() {
+        match self.option_word(word) {
             "self" => Who::Owner,
             "target" => {
                 if !ctx.target {
@@ -434,7 +434,7 @@ impl Lowerer<'_> {
         }
         if rest.len() == 2 {
             let pool = self.pool_ref(first);
-            return match rest[1].name.as_str() {
+            return match self.option_word(&rest[1]) {
                 "max" => (Expr::PoolMax(who, pool), Ty::Int),
                 "min" => (Expr::PoolMin(who, pool), Ty::Int),
                 other => {
@@ -638,7 +638,7 @@ impl Lowerer<'_> {
                 amount: self.int(&t.amount, ctx),
                 pool: self.pool_ref(&t.pool),
                 per: t.per.as_ref().map(|(n, unit)| {
-                    let u = match unit.name.as_str() {
+                    let u = match self.option_word(unit) {
                         "unit" | "units" => ir::Unit::Unit,
                         "zone" | "zones" => ir::Unit::Zone,
                         _ => {
@@ -687,7 +687,7 @@ impl Lowerer<'_> {
                 }
             },
             ast::Stmt::Choose { chooser, question, options, span } => {
-                let chooser = match chooser.name.as_str() {
+                let chooser = match self.option_word(chooser) {
                     "owner" | "self" => ir::Chooser::Owner,
                     "target" => {
                         self.who_word(chooser, ctx);
@@ -727,7 +727,7 @@ impl Lowerer<'_> {
                 let mut o = ir::Outcomes::default();
                 for (name, block) in outcomes {
                     let effects = self.block(block, ctx);
-                    match name.name.as_str() {
+                    match self.option_word(name) {
                         "success" => o.success = effects,
                         "failure" => o.failure = effects,
                         "critical" => o.critical = Some(effects),

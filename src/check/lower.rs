@@ -12,6 +12,9 @@ pub struct Lowerer<'a> {
     /// Where spans become the IR's locations (`ir::Loc`).
     pub sources: &'a SourceMap,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where a word was read as one of the language's own (`blocks actions`, `order
+    /// highest_first`, `is enemy`, `self`), never as a name: editors do not rename or list these.
+    pub option_words: Vec<crate::source::Span>,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -49,7 +52,7 @@ const TURN_END: [ir::TurnStep; 6] = [
 
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope, sources: &'a SourceMap) -> Lowerer<'a> {
-        Lowerer { scope, sources, diagnostics: Vec::new() }
+        Lowerer { scope, sources, diagnostics: Vec::new(), option_words: Vec::new() }
     }
 
     /// Where a span starts, as the IR keeps it: file index, 1-based line and character column.
@@ -60,6 +63,13 @@ impl<'a> Lowerer<'a> {
             line: u32::try_from(at.line).unwrap_or(u32::MAX),
             column: u32::try_from(at.column).unwrap_or(u32::MAX),
         }
+    }
+
+    /// A word in a place that takes one of the language's words: recorded (`option_words`), and
+    /// given back to be matched.
+    pub(crate) fn option_word<'w>(&mut self, word: &'w ast::Ident) -> &'w str {
+        self.option_words.push(word.span);
+        word.name.as_str()
     }
 
     /// Reports a problem; lowering goes on with a placeholder.
@@ -207,7 +217,7 @@ impl<'a> Lowerer<'a> {
                 Decl::Priority(steps) => {
                     r.priority = steps
                         .iter()
-                        .map(|s| match s.name.as_str() {
+                        .map(|s| match self.option_word(s) {
                             "active" => ir::PriorityStep::Active,
                             "initiative" => ir::PriorityStep::Initiative,
                             "gm" => ir::PriorityStep::Gm,
@@ -219,7 +229,7 @@ impl<'a> Lowerer<'a> {
                         .collect()
                 }
                 Decl::Chains { order, depth } => {
-                    let lifo = match order.name.as_str() {
+                    let lifo = match self.option_word(order) {
                         "lifo" => true,
                         "fifo" => false,
                         _ => {
@@ -248,12 +258,12 @@ impl<'a> Lowerer<'a> {
                 }
                 Decl::DefaultCost(_) => {}
                 Decl::Space { kind, zones } => {
-                    r.space = match kind.name.as_str() {
+                    r.space = match self.option_word(kind) {
                         "none" => ir::Space::None,
                         "grid" => {
                             let (mut enemies_block, mut no_sharing) = (false, false);
                             for rule in zones.iter() {
-                                match rule.name.as_str() {
+                                match self.option_word(rule) {
                                     "enemies_block" => enemies_block = true,
                                     "no_sharing" => no_sharing = true,
                                     _ => self.unknown_option(rule, "grid rule", &["enemies_block", "no_sharing"]),
@@ -314,7 +324,7 @@ impl<'a> Lowerer<'a> {
                 Decl::StateOrder(pools) => r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect(),
                 Decl::Sequence { timing, steps } => {
                     let lowered = steps.iter().map(|s| self.turn_step(s)).collect();
-                    match timing.name.as_str() {
+                    match self.option_word(timing) {
                         "turn_start" => r.turn_start = lowered,
                         "turn_end" => r.turn_end = lowered,
                         _ => self.unknown_option(timing, "sequence timing", &["turn_start", "turn_end"]),
@@ -360,7 +370,7 @@ impl<'a> Lowerer<'a> {
 
     fn turn_step(&mut self, s: &ast::Ident) -> ir::TurnStep {
         use ir::TurnStep::*;
-        match s.name.as_str() {
+        match self.option_word(s) {
             "pools" => Pools,
             "negative" => Negative,
             "maintain" => Maintain,
@@ -504,7 +514,7 @@ impl<'a> Lowerer<'a> {
                                 out.blocks.spend.push(p);
                             }
                             ast::Blocked::Thing(word) => {
-                                let kind = match word.name.as_str() {
+                                let kind = match self.option_word(word) {
                                     "actions" => Some(ActionKind::Action),
                                     "free_actions" | "free" => Some(ActionKind::Free),
                                     "reactions" => Some(ActionKind::Reaction),
@@ -560,7 +570,7 @@ impl<'a> Lowerer<'a> {
                         });
                     }
                     if let Some(word) = with {
-                        out.check_edge = match word.name.as_str() {
+                        out.check_edge = match self.option_word(word) {
                             "advantage" => Some(ir::Edge::Advantage),
                             "disadvantage" => Some(ir::Edge::Disadvantage),
                             _ => {
@@ -663,7 +673,7 @@ impl<'a> Lowerer<'a> {
                 }
                 ActionClause::Target { who, within, .. } => {
                     use ir::TargetKind::*;
-                    let kind = match who.name.as_str() {
+                    let kind = match self.option_word(who) {
                         "none" => None,
                         "self" => Self_,
                         "ally" => Ally,
@@ -864,7 +874,7 @@ impl<'a> Lowerer<'a> {
                 InitiativeClause::Adjust(e, _) => out.adjust = Some(self.int(e, ctx)),
                 InitiativeClause::Range(lo, hi, _) => out.range = Some((self.int(lo, ctx), self.int(hi, ctx))),
                 InitiativeClause::Order(word, _) => {
-                    out.order = match word.name.as_str() {
+                    out.order = match self.option_word(word) {
                         "highest_first" => ir::Order::HighestFirst,
                         "lowest_first" => ir::Order::LowestFirst,
                         "by_side" => ir::Order::BySide,
@@ -890,7 +900,7 @@ impl<'a> Lowerer<'a> {
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
-                            ast::TieBreak::Named(word) => match word.name.as_str() {
+                            ast::TieBreak::Named(word) => match self.option_word(word) {
                                 "players_first" => ir::TieBreak::PlayersFirst,
                                 "simultaneous" => ir::TieBreak::Simultaneous,
                                 "gm" => ir::TieBreak::Gm,
@@ -910,7 +920,7 @@ impl<'a> Lowerer<'a> {
                 }
                 InitiativeClause::Allow(words, _) => {
                     for w in words {
-                        match w.name.as_str() {
+                        match self.option_word(w) {
                             "delay" => out.allow.delay = true,
                             "ready" => out.allow.ready = true,
                             "stay" => out.allow.stay = true,

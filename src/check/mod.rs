@@ -32,6 +32,9 @@ pub struct Compilation {
     pub ruleset: Option<ir::Ruleset>,
     /// The file asked for could not be read (the command line exits 2).
     pub unreadable: bool,
+    /// Where a word was read as one of the language's own, not as a name (`blocks actions`,
+    /// `order highest_first`, `self`): editors leave these out of references and renames.
+    pub option_words: Vec<crate::source::Span>,
 }
 
 impl Compilation {
@@ -70,6 +73,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     let mut diagnostics = Vec::new();
     let mut loaded = load::load(loader, path, &mut sources, &mut diagnostics);
     let mut ruleset = None;
+    let mut option_words = Vec::new();
     let files = std::mem::take(&mut loaded.files);
     let kept = if keep { files.clone() } else { Vec::new() };
     if let Some(root_name) = files.last().map(|root| root.name.clone()) {
@@ -78,6 +82,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
         let mut lowerer = lower::Lowerer::new(&scope, &sources);
         let r = lowerer.lower(&root_name, &entries);
         diagnostics.append(&mut lowerer.diagnostics);
+        option_words = std::mem::take(&mut lowerer.option_words);
         diagnostics.extend(consteval::cyclic_values(&r, &scope));
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
         diagnostics.extend(lints::movement_units(&r, &scope));
@@ -88,7 +93,9 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     }
     diagnostics::sort(&mut diagnostics);
     diagnostics.dedup();
-    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable }, kept)
+    option_words.sort_unstable_by_key(|s| (s.file.0, s.start));
+    option_words.dedup();
+    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable, option_words }, kept)
 }
 
 /// The declarations of `files` (base first) joined as a compilation joins them: overrides

@@ -3,7 +3,9 @@
 //!
 //! Names are found by word: a declaration's name is matched against the words of a text
 //! (`words::tokens`), so references and renames work on a file that does not parse. A pool and a
-//! condition that share a name are therefore one name to the editor.
+//! condition that share a name are therefore one name to the editor. Where a chain compiled, the
+//! words the compiler read as the language's own (`blocks actions`, `order highest_first`) are
+//! left out, so renaming a pool `actions` does not rewrite the keyword.
 
 use super::position;
 use crate::check::{load, Compilation, Loader};
@@ -18,6 +20,9 @@ use std::path::{Path, PathBuf};
 pub struct Chain {
     pub sources: SourceMap,
     pub files: Vec<ast::File>,
+    /// Where the compiler read a word as one of the language's own (`blocks actions`), when
+    /// the chain was compiled: references and renames leave these words alone.
+    pub option_words: Vec<Span>,
 }
 
 impl Chain {
@@ -29,8 +34,25 @@ impl Chain {
         if loaded.files.is_empty() {
             None
         } else {
-            Some(Chain { sources, files: loaded.files })
+            Some(Chain { sources, files: loaded.files, option_words: Vec::new() })
         }
+    }
+
+    /// The chain of `path`, compiled, so that it knows its option words; `None` as for `load`.
+    pub fn compiled(loader: &dyn Loader, path: &Path) -> Option<Chain> {
+        let (compilation, files) = crate::check::compile_keeping_trees(loader, path);
+        if files.is_empty() {
+            return None;
+        }
+        Some(Chain { sources: compilation.sources, files, option_words: compilation.option_words })
+    }
+
+    /// Whether the word at byte `start` of `path`, whose text is `text`, was read as one of the
+    /// language's own words (known only where the compiled text is that text).
+    pub fn is_option_word(&self, path: &Path, text: &str, start: usize) -> bool {
+        self.option_words
+            .iter()
+            .any(|s| s.start as usize == start && self.path(s.file) == path && self.sources.text(s.file) == text)
     }
 
     pub fn path(&self, file: FileId) -> PathBuf {
@@ -195,7 +217,11 @@ pub struct Checked {
 pub fn check(loader: &dyn Loader, path: &Path, uri_for: impl Fn(&Path) -> Option<Url>) -> Checked {
     let (compilation, files) = crate::check::compile_keeping_trees(loader, path);
     let diagnostics = diagnostics(&compilation, uri_for);
-    let chain = if files.is_empty() { None } else { Some(Chain { sources: compilation.sources, files }) };
+    let chain = if files.is_empty() {
+        None
+    } else {
+        Some(Chain { sources: compilation.sources, files, option_words: compilation.option_words })
+    };
     Checked { diagnostics, chain }
 }
 

@@ -274,13 +274,16 @@ fn occurrences(documents: &Documents, chain: &Chain, target: &Target<'_>) -> Vec
     for folder in declaring.iter().filter_map(|p| p.parent()) {
         candidates.extend(rules_files_in(folder));
     }
+    // The chains seen, compiled: they know which words are the language's own.
+    let mut seen: Vec<Cow<'_, Chain>> = vec![Cow::Borrowed(chain)];
     for candidate in candidates {
         let candidate_chain = match documents.at_path(&candidate) {
             Some(doc) => self::chain(documents, doc),
-            None => Chain::load(&documents.loader(), &candidate).map(Cow::Owned),
+            None => Chain::compiled(&documents.loader(), &candidate).map(Cow::Owned),
         };
         if let Some(c) = candidate_chain {
             add_chain(&c);
+            seen.push(Cow::Owned(c.into_owned()));
         }
     }
     let mut out = Vec::new();
@@ -288,6 +291,9 @@ fn occurrences(documents: &Documents, chain: &Chain, target: &Target<'_>) -> Vec
         let (Some(text), Some(uri)) = (documents.text_of(&path), documents.uri_for(&path)) else { continue };
         let view = Text::new(&text);
         for token in words::tokens(&text).into_iter().filter(|t| t.text == target.word) {
+            if seen.iter().any(|c| c.is_option_word(&path, &text, token.start)) {
+                continue;
+            }
             out.push(Location::new(uri.clone(), view.range(token.start, token.end)));
         }
     }
