@@ -66,6 +66,11 @@ enum Command {
         /// and `rule`). `tempo why ... --event SEQ` explains one of them.
         #[arg(long)]
         why: bool,
+        /// Text: leave out routine pool bookkeeping (`refresh at turn_start`, `lose at turn_end`
+        /// and the other pool steps of timings); what actions, effects, thresholds and choices
+        /// change is still shown. JSON lines always hold every event.
+        #[arg(long, short)]
+        quiet: bool,
         #[command(flatten)]
         load: cli::LoadArgs,
     },
@@ -198,7 +203,9 @@ fn main() -> ExitCode {
         Command::Compile { file, output, load } => compile(&file, output.as_deref(), load),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Run { rules, scenario, seed, format, why, load } => run(&rules, &scenario, seed, format, why, load),
+        Command::Run { rules, scenario, seed, format, why, quiet, load } => {
+            run(&rules, &scenario, seed, format, (why, quiet), load)
+        }
         Command::Why { rules, scenario, event, seed, load } => why(&rules, &scenario, event, seed, load),
         Command::Sim(args) => cli::sim::sim(args),
         Command::Compare(args) => cli::sim::compare(args),
@@ -372,7 +379,7 @@ fn run(
     scenario: &Path,
     seed: Option<u64>,
     format: TraceFormat,
-    why: bool,
+    (why, quiet): (bool, bool),
     load: cli::LoadArgs,
 ) -> ExitCode {
     let ruleset = match load_ruleset(rules, load) {
@@ -391,7 +398,7 @@ fn run(
         TraceFormat::Text => sink::Format::Text,
     };
     let out = std::io::BufWriter::new(std::io::stdout().lock());
-    let writer = sink::Writer::new(out, format, &ruleset.files).why(why);
+    let writer = sink::Writer::new(out, format, &ruleset.files).why(why).quiet(quiet);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
         Ok(runner) => runner,
         Err(e) => return scenario_failed(&e, scenario_path),

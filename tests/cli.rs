@@ -411,3 +411,19 @@ fn scenario_problems_are_given_once_each_at_their_place() {
     assert!(lines[0].contains("did you mean `attack`?"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 14: `tempo run --quiet` leaves out routine pool bookkeeping (the pool steps of
+/// timings), and keeps everything an action or a rule's effect changed.
+#[test]
+fn quiet_hides_routine_bookkeeping() {
+    let (code, full, _) = tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron"]);
+    assert_eq!(code, 0);
+    let (code, quiet, _) = tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(full.contains("(refresh at turn_start)") && full.contains("(lose at turn_end)"), "{full}");
+    assert!(!quiet.contains(" at turn_start)") && !quiet.contains(" at turn_end)"), "{quiet}");
+    let kept = |t: &str| t.lines().filter(|l| !(l.contains(" at ") && l.ends_with(')') && l.contains(" -> "))).count();
+    assert_eq!(kept(&full), quiet.lines().count(), "only bookkeeping lines go:\n{quiet}");
+    assert!(quiet.contains("Brute: hp 14 -> 10 (attack by Aria)"), "{quiet}");
+    assert!(quiet.contains("Aria: wounds 0 -> 1 (hp <= 0)"), "{quiet}");
+}

@@ -103,6 +103,9 @@ pub struct Writer<W: Write> {
     /// Text only: each line ends with its `seq` and the location of the rule that caused it
     /// (`--why`).
     why: bool,
+    /// Text only: routine pool bookkeeping (refresh, lose, keep, decay, convert and gain at a
+    /// timing) is left out (`--quiet`).
+    quiet: bool,
     error: Option<io::Error>,
     /// One JSON line at a time, reused: one write per event.
     line: Vec<u8>,
@@ -112,12 +115,20 @@ impl<W: Write> Writer<W> {
     /// A writer for the events of a run of a ruleset whose file table is `files`
     /// (`ir::Ruleset::files`).
     pub fn new(out: W, format: Format, files: &[String]) -> Writer<W> {
-        Writer { out, format, files: files.to_vec(), why: false, error: None, line: Vec::new() }
+        Writer { out, format, files: files.to_vec(), why: false, quiet: false, error: None, line: Vec::new() }
     }
 
     /// The text format with each line's `seq` and rule location after it: `[#SEQ FILE:LINE:COLUMN]`.
     pub fn why(mut self, why: bool) -> Writer<W> {
         self.why = why;
+        self
+    }
+
+    /// The text format without routine pool bookkeeping: the pool steps of timings (`refresh at
+    /// turn_start`, `lose at turn_end`, ...). Everything an action, a rule's effect, a threshold
+    /// or a choice changes is still written.
+    pub fn quiet(mut self, quiet: bool) -> Writer<W> {
+        self.quiet = quiet;
         self
     }
 
@@ -138,6 +149,9 @@ impl<W: Write> Writer<W> {
                 self.out.write_all(&self.line)
             }
             Format::Text => {
+                if self.quiet && trace::is_bookkeeping(record) {
+                    return Ok(());
+                }
                 let line = trace::text_line(record);
                 self.out.write_all(line.as_bytes())?;
                 if self.why {

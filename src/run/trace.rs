@@ -343,6 +343,12 @@ pub fn to_text_why(records: &[Record], files: &[String]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Whether an event is routine pool bookkeeping: a pool step at a timing (`refresh at
+/// turn_start`), which `tempo run --quiet` leaves out of the text.
+pub fn is_bookkeeping(r: &Record) -> bool {
+    matches!(&r.event, Event::Pool { cause: Cause::Step { .. }, .. })
+}
+
 /// What `--why` adds after a line: ` [#SEQ FILE:LINE:COLUMN]`, or ` [#SEQ]` for an event no
 /// rule causes.
 pub fn write_why(out: &mut impl std::io::Write, r: &Record, files: &[String]) -> std::io::Result<()> {
