@@ -1624,3 +1624,29 @@ action retreat { cost 1 ap; resolve { move away 3 } }
     assert!(!t.contains("A uses retreat"), "{t}");
     assert!(!t.contains("A moves from 3 to 0"), "{t}");
 }
+
+/// `roll EXPR until different` rolls again among those still tied; a tie that can never break
+/// (a constant) goes on to the next tie-break after `MAX_ROLL_OFFS` roll-offs.
+#[test]
+fn a_roll_off_until_different_that_never_breaks_goes_on_to_the_next_tie_break() {
+    let rules = "ruleset ties
+initiative { value 5; ties roll 0 until different, then gm }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+";
+    let scenario = r#"(rounds: 1, participants: [
+  (name: "A", side: "a", controller: Policy(Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, scenario).unwrap();
+    assert_in_order(&t, &["GM chooses A, B (tie in initiative).", "Initiative: A (5), then B (5)."]);
+    // With dice, it breaks: three participants on 1d1000 come out in some order, no GM.
+    let dice = rules.replace("roll 0 until different", "roll 1d1000 until different");
+    let three = scenario.replace(
+        r#"(name: "B", side: "b", controller: Policy(Passive)),"#,
+        r#"(name: "B", side: "b", controller: Policy(Passive)), (name: "C", side: "c", controller: Policy(Passive)),"#,
+    );
+    let t = play(&dice, &three).unwrap();
+    assert!(!t.contains("GM chooses"), "{t}");
+    assert_eq!(t.matches("rolls 1d1000").count(), 3, "{t}");
+}

@@ -900,6 +900,7 @@ impl<'a> Lowerer<'a> {
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
+                            ast::TieBreak::RollUntilDifferent(e) => ir::TieBreak::RollUntilDifferent(self.int(e, ctx)),
                             ast::TieBreak::Named(word) => match self.option_word(word) {
                                 "players_first" => ir::TieBreak::PlayersFirst,
                                 "simultaneous" => ir::TieBreak::Simultaneous,

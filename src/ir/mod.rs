@@ -423,11 +423,18 @@ pub enum Order {
 pub enum TieBreak {
     Higher(Expr),
     Roll(Expr),
+    /// A roll-off repeated among those still tied, at most `MAX_ROLL_OFFS` times; a tie that
+    /// survives goes on to the next tie-break.
+    RollUntilDifferent(Expr),
     PlayersFirst,
     Simultaneous,
     Gm,
     Table,
 }
+
+/// Most roll-offs of a `roll ... until different` before the tie goes on to the next tie-break
+/// (two d6 stay tied 100 times in a row with a chance of 6⁻¹⁰⁰).
+pub const MAX_ROLL_OFFS: u32 = 100;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Allow {

@@ -117,6 +117,11 @@ impl<'r, S: Sink> Engine<'r, S> {
                     out.push(ordered.concat());
                     continue;
                 }
+                ir::TieBreak::RollUntilDifferent(e) => {
+                    let rolled = self.roll_off(group, e, 0)?;
+                    out.extend(self.break_ties(rolled, k + 1)?);
+                    continue;
+                }
                 ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) => {
                     let mut v = Vec::new();
                     for &w in &group {
@@ -275,6 +280,28 @@ impl<'r, S: Sink> Engine<'r, S> {
         let mut out = std::mem::take(&mut self.scratch.in_order);
         self.world.in_order(&mut out, &mut self.scratch.seen);
         out
+    }
+
+    /// A roll-off among `group`, highest first, rolled again among those still tied until none
+    /// is or `MAX_ROLL_OFFS` have been rolled: the groups in order (a group left is still tied).
+    fn roll_off(&mut self, group: Vec<usize>, e: &ir::Expr, rolled: u32) -> Result<Vec<Vec<usize>>, RunError> {
+        if group.len() < 2 || rolled >= ir::MAX_ROLL_OFFS {
+            return Ok(vec![group]);
+        }
+        let mut keyed = Vec::with_capacity(group.len());
+        for &w in &group {
+            keyed.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
+        }
+        keyed.sort_by_key(|(key, w)| (*key, *w));
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < keyed.len() {
+            let same = keyed[at..].iter().take_while(|(key, _)| *key == keyed[at].0).count();
+            let tied: Vec<usize> = keyed[at..at + same].iter().map(|(_, w)| *w).collect();
+            out.extend(self.roll_off(tied, e, rolled + 1)?);
+            at += same;
+        }
+        Ok(out)
     }
 
     /// A scripted delay: `who` steps out of its place at `at` and re-enters right after a

@@ -347,6 +347,8 @@ impl InitiativeClause {
 pub enum TieBreak {
     Higher(Ident),
     Roll(Expr),
+    /// `roll EXPR until different`: rolled again among those still tied.
+    RollUntilDifferent(Expr),
     /// `players_first`, `simultaneous`, `gm`, `table`.
     Named(Ident),
 }

@@ -257,6 +257,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_maintain => "`maintain`",
         kw_maintained => "`maintained`",
         kw_until => "`until`",
+        kw_different => "`different`",
         kw_for => "`for`",
         kw_while => "`while`",
         kw_initiative => "`initiative`",
