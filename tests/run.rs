@@ -1650,3 +1650,38 @@ pool ap { max 1; refresh at turn_start }
     assert!(!t.contains("GM chooses"), "{t}");
     assert_eq!(t.matches("rolls 1d1000").count(), 3, "{t}");
 }
+
+/// `repeat while COND { ... }`: again while COND holds, stopping after a pass that changed
+/// nothing (an empty answer ends it) and after `MAX_REPEATS` passes.
+#[test]
+fn repeat_while_stops_when_its_condition_fails_or_a_pass_changes_nothing() {
+    let rules = "ruleset loop
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+pool coins { max 100 }
+pool gems { max 100 }
+action spend {
+  cost 1 ap
+  resolve {
+    repeat while coins > 0 { coins -= 1; gems += 1 }
+    repeat while gems > 2 { choose owner \"Sell a gem?\" { keep: { } sell: { gems -= 1 } } }
+    repeat while true { coins = 0 }
+  }
+}
+";
+    let scenario = r#"(rounds: 1, participants: [
+  (name: "A", side: "a", pools: {"coins": 4, "gems": 0},
+   controller: Script(steps: [Act(round: 1, action: "spend"), Choose(answer: "sell"), Choose(answer: "keep"), Choose(answer: "sell")], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let t = play(rules, scenario).unwrap();
+    // Four passes move every coin; the condition then fails.
+    assert_eq!(t.matches("A: coins").count(), 4, "{t}");
+    assert_in_order(&t, &["A: coins 1 -> 0", "A: gems 3 -> 4"]);
+    // One gem sold, then `keep` changes nothing: the loop ends there, the third answer unused.
+    assert_in_order(&t, &["A chooses sell", "A: gems 4 -> 3", "A chooses keep"]);
+    assert_eq!(t.matches("A chooses").count(), 2, "{t}");
+    // `repeat while true` over a pass that changes nothing ends at once.
+    assert!(t.contains("A's turn ends."), "{t}");
+}

@@ -665,6 +665,9 @@ impl Lowerer<'_> {
                 then: self.block(then, ctx),
                 otherwise: otherwise.as_ref().map(|b| self.block(b, ctx)).unwrap_or_default(),
             },
+            ast::Stmt::Repeat { cond, body, .. } => {
+                E::Repeat { cond: self.cond(cond, ctx), body: self.block(body, ctx) }
+            }
             ast::Stmt::Apply { condition, magnitude, to, duration, .. } => E::Apply {
                 who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),

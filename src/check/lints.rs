@@ -87,6 +87,10 @@ impl Uses {
                     self.effects(then);
                     self.effects(otherwise);
                 }
+                Effect::Repeat { cond, body } => {
+                    self.expr(cond);
+                    self.effects(body);
+                }
                 Effect::Pay(costs) => self.costs(costs),
                 _ => {}
             }

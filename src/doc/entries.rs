@@ -640,6 +640,7 @@ pub(super) fn block_summary(texts: &Texts, block: &Block) -> Line {
 fn stmt_span(stmt: &Stmt) -> Span {
     match stmt {
         Stmt::If { span, .. }
+        | Stmt::Repeat { span, .. }
         | Stmt::Apply { span, .. }
         | Stmt::Remove { span, .. }
         | Stmt::Choose { span, .. }

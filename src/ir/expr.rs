@@ -76,6 +76,9 @@ pub enum Expr {
     Call(Func, Vec<Expr>),
 }
 
+/// Most passes of a `repeat while`: a loop a rule cannot end stops here.
+pub const MAX_REPEATS: u32 = 1000;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Effect {
     Pool {
@@ -115,6 +118,12 @@ pub enum Effect {
         cond: Expr,
         then: Vec<Effect>,
         otherwise: Vec<Effect>,
+    },
+    /// `body` again and again while `cond` holds, stopping after a pass that changed no pool and
+    /// no condition, and after `MAX_REPEATS` passes.
+    Repeat {
+        cond: Expr,
+        body: Vec<Effect>,
     },
     Move(Expr),
     /// Voluntary movement away from the target or the nearest enemy.

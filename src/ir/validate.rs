@@ -300,6 +300,10 @@ impl Validator<'_> {
                         stack.push(then);
                         stack.push(otherwise);
                     }
+                    Effect::Repeat { cond, body } => {
+                        self.expr(cond);
+                        stack.push(body);
+                    }
                     Effect::Move(x) | Effect::MoveAway(x) | Effect::MoveThrough(x) => self.expr(x),
                     Effect::Push { distance, .. } => self.expr(distance),
                     Effect::Pay(costs) => self.costs(costs),

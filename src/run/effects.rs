@@ -38,6 +38,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.pools[at] = value;
+        self.changes += 1;
         self.record_pool(who, p, from, value, cause);
     }
 
@@ -72,6 +73,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(ir::Duration::Maintained) | None => {}
         }
         if !self.world.set_held(who, c, held) {
+            self.changes += 1;
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             // Outside any rule (held from the start), the condition's own declaration.
             let rule = self.rule.or(Some(def.loc));
@@ -92,6 +94,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         if self.world.take_held(who, c).is_none() {
             return;
         }
+        self.changes += 1;
         let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
         // A condition that ends outside any rule has run its course: its declaration says how
         // long it lasts.
@@ -199,6 +202,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let to = self.clamp_pool(who, *pool, next)?;
                     let at = self.world.pool_at(who, *pool);
                     let from = std::mem::replace(&mut self.world.pools[at], to);
+                    self.changes += u64::from(from != to);
                     let (pool, op, value, cause, rule) = (*pool, *op, v, cause.clone(), self.rule);
                     self.pending.staged.push(Staged { who, pool, op, value, from, to, cause, rule });
                 } else {
@@ -246,6 +250,21 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             Effect::Check { roll, against, outcomes } => return self.check(roll, against, outcomes, c, cause),
+            Effect::Repeat { cond, body } => {
+                for _ in 0..ir::MAX_REPEATS {
+                    if self.eval(cond, c)? == 0 {
+                        break;
+                    }
+                    let before = self.changes;
+                    if self.run_flow(body, c, cause)? {
+                        return Ok(true);
+                    }
+                    // A pass that changed nothing would be followed by the same pass.
+                    if self.changes == before {
+                        break;
+                    }
+                }
+            }
             Effect::If { cond, then, otherwise } => {
                 let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
                 return self.run_flow(branch, c, cause);
@@ -377,6 +396,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.place(who, to);
+        self.changes += 1;
         let name = self.names.who[who].clone();
         self.emit(Event::Move { who: name, from, to, forced });
     }

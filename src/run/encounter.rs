@@ -779,6 +779,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
                     self.conditions_of(branch, c, rule)?;
                 }
+                // Where a scenario starts, a loop's conditions are those of one pass.
+                ir::Effect::Repeat { cond, body } if self.eval(cond, c)? != 0 => {
+                    self.conditions_of(body, c, rule)?;
+                }
                 _ => {}
             }
         }

@@ -69,6 +69,9 @@ pub struct Engine<'r, S> {
     /// choice, a pool change whose threshold fired): the events they cause name it
     /// (`Record::because`).
     pub because: Option<u64>,
+    /// How many changes of state (a pool's value, a condition held, a position) the engine has
+    /// made: a `repeat while` stops after a pass that made none.
+    pub changes: u64,
     pub out: Out<S>,
 }
 
@@ -94,6 +97,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             dry: false,
             rule: None,
             because: None,
+            changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }
     }

@@ -516,6 +516,12 @@ pub enum Stmt {
         otherwise: Option<Block>,
         span: Span,
     },
+    /// `repeat while COND { ... }`.
+    Repeat {
+        cond: Expr,
+        body: Block,
+        span: Span,
+    },
     Apply {
         condition: Ident,
         magnitude: Option<Expr>,

@@ -994,6 +994,12 @@ impl Builder {
                 };
                 Stmt::If { cond, then, otherwise, span }
             }
+            Rule::repeat_stmt => {
+                it.next(); // `while`
+                let cond = self.expr(self.next(&mut it, &p)?)?;
+                let body = self.block(self.next(&mut it, &p)?)?;
+                Stmt::Repeat { cond, body, span }
+            }
             Rule::apply_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);
                 let mut to = None;

@@ -137,6 +137,7 @@ fn harmful(r: &ir::Ruleset, effects: &[Effect], depth: u32) -> bool {
             blocks(c) || c.implies.iter().any(|i| r.conditions.get(i.index()).is_some_and(blocks))
         }),
         Effect::If { then, otherwise, .. } => deeper(then) || deeper(otherwise),
+        Effect::Repeat { body, .. } => deeper(body),
         Effect::Check { outcomes, .. } => {
             deeper(&outcomes.success)
                 || deeper(&outcomes.failure)
@@ -378,6 +379,11 @@ impl<S: Sink> Engine<'_, S> {
                 let (a, b) = (self.score(then, c, me, deeper), self.score(otherwise, c, me, deeper));
                 p * a + (1.0 - p) * b
             }
+            // Scored as one pass, as likely as its condition: a lower bound of what it does.
+            Effect::Repeat { cond, body } => {
+                let p = self.truth(cond, c, deeper).unwrap_or(0.5);
+                p * self.score(body, c, me, deeper)
+            }
             Effect::Choose { chooser, options, .. } => {
                 let by = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
@@ -470,6 +476,14 @@ impl<S: Sink> Engine<'_, S> {
                 Err(_) => true,
             },
             Effect::Remove { who, condition } => c.who(*who).map_or(true, |p| self.world.has(p, *condition)),
+            Effect::Repeat { cond, body } => match has_dice(self.r, cond, 0) {
+                true => self.changes(body, c, deeper),
+                false => match self.exact(cond, c) {
+                    Some(0) => false,
+                    Some(_) => self.changes(body, c, deeper),
+                    None => true,
+                },
+            },
             Effect::If { cond, then, otherwise } => match has_dice(self.r, cond, 0) {
                 true => self.changes(then, c, deeper) || self.changes(otherwise, c, deeper),
                 false => match self.exact(cond, c) {
