@@ -1685,3 +1685,41 @@ action spend {
     // `repeat while true` over a pass that changes nothing ends at once.
     assert!(t.contains("A's turn ends."), "{t}");
 }
+
+/// `modify checks with advantage on reaction`: the holder's reactions roll twice, its actions
+/// once (the cheat sheet's Total Defense); `by N on NAME` adds only to those actions' checks.
+#[test]
+fn a_check_modifier_scoped_to_a_kind_reaches_only_that_kinds_checks() {
+    let rules = "ruleset scoped
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 2; refresh at turn_start }
+pool rp { max 1; refresh at turn_start }
+pool hp { max 100 }
+category shots
+condition braced { modify checks with advantage on reaction; modify checks by 50 on shots }
+action strike { cost 1 ap; target enemy; resolve { check 1d20 vs 5 { success { target.hp -= 1 } } } }
+action shoot { cost 1 ap; category shots; target enemy; resolve { check 1d20 vs 5 { success { target.hp -= 1 } } } }
+reaction parry { cost 1 rp; on strike against self; resolve { check 1d20 vs 5 { success { cancel } } } }
+";
+    let scenario = r#"(rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, conditions: ["braced"],
+   controller: Script(steps: [Act(round: 1, action: "strike", target: "B"), Act(round: 1, action: "shoot", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", position: 1, conditions: ["braced"], controller: Policy(Aggressive)),
+])"#;
+    let t = play(rules, scenario).unwrap();
+    let between = |from: &str, to: &str| {
+        let start = t.find(from).unwrap_or_else(|| panic!("{from}\n{t}"));
+        let end = start + t[start..].find(to).unwrap_or_else(|| panic!("{to}\n{t}"));
+        t[start..end].to_string()
+    };
+    // A's strike: one die; B's parry (a reaction): two.
+    assert_eq!(between("A uses strike", "B answers").matches("A rolls 1d20").count(), 1, "{t}");
+    assert_eq!(between("B's parry resolves.", "A uses shoot").matches("B rolls 1d20").count(), 2, "{t}");
+    // The shot (category shots) gets +50: its check cannot fail against 5.
+    let shot = between("A uses shoot", "A's turn ends.");
+    assert_eq!(shot.matches("A rolls 1d20").count(), 1, "{t}");
+    assert!(shot.contains(", success."), "{t}");
+    let roll: i64 = shot.lines().find_map(|l| l.trim().strip_prefix("A rolls 1d20: ")).unwrap().parse().unwrap();
+    assert!(shot.contains(&format!("A's check: {} vs 5", roll + 50)), "{t}");
+}

@@ -501,6 +501,8 @@ impl<'a> Lowerer<'a> {
             hooks: Vec::new(),
             check_modifier: None,
             check_edge: None,
+            check_modifier_on: None,
+            check_edge_on: None,
             loc,
         };
         for clause in &c.clauses {
@@ -561,7 +563,25 @@ impl<'a> Lowerer<'a> {
                     let effects = self.block(body, Ctx { maintain: true, ..ctx });
                     out.maintain.push((t, effects, self.loc(*span)));
                 }
-                ConditionClause::Modify { by, with, .. } => {
+                ConditionClause::Modify { by, with, on, .. } => {
+                    let scope = on.as_ref().map(|name| self.event_ref(name));
+                    if let (Some(ir::EventRef::Custom(_)), Some(name)) = (scope, on) {
+                        self.error(
+                            Diagnostic::error(
+                                Code::UnknownOption,
+                                name.span,
+                                format!("`{}` is an event, and checks are made by actions", name.name),
+                            )
+                            .label("not an action, category or kind")
+                            .help("name an action, a category or a kind: `on reaction`, `on attacks`"),
+                        );
+                    }
+                    if by.is_some() {
+                        out.check_modifier_on = scope;
+                    }
+                    if with.is_some() {
+                        out.check_edge_on = scope;
+                    }
                     if let Some(by) = by {
                         let m = self.int(by, ctx);
                         out.check_modifier = Some(match out.check_modifier.take() {

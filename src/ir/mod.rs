@@ -194,6 +194,12 @@ pub struct Condition {
     pub check_modifier: Option<Expr>,
     /// Every check the holder makes is rolled twice, keeping the better or worse.
     pub check_edge: Option<Edge>,
+    /// `modify checks ... on NAME`: the modifier, or the edge, reaches only the checks of the
+    /// holder's actions that NAME covers (an action, a category or a kind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_modifier_on: Option<EventRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_edge_on: Option<EventRef>,
     /// The declaration: a condition that blocks an action is the rule that refused it.
     pub loc: Loc,
 }

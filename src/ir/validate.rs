@@ -390,6 +390,9 @@ impl Validator<'_> {
                 self.effects(effects);
             }
             self.opt(&c.check_modifier);
+            for on in [c.check_modifier_on, c.check_edge_on].into_iter().flatten() {
+                self.event_ref(on);
+            }
         }
         for a in &r.actions {
             self.loc(a.loc);

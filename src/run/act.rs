@@ -468,8 +468,8 @@ impl<S: Sink> Engine<'_, S> {
             per_unit.unwrap_or(0)
         });
         let ctx = match as_reaction {
-            Some(ev) => Ctx { owner: who, target, units: bought, ..*ev },
-            None => Ctx { owner: who, target, units: bought, ..Ctx::default() },
+            Some(ev) => Ctx { owner: who, target, units: bought, acting: Some(a), ..*ev },
+            None => Ctx { owner: who, target, units: bought, acting: Some(a), ..Ctx::default() },
         };
         // Each overspending declaration is one instance of overspend, with one price
         // (Frontiers, "Overspending Energy"), however far below the floor it goes.
@@ -571,8 +571,16 @@ impl<S: Sink> Engine<'_, S> {
         self.clock.trigger_seq += 1;
         let trigger_seq = self.clock.trigger_seq;
         let order = self.take_priority();
-        let ev_ctx =
-            Ctx { owner: actor, target: None, actor: Some(actor), victim, event: Some(info), units: 0, source: None };
+        let ev_ctx = Ctx {
+            owner: actor,
+            target: None,
+            actor: Some(actor),
+            victim,
+            event: Some(info),
+            units: 0,
+            source: None,
+            acting: None,
+        };
         // Triggers and gains: automatic.
         for slot in slots(r, info) {
             for &responder in r.dispatch.responders(slot) {

@@ -15,6 +15,9 @@ pub struct Ctx {
     pub units: i64,
     /// Inside a condition's own rules: who applied it.
     pub source: Option<usize>,
+    /// The action whose effects these are (its checks are that action's, for `modify checks
+    /// ... on NAME`).
+    pub acting: Option<crate::ir::ActionId>,
 }
 
 /// The event being answered: an action (with its kind) or an emitted event.

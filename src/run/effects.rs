@@ -411,14 +411,23 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<bool, RunError> {
         let mut modifier = 0i64;
         let mut edge = 0i32;
+        let r = self.r;
+        // A modifier scoped to some actions (`on reaction`) reaches the checks of those alone.
+        let reaches = |on: Option<ir::EventRef>| match on {
+            None => true,
+            Some(on) => c.acting.is_some_and(|a| super::ctx::EventInfo { action: Some(a), custom: None }.is(r, on)),
+        };
         for cond in 0..self.r.conditions.len() {
             let id = ir::ConditionId(cond as u32);
             if !self.world.has(c.owner, id) {
                 continue;
             }
             let def = &self.r.conditions[cond];
-            if let Some(m) = &def.check_modifier {
+            if let (Some(m), true) = (&def.check_modifier, reaches(def.check_modifier_on)) {
                 modifier = modifier.saturating_add(self.eval(m, c)?);
+            }
+            if !reaches(def.check_edge_on) {
+                continue;
             }
             match def.check_edge {
                 Some(ir::Edge::Advantage) => edge += 1,

@@ -271,6 +271,8 @@ pub enum ConditionClause {
     Modify {
         by: Option<Expr>,
         with: Option<Ident>,
+        /// `on reaction`: only the checks of such actions (an action, category or kind).
+        on: Option<Ident>,
         span: Span,
     },
 }

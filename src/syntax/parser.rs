@@ -848,10 +848,12 @@ impl Builder {
                 it.next(); // `checks`
                 let how = self.next(&mut it, &p)?;
                 let value = self.next(&mut it, &p)?;
+                // `on NAME`: the keyword, then the name.
+                let on = it.nth(1).map(|n| self.ident(&n));
                 if how.as_rule() == Rule::kw_by {
-                    ConditionClause::Modify { by: Some(self.expr(value)?), with: None, span }
+                    ConditionClause::Modify { by: Some(self.expr(value)?), with: None, on, span }
                 } else {
-                    ConditionClause::Modify { by: None, with: Some(self.ident(&value)), span }
+                    ConditionClause::Modify { by: None, with: Some(self.ident(&value)), on, span }
                 }
             }
             Rule::maintain_clause => {
