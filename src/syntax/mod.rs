@@ -61,9 +61,6 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
         );
     }
     let mut depth = 0usize;
-    let mut in_comment = false;
-    let mut in_string = false;
-    let mut escaped = false;
     // `else if` chains: how many are open at each bracket level, and in all. A chain at a level
     // goes on while each `}` at that level is followed by `else`, and ends at anything else.
     let mut chains: Vec<usize> = vec![0];
@@ -77,20 +74,7 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
             *c = 0;
         }
     };
-    for (at, ch) in text.char_indices() {
-        if in_comment {
-            in_comment = ch != '\n';
-            continue;
-        }
-        if in_string {
-            match (escaped, ch) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') | (false, '\n') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (at, ch) in code_chars(text) {
         if at < word_end || ch.is_whitespace() {
             continue;
         }
@@ -128,8 +112,6 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
         after_close = false;
         after_else = false;
         match ch {
-            '#' => in_comment = true,
-            '"' => in_string = true,
             '(' | '{' | '[' => {
                 depth += 1;
                 chains.push(0);
@@ -158,6 +140,31 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
         }
     }
     None
+}
+
+/// The characters of `text` outside comments and strings, with their byte offsets. The `#` that
+/// opens a comment and the `"` that opens a string are given (they end what came before); what
+/// they open is not, up to the end of the line or the closing `"`.
+pub(crate) fn code_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut in_comment, mut in_string, mut escaped) = (false, false, false);
+    text.char_indices().filter(move |&(_, ch)| {
+        if in_comment {
+            in_comment = ch != '\n';
+            return false;
+        }
+        if in_string {
+            match (escaped, ch) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') | (false, '\n') => in_string = false,
+                _ => {}
+            }
+            return false;
+        }
+        in_comment = ch == '#';
+        in_string = ch == '"';
+        true
+    })
 }
 
 /// True when the text holds nothing but whitespace and comments.

@@ -259,24 +259,8 @@ fn taken_from_next_line(text: &str, at: usize) -> Option<((usize, usize), (usize
 /// The outermost `{` still open at `at` (comments and strings skipped), if any.
 fn unclosed_brace(text: &str, at: usize) -> Option<usize> {
     let mut open: Vec<usize> = Vec::new();
-    let (mut in_comment, mut in_string, mut escaped) = (false, false, false);
-    for (i, ch) in text[..at.min(text.len())].char_indices() {
-        if in_comment {
-            in_comment = ch != '\n';
-            continue;
-        }
-        if in_string {
-            match (escaped, ch) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') | (false, '\n') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    for (i, ch) in super::code_chars(text.get(..at)?) {
         match ch {
-            '#' => in_comment = true,
-            '"' => in_string = true,
             '{' => open.push(i),
             '}' => {
                 open.pop();
