@@ -313,17 +313,7 @@ fn doc(rules: &Path, format: DocFormat, output: Option<&Path>, load: cli::LoadAr
         DocFormat::Html => tempo::doc::html::sheet(&sheet),
     };
     match output {
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: cannot write the sheet: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        None => cli::write_stdout("the sheet", &text),
         Some(path) => match tempo::fmt::files::write_new_atomically(path, &text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -465,16 +455,7 @@ fn why(rules: &Path, scenario: &Path, event: u64, seed: Option<u64>, load: cli::
     };
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal();
     let style = render::TextStyle { color, ..text_style() };
-    let text = why::to_text(&chain, &ruleset.files, &sources, &found, style);
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write: {e}");
-            ExitCode::from(2)
-        }
-    }
+    cli::write_stdout("the explanation", &why::to_text(&chain, &ruleset.files, &sources, &found, style))
 }
 
 fn test(paths: Vec<PathBuf>, bless: bool, format: Format) -> ExitCode {
@@ -492,12 +473,9 @@ fn test(paths: Vec<PathBuf>, bless: bool, format: Format) -> ExitCode {
         Format::Text => testing::report::to_text(&outcomes),
         Format::Json => format!("{}\n", testing::report::to_json(&outcomes)),
     };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write: {e}");
-            return ExitCode::from(2);
-        }
+    let written = cli::write_stdout("the report", &text);
+    if written != ExitCode::SUCCESS {
+        return written;
     }
     if outcomes.iter().all(|o| o.passed) {
         ExitCode::SUCCESS

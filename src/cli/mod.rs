@@ -20,6 +20,21 @@ impl LoadArgs {
     }
 }
 
+/// Writes `text` to stdout: exit 0, also when the reader stopped reading (`| head`); 2 when
+/// it cannot be written (`what` names it in the message).
+pub fn write_stdout(what: &str, text: &str) -> std::process::ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write {what}: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
 /// Largest scenario or compiled `.ron` IR read, in bytes (an IR is larger than its source).
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 

@@ -4,7 +4,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tempo::sim::{self, compare, shard, summary, Batch};
@@ -116,18 +116,6 @@ fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn write_stdout(text: &str) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write the summary: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
 fn write_html(path: &Path, page: Result<String, String>) -> Result<(), ExitCode> {
     let page = page.map_err(|e| {
         eprintln!("error: cannot draw the charts: {e}");
@@ -151,8 +139,8 @@ fn print_summary(s: &summary::Summary, output: &OutputArgs) -> ExitCode {
         }
     }
     match output.format {
-        SimFormat::Text => write_stdout(&summary::to_text(s)),
-        SimFormat::Json => write_stdout(&json(s)),
+        SimFormat::Text => super::write_stdout("the summary", &summary::to_text(s)),
+        SimFormat::Json => super::write_stdout("the summary", &json(s)),
     }
 }
 
@@ -209,7 +197,7 @@ pub fn sim(args: SimArgs) -> ExitCode {
             layout,
             totals,
         };
-        return write_stdout(&json(&shard));
+        return super::write_stdout("the summary", &json(&shard));
     }
     print_summary(&summary::summarise(&name, seed, &layout, &totals), &args.output)
 }
@@ -283,7 +271,7 @@ pub fn compare(args: CompareArgs) -> ExitCode {
         }
     }
     match args.output.format {
-        SimFormat::Text => write_stdout(&compare::to_text(&c)),
-        SimFormat::Json => write_stdout(&json(&c)),
+        SimFormat::Text => super::write_stdout("the summary", &compare::to_text(&c)),
+        SimFormat::Json => super::write_stdout("the summary", &json(&c)),
     }
 }
