@@ -213,3 +213,25 @@ fn the_example_and_the_conformance_cases_pass_through_the_command() {
     let cases = std::fs::read_dir(root.join("tests/conformance/cheatsheet")).unwrap().count();
     assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", cases + 1)), "{out}");
 }
+
+/// A test's ruleset may be a compiled IR, as for `tempo run`.
+#[test]
+fn a_compiled_ruleset_is_tested_like_its_source() {
+    let dir = folder("ir", r#"  final: {"B": (pools: {"hp": 8})},"#);
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["compile", "jab.rules", "-o", "jab.ron"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(dir.join("a.test.ron")).unwrap().replace("\"jab.rules\"", "\"jab.ron\"");
+    std::fs::write(dir.join("a.test.ron"), text).unwrap();
+    let (code, out, err) = tempo_in(&dir, &["."]);
+    assert_eq!(code, 0, "{out}{err}");
+    // A file that is not an IR fails the test with the IR code.
+    std::fs::write(dir.join("jab.ron"), "(not: an IR)").unwrap();
+    let (code, out, _) = tempo_in(&dir, &["."]);
+    assert_eq!(code, 1);
+    assert!(out.contains("`jab.ron` is not a tempo IR"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
