@@ -116,3 +116,18 @@ fn initiative_is_made_only_at_a_start() {
         assert!(!codes(ok).contains(&Code::UnknownTiming), "{ok}: {:?}", codes(ok));
     }
 }
+
+/// `modify checks against self`: only the holder can be the one checked against.
+#[test]
+fn checks_against_name_the_holder() {
+    let src = |who: &str| {
+        format!(
+            "ruleset a\ninitiative {{ value 0 }}\nround {{ phase act: turns }}\ncondition hidden {{ modify checks against {who} with disadvantage }}\n"
+        )
+    };
+    let codes = |who: &str| -> Vec<Code> {
+        tempo::check::compile_str("a.rules", &src(who)).diagnostics.iter().map(|d| d.code).collect()
+    };
+    assert!(!codes("self").iter().any(|c| *c == Code::UnknownOption || *c == Code::Syntax), "{:?}", codes("self"));
+    assert!(codes("target").contains(&Code::UnknownOption), "{:?}", codes("target"));
+}

@@ -1723,3 +1723,46 @@ reaction parry { cost 1 rp; on strike against self; resolve { check 1d20 vs 5 { 
     let roll: i64 = shot.lines().find_map(|l| l.trim().strip_prefix("A rolls 1d20: ")).unwrap().parse().unwrap();
     assert!(shot.contains(&format!("A's check: {} vs 5", roll + 50)), "{t}");
 }
+
+/// Issue 14: `modify checks against self ...` changes the checks others' actions make against
+/// the holder (attacks against you have disadvantage, or -N), scoped like the holder's own.
+#[test]
+fn a_condition_modifies_the_checks_made_against_its_holder() {
+    let rules = "ruleset against
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 2; refresh at turn_start }
+pool hp { max 100 }
+category attacks
+condition hidden { modify checks against self with disadvantage on attacks }
+condition exposed { modify checks against self by 50 }
+action strike { cost 1 ap; category attacks; target enemy; resolve { check 1d20 vs 30 { success { target.hp -= 1 } } } }
+action taunt { cost 1 ap; target enemy; resolve { check 1d20 vs 30 { success { target.hp -= 1 } } } }
+";
+    let scenario = |conditions: &str| {
+        format!(
+            r#"(rounds: 1, participants: [
+  (name: "A", side: "a", position: 0,
+   controller: Script(steps: [Act(round: 1, action: "strike", target: "B"), Act(round: 1, action: "taunt", target: "B")], fallback: Passive)),
+  (name: "B", side: "b", position: 1, conditions: [{conditions}], controller: Policy(Passive)),
+])"#
+        )
+    };
+    let rolls = |t: &str, from: &str, to: &str| {
+        let start = t.find(from).unwrap_or_else(|| panic!("{from}\n{t}"));
+        let end = start + t[start..].find(to).unwrap_or_else(|| panic!("{to}\n{t}"));
+        t[start..end].matches("A rolls 1d20").count()
+    };
+    // Hidden: the strike (an attack) against B rolls twice; the taunt (not an attack) once.
+    let t = play(rules, &scenario(r#""hidden""#)).unwrap();
+    assert_eq!(rolls(&t, "A uses strike", "A uses taunt"), 2, "{t}");
+    assert_eq!(rolls(&t, "A uses taunt", "A's turn ends."), 1, "{t}");
+    // Exposed: +50 to every check against B, so both succeed against 30.
+    let t = play(rules, &scenario(r#""exposed""#)).unwrap();
+    assert_eq!(t.matches(", success.").count(), 2, "{t}");
+    assert!(!t.contains(", failure."), "{t}");
+    // Neither changes B's own checks, nor A's checks against someone else: without B holding
+    // them, a 1d20 never reaches 30.
+    let t = play(rules, &scenario("")).unwrap();
+    assert_eq!(t.matches(", failure.").count(), 2, "{t}");
+}

@@ -161,7 +161,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
         c.lasts.iter().for_each(|d| u.duration(d));
         c.maintain.iter().for_each(|(_, e, _)| u.effects(e));
         c.hooks.iter().for_each(|(_, e, _)| u.effects(e));
-        c.check_modifier.iter().for_each(|e| u.expr(e));
+        c.check_modifier.iter().chain(&c.against_modifier).for_each(|e| u.expr(e));
     }
     for adjust in &r.cost_adjustments {
         adjust.when.iter().for_each(|w| u.expr(w));

@@ -503,6 +503,10 @@ impl<'a> Lowerer<'a> {
             check_edge: None,
             check_modifier_on: None,
             check_edge_on: None,
+            against_modifier: None,
+            against_edge: None,
+            against_modifier_on: None,
+            against_edge_on: None,
             loc,
         };
         for clause in &c.clauses {
@@ -563,7 +567,7 @@ impl<'a> Lowerer<'a> {
                     let effects = self.block(body, Ctx { maintain: true, ..ctx });
                     out.maintain.push((t, effects, self.loc(*span)));
                 }
-                ConditionClause::Modify { by, with, on, .. } => {
+                ConditionClause::Modify { against, by, with, on, .. } => {
                     let scope = on.as_ref().map(|name| self.event_ref(name));
                     if let (Some(ir::EventRef::Custom(_)), Some(name)) = (scope, on) {
                         self.error(
@@ -576,28 +580,50 @@ impl<'a> Lowerer<'a> {
                             .help("name an action, a category or a kind: `on reaction`, `on attacks`"),
                         );
                     }
-                    if by.is_some() {
-                        out.check_modifier_on = scope;
-                    }
-                    if with.is_some() {
-                        out.check_edge_on = scope;
-                    }
-                    if let Some(by) = by {
-                        let m = self.int(by, ctx);
-                        out.check_modifier = Some(match out.check_modifier.take() {
+                    // `against self`: the checks others make against the holder.
+                    let against = match against {
+                        Some(word) => {
+                            if self.option_word(word) != "self" {
+                                self.unknown_option(word, "whose checks (`against self`)", &["self"]);
+                            }
+                            true
+                        }
+                        None => false,
+                    };
+                    let edge = with.as_ref().and_then(|word| match self.option_word(word) {
+                        "advantage" => Some(ir::Edge::Advantage),
+                        "disadvantage" => Some(ir::Edge::Disadvantage),
+                        _ => {
+                            self.unknown_option(word, "check edge", &["advantage", "disadvantage"]);
+                            None
+                        }
+                    });
+                    let modifier = by.as_ref().map(|by| self.int(by, ctx));
+                    let (sum, sum_on, edge_slot, edge_on) = if against {
+                        (
+                            &mut out.against_modifier,
+                            &mut out.against_modifier_on,
+                            &mut out.against_edge,
+                            &mut out.against_edge_on,
+                        )
+                    } else {
+                        (
+                            &mut out.check_modifier,
+                            &mut out.check_modifier_on,
+                            &mut out.check_edge,
+                            &mut out.check_edge_on,
+                        )
+                    };
+                    if let Some(m) = modifier {
+                        *sum_on = scope;
+                        *sum = Some(match sum.take() {
                             Some(prev) => Expr::Binary(ast::BinOp::Add, Box::new(prev), Box::new(m)),
                             None => m,
                         });
                     }
-                    if let Some(word) = with {
-                        out.check_edge = match self.option_word(word) {
-                            "advantage" => Some(ir::Edge::Advantage),
-                            "disadvantage" => Some(ir::Edge::Disadvantage),
-                            _ => {
-                                self.unknown_option(word, "check edge", &["advantage", "disadvantage"]);
-                                None
-                            }
-                        };
+                    if with.is_some() {
+                        *edge_on = scope;
+                        *edge_slot = edge;
                     }
                 }
                 ConditionClause::Hook { at, body, span } => {

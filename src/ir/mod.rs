@@ -200,6 +200,16 @@ pub struct Condition {
     pub check_modifier_on: Option<EventRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_edge_on: Option<EventRef>,
+    /// `modify checks against self ...`: added to, or the edge of, the checks others' actions
+    /// make with the holder as their target (evaluated as the holder's), scoped as above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against_modifier: Option<Expr>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against_edge: Option<Edge>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against_modifier_on: Option<EventRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against_edge_on: Option<EventRef>,
     /// The declaration: a condition that blocks an action is the rule that refused it.
     pub loc: Loc,
 }

@@ -390,7 +390,9 @@ impl Validator<'_> {
                 self.effects(effects);
             }
             self.opt(&c.check_modifier);
-            for on in [c.check_modifier_on, c.check_edge_on].into_iter().flatten() {
+            self.opt(&c.against_modifier);
+            let scopes = [c.check_modifier_on, c.check_edge_on, c.against_modifier_on, c.against_edge_on];
+            for on in scopes.into_iter().flatten() {
                 self.event_ref(on);
             }
         }

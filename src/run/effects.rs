@@ -435,6 +435,29 @@ impl<'r, S: Sink> Engine<'r, S> {
                 None => {}
             }
         }
+        // What the target's conditions do to checks made against it (`modify checks against
+        // self`), read as the target's.
+        if let Some(t) = c.target.filter(|t| *t != c.owner) {
+            let as_target = Ctx { owner: t, target: Some(c.owner), ..*c };
+            for cond in 0..self.r.conditions.len() {
+                let id = ir::ConditionId(cond as u32);
+                if !self.world.has(t, id) {
+                    continue;
+                }
+                let def = &self.r.conditions[cond];
+                if let (Some(m), true) = (&def.against_modifier, reaches(def.against_modifier_on)) {
+                    modifier = modifier.saturating_add(self.eval(m, &as_target)?);
+                }
+                if !reaches(def.against_edge_on) {
+                    continue;
+                }
+                match def.against_edge {
+                    Some(ir::Edge::Advantage) => edge += 1,
+                    Some(ir::Edge::Disadvantage) => edge -= 1,
+                    None => {}
+                }
+            }
+        }
         let mut first = None;
         let mut total = self.eval_with_first(roll, c, &mut first)?;
         if edge != 0 {

@@ -269,6 +269,8 @@ pub enum ConditionClause {
     },
     /// `modify checks by EXPR` or `modify checks with advantage`.
     Modify {
+        /// `against self`: the checks others' actions make against the holder.
+        against: Option<Ident>,
         by: Option<Expr>,
         with: Option<Ident>,
         /// `on reaction`: only the checks of such actions (an action, category or kind).

@@ -830,14 +830,19 @@ impl Builder {
             Rule::lasts_clause => ConditionClause::Lasts(self.duration(self.next(&mut it, &p)?)?, span),
             Rule::modify_clause => {
                 it.next(); // `checks`
-                let how = self.next(&mut it, &p)?;
+                let mut how = self.next(&mut it, &p)?;
+                let mut against = None;
+                if how.as_rule() == Rule::checks_against {
+                    against = kids(&how).nth(1).map(|w| self.ident(&w));
+                    how = self.next(&mut it, &p)?;
+                }
                 let value = self.next(&mut it, &p)?;
                 // `on NAME`: the keyword, then the name.
                 let on = it.nth(1).map(|n| self.ident(&n));
                 if how.as_rule() == Rule::kw_by {
-                    ConditionClause::Modify { by: Some(self.expr(value)?), with: None, on, span }
+                    ConditionClause::Modify { against, by: Some(self.expr(value)?), with: None, on, span }
                 } else {
-                    ConditionClause::Modify { by: None, with: Some(self.ident(&value)), on, span }
+                    ConditionClause::Modify { against, by: None, with: Some(self.ident(&value)), on, span }
                 }
             }
             Rule::maintain_clause => {

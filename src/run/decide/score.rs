@@ -114,10 +114,14 @@ fn condition_weight(r: &ir::Ruleset, c: ir::ConditionId) -> f64 {
         || def.blocks.movement
         || !def.blocks.spend.is_empty()
         || def.check_edge == Some(ir::Edge::Disadvantage)
+        || def.against_edge == Some(ir::Edge::Advantage)
         || def.positive == Some(false)
     {
         HINDER
-    } else if def.check_edge == Some(ir::Edge::Advantage) || def.positive == Some(true) {
+    } else if def.check_edge == Some(ir::Edge::Advantage)
+        || def.against_edge == Some(ir::Edge::Disadvantage)
+        || def.positive == Some(true)
+    {
         -HINDER
     } else {
         0.0
