@@ -289,6 +289,21 @@ impl<S: Sink> Engine<'_, S> {
         ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<(Costs, Option<ir::Loc>), RunError> {
+        if let Some(fixed) = self.fixed_costs[a.index()] {
+            // Every test run in a debug build holds the shortcut to the evaluation.
+            debug_assert_eq!(Some(fixed), self.evaluated_cost(a, ctx, units).ok());
+            return Ok(fixed);
+        }
+        self.evaluated_cost(a, ctx, units)
+    }
+
+    /// `cost_and_rule`, evaluated: the first cost rule whose guard holds, then adjustments.
+    fn evaluated_cost(
+        &mut self,
+        a: ir::ActionId,
+        ctx: &Ctx,
+        units: Option<i64>,
+    ) -> Result<(Costs, Option<ir::Loc>), RunError> {
         let r = self.r;
         let action = &r.actions[a.index()];
         let mut chosen: Option<&ir::CostRule> = None;

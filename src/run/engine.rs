@@ -57,6 +57,8 @@ pub struct Engine<'r, S> {
     pub names: Names,
     /// Per action: what planning asks of it again and again, found once.
     pub shapes: Vec<Shape>,
+    /// Per action, its cost if it can never change (`shape::fixed_costs`).
+    pub fixed_costs: Vec<Option<(super::costs::Costs, Option<crate::ir::Loc>)>>,
     /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
     pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
     pub rng: ChaCha8Rng,
@@ -92,6 +94,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),
             shapes: Shape::of_all(r),
+            fixed_costs: super::shape::fixed_costs(r),
             trigger_needs: super::shape::trigger_needs(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,

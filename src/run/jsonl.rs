@@ -8,9 +8,30 @@
 use super::trace::{Cause, Event, FinalState, OrderEntry, Record, Timing};
 use std::collections::BTreeMap;
 
-/// Appends `record` to `out` as one JSON object and a newline. `files` is the ruleset's file
-/// table: a rule's location is written last, as `"rule":"FILE:LINE:COLUMN"`.
-pub fn write_record(out: &mut Vec<u8>, record: &Record, files: &[String]) {
+/// What each rule location of a run begins with: `,"rule":"FILE:` per file of the ruleset's file
+/// table, escaped once per run rather than on every event.
+#[derive(Debug, Clone, Default)]
+pub struct RulePrefixes(Vec<Vec<u8>>);
+
+impl RulePrefixes {
+    pub fn new(files: &[String]) -> RulePrefixes {
+        RulePrefixes(
+            files
+                .iter()
+                .map(|f| {
+                    let mut p = b",\"rule\":\"".to_vec();
+                    escaped(&mut p, f);
+                    p.push(b':');
+                    p
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Appends `record` to `out` as one JSON object and a newline. `rules` comes from the ruleset's
+/// file table: a rule's location is written last, as `"rule":"FILE:LINE:COLUMN"`.
+pub fn write_record(out: &mut Vec<u8>, record: &Record, rules: &RulePrefixes) {
     out.extend_from_slice(b"{\"seq\":");
     int(out, record.seq);
     match record.round {
@@ -23,10 +44,10 @@ pub fn write_record(out: &mut Vec<u8>, record: &Record, files: &[String]) {
     out.extend_from_slice(b",\"event\":");
     event(out, &record.event);
     if let Some(loc) = record.rule {
-        key(out, "rule");
-        out.push(b'"');
-        escaped(out, files.get(usize::from(loc.file)).map_or("?", String::as_str));
-        out.push(b':');
+        match rules.0.get(usize::from(loc.file)) {
+            Some(prefix) => out.extend_from_slice(prefix),
+            None => out.extend_from_slice(b",\"rule\":\"?:"),
+        }
         int(out, loc.line);
         out.push(b':');
         int(out, loc.column);
@@ -281,13 +302,18 @@ fn field(out: &mut Vec<u8>, name: &str, value: &str) {
 }
 
 #[inline]
-fn int_field(out: &mut Vec<u8>, name: &str, value: impl itoa::Integer) {
+fn int_field<T: itoa::Integer + TryInto<u8> + Copy>(out: &mut Vec<u8>, name: &str, value: T) {
     key(out, name);
     int(out, value);
 }
 
 #[inline]
-fn int(out: &mut Vec<u8>, value: impl itoa::Integer) {
+fn int<T: itoa::Integer + TryInto<u8> + Copy>(out: &mut Vec<u8>, value: T) {
+    // Most numbers of a trace are one digit (pool amounts, rolls' pieces): no buffer, no copy.
+    if let Ok(digit @ 0..=9) = value.try_into() {
+        out.push(b'0' + digit);
+        return;
+    }
     out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
 }
 
@@ -322,11 +348,31 @@ fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
+/// Whether any byte is `"`, `\\` or a control character, looked at eight bytes at a time (the
+/// classic "has a byte less than n" and "has a zero byte" word tests, both exact for "any").
+#[inline]
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if control || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
 /// The string's characters as serde_json escapes them: `"`, `\` and the control characters
 /// below U+0020; everything else as it is (UTF-8).
 fn escaped(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !needs_escape(bytes) {
         out.extend_from_slice(bytes);
         return;
     }
@@ -480,7 +526,7 @@ mod tests {
                     let record =
                         Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone(), rule, because: None };
                     let mut ours = Vec::new();
-                    write_record(&mut ours, &record, &files);
+                    write_record(&mut ours, &record, &RulePrefixes::new(&files));
                     let with_rule = WithRule {
                         record: &record,
                         rule: record.rule.map(|loc| RuleAt { files: &files, loc }.to_string()),

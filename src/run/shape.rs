@@ -4,6 +4,7 @@
 //! refused cannot depend on the target (its cost, a limit, a condition of the actor), trying
 //! the next target would be refused the same way, so they stop at the first.
 
+use super::costs::Costs;
 use crate::ir::{self, Expr, Ruleset, Who};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -79,6 +80,49 @@ impl Shape {
             _ => false,
         }
     }
+}
+
+/// An action's cost when nothing it depends on can change, found once so that planning (which
+/// policies do for every action at every decision) does not evaluate it again: its first cost
+/// rule has no guard, its amounts are numbers and buy no units, and every `adjust cost` that
+/// covers it is unguarded, with numbers only. The same steps as the runner's `cost_and_rule`,
+/// in the same order; `None` (evaluated each time) for anything else, or if it fails.
+pub fn fixed_costs(r: &Ruleset) -> Vec<Option<(Costs, Option<ir::Loc>)>> {
+    r.actions.iter().enumerate().map(|(i, a)| fixed_cost(r, ir::ActionId(i as u32), a)).collect()
+}
+
+fn fixed_cost(r: &Ruleset, id: ir::ActionId, a: &ir::Action) -> Option<(Costs, Option<ir::Loc>)> {
+    let number = |e: &Expr| match e {
+        Expr::Int(n) => Some(*n),
+        _ => None,
+    };
+    let mut out = Costs::default();
+    let chosen = a.costs.first();
+    if let Some(rule) = chosen {
+        if rule.when.is_some() {
+            return None;
+        }
+        for term in &rule.terms {
+            if term.per.is_some() {
+                return None;
+            }
+            out.add(term.pool, number(&term.amount)?).ok()?;
+        }
+    }
+    for adj in r.cost_adjustments.iter().filter(|adj| adj.subject.is_none_or(|s| s.covers(a, id))) {
+        if adj.when.is_some() {
+            return None;
+        }
+        match &adj.op {
+            ir::CostAdjustOp::Scale(e) => out.scale(number(e)?),
+            ir::CostAdjustOp::Add(costs) => {
+                for c in costs {
+                    out.add(c.pool, number(&c.amount)?).ok()?;
+                }
+            }
+        }
+    }
+    Some((out, chosen.map(|rule| rule.loc)))
 }
 
 /// Whether `e` reads anything of the target (through derived values too). Deeper than the

@@ -100,6 +100,8 @@ pub struct Writer<W: Write> {
     format: Format,
     /// The ruleset's file table, which rule locations index.
     files: Vec<String>,
+    /// JSON lines: each file's rule location prefix, escaped once.
+    rules: jsonl::RulePrefixes,
     /// Text only: each line ends with its `seq` and the location of the rule that caused it
     /// (`--why`).
     why: bool,
@@ -115,7 +117,16 @@ impl<W: Write> Writer<W> {
     /// A writer for the events of a run of a ruleset whose file table is `files`
     /// (`ir::Ruleset::files`).
     pub fn new(out: W, format: Format, files: &[String]) -> Writer<W> {
-        Writer { out, format, files: files.to_vec(), why: false, quiet: false, error: None, line: Vec::new() }
+        Writer {
+            out,
+            format,
+            files: files.to_vec(),
+            rules: jsonl::RulePrefixes::new(files),
+            why: false,
+            quiet: false,
+            error: None,
+            line: Vec::new(),
+        }
     }
 
     /// The text format with each line's `seq` and rule location after it: `[#SEQ FILE:LINE:COLUMN]`.
@@ -145,7 +156,7 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Jsonl => {
                 self.line.clear();
-                jsonl::write_record(&mut self.line, record, &self.files);
+                jsonl::write_record(&mut self.line, record, &self.rules);
                 self.out.write_all(&self.line)
             }
             Format::Text => {

@@ -315,8 +315,9 @@ impl Serialize for Paid {
 /// is the ruleset's file table, which rule locations index.
 pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
     let mut out = Vec::new();
+    let rules = super::jsonl::RulePrefixes::new(files);
     for r in records {
-        super::jsonl::write_record(&mut out, r, files);
+        super::jsonl::write_record(&mut out, r, &rules);
     }
     // Every piece written is a `str` or ASCII: the bytes are UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
