@@ -52,7 +52,7 @@ macro_rules! refuse {
 pub struct Plan {
     pub paid: Costs,
     /// The ally finishing a combo, and what they pay.
-    pub partner: Option<(usize, Costs)>,
+    pub partner: Option<Box<(usize, Costs)>>,
     /// The cost rule paid (`None`: the cost came from adjustments alone).
     pub cost_rule: Option<ir::Loc>,
 }
@@ -177,7 +177,7 @@ impl<S: Sink> Engine<'_, S> {
             };
             let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
             let this = match l.pool {
-                Some(p) => self.cost_of(who, a, &ctx, units)?.iter().filter(|(q, _)| *q == p).map(|x| x.1).sum(),
+                Some(p) => self.cost_of(who, a, &ctx, units)?.of(p),
                 None => 1,
             };
             if used + this > max {
@@ -217,22 +217,22 @@ impl<S: Sink> Engine<'_, S> {
         // The cost, paid in full.
         let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
         for (p, amount) in &cost {
-            if *amount <= 0 {
+            if amount <= 0 {
                 continue;
             }
-            if let Some(c) = self.world.spend_blocked(who, *p) {
+            if let Some(c) = self.world.spend_blocked(who, p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
                 refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
-            let have = self.world.pool(who, *p);
-            let min = self.pool_min(who, *p)?;
+            let have = self.world.pool(who, p);
+            let min = self.pool_min(who, p)?;
             let floor = match &r.pools[p.index()].overspend {
                 Some(o) => self.eval(&o.floor, &ctx)?.min(min),
                 None => min,
             };
             if have - amount < floor {
                 let pool = &r.pools[p.index()].name;
-                let rule = Some(payment_rule(r, a, cost_rule, *p));
+                let rule = Some(payment_rule(r, a, cost_rule, p));
                 refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
@@ -256,11 +256,11 @@ impl<S: Sink> Engine<'_, S> {
                 // The partner pays for the same action: `adjust cost` applies to its share too,
                 // judged from its side (004: a combo in the Final Phase costs the partner more).
                 self.adjust_costs(a, &pc, &mut pay)?;
-                for &(pool, amount) in pay.iter() {
+                for (pool, amount) in pay.iter() {
                     ok &= self.world.pool(p, pool) - amount >= self.pool_min(p, pool)?;
                 }
                 if ok {
-                    partner = Some((p, pay));
+                    partner = Some(Box::new((p, pay)));
                     break;
                 }
             }
@@ -430,8 +430,8 @@ impl<S: Sink> Engine<'_, S> {
         // overspend's price are its consequences (`because` names its `action` event).
         let mut paid = Paid::default();
         for (p, amount) in &plan.paid {
-            if *amount != 0 {
-                paid.push(self.names.pool[p.index()].clone(), *amount);
+            if amount != 0 {
+                paid.push(self.names.pool[p.index()].clone(), amount);
             }
         }
         self.rule = Some(action.loc);
@@ -453,28 +453,28 @@ impl<S: Sink> Engine<'_, S> {
         // Each payment is its cost rule's (`payment_rule`).
         let mut overspends = Vec::new();
         for (p, amount) in &plan.paid {
-            if *amount == 0 {
+            if amount == 0 {
                 continue;
             }
-            let now = self.world.pool(who, *p);
-            let min = self.pool_min(who, *p)?;
+            let now = self.world.pool(who, p);
+            let min = self.pool_min(who, p)?;
             // Energy is spent at declaration; each unit below the floor is one overspend.
-            let below = (min - (now - amount)).clamp(0, *amount);
-            self.rule = Some(payment_rule(r, a, plan.cost_rule, *p));
-            self.set_pool_raw(who, *p, now - amount, &cause);
+            let below = (min - (now - amount)).clamp(0, amount);
+            self.rule = Some(payment_rule(r, a, plan.cost_rule, p));
+            self.set_pool_raw(who, p, now - amount, &cause);
             if below > 0 {
-                overspends.push((*p, below));
+                overspends.push((p, below));
                 self.tell(Fact::Overspent { who, pool: p.index() });
             }
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));
-        if let Some((p, pay)) = &plan.partner {
+        if let Some((p, pay)) = plan.partner.as_deref() {
             let partner_cause =
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
             for (pool, amount) in pay {
-                let now = self.world.pool(*p, *pool);
-                self.set_pool_raw(*p, *pool, now - amount, &partner_cause);
+                let now = self.world.pool(*p, pool);
+                self.set_pool_raw(*p, pool, now - amount, &partner_cause);
             }
         }
         self.rule = outer;

@@ -259,7 +259,7 @@ impl<S: Sink> Engine<'_, S> {
                     continue;
                 };
                 if let Chosen::HoldBack(p, keep) = policy {
-                    let pay: i64 = plan.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum();
+                    let pay = plan.paid.of(p);
                     if pay > 0 && self.world.pool(who, p) - pay < keep {
                         // What it pays cannot change with the target: no target is affordable.
                         if !shape.costs_see_target {
@@ -323,7 +323,7 @@ impl<S: Sink> Engine<'_, S> {
                 Ok(plan) => plan.paid,
                 Err(_) => Default::default(),
             };
-            let s = self.score_action(who, action, target, units, paid.as_slice());
+            let s = self.score_action(who, action, target, units, &paid);
             if best.is_none_or(|(_, b)| s > b) {
                 best = Some((options[i], s));
             }

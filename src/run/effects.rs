@@ -301,11 +301,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let amount = self.eval(&cost.amount, c)?;
                     plan.add(cost.pool, amount)?;
                 }
-                let affordable = plan
-                    .iter()
-                    .all(|(p, a)| self.world.pool(c.owner, *p) - a >= self.pool_min(c.owner, *p).unwrap_or(0));
+                let affordable =
+                    plan.iter().all(|(p, a)| self.world.pool(c.owner, p) - a >= self.pool_min(c.owner, p).unwrap_or(0));
                 if affordable {
-                    for (p, a) in plan {
+                    for (p, a) in &plan {
                         let now = self.world.pool(c.owner, p);
                         self.set_pool_raw(c.owner, p, now - a, cause);
                     }

@@ -415,11 +415,11 @@ impl<'r, S: Sink> Engine<'r, S> {
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
             let mut paid = self.world.blocked(who, action.kind).is_none();
             for (p, amount) in &cost {
-                let min = self.pool_min(who, *p)?;
-                paid &= self.world.pool(who, *p) - amount >= min && self.world.spend_blocked(who, *p).is_none();
+                let min = self.pool_min(who, p)?;
+                paid &= self.world.pool(who, p) - amount >= min && self.world.spend_blocked(who, p).is_none();
             }
             if paid {
-                for (p, amount) in cost {
+                for (p, amount) in &cost {
                     let now = self.world.pool(who, p);
                     self.set_pool_raw(who, p, now - amount, &Cause::Continued(name.clone()));
                 }

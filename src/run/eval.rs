@@ -31,7 +31,12 @@ impl<S: Sink> Engine<'_, S> {
         (total, first)
     }
 
+    #[inline]
     pub fn eval(&mut self, e: &Expr, c: &Ctx) -> Result<i64, RunError> {
+        // Most amounts are plain numbers (costs, floors, gains): no call for those.
+        if let Expr::Int(n) = e {
+            return Ok(*n);
+        }
         let mut first = None;
         self.eval_with_first(e, c, &mut first)
     }

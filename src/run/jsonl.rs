@@ -133,7 +133,7 @@ fn event(out: &mut Vec<u8>, e: &Event) {
             out.push(b']');
             key(out, "paid");
             out.push(b'{');
-            for (i, (pool, n)) in paid.sorted().into_iter().enumerate() {
+            for (i, (pool, n)) in paid.sorted().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }

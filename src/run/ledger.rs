@@ -71,13 +71,13 @@ impl Ledger {
             Some(used) => {
                 used.uses += 1;
                 for (p, amount) in &d.paid {
-                    match used.paid.iter_mut().find(|x| x.0 == *p) {
+                    match used.paid.iter_mut().find(|x| x.0 == p) {
                         Some(x) => x.1 += amount,
-                        None => used.paid.push((*p, *amount)),
+                        None => used.paid.push((p, amount)),
                     }
                 }
             }
-            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.as_slice().to_vec() }),
+            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.to_vec() }),
         }
         self.round_log[who].push(d);
     }
@@ -111,7 +111,7 @@ impl Ledger {
                 Period::Trigger => d.trigger == Some(now.trigger),
             })
             .map(|d| match pool {
-                Some(p) => d.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                Some(p) => d.paid.of(p),
                 None => 1,
             })
             .sum()

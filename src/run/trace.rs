@@ -285,29 +285,45 @@ impl Serialize for Targets {
     }
 }
 
-/// What an action paid, pool by pool, in the order the cost names them, held inline (a cost
-/// names at most 8 pools); serialized as a map sorted by pool name, as contracts.md shows it.
+/// What an action paid, pool by pool, in the order the cost names them; serialized as a map
+/// sorted by pool name, as contracts.md shows it. The first pool is held inline and the rest
+/// (costs naming several pools are rare) in a vector: every event of a run is moved into a sink
+/// as a `Record`, and an inline array of eight would make each of them twice as large.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Paid([Option<(Name, i64)>; 8]);
+pub struct Paid {
+    first: Option<(Name, i64)>,
+    rest: Vec<(Name, i64)>,
+}
 
 impl Paid {
     pub fn push(&mut self, pool: Name, amount: i64) {
-        if let Some(slot) = self.0.iter_mut().find(|x| x.is_none()) {
-            *slot = Some((pool, amount));
+        if self.first.is_none() {
+            self.first = Some((pool, amount));
+        } else {
+            self.rest.push((pool, amount));
         }
     }
 
-    /// Entries sorted by pool name (for output only: this allocates).
-    pub fn sorted(&self) -> Vec<&(Name, i64)> {
-        let mut sorted: Vec<&(Name, i64)> = self.0.iter().flatten().collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        sorted
+    /// Entries sorted by pool name (equal names in the order paid), without allocating.
+    pub fn sorted(&self) -> impl Iterator<Item = &(Name, i64)> {
+        let mut last: Option<(&str, usize)> = None;
+        std::iter::from_fn(move || {
+            let next = self
+                .first
+                .iter()
+                .chain(&self.rest)
+                .enumerate()
+                .filter(|(i, x)| last.is_none_or(|l| (&*x.0, *i) > l))
+                .min_by(|(i, x), (j, y)| (&*x.0, i).cmp(&(&*y.0, j)))?;
+            last = Some((&*next.1 .0, next.0));
+            Some(next.1)
+        })
     }
 }
 
 impl Serialize for Paid {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.sorted().into_iter().map(|(k, v)| (k, v)))
+        s.collect_map(self.sorted().map(|(k, v)| (k, v)))
     }
 }
 
@@ -392,7 +408,7 @@ pub fn text_line(r: &Record) -> String {
         Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
-            let cost: Vec<String> = paid.sorted().iter().map(|(p, n)| format!("{n} {p}")).collect();
+            let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {p}")).collect();
             let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
             format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
         }
@@ -430,5 +446,21 @@ pub fn text_line(r: &Record) -> String {
             }
             s
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Name, Paid};
+
+    #[test]
+    fn paid_is_read_sorted_by_pool_name_and_equal_names_keep_their_order() {
+        let mut paid = Paid::default();
+        for (pool, n) in [("mp", 1), ("ap", 2), ("rp", 3), ("ap", 4), ("energy", 5)] {
+            paid.push(Name::from(pool), n);
+        }
+        let read: Vec<(&str, i64)> = paid.sorted().map(|(p, n)| (&**p, *n)).collect();
+        assert_eq!(read, [("ap", 2), ("ap", 4), ("energy", 5), ("mp", 1), ("rp", 3)]);
+        assert_eq!(Paid::default().sorted().count(), 0);
     }
 }

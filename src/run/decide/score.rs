@@ -531,7 +531,7 @@ impl<S: Sink> Engine<'_, S> {
         a: ir::ActionId,
         target: Option<usize>,
         units: Option<i64>,
-        paid: &[(ir::PoolId, i64)],
+        paid: &super::super::costs::Costs,
     ) -> f64 {
         let r = self.r;
         let Some(action) = r.actions.get(a.index()) else { return 0.0 };
@@ -539,8 +539,8 @@ impl<S: Sink> Engine<'_, S> {
         let mut s = self.score(&action.effects, &c, who, 0);
         for (p, amount) in paid {
             let Some(o) = r.pools.get(p.index()).and_then(|x| x.overspend.as_ref()) else { continue };
-            let Ok(min) = self.pool_min(who, *p) else { continue };
-            if *amount > 0 && self.world.pool(who, *p) - amount < min {
+            let Ok(min) = self.pool_min(who, p) else { continue };
+            if amount > 0 && self.world.pool(who, p) - amount < min {
                 s += self.score(&o.price, &Ctx::of(who), who, 1);
             }
         }
