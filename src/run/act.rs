@@ -582,6 +582,14 @@ impl<S: Sink> Engine<'_, S> {
         if self.pending.chain_depth >= MAX_NESTING {
             return Err(RunError::Cycle(self.budget.cycle_names()));
         }
+        // Nothing answers this event at this moment, and no readied action waits for it: the
+        // offer below would find nobody. Its number is still taken, as the offer would.
+        let moment = if interrupting { super::shape::ANSWERS_BEFORE } else { super::shape::ANSWERS_AFTER };
+        let nobody = slots(r, info).all(|s| self.answerable.get(r.dispatch.slot(s)).is_none_or(|b| b & moment == 0));
+        if nobody && (interrupting || self.pending.readied.is_empty()) {
+            self.clock.trigger_seq += 1;
+            return Ok(());
+        }
         self.pending.chain_depth += 1;
         self.clock.trigger_seq += 1;
         let trigger_seq = self.clock.trigger_seq;

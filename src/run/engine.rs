@@ -59,6 +59,8 @@ pub struct Engine<'r, S> {
     pub shapes: Vec<Shape>,
     /// Per action, its cost if it can never change (`shape::fixed_costs`).
     pub fixed_costs: Vec<Option<(super::costs::Costs, Option<crate::ir::Loc>)>>,
+    /// Per event slot of the dispatch table, who can answer it (`shape::answerable`).
+    pub answerable: Vec<u8>,
     /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
     pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
     pub rng: ChaCha8Rng,
@@ -95,6 +97,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             names: Names::new(r, &setup.names),
             shapes: Shape::of_all(r),
             fixed_costs: super::shape::fixed_costs(r),
+            answerable: super::shape::answerable(r),
             trigger_needs: super::shape::trigger_needs(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,

@@ -5,8 +5,9 @@
 //! writing was a third of `tempo run --format jsonl`'s time when it went through
 //! `serde_json::to_writer`.
 
-use super::trace::{Cause, Event, FinalState, OrderEntry, Record, Timing};
+use super::trace::{Cause, Event, FinalState, Name, OrderEntry, Record, Timing};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What each rule location of a run begins with: `,"rule":"FILE:` per file of the ruleset's file
 /// table, escaped once per run rather than on every event.
@@ -29,9 +30,109 @@ impl RulePrefixes {
     }
 }
 
-/// Appends `record` to `out` as one JSON object and a newline. `rules` comes from the ruleset's
-/// file table: a rule's location is written last, as `"rule":"FILE:LINE:COLUMN"`.
-pub fn write_record(out: &mut Vec<u8>, record: &Record, rules: &RulePrefixes) {
+/// Writes records as JSON lines: the rule prefixes and the names already written, kept between
+/// records. One per run (or per writer); its output does not depend on what it wrote before.
+#[derive(Debug, Clone, Default)]
+pub struct Encoder {
+    rules: RulePrefixes,
+    names: Quoted,
+}
+
+impl Encoder {
+    /// An encoder for the records of a ruleset whose file table is `files`.
+    pub fn new(files: &[String]) -> Encoder {
+        Encoder { rules: RulePrefixes::new(files), names: Quoted::default() }
+    }
+
+    /// Appends `record` to `out` as one JSON object and a newline.
+    pub fn write(&mut self, out: &mut Vec<u8>, record: &Record) {
+        write_record(out, record, self);
+    }
+}
+
+/// Slots of the names cache: a run names few participants, actions, pools and conditions.
+const NAME_SLOTS: usize = 64;
+/// The longest escaped name the cache keeps.
+const NAME_WIDTH: usize = 32;
+
+/// The names of a run as they are written, escaped, found by the identity of their shared text
+/// (a run's names are clones of one `Rc` per name, so the same name is the same pointer; the
+/// runner's own words are `&'static str`). A hit appends a fixed 32 bytes and cuts back to the
+/// name's length: a copy of known size instead of a scan for characters to escape and a call to
+/// `memcpy` for every name of every event. Each slot holds a clone of its name, so a pointer it
+/// remembers is never freed and reused for other text (a static one never is).
+#[derive(Debug, Clone)]
+struct Quoted {
+    slots: Vec<Option<(Kept, [u8; NAME_WIDTH], u8)>>,
+}
+
+/// What a slot of `Quoted` was filled for.
+#[derive(Debug, Clone)]
+enum Kept {
+    Name(Name),
+    Static(&'static str),
+}
+
+impl Default for Quoted {
+    fn default() -> Quoted {
+        Quoted { slots: vec![None; NAME_SLOTS] }
+    }
+}
+
+impl Quoted {
+    /// Appends the name's characters as `escaped` writes them.
+    #[inline]
+    fn escaped(&mut self, out: &mut Vec<u8>, name: &Name) {
+        let slot = Self::slot(Rc::as_ptr(name).cast::<u8>());
+        if let Some(Some((Kept::Name(held), text, len))) = self.slots.get(slot) {
+            if Rc::ptr_eq(held, name) {
+                return Self::put(out, text, *len);
+            }
+        }
+        self.miss(out, slot, name, Kept::Name(name.clone()));
+    }
+
+    /// `escaped` for the runner's own words (an action's kind, a check's outcome, a code).
+    #[inline]
+    fn fixed(&mut self, out: &mut Vec<u8>, word: &'static str) {
+        let slot = Self::slot(word.as_ptr());
+        if let Some(Some((Kept::Static(held), text, len))) = self.slots.get(slot) {
+            if std::ptr::eq(*held, word) {
+                return Self::put(out, text, *len);
+            }
+        }
+        self.miss(out, slot, word, Kept::Static(word));
+    }
+
+    fn slot(address: *const u8) -> usize {
+        let a = address as usize;
+        ((a >> 4) ^ (a >> 12)) % NAME_SLOTS
+    }
+
+    #[inline]
+    fn put(out: &mut Vec<u8>, text: &[u8; NAME_WIDTH], len: u8) {
+        let start = out.len();
+        out.extend_from_slice(text);
+        out.truncate(start + usize::from(len));
+    }
+
+    fn miss(&mut self, out: &mut Vec<u8>, slot: usize, s: &str, kept: Kept) {
+        let start = out.len();
+        escaped(out, s);
+        let written = &out[start..];
+        if written.len() <= NAME_WIDTH {
+            let mut text = [0; NAME_WIDTH];
+            text[..written.len()].copy_from_slice(written);
+            if let Some(s) = self.slots.get_mut(slot) {
+                *s = Some((kept, text, written.len() as u8));
+            }
+        }
+    }
+}
+
+/// Appends `record` to `out` as one JSON object and a newline. A rule's location is written
+/// last, as `"rule":"FILE:LINE:COLUMN"`.
+fn write_record(out: &mut Vec<u8>, record: &Record, enc: &mut Encoder) {
     out.extend_from_slice(b"{\"seq\":");
     int(out, record.seq);
     match record.round {
@@ -42,9 +143,9 @@ pub fn write_record(out: &mut Vec<u8>, record: &Record, rules: &RulePrefixes) {
         None => out.extend_from_slice(b",\"round\":null"),
     }
     out.extend_from_slice(b",\"event\":");
-    event(out, &record.event);
+    event(out, &mut enc.names, &record.event);
     if let Some(loc) = record.rule {
-        match rules.0.get(usize::from(loc.file)) {
+        match enc.rules.0.get(usize::from(loc.file)) {
             Some(prefix) => out.extend_from_slice(prefix),
             None => out.extend_from_slice(b",\"rule\":\"?:"),
         }
@@ -56,7 +157,7 @@ pub fn write_record(out: &mut Vec<u8>, record: &Record, rules: &RulePrefixes) {
     out.extend_from_slice(b"}\n");
 }
 
-fn event(out: &mut Vec<u8>, e: &Event) {
+fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
     match e {
         Event::EncounterStart { participants } => {
             tag(out, "encounter_start");
@@ -84,34 +185,34 @@ fn event(out: &mut Vec<u8>, e: &Event) {
         Event::RoundEnd {} => tag(out, "round_end"),
         Event::PhaseStart { phase } => {
             tag(out, "phase_start");
-            field(out, "phase", phase);
+            name_field(out, q, "phase", phase);
         }
         Event::PhaseEnd { phase } => {
             tag(out, "phase_end");
-            field(out, "phase", phase);
+            name_field(out, q, "phase", phase);
         }
         Event::TurnStart { actor } => {
             tag(out, "turn_start");
-            field(out, "actor", actor);
+            name_field(out, q, "actor", actor);
         }
         Event::TurnEnd { actor } => {
             tag(out, "turn_end");
-            field(out, "actor", actor);
+            name_field(out, q, "actor", actor);
         }
         Event::Pool { who, pool, from, to, cause: c } => {
             tag(out, "pool");
-            field(out, "who", who);
-            field(out, "pool", pool);
+            name_field(out, q, "who", who);
+            name_field(out, q, "pool", pool);
             int_field(out, "from", *from);
             int_field(out, "to", *to);
             key(out, "cause");
             out.push(b'"');
-            cause(out, c);
+            cause(out, q, c);
             out.push(b'"');
         }
         Event::Roll { who, dice, result } => {
             tag(out, "roll");
-            field(out, "who", who);
+            name_field(out, q, "who", who);
             key(out, "dice");
             out.push(b'"');
             int(out, dice.count);
@@ -122,13 +223,13 @@ fn event(out: &mut Vec<u8>, e: &Event) {
         }
         Event::Action { actor, action, kind, targets, paid } => {
             tag(out, "action");
-            field(out, "actor", actor);
-            field(out, "action", action);
-            field(out, "kind", kind);
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
+            static_field(out, q, "kind", kind);
             key(out, "targets");
             out.push(b'[');
             if let Some(t) = &targets.0 {
-                string(out, t);
+                quoted(out, q, t);
             }
             out.push(b']');
             key(out, "paid");
@@ -137,7 +238,7 @@ fn event(out: &mut Vec<u8>, e: &Event) {
                 if i > 0 {
                     out.push(b',');
                 }
-                string(out, pool);
+                quoted(out, q, pool);
                 out.push(b':');
                 int(out, *n);
             }
@@ -145,41 +246,41 @@ fn event(out: &mut Vec<u8>, e: &Event) {
         }
         Event::Rejected { actor, action, code, reason } => {
             tag(out, "rejected");
-            field(out, "actor", actor);
-            field(out, "action", action);
-            field(out, "code", code);
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
+            static_field(out, q, "code", code);
             field(out, "reason", reason);
         }
         Event::Trigger { source, reactor, reaction } => {
             tag(out, "trigger");
-            field(out, "source", source);
-            field(out, "reactor", reactor);
-            field(out, "reaction", reaction);
+            name_field(out, q, "source", source);
+            name_field(out, q, "reactor", reactor);
+            name_field(out, q, "reaction", reaction);
         }
         Event::Resolve { actor, action } => {
             tag(out, "resolve");
-            field(out, "actor", actor);
-            field(out, "action", action);
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
         }
         Event::Condition { who, condition, on } => {
             tag(out, "condition");
-            field(out, "who", who);
-            field(out, "condition", condition);
+            name_field(out, q, "who", who);
+            name_field(out, q, "condition", condition);
             key(out, "on");
             out.extend_from_slice(if *on { b"true" } else { b"false" });
         }
         Event::Choice { who, question, answer } => {
             tag(out, "choice");
-            field(out, "who", who);
-            field(out, "question", question);
-            field(out, "answer", answer);
+            name_field(out, q, "who", who);
+            name_field(out, q, "question", question);
+            name_field(out, q, "answer", answer);
         }
         Event::Check { who, roll, against, outcome } => {
             tag(out, "check");
-            field(out, "who", who);
+            name_field(out, q, "who", who);
             int_field(out, "roll", *roll);
             int_field(out, "against", *against);
-            field(out, "outcome", outcome);
+            static_field(out, q, "outcome", outcome);
         }
         Event::Downtime { hour } => {
             tag(out, "downtime");
@@ -187,7 +288,7 @@ fn event(out: &mut Vec<u8>, e: &Event) {
         }
         Event::Move { who, from, to, forced } => {
             tag(out, "move");
-            field(out, "who", who);
+            name_field(out, q, "who", who);
             int_field(out, "from", *from);
             int_field(out, "to", *to);
             key(out, "forced");
@@ -195,17 +296,17 @@ fn event(out: &mut Vec<u8>, e: &Event) {
         }
         Event::Leave { who } => {
             tag(out, "leave");
-            field(out, "who", who);
+            name_field(out, q, "who", who);
         }
         Event::Ongoing { actor, action, outcome } => {
             tag(out, "ongoing");
-            field(out, "actor", actor);
-            field(out, "action", action);
-            field(out, "outcome", outcome);
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
+            static_field(out, q, "outcome", outcome);
         }
         Event::Rest { rest, outcome } => {
             tag(out, "rest");
-            field(out, "rest", rest);
+            name_field(out, q, "rest", rest);
             field(out, "outcome", outcome);
         }
         Event::EncounterEnd { reason, state } => {
@@ -230,54 +331,56 @@ fn event(out: &mut Vec<u8>, e: &Event) {
 }
 
 /// The text of a cause, as `Cause`'s `Display` writes it, escaped.
-fn cause(out: &mut Vec<u8>, c: &Cause) {
-    let mut two = |a: &str, middle: &str, b: &str| {
-        escaped(out, a);
+fn cause(out: &mut Vec<u8>, q: &mut Quoted, c: &Cause) {
+    let mut two = |a: &Name, middle: &str, b: &Name| {
+        q.escaped(out, a);
         out.extend_from_slice(middle.as_bytes());
-        escaped(out, b);
+        q.escaped(out, b);
     };
     match c {
         Cause::Action { action, by } => two(action, " by ", by),
         Cause::Partner { action, with } => two(action, " with ", with),
         Cause::Continued(action) => {
-            escaped(out, action);
+            q.escaped(out, action);
             out.extend_from_slice(b" (continued)");
         }
         Cause::Step { op, timing: t } => {
             escaped(out, op);
             out.extend_from_slice(b" at ");
-            timing(out, t);
+            timing(out, q, t);
         }
         Cause::Hook(t) => {
             out.extend_from_slice(b"at ");
-            timing(out, t);
+            timing(out, q, t);
         }
         Cause::Threshold { pool, op, value } => {
-            two(pool, " ", op);
+            q.escaped(out, pool);
+            out.push(b' ');
+            q.fixed(out, op);
             out.push(b' ');
             int(out, *value);
         }
         Cause::Gain(source) => {
             out.extend_from_slice(b"gain on ");
-            escaped(out, source);
+            q.escaped(out, source);
         }
         Cause::Maintain(name) => {
             out.extend_from_slice(b"maintain ");
-            escaped(out, name);
+            q.escaped(out, name);
         }
-        Cause::Named(name) => escaped(out, name),
+        Cause::Named(name) => q.escaped(out, name),
         Cause::Static(text) => escaped(out, text),
     }
 }
 
-fn timing(out: &mut Vec<u8>, t: &Timing) {
+fn timing(out: &mut Vec<u8>, q: &mut Quoted, t: &Timing) {
     let (open, phase) = match t {
         Timing::Plain(t) => return escaped(out, t),
         Timing::PhaseStart(p) => ("phase_start(", p),
         Timing::PhaseEnd(p) => ("phase_end(", p),
     };
     out.extend_from_slice(open.as_bytes());
-    escaped(out, phase);
+    q.escaped(out, phase);
     out.push(b')');
 }
 
@@ -293,6 +396,27 @@ fn key(out: &mut Vec<u8>, name: &str) {
     out.extend_from_slice(b",\"");
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b"\":");
+}
+
+#[inline]
+fn name_field(out: &mut Vec<u8>, q: &mut Quoted, key_name: &str, value: &Name) {
+    key(out, key_name);
+    quoted(out, q, value);
+}
+
+#[inline]
+fn static_field(out: &mut Vec<u8>, q: &mut Quoted, key_name: &str, value: &'static str) {
+    key(out, key_name);
+    out.push(b'"');
+    q.fixed(out, value);
+    out.push(b'"');
+}
+
+#[inline]
+fn quoted(out: &mut Vec<u8>, q: &mut Quoted, value: &Name) {
+    out.push(b'"');
+    q.escaped(out, value);
+    out.push(b'"');
 }
 
 #[inline]
@@ -520,13 +644,15 @@ mod tests {
             let files = vec![n.to_string(), "rulesets/base.rules".to_string()];
             let rules =
                 [None, Some(Loc { file: 0, line: 1, column: 1 }), Some(Loc { file: 1, line: u32::MAX, column: 187 })];
+            // One encoder for all of them, as a run has: names it has seen come from its cache.
+            let mut encoder = Encoder::new(&files);
             for (i, event) in every_event(&n).into_iter().enumerate() {
                 for round in [None, Some(0), Some(u32::MAX)] {
                     let rule = rules[(i + round.map_or(0, |_| 1)) % 3];
                     let record =
                         Record { seq: [0, 7, u64::MAX][i % 3], round, event: event.clone(), rule, because: None };
                     let mut ours = Vec::new();
-                    write_record(&mut ours, &record, &RulePrefixes::new(&files));
+                    encoder.write(&mut ours, &record);
                     let with_rule = WithRule {
                         record: &record,
                         rule: record.rule.map(|loc| RuleAt { files: &files, loc }.to_string()),
@@ -543,6 +669,27 @@ mod tests {
         seen.sort_unstable();
         seen.dedup();
         assert_eq!(seen, (0..23).collect::<Vec<_>>(), "every kind of event is checked");
+    }
+
+    /// The names cache knows a name by its pointer; it holds a clone of each name it keeps, so
+    /// a name dropped and a new one made cannot share an address and be taken for each other.
+    #[test]
+    fn names_made_and_dropped_one_after_another_are_each_written_as_they_are() {
+        let mut encoder = Encoder::new(&[]);
+        let mut out = Vec::new();
+        for i in 0..2_000 {
+            let who = name(&format!("p{i}"));
+            let record =
+                Record { seq: 0, round: None, event: Event::Leave { who: who.clone() }, rule: None, because: None };
+            out.clear();
+            encoder.write(&mut out, &record);
+            let expected = format!("{{\"seq\":0,\"round\":null,\"event\":\"leave\",\"who\":\"p{i}\"}}\n");
+            assert_eq!(String::from_utf8_lossy(&out), expected);
+            // Written again from the cache.
+            out.clear();
+            encoder.write(&mut out, &record);
+            assert_eq!(String::from_utf8_lossy(&out), expected);
+        }
     }
 
     /// Each kind of event by number: a new kind fails to compile here until it is numbered,

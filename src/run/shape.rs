@@ -22,8 +22,9 @@ pub struct Shape {
     pub costs_see_target: bool,
     /// Its `requires` read the target.
     pub requires_see_target: bool,
-    /// A condition the actor must hold to use it: its first `requires` is plainly `self has C`.
-    /// A reaction is not offered to those who do not hold it (planning would refuse it).
+    /// A condition the actor must hold to use it: its first `requires` is `self has C`, or an
+    /// `and` whose first operand is (`self has guarding and distance(victim) <= 1`). A reaction
+    /// is not offered to those who do not hold it (planning would refuse it, rolling nothing).
     pub needs: Option<ir::ConditionId>,
     /// Its reach (`within`) reads the target. If not, a target out of reach means every
     /// farther one is too.
@@ -61,10 +62,7 @@ impl Shape {
             // A combo's partner is the target when it is an ally: always target-dependent.
             costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
             requires_see_target: a.requires.iter().any(|req| sees(&req.cond)),
-            needs: match a.requires.first().map(|req| &req.cond) {
-                Some(Expr::Has(Who::Owner, c)) => Some(*c),
-                _ => None,
-            },
+            needs: a.requires.first().and_then(|req| needed(&req.cond)),
             reach_sees_target: a.target.within.as_ref().is_some_and(sees),
         }
     }
@@ -155,16 +153,49 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
     }
 }
 
-/// Per trigger: a condition its owner must hold for it to fire, when its first `requires` is
-/// plainly `self has C` (the first: a later one is reached only after earlier ones, which may
-/// roll dice, were evaluated), so a trigger that answers every turn of a crowd is tried only on
-/// those who hold `C` (a bit test) instead of evaluated for everyone.
-pub fn trigger_needs(r: &Ruleset) -> Vec<Option<ir::ConditionId>> {
-    r.triggers
+/// `answerable` bit: something answers the event once it has happened.
+pub const ANSWERS_AFTER: u8 = 1;
+/// `answerable` bit: something answers the event before it completes (`interrupts`).
+pub const ANSWERS_BEFORE: u8 = 2;
+
+/// Per slot of the dispatch table (`ir::Dispatch::slot`), whether any trigger, gain or reaction
+/// answers it after it happens (`ANSWERS_AFTER`) or interrupts it (`ANSWERS_BEFORE`). Most
+/// events a run offers (a turn announced, an attack nobody can parry) are answered by nothing at
+/// one of the two moments; the runner then skips offering them.
+pub fn answerable(r: &Ruleset) -> Vec<u8> {
+    let when = |interrupts: bool| if interrupts { ANSWERS_BEFORE } else { ANSWERS_AFTER };
+    r.dispatch
+        .by_event
         .iter()
-        .map(|t| match t.requires.first() {
-            Some(Expr::Has(Who::Owner, c)) => Some(*c),
-            _ => None,
+        .map(|slot| {
+            slot.iter().fold(0, |bits, responder| {
+                bits | match *responder {
+                    ir::Responder::Trigger(t) => r.triggers.get(t.index()).map_or(0, |t| when(t.interrupts)),
+                    ir::Responder::Gain(..) => ANSWERS_AFTER,
+                    ir::Responder::Reaction(a) => {
+                        r.actions.get(a.index()).filter(|a| a.on.is_some()).map_or(0, |a| when(a.interrupts))
+                    }
+                }
+            })
         })
         .collect()
+}
+
+/// Per trigger: a condition its owner must hold for it to fire, when its first `requires` needs
+/// it (`needed`; the first: a later one is reached only after earlier ones, which may roll dice,
+/// were evaluated), so a trigger that answers every turn of a crowd is tried only on
+/// those who hold `C` (a bit test) instead of evaluated for everyone.
+pub fn trigger_needs(r: &Ruleset) -> Vec<Option<ir::ConditionId>> {
+    r.triggers.iter().map(|t| t.requires.first().and_then(needed)).collect()
+}
+
+/// The condition a requirement needs its owner to hold, when it fails without it before
+/// anything is evaluated: `self has C`, or an `and` whose first operand needs it (`and` stops at
+/// its first false operand).
+fn needed(e: &Expr) -> Option<ir::ConditionId> {
+    match e {
+        Expr::Has(Who::Owner, c) => Some(*c),
+        Expr::Binary(ir::BinOp::And, first, _) => needed(first),
+        _ => None,
+    }
 }

@@ -100,8 +100,8 @@ pub struct Writer<W: Write> {
     format: Format,
     /// The ruleset's file table, which rule locations index.
     files: Vec<String>,
-    /// JSON lines: each file's rule location prefix, escaped once.
-    rules: jsonl::RulePrefixes,
+    /// JSON lines: what is kept between records (rule prefixes, escaped names).
+    json: jsonl::Encoder,
     /// Text only: each line ends with its `seq` and the location of the rule that caused it
     /// (`--why`).
     why: bool,
@@ -121,7 +121,7 @@ impl<W: Write> Writer<W> {
             out,
             format,
             files: files.to_vec(),
-            rules: jsonl::RulePrefixes::new(files),
+            json: jsonl::Encoder::new(files),
             why: false,
             quiet: false,
             error: None,
@@ -156,7 +156,7 @@ impl<W: Write> Writer<W> {
         match self.format {
             Format::Jsonl => {
                 self.line.clear();
-                jsonl::write_record(&mut self.line, record, &self.rules);
+                self.json.write(&mut self.line, record);
                 self.out.write_all(&self.line)
             }
             Format::Text => {

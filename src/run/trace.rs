@@ -107,7 +107,7 @@ pub struct Record {
     pub event: Event,
     /// Where the rule that caused the event is written (`None` for events no rule causes).
     /// Written as `"rule": "FILE:LINE:COLUMN"` with the ruleset's file table, so serde skips it
-    /// here (`jsonl::write_record` writes it; its tests hold it to serde_json's output).
+    /// here (`jsonl::Encoder` writes it; its tests hold it to serde_json's output).
     #[serde(skip)]
     pub rule: Option<Loc>,
     /// The event whose consequences this one is (`seq`): the turn an action was taken in, the
@@ -331,9 +331,9 @@ impl Serialize for Paid {
 /// is the ruleset's file table, which rule locations index.
 pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
     let mut out = Vec::new();
-    let rules = super::jsonl::RulePrefixes::new(files);
+    let mut json = super::jsonl::Encoder::new(files);
     for r in records {
-        super::jsonl::write_record(&mut out, r, &rules);
+        json.write(&mut out, r);
     }
     // Every piece written is a `str` or ASCII: the bytes are UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
