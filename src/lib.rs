@@ -7,6 +7,10 @@
 //! makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
 //! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
 
+// pest is built without its `std` feature (Cargo.toml: its stack probe cost a fifth of parsing),
+// and the parser its derive writes then names `alloc` from the crate root.
+extern crate alloc;
+
 pub mod check;
 pub mod diagnostics;
 pub mod doc;
