@@ -170,6 +170,25 @@ impl<S: Sink> Engine<'_, S> {
             if kind == ir::TargetKind::None && self.ledger.used_in_turn(who, a, turn) {
                 continue;
             }
+            // A cost that cannot change decides some answers before any plan: `HoldBack` would
+            // turn down every plan of it, or a pool without an overspend cannot pay it. Either
+            // way no target would give a candidate, so none is tried.
+            if let Some((fixed, _)) = self.fixed_costs[i] {
+                if let Chosen::HoldBack(p, keep) = policy {
+                    let pay = fixed.of(p);
+                    if pay > 0 && self.world.pool(who, p) - pay < keep {
+                        continue;
+                    }
+                }
+                let short = fixed.iter().any(|(p, amount)| {
+                    amount > 0
+                        && r.pools[p.index()].overspend.is_none()
+                        && self.pool_min(who, p).is_ok_and(|min| self.world.pool(who, p) - amount < min)
+                });
+                if short {
+                    continue;
+                }
+            }
             // Untargeted and self-targeted actions have one candidate target; others, everyone.
             let single = [who];
             let list: &[usize] = match kind {
