@@ -585,7 +585,11 @@ impl<S: Sink> Engine<'_, S> {
         // Nothing answers this event at this moment, and no readied action waits for it: the
         // offer below would find nobody. Its number is still taken, as the offer would.
         let moment = if interrupting { super::shape::ANSWERS_BEFORE } else { super::shape::ANSWERS_AFTER };
-        let nobody = slots(r, info).all(|s| self.answerable.get(r.dispatch.slot(s)).is_none_or(|b| b & moment == 0));
+        let bits = match info.action {
+            Some(a) => self.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
+            None => slots(r, info).fold(0, |b, s| b | self.answerable.get(r.dispatch.slot(s)).copied().unwrap_or(0)),
+        };
+        let nobody = bits & moment == 0;
         if nobody && (interrupting || self.pending.readied.is_empty()) {
             self.clock.trigger_seq += 1;
             return Ok(());

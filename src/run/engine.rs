@@ -61,6 +61,9 @@ pub struct Engine<'r, S> {
     pub fixed_costs: Vec<Option<(super::costs::Costs, Option<crate::ir::Loc>)>>,
     /// Per event slot of the dispatch table, who can answer it (`shape::answerable`).
     pub answerable: Vec<u8>,
+    /// Per action, the same for the event of its use: its own slot, its categories' and its
+    /// kind's together (`shape::answerable_action`).
+    pub answerable_action: Vec<u8>,
     /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
     pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
     pub rng: ChaCha8Rng,
@@ -98,6 +101,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             shapes: Shape::of_all(r),
             fixed_costs: super::shape::fixed_costs(r),
             answerable: super::shape::answerable(r),
+            answerable_action: super::shape::answerable_action(r),
             trigger_needs: super::shape::trigger_needs(r),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,

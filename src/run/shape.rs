@@ -181,6 +181,24 @@ pub fn answerable(r: &Ruleset) -> Vec<u8> {
         .collect()
 }
 
+/// Per action, `answerable` of every slot its use is offered in (`act::slots`: the action, its
+/// categories, its kind), joined.
+pub fn answerable_action(r: &Ruleset) -> Vec<u8> {
+    let answerable = answerable(r);
+    let bits = |e: ir::EventRef| answerable.get(r.dispatch.slot(e)).copied().unwrap_or(0);
+    r.actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            a.categories
+                .iter()
+                .fold(bits(ir::EventRef::Action(ir::ActionId(i as u32))) | bits(ir::EventRef::Kind(a.kind)), |b, c| {
+                    b | bits(ir::EventRef::Category(*c))
+                })
+        })
+        .collect()
+}
+
 /// Per trigger: a condition its owner must hold for it to fire, when its first `requires` needs
 /// it (`needed`; the first: a later one is reached only after earlier ones, which may roll dice,
 /// were evaluated), so a trigger that answers every turn of a crowd is tried only on

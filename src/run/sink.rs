@@ -93,8 +93,9 @@ pub enum Format {
     Text,
 }
 
-/// Writes each event as it comes, as JSON lines or text. Give it a buffered writer. After the
-/// first failed write it writes nothing more and reports `stopped`; `finish` returns the error.
+/// Writes each event as it comes, as JSON lines (collected in batches of `BATCH` bytes) or text.
+/// Give it a buffered writer, and call `finish` at the end. After the first failed write it
+/// writes nothing more and reports `stopped`; `finish` returns the error.
 pub struct Writer<W: Write> {
     out: W,
     format: Format,
@@ -109,9 +110,13 @@ pub struct Writer<W: Write> {
     /// timing) is left out (`--quiet`).
     quiet: bool,
     error: Option<io::Error>,
-    /// One JSON line at a time, reused: one write per event.
+    /// JSON lines not yet handed to `out`: written in batches of `BATCH` bytes rather than one
+    /// call per event, and the rest by `finish`.
     line: Vec<u8>,
 }
+
+/// Bytes of JSON lines collected before they are written.
+const BATCH: usize = 1 << 15;
 
 impl<W: Write> Writer<W> {
     /// A writer for the events of a run of a ruleset whose file table is `files`
@@ -143,11 +148,13 @@ impl<W: Write> Writer<W> {
         self
     }
 
-    /// Flushes, and gives back the writer, or the first error.
+    /// Writes what is collected, flushes, and gives back the writer, or the first error. A
+    /// writer dropped without `finish` may not have written its last events.
     pub fn finish(mut self) -> io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        self.out.write_all(&self.line)?;
         self.out.flush()?;
         Ok(self.out)
     }
@@ -155,9 +162,12 @@ impl<W: Write> Writer<W> {
     fn write(&mut self, record: &Record) -> io::Result<()> {
         match self.format {
             Format::Jsonl => {
-                self.line.clear();
                 self.json.write(&mut self.line, record);
-                self.out.write_all(&self.line)
+                if self.line.len() >= BATCH {
+                    self.out.write_all(&self.line)?;
+                    self.line.clear();
+                }
+                Ok(())
             }
             Format::Text => {
                 if self.quiet && trace::is_bookkeeping(record) {
