@@ -55,10 +55,6 @@ impl Costs {
         self.iter().filter(|(p, _)| *p == pool).map(|(_, n)| n).sum()
     }
 
-    pub fn to_vec(&self) -> Vec<(ir::PoolId, i64)> {
-        self.iter().collect()
-    }
-
     pub fn scale(&mut self, k: i64) {
         for x in &mut self.amounts[..usize::from(self.len)] {
             *x = x.saturating_mul(k);

@@ -77,7 +77,7 @@ impl Ledger {
                     }
                 }
             }
-            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.to_vec() }),
+            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.iter().collect() }),
         }
         self.round_log[who].push(d);
     }
