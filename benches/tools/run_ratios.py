@@ -27,7 +27,8 @@ import os
 import statistics
 import subprocess
 import tempfile
-import time
+
+from process import measure
 
 
 def crowd(path, pairs=100, rounds=50, seed=7):
@@ -44,15 +45,7 @@ def crowd(path, pairs=100, rounds=50, seed=7):
 
 def run(argv):
     """Wall seconds and CPU seconds (user + system) of one process, its output discarded."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read()
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise SystemExit(f"{' '.join(argv)} exited {code}: {err.decode(errors='replace')}")
+    wall, usage = measure(argv)
     return wall, usage.ru_utime + usage.ru_stime
 
 

@@ -18,22 +18,15 @@ import argparse
 import os
 import statistics
 import subprocess
-import time
+
+from process import measure
 
 SIZES = {"3": 12_500, "9": 37_500, "30": 125_000}
 
 
 def run(argv):
     """Wall seconds and peak RSS (KiB) of one process, its output discarded."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read()
-    proc.stderr.close()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {err.decode(errors='replace')}")
+    wall, usage = measure(argv)
     return wall, usage.ru_maxrss
 
 
