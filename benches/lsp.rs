@@ -7,9 +7,11 @@
 //! Run with `cargo bench --bench lsp`. Results and how to read them: `docs/performance.md`.
 //!
 //! Inputs: `rulesets/cheatsheet.rules` (42 KB) and a ruleset of about 400 KB generated like
-//! `benches/compile.rs` does (the same generator, `benches/support/generate.rs`). Each edit appends a `derive` that
+//! `benches/compile.rs` does (the same generator, `benches/support/generate.rs`). Each edit adds a `derive` that
 //! names an unknown stat (a different one each time) or removes it again, so every edit changes
-//! the diagnostics and the server has something to publish.
+//! the diagnostics and the server has something to publish. The line goes at the end of the file,
+//! or (`generated_400k_middle`) between two declarations in the middle of it, so that the half
+//! after the edit moves.
 //!
 //! Two measurements:
 //! - `lsp_edit/FILE` (criterion): one didChange, then wait for the publishDiagnostics of that
@@ -40,10 +42,12 @@ struct Client {
     uri: String,
     version: i32,
     base: String,
+    /// Where edits insert their line: the end of the file, or the middle.
+    at: usize,
 }
 
 impl Client {
-    fn start(uri: &str, text: &str) -> Client {
+    fn start(uri: &str, text: &str, at: usize) -> Client {
         let (client, server) = Connection::memory();
         let thread = std::thread::spawn(move || {
             let _ = tempo::lsp::serve(&server);
@@ -60,6 +64,7 @@ impl Client {
             uri: uri.to_string(),
             version: 1,
             base: text.to_string(),
+            at,
         };
         c.notify("initialized", json!({}));
         // Opened at version 1, with the probe: the burst's last version (odd) has one too.
@@ -80,7 +85,8 @@ impl Client {
     /// time), even ones are the file as it was.
     fn text(&self, version: i32) -> String {
         if version % 2 == 1 {
-            format!("{}\nderive lsp_bench_probe = no_such_stat_{version}\n", self.base)
+            let (before, after) = self.base.split_at(self.at);
+            format!("{before}\nderive lsp_bench_probe = no_such_stat_{version}\n{after}")
         } else {
             self.base.clone()
         }
@@ -132,6 +138,7 @@ struct Input {
     name: &'static str,
     uri: String,
     text: String,
+    at: usize,
 }
 
 fn inputs() -> Vec<Input> {
@@ -141,9 +148,23 @@ fn inputs() -> Vec<Input> {
     let generated = generate(ACTIONS);
     let check = tempo::check::compile_str("generated.rules", &generated);
     assert!(check.diagnostics.is_empty(), "the generated ruleset compiles cleanly: {:?}", check.diagnostics);
+    // An item boundary in the middle of the generated file: a line that starts a declaration.
+    let middle =
+        generated[generated.len() / 2..].find("\naction ").map_or(generated.len(), |i| generated.len() / 2 + i);
     let inputs = vec![
-        Input { name: "cheatsheet", uri: format!("file://{}", cheatsheet.display()), text },
-        Input { name: "generated_400k", uri: "file:///lsp-bench/generated_400k.rules".to_string(), text: generated },
+        Input { name: "cheatsheet", uri: format!("file://{}", cheatsheet.display()), at: text.len(), text },
+        Input {
+            name: "generated_400k",
+            uri: "file:///lsp-bench/generated_400k.rules".to_string(),
+            at: generated.len(),
+            text: generated.clone(),
+        },
+        Input {
+            name: "generated_400k_middle",
+            uri: "file:///lsp-bench/generated_400k_middle.rules".to_string(),
+            at: middle,
+            text: generated,
+        },
     ];
     for input in &inputs {
         eprintln!("input {}: {} bytes, {} lines", input.name, input.text.len(), input.text.lines().count());
@@ -161,7 +182,7 @@ fn burst(input: &Input, edits: i32) {
     let mut times = Vec::new();
     let mut published = Vec::new();
     for _ in 0..BURST_ROUNDS {
-        let mut client = Client::start(&input.uri, &input.text);
+        let mut client = Client::start(&input.uri, &input.text, input.at);
         // The texts are made before the clock starts: only the server is timed.
         let texts: Vec<Value> = (0..edits)
             .map(|i| {
@@ -194,7 +215,7 @@ fn main() {
     group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
     group.sampling_mode(SamplingMode::Flat);
     for input in &inputs {
-        let mut client = Client::start(&input.uri, &input.text);
+        let mut client = Client::start(&input.uri, &input.text, input.at);
         group.bench_function(BenchmarkId::from_parameter(input.name), |b| {
             b.iter_custom(|iterations| {
                 let mut total = Duration::ZERO;

@@ -4,7 +4,7 @@
 //! on the `extends` that caused it, never a loop or a panic.
 
 use crate::diagnostics::{Code, Diagnostic};
-use crate::source::{SourceMap, Span};
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::{self, ast};
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -41,6 +41,12 @@ pub trait Loader {
     }
     fn limits(&self) -> Limits {
         Limits::default()
+    }
+    /// Parses the text read from `path`. A loader that remembers an earlier parse of the file
+    /// (the language server's, between edits) parses again only what changed; the tree and the
+    /// diagnostics are the same either way.
+    fn parse(&self, _path: &Path, file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
+        syntax::parse(file, text)
     }
 }
 
@@ -198,7 +204,7 @@ pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnosti
             }
         };
         seen.push(loader.identity(&current));
-        let (tree, mut found) = syntax::parse(id, sources.text(id));
+        let (tree, mut found) = loader.parse(&current, id, sources.text(id));
         diagnostics.append(&mut found);
         let Some(tree) = tree else {
             return Loaded { files: Vec::new(), unreadable: false };

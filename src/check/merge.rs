@@ -8,6 +8,7 @@ use super::words::article;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::Span;
 use crate::syntax::ast::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// What makes two declarations "the same thing" for duplicates and overrides.
@@ -81,21 +82,22 @@ fn name_span(item: &Item) -> Span {
 
 /// One declaration after merging, with the file index it was (first) declared in.
 #[derive(Debug, Clone)]
-pub struct Entry {
-    pub item: Item,
+pub struct Entry<'a> {
+    /// The declaration as written, or as an override made it.
+    pub item: Cow<'a, Item>,
     pub file_index: usize,
 }
 
-/// Merges `files` (base first) into one list, reporting what cannot be merged. Takes the files
-/// by value: their items move into the list instead of being copied.
-pub fn merge(files: Vec<File>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> {
+/// Merges `files` (base first) into one list, reporting what cannot be merged. The list borrows
+/// the files' items (a compile holds one copy of its declarations); only an override's result
+/// is a new item.
+pub fn merge<'a>(files: &'a [File], diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry<'a>> {
     let mut entries: Vec<Entry> = Vec::new();
     // Where each keyed declaration sits in `entries`; rebuilt after a `remove` shifts them.
     let mut index: HashMap<Key, usize> = HashMap::new();
-    for (file_index, file) in files.into_iter().enumerate() {
+    for (file_index, file) in files.iter().enumerate() {
         let has_base = file_index > 0;
-        for owned in file.items {
-            let item = &owned;
+        for item in &file.items {
             if let Decl::Remove { kind, name } = &item.decl {
                 if !has_base {
                     diagnostics.push(without_base(item, "remove"));
@@ -138,7 +140,7 @@ pub fn merge(files: Vec<File>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> 
                                 .help("delete the override, or change the value you meant to change"),
                             );
                         }
-                        entries[i].item = merged;
+                        entries[i].item = Cow::Owned(merged);
                     }
                     Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
                     None => {
@@ -195,7 +197,7 @@ pub fn merge(files: Vec<File>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Entry> 
                     if k != Key::None {
                         index.insert(k, entries.len());
                     }
-                    entries.push(Entry { item: owned, file_index })
+                    entries.push(Entry { item: Cow::Borrowed(item), file_index })
                 }
             }
         }

@@ -65,8 +65,8 @@ pub fn compile_keeping_trees(loader: &dyn Loader, path: &Path) -> (Compilation, 
     compile_inner(loader, path, true)
 }
 
-/// Merging consumes the trees (a compile holds one copy of its declarations at a time); when
-/// they are to be kept, merging works on a copy.
+/// The trees are kept alive through the whole compile (merging borrows their items), and
+/// handed back when asked for.
 fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, Vec<crate::syntax::ast::File>) {
     diagnostics::reset_suggestions();
     let mut sources = SourceMap::new();
@@ -75,9 +75,8 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     let mut ruleset = None;
     let mut option_words = Vec::new();
     let files = std::mem::take(&mut loaded.files);
-    let kept = if keep { files.clone() } else { Vec::new() };
     if let Some(root_name) = files.last().map(|root| root.name.clone()) {
-        let entries = merge::merge(files, &mut diagnostics);
+        let entries = merge::merge(&files, &mut diagnostics);
         let scope = scope::Scope::new(&entries);
         let mut lowerer = lower::Lowerer::new(&scope, &sources);
         let r = lowerer.lower(&root_name, &entries);
@@ -95,13 +94,14 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     diagnostics.dedup();
     option_words.sort_unstable_by_key(|s| (s.file.0, s.start));
     option_words.dedup();
+    let kept = if keep { files } else { Vec::new() };
     (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable, option_words }, kept)
 }
 
 /// The declarations of `files` (base first) joined as a compilation joins them: overrides
 /// applied, removed declarations gone, in declaration order. Problems are not reported here
 /// (compiling reports them); for a chain that compiles, this is what was compiled.
-pub fn merged(files: Vec<crate::syntax::ast::File>) -> Vec<Entry> {
+pub fn merged(files: &[crate::syntax::ast::File]) -> Vec<Entry<'_>> {
     merge::merge(files, &mut Vec::new())
 }
 

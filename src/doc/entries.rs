@@ -15,7 +15,7 @@ const STATEMENT_CHARS: usize = 70;
 
 /// Every section of the sheet, the empty ones left out.
 pub(super) fn sections(texts: &Texts, merged: &[Merged]) -> Vec<Section> {
-    let items: Vec<&Item> = merged.iter().map(|e| &e.item).collect();
+    let items: Vec<&Item> = merged.iter().map(|e| &*e.item).collect();
     let rules = Rules { texts, items: &items };
     let mut sections = vec![
         Section {

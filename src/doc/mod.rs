@@ -139,11 +139,11 @@ pub fn generate(loader: &dyn Loader, path: &Path) -> (Compilation, Option<Sheet>
 /// chain that compiles; for one that does not, it shows what the declarations say.
 pub fn sheet(sources: &SourceMap, files: &[ast::File]) -> Sheet {
     let texts = Texts::new(sources, files);
-    let merged = check::merged(files.to_vec());
+    let merged = check::merged(files);
     let sections = entries::sections(&texts, &merged);
     let changes = match files {
         [.., _, root] => root.extends.as_ref().map(|(base, _)| {
-            let base_merged = check::merged(files[..files.len() - 1].to_vec());
+            let base_merged = check::merged(&files[..files.len() - 1]);
             let before = entries::sections(&texts, &base_merged);
             changes::compare(base.clone(), &before, &sections)
         }),
@@ -165,7 +165,7 @@ pub fn sheet(sources: &SourceMap, files: &[ast::File]) -> Sheet {
 /// action for `action`), as the chain joins it: what the language server shows on hover.
 pub fn entry(sources: &SourceMap, files: &[ast::File], kind: &str, name: &str) -> Option<Entry> {
     let texts = Texts::new(sources, files);
-    let merged = check::merged(files.to_vec());
+    let merged = check::merged(files);
     entries::sections(&texts, &merged)
         .into_iter()
         .flat_map(|s| s.groups)

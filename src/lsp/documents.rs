@@ -4,7 +4,11 @@
 use super::analysis::Chain;
 use crate::check::load::normalize;
 use crate::check::{FsLoader, Loader};
+use crate::diagnostics::Diagnostic;
+use crate::source::FileId;
+use crate::syntax::{self, ast, Previous};
 use lsp_types::Url;
+use std::cell::RefCell;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -103,13 +107,53 @@ impl Documents {
     }
 
     pub fn loader(&self) -> Overlay<'_> {
-        Overlay { documents: self }
+        Overlay { documents: self, previous: RefCell::new(None) }
+    }
+
+    /// [`Documents::loader`], remembering the last parse of the file at `path`: compiling
+    /// through it parses again only what changed there. [`Overlay::leftover`] gives the parse
+    /// back when it was not used.
+    pub fn loader_remembering(&self, path: PathBuf, previous: Option<Previous>) -> Overlay<'_> {
+        Overlay { documents: self, previous: RefCell::new(previous.map(|p| (path, p))) }
+    }
+}
+
+impl Document {
+    /// The last parse of this document, taken out of its last good chain: its text and tree.
+    /// The chain is left without its root file until [`Document::give_back`] or a new chain.
+    pub fn take_previous(&mut self) -> Option<Previous> {
+        let chain = self.last_good.as_mut()?;
+        let root = chain.files.last()?;
+        if chain.path(root.file) != self.path {
+            return None;
+        }
+        let tree = chain.files.pop()?;
+        Some(Previous { text: chain.sources.text(tree.file).to_string(), tree })
+    }
+
+    /// Puts back what [`Document::take_previous`] took, when the parse did not use it; when
+    /// it was used and no new chain came of the check, the old chain has lost its root file
+    /// and is dropped.
+    pub fn give_back(&mut self, previous: Option<Previous>) {
+        match (previous, self.last_good.as_mut()) {
+            (Some(previous), Some(chain)) => chain.files.push(previous.tree),
+            _ => self.last_good = None,
+        }
     }
 }
 
 /// Open documents first, then the disk.
 pub struct Overlay<'a> {
     documents: &'a Documents,
+    /// An earlier parse of one file, for [`Loader::parse`] to start from.
+    previous: RefCell<Option<(PathBuf, Previous)>>,
+}
+
+impl Overlay<'_> {
+    /// The remembered parse, when no parse used it.
+    pub fn leftover(self) -> Option<Previous> {
+        self.previous.into_inner().map(|(_, p)| p)
+    }
 }
 
 impl Loader for Overlay<'_> {
@@ -125,5 +169,18 @@ impl Loader for Overlay<'_> {
             Some(doc) => doc.canonical.clone().unwrap_or_else(|| doc.path.clone()),
             None => FsLoader::default().identity(path),
         }
+    }
+
+    fn parse(&self, path: &Path, file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
+        let mut remembered = self.previous.borrow_mut();
+        let Some((at, previous)) = remembered.take() else { return syntax::parse(file, text) };
+        if at != path {
+            *remembered = Some((at, previous));
+            return syntax::parse(file, text);
+        }
+        let mut previous = Some(previous);
+        let parsed = syntax::parse_after_edit(file, text, &mut previous);
+        *remembered = previous.map(|p| (at, p));
+        parsed
     }
 }

@@ -537,15 +537,22 @@ impl Server {
                 found.entry(uri.clone()).or_default().insert(uri.clone(), diagnostics);
                 continue;
             }
-            // One compilation gives the diagnostics and the chain of names (one parse per file).
-            let checked = analysis::check(&self.documents.loader(), &path, |p| self.documents.uri_for(p));
+            // One compilation gives the diagnostics and the chain of names (one parse per file,
+            // and of the document itself only what changed since its last good parse).
+            let previous = self.documents.get_mut(&uri).and_then(documents::Document::take_previous);
+            let took = previous.is_some();
+            let loader = self.documents.loader_remembering(path.clone(), previous);
+            let checked = analysis::check(&loader, &path, |p| self.documents.uri_for(p));
+            let leftover = loader.leftover();
             found.entry(uri.clone()).or_default().entry(uri.clone()).or_default();
             for (file, diagnostic) in checked.diagnostics {
                 found.entry(file).or_default().entry(uri.clone()).or_default().push(diagnostic);
             }
-            if let Some(chain) = checked.chain {
-                if let Some(doc) = self.documents.get_mut(&uri) {
-                    doc.last_good = Some(chain);
+            if let Some(doc) = self.documents.get_mut(&uri) {
+                match checked.chain {
+                    Some(chain) => doc.last_good = Some(chain),
+                    None if took => doc.give_back(leftover),
+                    None => {}
                 }
             }
         }

@@ -8,6 +8,8 @@
 pub mod ast;
 pub(crate) use ast::spanless_debug;
 mod parser;
+mod shift;
+pub use parser::Previous;
 pub mod tokens;
 
 use crate::diagnostics::{Code, Diagnostic};
@@ -27,6 +29,26 @@ pub const MAX_ELSE_IF: usize = 40;
 pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
     if let Some(d) = precheck(file, text) {
         return (None, vec![d]);
+    }
+    match parser::parse_file(file, text) {
+        Ok(tree) => (Some(tree), Vec::new()),
+        Err(d) => (None, vec![*d]),
+    }
+}
+
+/// [`parse`] for a file whose last parse is known: when `previous` is of the same file, only
+/// the items around what changed are parsed again, and the tree is the same as [`parse`]'s.
+/// `previous` is taken when its tree was reused and left as it was otherwise.
+pub fn parse_after_edit(
+    file: FileId,
+    text: &str,
+    previous: &mut Option<Previous>,
+) -> (Option<ast::File>, Vec<Diagnostic>) {
+    if let Some(d) = precheck(file, text) {
+        return (None, vec![d]);
+    }
+    if let Some(tree) = parser::parse_after_edit(file, text, previous) {
+        return (Some(tree), Vec::new());
     }
     match parser::parse_file(file, text) {
         Ok(tree) => (Some(tree), Vec::new()),

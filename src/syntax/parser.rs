@@ -7,6 +7,7 @@ mod layout;
 pub(crate) use layout::tokens;
 
 use super::ast::*;
+use super::shift::Shift;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
@@ -120,6 +121,156 @@ fn parse_whole(file: FileId, text: &str) -> R<File> {
         }
     }
     Ok(File { file, name, extends, items, comments })
+}
+
+/// What a file's last parse left: its text and the tree made from it.
+pub struct Previous {
+    pub text: String,
+    pub tree: File,
+}
+
+/// Parses `text`, an edit of `previous.text`, reading again only the items around the change:
+/// the items before it keep their trees, the items after it keep theirs with their spans moved.
+/// The result is the tree [`parse_file`] makes of `text` (`tests/reparse.rs` compares the two
+/// on many edits). Takes `previous` when it helped; leaves it when it cannot help (the edit
+/// reaches the header or the first item, the file was parsed under another id, or the changed
+/// part does not parse: a full parse then finds and words the error) and returns `None`.
+pub(crate) fn parse_after_edit(file: FileId, text: &str, previous: &mut Option<Previous>) -> Option<File> {
+    let old = previous.as_ref()?;
+    if old.tree.file != file {
+        return None;
+    }
+    if old.text == text {
+        return previous.take().map(|p| p.tree);
+    }
+    let middle = reparse_middle(file, text, &old.text, &old.tree)?;
+    let previous = previous.take()?;
+    let delta = text.len() as i64 - previous.text.len() as i64;
+    let File { name, extends, items: mut old_items, comments: old_comments, .. } = previous.tree;
+    let mut after = match middle.rest {
+        Some((index, _)) => old_items.split_off(index),
+        None => Vec::new(),
+    };
+    old_items.truncate(middle.keep);
+    for item in &mut after {
+        item.shift(delta);
+    }
+    let mut comments: Vec<Comment> =
+        old_comments.iter().take_while(|c| c.span.end as usize <= middle.resume).cloned().collect();
+    comments.extend(middle.comments);
+    if let Some((_, old_rest)) = middle.rest {
+        let from = old_comments.partition_point(|c| (c.span.start as usize) < old_rest);
+        comments.extend(old_comments.into_iter().skip(from).map(|mut c| {
+            c.span.shift(delta);
+            c
+        }));
+    }
+    let mut items = old_items;
+    let first_new = items.len();
+    let new_items = middle.items.len();
+    items.extend(middle.items);
+    items.extend(after);
+    // The new items' docs, and the first kept one's: an item's span runs on over the comments
+    // after it, so the doc of the item after the last one parsed may be what was edited.
+    for item in items.iter_mut().skip(first_new).take(new_items + 1) {
+        item.doc = doc_above(text, &comments, item.span.start as usize);
+    }
+    Some(File { file, name, extends, items, comments })
+}
+
+/// The items an edit touched, parsed again from the new text.
+struct Middle {
+    /// How many of the old items come first, unchanged.
+    keep: usize,
+    /// Where parsing started again (the end of the last kept item's step, in both texts).
+    resume: usize,
+    items: Vec<Item>,
+    comments: Vec<Comment>,
+    /// The first old item after the change that is kept, and where its step starts in the old
+    /// text; `None` when the parse went on to the end of the file.
+    rest: Option<(usize, usize)>,
+}
+
+fn reparse_middle(file: FileId, text: &str, old_text: &str, old: &File) -> Option<Middle> {
+    let (old_bytes, new_bytes) = (old_text.as_bytes(), text.as_bytes());
+    // Equal bytes before `prefix` and after the last `suffix` bytes of both texts. A byte is a
+    // character boundary or not by itself, so both ends fall on boundaries in both texts.
+    let mut prefix = old_bytes.iter().zip(new_bytes).take_while(|(a, b)| a == b).count();
+    while !text.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let room = old_bytes.len().min(new_bytes.len()) - prefix;
+    let mut suffix = old_bytes.iter().rev().zip(new_bytes.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+    while !text.is_char_boundary(text.len() - suffix) {
+        suffix -= 1;
+    }
+    let delta = text.len() as i64 - old_text.len() as i64;
+    let changed_end = text.len() - suffix;
+    // The last item that ends before the change is parsed again too: pest may have looked a
+    // token past an item's end to see that nothing continues it, and that token may be the
+    // change. No item continues past a whole declaration, so the item before it is safe.
+    let before = old.items.partition_point(|item| (item.span.end as usize) < prefix);
+    let keep = before.checked_sub(1)?;
+    let last_kept = old.items.get(keep.checked_sub(1)?)?;
+    let resume = step_end(old_text, last_kept.span.end as usize);
+    if resume >= prefix {
+        return None;
+    }
+    let mut items = Vec::new();
+    let mut comments = Vec::new();
+    let mut at = resume;
+    loop {
+        let b = Builder { file, base: at };
+        let pairs = RulesParser::parse(Rule::file_step, text.get(at..)?).ok()?;
+        collect_comments(&b, pairs.clone(), &mut comments);
+        let step = pairs.clone().next()?;
+        let mut item_end = None;
+        for pair in kids(&step) {
+            if pair.as_rule() == Rule::item {
+                let item = b.item(pair).ok()?;
+                item_end = Some(item.span.end as usize);
+                items.push(item);
+            }
+        }
+        let end = b.span(&step).end as usize;
+        let Some(item_end) = item_end else {
+            return Some(Middle { keep, resume, items, comments, rest: None });
+        };
+        if end <= at {
+            return None;
+        }
+        if item_end >= changed_end {
+            // The same item end in the old text, past the change: the old items after it were
+            // parsed from text that is still there, unchanged.
+            let old_end = usize::try_from(item_end as i64 - delta).ok()?;
+            let j = old.items.partition_point(|item| (item.span.end as usize) < old_end);
+            if old.items.get(j).is_some_and(|item| item.span.end as usize == old_end) {
+                let old_rest = usize::try_from(end as i64 - delta).ok()?;
+                return Some(Middle { keep, resume, items, comments, rest: Some((j + 1, old_rest)) });
+            }
+        }
+        at = end;
+    }
+}
+
+/// Where the step of an item ending at `end` ends: `file_step` is `item ~ ";"?`, and pest skips
+/// blanks and comments before the optional `;` whether or not one follows.
+fn step_end(text: &str, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = end;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b' ' | b'\t' | b'\r' | b'\n' => at += 1,
+            b'#' => {
+                while bytes.get(at).is_some_and(|&b| b != b'\n' && b != b'\r') {
+                    at += 1;
+                }
+            }
+            b';' => return at + 1,
+            _ => break,
+        }
+    }
+    at
 }
 
 /// The `##` lines in the block of comment lines directly above `start` (no blank line or code
