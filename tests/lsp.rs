@@ -426,6 +426,47 @@ fn definition_goes_into_the_base_file() {
     assert_eq!(server.finish().code(), Some(0));
 }
 
+/// Where `textDocument/definition` of the word at `needle` in `text` leads: its start line.
+fn definition_line(server: &mut Server, path: &Path, text: &str, needle: &str) -> Value {
+    let (line, character) = pos(text, needle, 0);
+    let reply = server.at("textDocument/definition", path, line, character, json!({}));
+    reply["result"]["range"]["start"]["line"].clone()
+}
+
+#[test]
+fn edits_in_the_middle_move_what_follows_and_a_broken_text_keeps_the_last_names() {
+    let dir = folder("reparse", &[("base.rules", BASE)]);
+    let base = dir.join("base.rules");
+    let mut server = Server::start(&dir);
+    server.open(&base, BASE);
+    assert_eq!(server.diagnostics(&base)["diagnostics"], json!([]));
+    // `stand` uses `prone`, declared before it; two lines go in between the two (the server
+    // parses again only around the edit and moves the declarations after it).
+    let grown = BASE.replace("## An attack hit.", "stat reach = 1\nderive far = reach + 1\n\n## An attack hit.");
+    server.change(&base, 2, &grown);
+    // Diagnostics are published when they change: none here, the text stays clean.
+    assert_eq!(server.settle(), Vec::<Value>::new());
+    let prone_line = pos(&grown, "condition prone", 0).0;
+    assert_eq!(definition_line(&mut server, &base, &grown, "prone from"), json!(prone_line));
+    let hit_line = pos(&grown, "event hit", 0).0;
+    let uses_hit = format!("{grown}action swing {{ cost 1 ap; resolve {{ emit hit }} }}\n");
+    server.change(&base, 3, &uses_hit);
+    assert_eq!(server.settle(), Vec::<Value>::new());
+    assert_eq!(definition_line(&mut server, &base, &uses_hit, "hit }"), json!(hit_line));
+    // Broken in the middle: the error is reported, and names still lead where they did.
+    let broken = uses_hit.replace("derive far = reach + 1", "derive far = reach +");
+    server.change(&base, 4, &broken);
+    assert_eq!(codes(&server.diagnostics(&base)), ["tempo::syntax"]);
+    assert_eq!(definition_line(&mut server, &base, &broken, "hit }"), json!(hit_line));
+    // Mended with a line fewer above `hit`: the tree kept through the error is edited again.
+    let mended = broken.replace("derive far = reach +\n", "");
+    server.change(&base, 5, &mended);
+    assert_eq!(server.diagnostics(&base)["diagnostics"], json!([]));
+    let hit_line = pos(&mended, "event hit", 0).0;
+    assert_eq!(definition_line(&mut server, &base, &mended, "hit }"), json!(hit_line));
+    assert_eq!(server.finish().code(), Some(0));
+}
+
 #[test]
 fn references_and_rename_cover_the_base_and_its_variant() {
     let (_dir, mut server, base, variant) = navigation("rename");
