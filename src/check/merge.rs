@@ -8,7 +8,6 @@ use super::words::article;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::source::Span;
 use crate::syntax::ast::*;
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// What makes two declarations "the same thing" for duplicates and overrides.
@@ -83,9 +82,27 @@ fn name_span(item: &Item) -> Span {
 /// One declaration after merging, with the file index it was (first) declared in.
 #[derive(Debug, Clone)]
 pub struct Entry<'a> {
-    /// The declaration as written, or as an override made it.
-    pub item: Cow<'a, Item>,
+    pub item: Merged<'a>,
     pub file_index: usize,
+}
+
+/// A declaration as written, or as an override made it: a pointer either way, so the list of
+/// a large ruleset stays small (an `Item` is 360 bytes).
+#[derive(Debug, Clone)]
+pub enum Merged<'a> {
+    Written(&'a Item),
+    Overridden(Box<Item>),
+}
+
+impl std::ops::Deref for Merged<'_> {
+    type Target = Item;
+
+    fn deref(&self) -> &Item {
+        match self {
+            Merged::Written(item) => item,
+            Merged::Overridden(item) => item,
+        }
+    }
 }
 
 /// Merges `files` (base first) into one list, reporting what cannot be merged. The list borrows
@@ -140,7 +157,7 @@ pub fn merge<'a>(files: &'a [File], diagnostics: &mut Vec<Diagnostic>) -> Vec<En
                                 .help("delete the override, or change the value you meant to change"),
                             );
                         }
-                        entries[i].item = Cow::Owned(merged);
+                        entries[i].item = Merged::Overridden(Box::new(merged));
                     }
                     Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
                     None => {
@@ -197,7 +214,7 @@ pub fn merge<'a>(files: &'a [File], diagnostics: &mut Vec<Diagnostic>) -> Vec<En
                     if k != Key::None {
                         index.insert(k, entries.len());
                     }
-                    entries.push(Entry { item: Cow::Borrowed(item), file_index })
+                    entries.push(Entry { item: Merged::Written(item), file_index })
                 }
             }
         }
