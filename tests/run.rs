@@ -1766,3 +1766,38 @@ action taunt { cost 1 ap; target enemy; resolve { check 1d20 vs 30 { success { t
     let t = play(rules, &scenario("")).unwrap();
     assert_eq!(t.matches(", failure.").count(), 2, "{t}");
 }
+
+// An emitted event is of the action that emitted it for `trigger is` (its name, categories and
+// kind), and only for `trigger is`: `on CATEGORY` still answers the use of the action alone.
+#[test]
+fn an_emitted_event_is_of_its_emitter_for_trigger_is_only() {
+    let rules = r#"ruleset emitter
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool marks { max none; start 0 }
+category counter
+event hit
+action strike { cost 1 ap; target enemy; resolve { emit hit } }
+action riposte_like { cost 1 ap; category counter; target enemy; resolve { emit hit } }
+trigger from_counter { on hit by self; requires trigger is counter; resolve { marks += 1 } }
+trigger from_strike { on hit by self; requires trigger is strike and trigger is action and trigger is hit; resolve { marks += 10 } }
+trigger on_counter_use { on counter by self; resolve { marks += 100 } }
+"#;
+    let a = r#"Script(steps: [Act(round: 1, action: "strike", target: "B"), Act(round: 1, action: "riposte_like", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let text = play(rules, &two(a, "Policy(Passive)", 1)).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses strike (action) at B",
+            "A: marks 0 -> 10 (from_strike",
+            "A uses riposte_like (action) at B",
+            "A: marks 10 -> 11 (from_counter",
+            "A: marks 11 -> 111 (on_counter_use",
+        ],
+    );
+    // One answer each: the use of `riposte_like` once (not again for its `hit`), its hit once.
+    assert_eq!(text.matches("(on_counter_use").count(), 1, "{text}");
+    assert_eq!(text.matches("(from_counter").count(), 1, "{text}");
+    assert_eq!(text.matches("(from_strike").count(), 1, "{text}");
+}

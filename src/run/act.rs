@@ -519,7 +519,7 @@ impl<S: Sink> Engine<'_, S> {
     ) -> Result<(), RunError> {
         let r = self.r;
         let action = &r.actions[a.index()];
-        let info = EventInfo { action: Some(a), custom: None };
+        let info = EventInfo::action(a);
         let saved_cancel = std::mem::replace(&mut self.pending.cancelled, false);
         let source = self.names.action[a.index()].clone();
         self.answer(info, who, target, true, &source)?;
@@ -552,7 +552,7 @@ impl<S: Sink> Engine<'_, S> {
     /// An emitted event: the actor is the owner of the effect, the target its target. Returns
     /// whether an interrupting answer cancelled it, which halts the rest of the emitting rule.
     pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
-        let info = EventInfo { action: None, custom: Some(e) };
+        let info = EventInfo { action: None, custom: Some(e), emitter: c.acting };
         let name = self.names.event[e.index()].clone();
         let saved = std::mem::replace(&mut self.pending.cancelled, false);
         self.answer(info, c.owner, c.target, true, &name)?;

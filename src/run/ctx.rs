@@ -25,6 +25,9 @@ pub struct Ctx {
 pub struct EventInfo {
     pub action: Option<ir::ActionId>,
     pub custom: Option<ir::EventId>,
+    /// For an emitted event: the action (or reaction) whose effects emitted it. Read only by
+    /// `trigger is`; what answers the event is found from `custom` alone.
+    pub emitter: Option<ir::ActionId>,
 }
 
 impl Ctx {
@@ -59,5 +62,17 @@ impl EventInfo {
             (ir::EventRef::Kind(k), Some(got), _) => r.actions[got.index()].kind == k,
             _ => false,
         }
+    }
+
+    /// `trigger is NAME`: the event matches `pattern`, or was emitted by the effects of an
+    /// action that does (its name, one of its categories, its kind), so a hit emitted by a
+    /// counterattack is of `counterattack`.
+    pub fn is_of(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {
+        self.is(r, pattern) || self.emitter.is_some_and(|a| EventInfo::action(a).is(r, pattern))
+    }
+
+    /// The use of action `a`.
+    pub fn action(a: ir::ActionId) -> EventInfo {
+        EventInfo { action: Some(a), custom: None, emitter: None }
     }
 }

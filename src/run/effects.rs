@@ -414,7 +414,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         // A modifier scoped to some actions (`on reaction`) reaches the checks of those alone.
         let reaches = |on: Option<ir::EventRef>| match on {
             None => true,
-            Some(on) => c.acting.is_some_and(|a| super::ctx::EventInfo { action: Some(a), custom: None }.is(r, on)),
+            Some(on) => c.acting.is_some_and(|a| super::ctx::EventInfo::action(a).is(r, on)),
         };
         for cond in 0..self.r.conditions.len() {
             let id = ir::ConditionId(cond as u32);

@@ -149,7 +149,7 @@ impl<S: Sink> Engine<'_, S> {
                 let who = c.who(*w)?;
                 i64::from(self.world.relates(c.owner, who, *rel))
             }
-            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is(self.r, *event))),
+            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.r, *event))),
             Expr::Call(f, args) => {
                 // `min` and `max` keep one argument: its die is the one that counts for a
                 // critical (`min(1d20, 1d20)` is disadvantage: a 20 thrown away is no
