@@ -252,12 +252,12 @@ fn a_ron_ir_whose_rule_names_a_file_it_does_not_list_is_bad_ir() {
 }
 
 #[test]
-fn a_ron_ir_of_format_version_2_is_refused_as_old() {
+fn a_ron_ir_of_an_older_format_version_is_refused_as_old() {
     let ron = ruleset("").to_ron().expect("writes");
-    let old = ron.replacen("format_version: 3,", "format_version: 2,", 1);
+    let old = ron.replacen("format_version: 4,", "format_version: 3,", 1);
     assert_ne!(old, ron, "the edit applies");
     let err = tempo::ir::Ruleset::from_ron(&old).expect_err("refused");
-    assert!(err.contains("format version 2"), "{err}");
+    assert!(err.contains("format version 3"), "{err}");
 }
 
 #[test]

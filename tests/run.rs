@@ -1801,3 +1801,35 @@ trigger on_counter_use { on counter by self; resolve { marks += 100 } }
     assert_eq!(text.matches("(from_counter").count(), 1, "{text}");
     assert_eq!(text.matches("(from_strike").count(), 1, "{text}");
 }
+
+// Dice whose count and size come from stats (issue 14): `dice(level, die)` rolls `level` dice of
+// `die` sides as they stand when rolled; a count of 0 rolls nothing; sides of 0 stop the run.
+#[test]
+fn dice_read_their_count_and_size_from_stats() {
+    let rules = r#"ruleset computed_dice
+initiative { value 0; ties table }
+round { phase act: turns }
+stat level = 0
+stat die = 6
+pool ap { max 3; refresh at turn_start }
+pool hp { max 100 }
+action hit { cost 1 ap; target enemy; resolve { target.hp -= dice(level, die) } }
+"#;
+    let scenario = |level: i64, die: i64| {
+        format!(
+            r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"level": {level}, "die": {die}}}, controller: Script(steps: [Act(round: 1, action: "hit", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#
+        )
+    };
+    let text = play(rules, &scenario(3, 8)).expect("runs");
+    assert_in_order(&text, &["A uses hit (action) at B", "A rolls 3d8: ", "B: hp 100 -> "]);
+    // Level 0: nothing is rolled and nothing is lost.
+    let text = play(rules, &scenario(0, 8)).expect("runs");
+    assert!(!text.contains("rolls"), "{text}");
+    assert!(!text.contains("B: hp 100 ->"), "{text}");
+    // A die of no sides is a rule that cannot be played.
+    let err = play(rules, &scenario(2, 0)).expect_err("sides of 0 stop the run");
+    assert!(err.to_string().contains("dice(2, 0)"), "{err}");
+}

@@ -210,6 +210,15 @@ impl Lowerer<'_> {
                 let who = args.first().map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
                 (Expr::Distance(who), Ty::Int)
             }
+            "dice" => {
+                arity(2, self);
+                let value = |i: usize, this: &mut Self| match args.get(i) {
+                    Some(a) => this.int(a, ctx),
+                    None => Expr::Int(1),
+                };
+                let (count, sides) = (value(0, self), value(1, self));
+                (Expr::DiceOf(Box::new(count), Box::new(sides)), Ty::Int)
+            }
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().map(|a| &a.kind) {
@@ -238,9 +247,9 @@ impl Lowerer<'_> {
                         format!("there is no function `{}`", func.name),
                     )
                     .label("unknown function")
-                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near"])
+                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near", "dice"])
                     .or_help(
-                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach)",
+                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach), dice(count, sides)",
                     ),
                 );
                 for a in args {

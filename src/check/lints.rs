@@ -36,7 +36,7 @@ impl Uses {
         match e {
             Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => self.add(*p, Touch::Read),
             Expr::Neg(x) | Expr::Not(x) | Expr::CountNear(_, _, x) => self.expr(x),
-            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
+            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => {
                 self.expr(a);
                 self.expr(b);
             }

@@ -46,6 +46,10 @@ pub enum Expr {
         count: u32,
         sides: u32,
     },
+    /// `dice(COUNT, SIDES)`: dice whose number and size are read as they are rolled (from a
+    /// stat, a pool, a level). A count of 0 or less rolls nothing and is 0; more than
+    /// `MAX_DICE` dice, or sides outside 1 to `MAX_SIDES`, stop the run.
+    DiceOf(Box<Expr>, Box<Expr>),
     Stat(Who, StatId),
     Derived(Who, DerivedId),
     Pool(Who, PoolId),

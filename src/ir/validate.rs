@@ -35,7 +35,7 @@ pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
         f(e);
         match e {
             Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => stack.push(x),
-            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => {
+            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => {
                 stack.push(b);
                 stack.push(a);
             }

@@ -162,10 +162,11 @@ pub const TOP_LEVEL: [&str; 28] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub const BUILTINS: [(&str, &str); 29] = [
+pub const BUILTINS: [(&str, &str); 30] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical"),
     ("count_near", "count_near(relation, who, reach): how many standing participants of that relation are within their own reach of who"),
+    ("dice", "dice(count, sides): count dice of that many sides, both read as they are rolled (`dice(level, 6)`, `dice(1, weapon_die)`); 0 dice roll nothing"),
     ("self", "the participant the rule runs for: the actor, the reactor, the pool's or condition's holder"),
     ("source", "whoever applied the condition (inside a condition and in a `while` duration)"),
     ("target", "the target of the action being resolved"),

@@ -55,6 +55,24 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 total
             }
+            Expr::DiceOf(count, sides) => {
+                let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
+                if n <= 0 {
+                    return Ok(0);
+                }
+                let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
+                let (Ok(n), Ok(s)) = (u32::try_from(n), u32::try_from(s)) else {
+                    return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
+                };
+                if n > max_n || s == 0 || s > max_s {
+                    return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
+                }
+                let (total, face) = self.roll(c.owner, n, s);
+                if first.is_none() {
+                    *first = Some((face, s));
+                }
+                total
+            }
             Expr::Stat(w, id) => {
                 let who = c.who(*w)?;
                 self.world.stat(who, *id)

@@ -148,7 +148,7 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
         Expr::CountNear(_, w, reach) => who(w) || deeper(reach),
         Expr::Neg(x) | Expr::Not(x) => deeper(x),
-        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => deeper(a) || deeper(b),
+        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => deeper(a) || deeper(b),
         Expr::Call(_, args) => args.iter().any(deeper),
     }
 }

@@ -93,7 +93,7 @@ fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     }
     let d = |x: &Expr| has_dice(r, x, depth + 1);
     match e {
-        Expr::Dice { .. } => true,
+        Expr::Dice { .. } | Expr::DiceOf(..) => true,
         Expr::Derived(_, id) => r.derived.get(id.index()).is_none_or(|x| d(&x.value)),
         Expr::CountNear(_, _, reach) => d(reach),
         Expr::Neg(x) | Expr::Not(x) => d(x),
@@ -186,6 +186,14 @@ impl<S: Sink> Engine<'_, S> {
                     total = total.plus(&face)?;
                 }
                 Some(total)
+            }
+            Expr::DiceOf(count, sides) => {
+                let (n, s) = (self.exact(count, c)?, self.exact(sides, c)?);
+                if n <= 0 {
+                    return Some(Dist::point(0));
+                }
+                let (n, s) = (u32::try_from(n).ok()?, u32::try_from(s).ok()?);
+                self.dist(&Expr::Dice { count: n, sides: s }, c, depth + 1)
             }
             Expr::Derived(w, id) => {
                 let inner = Ctx { owner: c.who(*w).ok()?, ..*c };
