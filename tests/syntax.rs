@@ -22,3 +22,33 @@ fn common_mistakes_read_well() {
         insta::assert_snapshot!(name, text);
     }
 }
+
+/// After a syntax error, parsing starts again at the next declaration: every broken declaration
+/// of a file is reported in one run, each once, at its own place.
+#[test]
+fn every_broken_declaration_is_reported_in_one_run() {
+    let text = "ruleset two
+pool ap { max 3; refresh at turn_start }
+action a { cost 1 ap; resolv { } }
+stat s = 1
+action b { cost ap 2 }
+pool mp { max 2 }
+condition c { blocks actions,, reactions }
+";
+    let c = tempo::check::compile_str("two.rules", text);
+    let lines: Vec<usize> = c
+        .diagnostics
+        .iter()
+        .map(|d| {
+            assert_eq!(d.code, Code::Syntax, "{}", d.message);
+            text[..d.primary.span.start as usize].matches('\n').count() + 1
+        })
+        .collect();
+    assert_eq!(lines, [3, 5, 7], "{:?}", c.diagnostics);
+    let rendered = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 100 });
+    insta::assert_snapshot!("several-broken-declarations", rendered);
+    // A file whose declarations after the error are sound gets that one error only.
+    let one = text.replace("resolv", "resolve").replace("cost ap 2", "cost 2 ap");
+    let c = tempo::check::compile_str("one.rules", &one);
+    assert_eq!(c.diagnostics.len(), 1, "{:?}", c.diagnostics);
+}

@@ -32,7 +32,7 @@ pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
     }
     match parser::parse_file(file, text) {
         Ok(tree) => (Some(tree), Vec::new()),
-        Err(d) => (None, vec![*d]),
+        Err(found) => (None, found),
     }
 }
 
@@ -52,7 +52,7 @@ pub fn parse_after_edit(
     }
     match parser::parse_file(file, text) {
         Ok(tree) => (Some(tree), Vec::new()),
-        Err(d) => (None, vec![*d]),
+        Err(found) => (None, found),
     }
 }
 

@@ -37,10 +37,64 @@ fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
     pair.clone().into_inner().filter(|p| p.as_rule() != Rule::COMMENT)
 }
 
-pub(crate) fn parse_file(file: FileId, text: &str) -> R<File> {
+pub(crate) fn parse_file(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
     // Any problem, a syntax error or one the builder finds, is found again by the whole-file
     // parse, so a file that does not parse gets exactly the diagnostic it always got.
     parse_by_items(file, text).or_else(|_| parse_whole(file, text))
+}
+
+/// Most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// The first syntax error (`first`, from the whole-file parse), then one for each later part of
+/// the file that does not parse either: after each error, parsing starts again at the next line
+/// that begins, in its first column, with a declaration's first word, and goes to the end.
+fn syntax_errors(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
+    let mut at = error_at(&first);
+    let mut out = vec![syntax_error(file, text, first)];
+    let starts = expected::declaration_keywords();
+    while out.len() < MAX_SYNTAX_ERRORS {
+        let Some(resume) = next_declaration(text, at, &starts) else { break };
+        let Err(mut e) = RulesParser::parse(Rule::file_tail, text.get(resume..).unwrap_or("")) else { break };
+        e.location = match e.location {
+            pest::error::InputLocation::Pos(p) => pest::error::InputLocation::Pos(p + resume),
+            pest::error::InputLocation::Span((s, t)) => pest::error::InputLocation::Span((s + resume, t + resume)),
+        };
+        at = error_at(&e).max(resume + 1);
+        let d = syntax_error(file, text, e);
+        if !out.iter().any(|o| o.primary.span == d.primary.span && o.message == d.message) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn error_at(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// The first line at or after byte `at` that starts with one of `words` (a declaration's first
+/// word) followed by something that cannot continue a name.
+fn next_declaration(text: &str, at: usize, words: &[&str]) -> Option<usize> {
+    let mut line = match text.get(..at)?.rfind('\n') {
+        Some(n) if n + 1 == at => at,
+        _ if at == 0 => 0,
+        _ => at + text.get(at..)?.find('\n')? + 1,
+    };
+    while line < text.len() {
+        let rest = &text[line..];
+        let starts = words.iter().any(|w| {
+            rest.strip_prefix(w).is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        });
+        if starts {
+            return Some(line);
+        }
+        line += rest.find('\n')? + 1;
+    }
+    None
 }
 
 /// Parses the header (`file_head`), then one item at a time (`file_step`) until the end,
@@ -101,8 +155,12 @@ fn collect_comments(b: &Builder, pairs: pest::iterators::Pairs<Rule>, comments: 
 
 /// The whole file in one parse: what [`parse_by_items`] falls back to when anything is wrong,
 /// so that errors are found and worded as the grammar's `file` rule finds them.
-fn parse_whole(file: FileId, text: &str) -> R<File> {
-    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+fn parse_whole(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
+    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_errors(file, text, e))?;
+    build_whole(file, text, pairs).map_err(|d| vec![*d])
+}
+
+fn build_whole(file: FileId, text: &str, pairs: pest::iterators::Pairs<Rule>) -> R<File> {
     let b = Builder { file, base: 0 };
     let Some(root) = pairs.clone().next() else {
         return Err(b.internal(0, "the parser returned nothing"));

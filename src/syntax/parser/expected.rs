@@ -184,7 +184,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         ident => "a name",
         pool_name => "a pool name",
         condition_name => "a condition name",
-        item | decl | file_step => {
+        item | decl | file_step | file_tail => {
             "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, ...)"
         }
         string | string_inner => "text in double quotes",
