@@ -1833,3 +1833,61 @@ action hit { cost 1 ap; target enemy; resolve { target.hp -= dice(level, die) } 
     let err = play(rules, &scenario(2, 0)).expect_err("sides of 0 stop the run");
     assert!(err.to_string().contains("dice(2, 0)"), "{err}");
 }
+
+// Durations counted on the turns of whoever applied the condition (issue 14): `until
+// turn_end(source)` outlasts the source's current turn and ends with its next one; `until
+// turn_start(source)` ends as the source's next turn starts. The holder's own turns do not count.
+#[test]
+fn a_condition_can_last_until_the_end_of_its_sources_next_turn() {
+    let rules = r#"ruleset source_turns
+initiative { value speed; ties table }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 3; refresh at turn_start }
+condition marked { lasts until turn_end(source) }
+condition dazed { lasts until turn_start(source) }
+action mark { cost 1 ap; target enemy; resolve { apply marked to target; apply dazed to target } }
+action wait { cost 1 ap; resolve { } }
+"#;
+    let scenario = r#"(seed: 1, rounds: 3, participants: [
+  (name: "A", side: "a", stats: {"speed": 2}, controller: Script(steps: [Act(round: 1, action: "mark", target: "B"), EndTurn(round: 1), Act(round: 2, action: "wait"), EndTurn(round: 2), EndTurn(round: 3)], fallback: Passive)),
+  (name: "B", side: "b", stats: {"speed": 1}, controller: Policy(Passive)),
+])"#;
+    let text = play(rules, scenario).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses mark (action) at B",
+            "B is now marked.",
+            "B is now dazed.",
+            "A's turn ends.",
+            "B's turn.",
+            "B's turn ends.",
+            "== Round 2 ==",
+            "A's turn.",
+            "B is no longer dazed.",
+            "A uses wait (action)",
+            "B is no longer marked.",
+            "A's turn ends.",
+            "B's turn.",
+        ],
+    );
+    // Nothing else ends them: once each.
+    assert_eq!(text.matches("B is no longer marked").count(), 1, "{text}");
+    assert_eq!(text.matches("B is no longer dazed").count(), 1, "{text}");
+}
+
+#[test]
+fn only_source_may_name_whose_turn_a_duration_counts() {
+    let rules = "ruleset bad_source
+initiative { value 0 }
+round { phase act: turns }
+condition marked { lasts until turn_end(target) }
+";
+    let c = compile_str("t.rules", rules);
+    assert!(
+        c.diagnostics.iter().any(|d| d.message.contains("`turn_end(target)` is not a duration")),
+        "{:?}",
+        c.diagnostics
+    );
+}

@@ -632,6 +632,23 @@ impl Lowerer<'_> {
 
     pub fn duration(&mut self, d: &ast::Duration, ctx: Ctx) -> ir::Duration {
         match d {
+            ast::Duration::Until(t) if t.arg.is_some() && matches!(t.name.name.as_str(), "turn_start" | "turn_end") => {
+                if let Some(arg) = t.arg.as_ref().filter(|a| a.name != "source") {
+                    self.error(
+                        Diagnostic::error(
+                            Code::UnknownTiming,
+                            arg.span,
+                            format!("`{}({})` is not a duration", t.name.name, arg.name),
+                        )
+                        .label("only `source` goes here")
+                        .help(format!(
+                            "`until {}(source)` counts the turns of whoever applied the condition; `until {}` counts the holder's",
+                            t.name.name, t.name.name
+                        )),
+                    );
+                }
+                ir::Duration::UntilSource { end: t.name.name == "turn_end" }
+            }
             ast::Duration::Until(t) => ir::Duration::Until(self.timing(t)),
             ast::Duration::Rounds(e) => ir::Duration::Rounds(self.count(e, ctx, 1, "a duration in rounds")),
             ast::Duration::While(e) => ir::Duration::While(self.cond(e, Ctx { source: true, ..ctx })),

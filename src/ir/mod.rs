@@ -233,6 +233,12 @@ pub struct Blocks {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Duration {
     Until(Timing),
+    /// Until the next turn of whoever applied it starts (`until turn_start(source)`), or until
+    /// that turn ends (`until turn_end(source)`: a turn that starts after the condition is
+    /// applied, so one applied during the source's own turn outlasts it).
+    UntilSource {
+        end: bool,
+    },
     Rounds(Expr),
     While(Expr),
     Maintained,

@@ -249,7 +249,7 @@ impl Validator<'_> {
         match d {
             Duration::Until(t) => self.timing(*t),
             Duration::Rounds(e) | Duration::While(e) => self.expr(e),
-            Duration::Maintained => {}
+            Duration::Maintained | Duration::UntilSource { .. } => {}
         }
     }
 

@@ -65,9 +65,13 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<(), RunError> {
         let def = &self.r.conditions[c.index()];
         let duration = duration.or(def.lasts.as_ref());
-        let mut held = Held { magnitude, until: None, rounds_left: None, while_: None, implied_by, source };
+        let mut held =
+            Held { magnitude, until: None, rounds_left: None, while_: None, implied_by, source, until_source: None };
         match duration {
             Some(ir::Duration::Until(t)) => held.until = Some(*t),
+            Some(ir::Duration::UntilSource { end }) => {
+                held.until_source = Some(super::world::SourceTurn { end: *end, armed: false });
+            }
             Some(ir::Duration::Rounds(e)) => held.rounds_left = Some(self.eval(e, ctx)?),
             Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
             Some(ir::Duration::Maintained) | None => {}

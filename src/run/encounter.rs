@@ -247,10 +247,39 @@ impl<'r, S: Sink> Engine<'r, S> {
                             self.remove(who, id);
                         }
                     }
+                    if matches!(t, Timing::TurnStart | Timing::TurnEnd) && self.world.holds_source_timed() {
+                        self.expire_by_source(who, t == Timing::TurnEnd);
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// `who`'s turn starts (or ends, `end`): the conditions that last until that, on anyone,
+    /// end; those that last until the end of `who`'s next turn count this start.
+    fn expire_by_source(&mut self, who: usize, end: bool) {
+        for holder in 0..self.world.present.len() {
+            let mut next = 0;
+            while let Some(i) = self.world.next_held(holder, next) {
+                next = i + 1;
+                let id = ir::ConditionId(i as u32);
+                let Some(h) = self.world.held_mut(holder, id) else { continue };
+                let Some(turn) = h.until_source.as_mut().filter(|_| h.source == Some(who)) else { continue };
+                let ends = match (end, turn.end) {
+                    (false, false) => true,
+                    (false, true) => {
+                        turn.armed = true;
+                        false
+                    }
+                    (true, true) => turn.armed,
+                    (true, false) => false,
+                };
+                if ends {
+                    self.remove(holder, id);
+                }
+            }
+        }
     }
 
     /// A timing for everyone present, in initiative order.

@@ -17,6 +17,17 @@ pub struct Held {
     pub implied_by: Option<ir::ConditionId>,
     /// Who applied it (none for a condition held from the start).
     pub source: Option<usize>,
+    /// `until turn_start(source)` / `until turn_end(source)`: ends with the source's turns.
+    pub until_source: Option<SourceTurn>,
+}
+
+/// A duration counted on the turns of whoever applied the condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceTurn {
+    /// Ends as the source's turn ends (else as it starts).
+    pub end: bool,
+    /// A turn of the source has started since the condition was applied.
+    pub armed: bool,
 }
 
 /// The farthest from 0 anyone is placed, in units (or zones). Moves stop at it and scenarios may
@@ -53,6 +64,9 @@ pub struct World {
     /// checking those after every change skips everyone who holds none.
     whiles: Vec<u32>,
     whiles_total: u32,
+    /// How many held conditions end with their source's turns: the turn steps look for them
+    /// only while there are some.
+    source_timed: u32,
     /// Per condition: who holds it, in no particular order (users sort what they take).
     holders: Vec<Vec<usize>>,
     pub present: Vec<bool>,
@@ -116,6 +130,7 @@ impl World {
         self.holders.truncate(self.n_conditions);
         self.holders.iter_mut().for_each(Vec::clear);
         self.whiles_total = 0;
+        self.source_timed = 0;
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
         refill(&mut self.last_check, n, (0, false));
@@ -215,6 +230,7 @@ impl World {
     /// `who` holds `c` as `held` from now on; returns whether it held `c` before.
     pub fn set_held(&mut self, who: usize, c: ir::ConditionId, held: Held) -> bool {
         let adds_while = held.while_.is_some();
+        let adds_source_timed = held.until_source.is_some();
         let was = self.take_held(who, c);
         let i = c.index();
         self.holders[i].push(who);
@@ -222,6 +238,9 @@ impl World {
         if adds_while {
             self.whiles[who] += 1;
             self.whiles_total += 1;
+        }
+        if adds_source_timed {
+            self.source_timed += 1;
         }
         let at = self.cond_at(who, c);
         self.conds[at] = Some(held);
@@ -241,12 +260,20 @@ impl World {
             self.whiles[who] -= 1;
             self.whiles_total -= 1;
         }
+        if held.until_source.is_some() {
+            self.source_timed -= 1;
+        }
         Some(held)
     }
 
     /// Everyone who holds `c`, in no particular order.
     pub fn holders(&self, c: ir::ConditionId) -> &[usize] {
         self.holders.get(c.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether anyone holds a condition that ends with its source's turns.
+    pub fn holds_source_timed(&self) -> bool {
+        self.source_timed > 0
     }
 
     /// Whether anyone holds a condition `while` something holds, and whether `who` does.
