@@ -1891,3 +1891,48 @@ condition marked { lasts until turn_end(target) }
         c.diagnostics
     );
 }
+
+// Alternating activation (issue 14): sides take turns one activation each, the side of the best
+// value first, each side's own best first; a side that runs out drops out of the rotation.
+#[test]
+fn sides_can_alternate_activations() {
+    let rules = "ruleset alternate
+initiative { value speed; order alternating; ties table }
+round { phase act: turns }
+stat speed = 0
+";
+    let scenario = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A1", side: "a", stats: {"speed": 10}, controller: Policy(Passive)),
+  (name: "A2", side: "a", stats: {"speed": 9}, controller: Policy(Passive)),
+  (name: "A3", side: "a", stats: {"speed": 8}, controller: Policy(Passive)),
+  (name: "B1", side: "b", stats: {"speed": 7}, controller: Policy(Passive)),
+  (name: "B2", side: "b", stats: {"speed": 1}, controller: Policy(Passive)),
+])"#;
+    let text = play(rules, scenario).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "Initiative: A1 (10), then B1 (7), then A2 (9), then B2 (1), then A3 (8).",
+            "A1's turn.",
+            "B1's turn.",
+            "A2's turn.",
+            "B2's turn.",
+            "A3's turn.",
+        ],
+    );
+}
+
+// Ties that put non-players first (issue 14), the mirror of `players_first`.
+#[test]
+fn ties_can_put_non_players_first() {
+    let rules = "ruleset npcs_first
+initiative { value 5; ties non_players_first, then table }
+round { phase act: turns }
+";
+    let scenario = r#"(seed: 1, rounds: 1, participants: [
+  (name: "Hero", side: "a", player: true, controller: Policy(Passive)),
+  (name: "Goblin", side: "b", controller: Policy(Passive)),
+])"#;
+    let text = play(rules, scenario).expect("runs");
+    assert_in_order(&text, &["Initiative: Goblin (5), then Hero (5).", "Goblin's turn.", "Hero's turn."]);
+}

@@ -925,11 +925,12 @@ impl<'a> Lowerer<'a> {
                         "lowest_first" => ir::Order::LowestFirst,
                         "by_side" => ir::Order::BySide,
                         "table" => ir::Order::Table,
+                        "alternating" => ir::Order::Alternating,
                         _ => {
                             self.unknown_option(
                                 word,
                                 "initiative order",
-                                &["highest_first", "lowest_first", "by_side", "table"],
+                                &["highest_first", "lowest_first", "by_side", "table", "alternating"],
                             );
                             ir::Order::HighestFirst
                         }
@@ -949,6 +950,7 @@ impl<'a> Lowerer<'a> {
                             ast::TieBreak::RollUntilDifferent(e) => ir::TieBreak::RollUntilDifferent(self.int(e, ctx)),
                             ast::TieBreak::Named(word) => match self.option_word(word) {
                                 "players_first" => ir::TieBreak::PlayersFirst,
+                                "non_players_first" => ir::TieBreak::NonPlayersFirst,
                                 "simultaneous" => ir::TieBreak::Simultaneous,
                                 "gm" => ir::TieBreak::Gm,
                                 "table" => ir::TieBreak::Table,
@@ -956,7 +958,15 @@ impl<'a> Lowerer<'a> {
                                     self.unknown_option(
                                         word,
                                         "tie-break",
-                                        &["higher STAT", "roll DICE", "players_first", "simultaneous", "gm", "table"],
+                                        &[
+                                            "higher STAT",
+                                            "roll DICE",
+                                            "players_first",
+                                            "non_players_first",
+                                            "simultaneous",
+                                            "gm",
+                                            "table",
+                                        ],
                                     );
                                     ir::TieBreak::Gm
                                 }

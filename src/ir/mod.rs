@@ -439,6 +439,9 @@ pub enum Order {
     BySide,
     /// The scenario's seating order, no values.
     Table,
+    /// Sides take turns one activation each, the side of the highest value first; within a
+    /// side, highest value first (ties broken as written). A side with no one left drops out.
+    Alternating,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -449,6 +452,7 @@ pub enum TieBreak {
     /// survives goes on to the next tie-break.
     RollUntilDifferent(Expr),
     PlayersFirst,
+    NonPlayersFirst,
     Simultaneous,
     Gm,
     Table,

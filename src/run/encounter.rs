@@ -61,9 +61,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                     .flat_map(|s| present.iter().filter(|w| self.world.sides[**w] == *s).map(|w| vec![*w]))
                     .collect()
             }
-            ir::Order::HighestFirst | ir::Order::LowestFirst => {
+            ir::Order::HighestFirst | ir::Order::LowestFirst | ir::Order::Alternating => {
                 let mut sorted = present.clone();
-                let high = init.order == ir::Order::HighestFirst;
+                let high = init.order != ir::Order::LowestFirst;
                 // Doubled, so a follower sorts half a step ahead of the others at its value.
                 let keys: Vec<i64> = (0..self.world.n)
                     .map(|w| {
@@ -90,10 +90,40 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         };
         groups.retain(|g| !g.is_empty());
+        if init.order == ir::Order::Alternating {
+            groups = self.alternate(groups);
+        }
         *self.world.order_mut() = groups;
         self.world.ordered_values = self.world.initiative.clone();
         self.emit_order();
         Ok(())
+    }
+
+    /// `order alternating`: the groups, best first, dealt out one per side in turn (a group
+    /// goes with the side of its first member), the sides in the order their best comes.
+    fn alternate(&self, groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+        let side = |g: &Vec<usize>| g.first().map(|w| self.world.sides[*w]);
+        let mut sides: Vec<Option<u32>> = Vec::new();
+        for g in &groups {
+            if !sides.contains(&side(g)) {
+                sides.push(side(g));
+            }
+        }
+        let mut queues: Vec<std::collections::VecDeque<Vec<usize>>> = vec![Default::default(); sides.len()];
+        for g in groups {
+            if let Some(i) = sides.iter().position(|s| *s == side(&g)) {
+                queues[i].push_back(g);
+            }
+        }
+        let mut out = Vec::new();
+        while queues.iter().any(|q| !q.is_empty()) {
+            for q in &mut queues {
+                if let Some(g) = q.pop_front() {
+                    out.push(g);
+                }
+            }
+        }
+        out
     }
 
     /// Splits tied groups with the tie-breaks from index `k` on; unbroken ties act in the
@@ -130,6 +160,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                     v
                 }
                 ir::TieBreak::PlayersFirst => group.iter().map(|w| (i64::from(!self.world.players[*w]), *w)).collect(),
+                ir::TieBreak::NonPlayersFirst => {
+                    group.iter().map(|w| (i64::from(self.world.players[*w]), *w)).collect()
+                }
                 ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
                 ir::TieBreak::Gm => {
                     let mut order = group.clone();

@@ -205,7 +205,9 @@ fn word(rule: Rule) -> Option<&'static str> {
         action_kind => "an action kind (`action`, `free`, `reaction`, `preparation`, `activity`)",
         decl_kind => "a declaration kind (`pool`, `stat`, `action`, `condition`, ...)",
         cost_terms | cost_term => "a cost like `2 ap`",
-        tiebreak => "a tie-break (`higher STAT`, `roll d6`, `players_first`, `simultaneous`, `gm`)",
+        tiebreak => {
+            "a tie-break (`higher STAT`, `roll d6`, `players_first`, `non_players_first`, `simultaneous`, `gm`)"
+        }
         guard => "`if` or `unless`",
         cap => "`at most N per PERIOD`",
         on_event => "`on EVENT`",
