@@ -204,7 +204,7 @@ pub(crate) fn parse_after_edit(file: FileId, text: &str, previous: &mut Option<P
     let middle = reparse_middle(file, text, &old.text, &old.tree)?;
     let previous = previous.take()?;
     let delta = text.len() as i64 - previous.text.len() as i64;
-    let File { name, extends, items: mut old_items, comments: old_comments, .. } = previous.tree;
+    let File { name, extends, items: mut old_items, comments: mut old_comments, .. } = previous.tree;
     let mut after = match middle.rest {
         Some((index, _)) => old_items.split_off(index),
         None => Vec::new(),
@@ -213,16 +213,21 @@ pub(crate) fn parse_after_edit(file: FileId, text: &str, previous: &mut Option<P
     for item in &mut after {
         item.shift(delta);
     }
-    let mut comments: Vec<Comment> =
-        old_comments.iter().take_while(|c| c.span.end as usize <= middle.resume).cloned().collect();
-    comments.extend(middle.comments);
-    if let Some((_, old_rest)) = middle.rest {
-        let from = old_comments.partition_point(|c| (c.span.start as usize) < old_rest);
-        comments.extend(old_comments.into_iter().skip(from).map(|mut c| {
-            c.span.shift(delta);
-            c
-        }));
+    // Comments are in file order: those before `resume` stay, those from the old text's rest on
+    // move; the ones between were collected again by the parse.
+    let mut comments_after = match middle.rest {
+        Some((_, old_rest)) => {
+            old_comments.split_off(old_comments.partition_point(|c| (c.span.start as usize) < old_rest))
+        }
+        None => Vec::new(),
+    };
+    for c in &mut comments_after {
+        c.span.shift(delta);
     }
+    old_comments.truncate(old_comments.partition_point(|c| c.span.end as usize <= middle.resume));
+    let mut comments = old_comments;
+    comments.extend(middle.comments);
+    comments.extend(comments_after);
     let mut items = old_items;
     let first_new = items.len();
     let new_items = middle.items.len();
