@@ -1936,3 +1936,38 @@ round { phase act: turns }
     let text = play(rules, scenario).expect("runs");
     assert_in_order(&text, &["Initiative: Goblin (5), then Hero (5).", "Goblin's turn.", "Hero's turn."]);
 }
+
+// Named effect blocks (issue 14): `effect NAME { ... }` is written once and `do NAME` runs it
+// where it is named, with that place's `target`; two `do` run it twice.
+#[test]
+fn a_named_effect_runs_where_do_names_it() {
+    let rules = r#"ruleset effects
+initiative { value 0; ties table }
+round { phase act: turns }
+stat skill = 0
+pool ap { max 3; refresh at turn_start }
+pool hp { max 20 }
+effect strike_roll {
+  check 1d20 + skill vs 10 {
+    success { target.hp -= 3 }
+  }
+}
+action slash { cost 1 ap; target enemy; resolve { do strike_roll } }
+action lunge { cost 2 ap; target enemy; resolve { do strike_roll; do strike_roll } }
+"#;
+    let a = r#"Script(steps: [Act(round: 1, action: "lunge", target: "B"), Act(round: 1, action: "slash", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let scenario = two(a, "Policy(Passive)", 1)
+        .replace(r#"(name: "A", side: "a","#, r#"(name: "A", side: "a", stats: {"skill": 20},"#);
+    let text = play(rules, &scenario).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses lunge (action) at B",
+            "B: hp 20 -> 17 (lunge by A)",
+            "B: hp 17 -> 14 (lunge by A)",
+            "A uses slash (action) at B",
+            "B: hp 14 -> 11 (slash by A)",
+        ],
+    );
+    assert_eq!(text.matches("A's check").count(), 3, "{text}");
+}

@@ -679,12 +679,59 @@ impl Lowerer<'_> {
     }
 
     pub fn block(&mut self, b: &ast::Block, ctx: Ctx) -> Vec<ir::Effect> {
-        b.stmts.iter().map(|s| self.stmt(s, ctx)).collect()
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for s in &b.stmts {
+            match s {
+                ast::Stmt::Do(name) => out.extend(self.expand(name, ctx)),
+                _ => out.push(self.stmt(s, ctx)),
+            }
+        }
+        out
+    }
+
+    /// `do NAME`: the named effect's statements, lowered here as if written here (so `target`,
+    /// `actor` and the rest mean what they mean at this place).
+    fn expand(&mut self, name: &ast::Ident, ctx: Ctx) -> Vec<ir::Effect> {
+        let Some(i) = self.effects.iter().position(|(n, _, _)| *n == name.name) else {
+            let names: Vec<String> = self.effects.iter().map(|(n, _, _)| n.clone()).collect();
+            self.error(
+                Diagnostic::error(Code::UnknownEffect, name.span, format!("there is no effect `{}`", name.name))
+                    .label("not a declared effect")
+                    .suggest(&name.name, names.iter().map(String::as_str))
+                    .or_help(format!("declare it: `effect {} {{ ... }}`", name.name)),
+            );
+            return Vec::new();
+        };
+        if let Some(at) = self.expanding.iter().position(|e| *e == i) {
+            let chain: Vec<&str> =
+                self.expanding[at..].iter().chain([&i]).map(|e| self.effects[*e].0.as_str()).collect();
+            let message = format!("effects use each other in a circle: {}", chain.join(" → "));
+            let declared = self.effects[i].2;
+            self.error(
+                Diagnostic::error(Code::EffectCycle, name.span, message)
+                    .label("used again inside itself")
+                    .with_secondary(declared, "declared here")
+                    .help("an effect cannot run itself; write the repeated part as a `repeat while` loop"),
+            );
+            return Vec::new();
+        }
+        if let Some(used) = self.used_effects.get_mut(i) {
+            *used = true;
+        }
+        let body = self.effects[i].1.clone();
+        self.expanding.push(i);
+        let out = self.block(&body, ctx);
+        self.expanding.pop();
+        out
     }
 
     fn stmt(&mut self, s: &ast::Stmt, ctx: Ctx) -> ir::Effect {
         use ir::Effect as E;
         match s {
+            // `block` splices a `do` in; anywhere else its effects go in an `if true`.
+            ast::Stmt::Do(name) => {
+                E::If { cond: Expr::Bool(true), then: self.expand(name, ctx), otherwise: Vec::new() }
+            }
             ast::Stmt::Assign { target, op, value, .. } => self.assign(target, *op, value, ctx),
             ast::Stmt::If { cond, then, otherwise, .. } => E::If {
                 cond: self.cond(cond, ctx),

@@ -9,6 +9,12 @@ use crate::syntax::ast::{self, ActionClause, ActionKind, ConditionClause, Decl, 
 
 pub struct Lowerer<'a> {
     pub scope: &'a Scope,
+    /// The named `effect` blocks, for `do NAME`: name, body, where the name is written.
+    pub effects: Vec<(String, ast::Block, crate::source::Span)>,
+    /// The effects being expanded, innermost last: one that names itself again is a cycle.
+    pub expanding: Vec<usize>,
+    /// Which effects some `do` named.
+    pub used_effects: Vec<bool>,
     /// Where spans become the IR's locations (`ir::Loc`).
     pub sources: &'a SourceMap,
     pub diagnostics: Vec<Diagnostic>,
@@ -52,7 +58,15 @@ const TURN_END: [ir::TurnStep; 6] = [
 
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope, sources: &'a SourceMap) -> Lowerer<'a> {
-        Lowerer { scope, sources, diagnostics: Vec::new(), option_words: Vec::new() }
+        Lowerer {
+            scope,
+            sources,
+            diagnostics: Vec::new(),
+            option_words: Vec::new(),
+            effects: Vec::new(),
+            expanding: Vec::new(),
+            used_effects: Vec::new(),
+        }
     }
 
     /// Where a span starts, as the IR keeps it: file index, 1-based line and character column.
@@ -147,12 +161,22 @@ impl<'a> Lowerer<'a> {
             _ => None,
         });
         let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
+        self.effects = entries
+            .iter()
+            .filter_map(|e| match &e.item.decl {
+                Decl::Effect { name, body } => Some((name.name.clone(), body.clone(), name.span)),
+                _ => None,
+            })
+            .collect();
+        self.used_effects = vec![false; self.effects.len()];
         let mut has_round = false;
         let mut has_initiative = false;
         for entry in entries {
             let loc = self.loc(entry.item.span);
             match &entry.item.decl {
                 Decl::Title(t) => r.title = Some(t.clone()),
+                // Lowered where `do` names it, in that place's context (an unused one below).
+                Decl::Effect { .. } => {}
                 Decl::Stat { name, default } => {
                     r.stats.push(ir::Stat { name: name.name.clone(), default: self.int(default, plain) })
                 }
@@ -340,6 +364,15 @@ impl<'a> Lowerer<'a> {
                     let when = when.as_ref().map(|w| self.cond(w, plain));
                     r.cost_adjustments.push(ir::CostAdjust { subject, op, when, loc });
                 }
+            }
+        }
+        // An effect no `do` names is still checked, read where anything may be named.
+        for i in 0..self.effects.len() {
+            if !self.used_effects.get(i).copied().unwrap_or(false) {
+                let body = self.effects[i].1.clone();
+                self.expanding.push(i);
+                let _ = self.block(&body, Ctx { target: true, event: true, source: true, ..Ctx::default() });
+                self.expanding.pop();
             }
         }
         if !has_round {

@@ -33,6 +33,7 @@ fn key(decl: &Decl) -> Key {
         Decl::Trigger(t) => named(DeclKind::Trigger, &t.name),
         Decl::Rest { name, .. } => named(DeclKind::Rest, name),
         Decl::Outro { name, .. } => named(DeclKind::Outro, name),
+        Decl::Effect { name, .. } => named(DeclKind::Effect, name),
         Decl::Title(_) => Key::Single("title"),
         Decl::Initiative(_) => Key::Single("initiative"),
         Decl::Round(_) => Key::Single("round"),
@@ -70,7 +71,8 @@ fn name_span(item: &Item) -> Span {
         | Decl::Category { name, .. }
         | Decl::Event { name, .. }
         | Decl::Rest { name, .. }
-        | Decl::Outro { name, .. } => name.span,
+        | Decl::Outro { name, .. }
+        | Decl::Effect { name, .. } => name.span,
         Decl::Pool(p) => p.name.span,
         Decl::Hook(Hook { name: Some(name), .. }) | Decl::Downtime { name: Some(name), .. } => name.span,
         Decl::Condition(c) => c.name.span,

@@ -307,6 +307,25 @@ Example:
 
 Fix: say what it answers: `reaction dodge { cost 1 ap; on attack against self }`.";
 
+    UnknownEffect => "unknown-effect", "`do` names an effect that no `effect` declares (in this file or \
+the files it extends).
+
+Example:
+
+    action strike { resolve { do strike_rol } }
+
+Fix: name a declared effect (`do strike_roll`), or declare it: `effect strike_roll { ... }`.";
+
+    EffectCycle => "effect-cycle", "Effects use each other in a circle (`do a` inside `a`, or `a` uses `b` \
+and `b` uses `a`), so they would never finish.
+
+Example:
+
+    effect a { do b }
+    effect b { do a }
+
+Fix: write the repeated part once, as a `repeat while` loop.";
+
     CyclicDerive => "cyclic-derive", "Derived values depend on each other in a circle, so none can be computed. \
 The same holds for a pool's `max` or `min` that reads itself (`max max`, `max p.max`), or two pools \
 whose maxima name each other.

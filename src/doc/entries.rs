@@ -613,6 +613,7 @@ pub(super) fn block_summary(texts: &Texts, block: &Block) -> Line {
         // These statements' spans hold only what follows their keyword.
         let shown = match stmt {
             Stmt::Emit(_) => format!("emit {}", texts.text(span)),
+            Stmt::Do(_) => format!("do {}", texts.text(span)),
             Stmt::Follow(_) => format!("follow {}", texts.text(span)),
             Stmt::Pay(_) => format!("pay {}", texts.text(span)),
             _ => texts.text(span),
@@ -655,7 +656,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::RollInitiative(span)
         | Stmt::ClearConditions(span)
         | Stmt::Assign { span, .. } => *span,
-        Stmt::Emit(name) | Stmt::Follow(name) => name.span,
+        Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.span,
         Stmt::Pay(terms) => terms.span,
     }
 }

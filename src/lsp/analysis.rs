@@ -103,6 +103,7 @@ impl Chain {
             Decl::Trigger(t) => push(Kind::Trigger, &t.name, item.span),
             Decl::Rest { name, .. } => push(Kind::Rest, name, item.span),
             Decl::Outro { name, .. } => push(Kind::Outro, name, item.span),
+            Decl::Effect { name, .. } => push(Kind::Effect, name, item.span),
             Decl::Hook(ast::Hook { name: Some(name), .. }) => push(Kind::Hook, name, item.span),
             Decl::Downtime { name: Some(name), .. } => push(Kind::Downtime, name, item.span),
             Decl::Round(phases) => {
@@ -137,6 +138,7 @@ pub enum Kind {
     Hook,
     Downtime,
     Zone,
+    Effect,
 }
 
 impl Kind {
@@ -162,6 +164,7 @@ impl Kind {
             Kind::Hook => "hook",
             Kind::Downtime => "downtime",
             Kind::Zone => "zone",
+            Kind::Effect => "effect",
         }
     }
 }

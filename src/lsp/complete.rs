@@ -72,11 +72,12 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Outro => "outro",
         Kind::Hook => "hook",
         Kind::Downtime => "downtime",
+        Kind::Effect => "effect",
         Kind::Phase | Kind::Zone => return None,
     })
 }
 
-const DECL_KINDS: [&str; 13] = [
+const DECL_KINDS: [&str; 14] = [
     "pool",
     "stat",
     "derive",
@@ -90,10 +91,11 @@ const DECL_KINDS: [&str; 13] = [
     "downtime",
     "rest",
     "outro",
+    "effect",
 ];
 
 /// Words after which a new name is written.
-const DECLARING: [&str; 12] = [
+const DECLARING: [&str; 13] = [
     "ruleset",
     "pool",
     "stat",
@@ -106,6 +108,7 @@ const DECLARING: [&str; 12] = [
     "rest",
     "outro",
     "hook",
+    "effect",
 ];
 
 fn want(before: &[Token<'_>]) -> Want {
@@ -123,6 +126,7 @@ fn want(before: &[Token<'_>]) -> Want {
     match prev {
         "." => return Want::Names(&[KindSet::Values]),
         "emit" => return Want::Names(&[KindSet::Event]),
+        "do" => return Want::Names(&[KindSet::Of("effect")]),
         "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "apply" | "has" | "implies" | "applies" => return Want::Names(CONDITIONS),
@@ -152,6 +156,7 @@ fn want(before: &[Token<'_>]) -> Want {
                 "downtime" => &[KindSet::Of("downtime")],
                 "rest" => &[KindSet::Of("rest")],
                 "outro" => &[KindSet::Of("outro")],
+                "effect" => &[KindSet::Of("effect")],
                 _ => &[],
             });
         }
@@ -276,7 +281,7 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Category => CompletionItemKind::ENUM,
         Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
         Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
-        Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime => CompletionItemKind::FUNCTION,
+        Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
     }
 }
 

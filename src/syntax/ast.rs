@@ -42,30 +42,77 @@ pub struct Item {
 #[derive(Debug, Clone)]
 pub enum Decl {
     Title(String),
-    Stat { name: Ident, default: Expr },
-    Derive { name: Ident, value: Expr },
-    Category { name: Ident, label: Option<String> },
-    Event { name: Ident, label: Option<String> },
+    Stat {
+        name: Ident,
+        default: Expr,
+    },
+    Derive {
+        name: Ident,
+        value: Expr,
+    },
+    Category {
+        name: Ident,
+        label: Option<String>,
+    },
+    Event {
+        name: Ident,
+        label: Option<String>,
+    },
     Pool(Pool),
     Condition(Condition),
     Initiative(Vec<InitiativeClause>),
     Round(Vec<Phase>),
     Priority(Vec<Ident>),
-    Chains { order: Ident, depth: Option<Expr> },
+    Chains {
+        order: Ident,
+        depth: Option<Expr>,
+    },
     Limit(Limit),
     DefaultCost(CostTerms),
     Action(Action),
     Trigger(Action),
     Hook(Hook),
-    Space { kind: Ident, zones: Vec<Ident> },
+    Space {
+        kind: Ident,
+        zones: Vec<Ident>,
+    },
     Surprise(Option<Ident>),
-    Downtime { name: Option<Ident>, every: Expr, body: Block },
-    Rest { name: Ident, label: Option<String>, hours: Option<Expr>, body: Block },
-    Outro { name: Ident, label: Option<String>, continues: bool, body: Block },
+    Downtime {
+        name: Option<Ident>,
+        every: Expr,
+        body: Block,
+    },
+    Rest {
+        name: Ident,
+        label: Option<String>,
+        hours: Option<Expr>,
+        body: Block,
+    },
+    Outro {
+        name: Ident,
+        label: Option<String>,
+        continues: bool,
+        body: Block,
+    },
     StateOrder(Vec<Ident>),
-    Sequence { timing: Ident, steps: Vec<Ident> },
-    Remove { kind: DeclKind, name: Ident },
-    CostAdjust { subject: Ident, op: CostAdjustOp, when: Option<Expr> },
+    Sequence {
+        timing: Ident,
+        steps: Vec<Ident>,
+    },
+    Remove {
+        kind: DeclKind,
+        name: Ident,
+    },
+    CostAdjust {
+        subject: Ident,
+        op: CostAdjustOp,
+        when: Option<Expr>,
+    },
+    /// `effect NAME { ... }`: effects written once, used by `do NAME`.
+    Effect {
+        name: Ident,
+        body: Block,
+    },
 }
 
 /// How `adjust cost` changes a cost.
@@ -91,6 +138,7 @@ pub enum DeclKind {
     Outro,
     Hook,
     Downtime,
+    Effect,
 }
 
 impl DeclKind {
@@ -109,6 +157,7 @@ impl DeclKind {
             DeclKind::Outro => "outro",
             DeclKind::Hook => "hook",
             DeclKind::Downtime => "downtime",
+            DeclKind::Effect => "effect",
         }
     }
 }
@@ -539,6 +588,8 @@ pub enum Stmt {
         span: Span,
     },
     Emit(Ident),
+    /// `do NAME`: the effects of the named `effect`.
+    Do(Ident),
     Choose {
         chooser: Ident,
         question: Option<String>,

@@ -611,6 +611,10 @@ impl Builder {
             Rule::event_item => {
                 Decl::Event { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
             }
+            Rule::effect_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                Decl::Effect { name, body: self.block(self.next(&mut it, &p)?)? }
+            }
             Rule::pool_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
@@ -768,6 +772,7 @@ impl Builder {
                     Some(Rule::kw_downtime) => DeclKind::Downtime,
                     Some(Rule::kw_rest) => DeclKind::Rest,
                     Some(Rule::kw_outro) => DeclKind::Outro,
+                    Some(Rule::kw_effect) => DeclKind::Effect,
                     _ => DeclKind::Event,
                 };
                 Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
@@ -1226,6 +1231,7 @@ impl Builder {
                 Stmt::Remove { condition, from, span }
             }
             Rule::emit_stmt => Stmt::Emit(self.ident(&self.next(&mut it, &p)?)),
+            Rule::do_stmt => Stmt::Do(self.ident(&self.next(&mut it, &p)?)),
             Rule::choose_stmt => {
                 let chooser = self.ident(&self.next(&mut it, &p)?);
                 let question = self.opt_string(&mut it);

@@ -131,6 +131,10 @@ impl Shift for Decl {
                 steps.shift(by);
             }
             Decl::Remove { name, .. } => name.shift(by),
+            Decl::Effect { name, body } => {
+                name.shift(by);
+                body.shift(by);
+            }
             Decl::CostAdjust { subject, op, when } => {
                 subject.shift(by);
                 op.shift(by);
@@ -370,7 +374,7 @@ impl Shift for Stmt {
                 from.shift(by);
                 span.shift(by);
             }
-            Stmt::Emit(name) | Stmt::Follow(name) => name.shift(by),
+            Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.shift(by),
             Stmt::Choose { chooser, options, span, .. } => {
                 chooser.shift(by);
                 options.shift(by);
