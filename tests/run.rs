@@ -1971,3 +1971,27 @@ action lunge { cost 2 ap; target enemy; resolve { do strike_roll; do strike_roll
     );
     assert_eq!(text.matches("A's check").count(), 3, "{text}");
 }
+
+// A variant may override or remove a named effect like any other declaration.
+#[test]
+fn a_variant_overrides_or_removes_a_named_effect() {
+    use tempo::check::{compile_with, MemoryLoader};
+    let base = "ruleset base
+initiative { value 0 }
+round { phase act: turns }
+pool hp { max 20 }
+effect hurt { hp -= 1 }
+action a { resolve { do hurt } }
+";
+    let loader = MemoryLoader::new()
+        .with("/r/base.rules", base)
+        .with("/r/over.rules", "ruleset over extends \"base.rules\"\noverride effect hurt { hp -= 5 }\n")
+        .with("/r/rem.rules", "ruleset rem extends \"base.rules\"\nremove effect hurt\n");
+    let over = compile_with(&loader, std::path::Path::new("/r/over.rules"));
+    assert!(over.diagnostics.is_empty(), "{:?}", over.diagnostics);
+    let ron = over.ruleset.expect("compiles").to_ron().expect("writes");
+    assert!(ron.contains("Int(5)") && !ron.contains("Int(1)"), "{ron}");
+    let rem = compile_with(&loader, std::path::Path::new("/r/rem.rules"));
+    let codes: Vec<String> = rem.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["tempo::unknown-effect"], "the action still names the removed effect");
+}
