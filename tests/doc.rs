@@ -107,3 +107,24 @@ fn output_goes_to_the_file_asked_for() {
     assert_eq!(leftovers, 1, "no temporary file is left");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn named_effects_have_their_own_section() {
+    let dir = std::env::temp_dir().join(format!("tempo-doc-effects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("effects.rules");
+    std::fs::write(
+        &path,
+        "ruleset effects\ninitiative { value 0 }\nround { phase act: turns }\npool hp { max 20 }\n\
+         ## The roll every weapon makes.\neffect strike_roll { hp -= 1 }\naction slash { resolve { do strike_roll } }\n",
+    )
+    .unwrap();
+    let md = sheet(&path, "md");
+    let section = md.split("## Named effects").nth(1).expect("a Named effects section");
+    assert!(
+        section.contains("- **strike_roll**: what `do strike_roll` does: `hp -= 1`. The roll every weapon makes."),
+        "{md}"
+    );
+    assert!(md.contains("`do strike_roll`"), "the action shows what it runs: {md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,6 +36,11 @@ pub(super) fn sections(texts: &Texts, merged: &[Merged]) -> Vec<Section> {
             groups: one(rules.of(|d| matches!(d, Decl::Trigger(_) | Decl::Hook(_)))),
         },
         Section {
+            title: "Named effects".into(),
+            intro: Vec::new(),
+            groups: one(rules.of(|d| matches!(d, Decl::Effect { .. }))),
+        },
+        Section {
             title: "Conditions".into(),
             intro: Vec::new(),
             groups: one(rules.of(|d| matches!(d, Decl::Condition(_)))),
@@ -190,6 +195,11 @@ impl Rules<'_> {
                 };
                 summary.extend(self.block(body));
                 Entry { label: label.clone(), ..plain("rest", name.name.clone(), summary) }
+            }
+            Decl::Effect { name, body } => {
+                let mut summary = vec![text("what "), code(format!("do {}", name.name)), text(" does: ")];
+                summary.extend(self.block(body));
+                plain("effect", name.name.clone(), summary)
             }
             Decl::Outro { name, label, continues, body } => {
                 let how = if *continues { "rounds go on without initiative: " } else { "the encounter ends: " };
