@@ -745,7 +745,7 @@ impl Lowerer<'_> {
                 who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
                 magnitude: magnitude.as_ref().map(|m| self.int(m, ctx)),
-                duration: duration.as_ref().map(|d| self.duration(d, ctx)),
+                duration: duration.as_deref().map(|d| self.duration(d, ctx)),
             },
             ast::Stmt::Remove { condition, from, .. } => E::Remove {
                 who: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),

@@ -579,7 +579,9 @@ pub enum Stmt {
         condition: Ident,
         magnitude: Option<Expr>,
         to: Option<Ident>,
-        duration: Option<Duration>,
+        /// Boxed: most `apply`s have none, and a duration is as large as the rest of the
+        /// statement (every statement is as large as the largest).
+        duration: Option<Box<Duration>>,
         span: Span,
     },
     Remove {
@@ -670,12 +672,12 @@ pub enum ExprKind {
     Int(String),
     Bool(bool),
     Dice {
-        count: String,
-        sides: String,
+        count: Box<str>,
+        sides: Box<str>,
     },
     Path(Path),
     Call {
-        func: Ident,
+        func: Box<Ident>,
         args: Vec<Expr>,
     },
     Neg(Box<Expr>),
@@ -692,13 +694,13 @@ pub enum ExprKind {
     },
     Has {
         who: Box<Expr>,
-        condition: Ident,
+        condition: Box<Ident>,
         /// `by WHO`: only if that participant applied it.
-        by: Option<Ident>,
+        by: Option<Box<Ident>>,
     },
     Is {
         who: Box<Expr>,
-        relation: Ident,
+        relation: Box<Ident>,
     },
 }
 

@@ -1219,7 +1219,7 @@ impl Builder {
                     match x.as_rule() {
                         Rule::expr => magnitude = Some(self.expr(x)?),
                         Rule::kw_to => to = Some(self.ident(&self.next(&mut it, &p)?)),
-                        Rule::duration => duration = Some(self.duration(x)?),
+                        Rule::duration => duration = Some(Box::new(self.duration(x)?)),
                         _ => {}
                     }
                 }
@@ -1333,7 +1333,7 @@ impl Builder {
             Rule::int => Ok(Expr::new(ExprKind::Int(p.as_str().to_string()), span)),
             Rule::dice => {
                 let (count, sides) = p.as_str().split_once('d').unwrap_or(("", "0"));
-                Ok(Expr::new(ExprKind::Dice { count: count.to_string(), sides: sides.to_string() }, span))
+                Ok(Expr::new(ExprKind::Dice { count: count.into(), sides: sides.into() }, span))
             }
             Rule::boolean => {
                 let value = kids(&p).next().map(|k| k.as_rule()) == Some(Rule::kw_true);
@@ -1347,7 +1347,7 @@ impl Builder {
                 for a in it {
                     args.push(self.expr(a)?);
                 }
-                Ok(Expr::new(ExprKind::Call { func, args }, span))
+                Ok(Expr::new(ExprKind::Call { func: Box::new(func), args }, span))
             }
             _ => Err(self.internal(span.start as usize, "an unknown expression")),
         }
@@ -1428,16 +1428,16 @@ impl Builder {
                 let word = self.next(it, parent)?;
                 extent.1 = self.span(&word).end as usize;
                 if rule == Rule::kw_is {
-                    ExprKind::Is { who: Box::new(lhs), relation: self.ident(&word) }
+                    ExprKind::Is { who: Box::new(lhs), relation: Box::new(self.ident(&word)) }
                 } else {
                     // `has COND by WHO`: the optional `by` and its word follow.
                     let mut by = None;
                     if it.next_if(|x| x.as_rule() == Rule::kw_by).is_some() {
                         let who = self.next(it, parent)?;
                         extent.1 = self.span(&who).end as usize;
-                        by = Some(self.ident(&who));
+                        by = Some(Box::new(self.ident(&who)));
                     }
-                    ExprKind::Has { who: Box::new(lhs), condition: self.ident(&word), by }
+                    ExprKind::Has { who: Box::new(lhs), condition: Box::new(self.ident(&word)), by }
                 }
             }
         };
