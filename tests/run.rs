@@ -1832,6 +1832,8 @@ action hit { cost 1 ap; target enemy; resolve { target.hp -= dice(level, die) } 
     // A die of no sides is a rule that cannot be played.
     let err = play(rules, &scenario(2, 0)).expect_err("sides of 0 stop the run");
     assert!(err.to_string().contains("dice(2, 0)"), "{err}");
+    let err = play(rules, &scenario(1001, 6)).expect_err("more than 1000 dice stop the run");
+    assert!(err.to_string().contains("dice(1001, 6)"), "{err}");
 }
 
 // Durations counted on the turns of whoever applied the condition (issue 14): `until
@@ -1994,4 +1996,18 @@ action a { resolve { do hurt } }
     let rem = compile_with(&loader, std::path::Path::new("/r/rem.rules"));
     let codes: Vec<String> = rem.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["tempo::unknown-effect"], "the action still names the removed effect");
+}
+
+// An effect that no `do` names is still checked (its mistakes do not wait for a first use).
+#[test]
+fn an_unused_effect_is_still_checked() {
+    let rules = "ruleset unused_effect
+initiative { value 0 }
+round { phase act: turns }
+pool hp { max 20 }
+effect hurt { hp -= no_such_value }
+";
+    let c = compile_str("t.rules", rules);
+    let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["tempo::unknown-name"], "{:?}", c.diagnostics);
 }

@@ -292,7 +292,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// `who`'s turn starts (or ends, `end`): the conditions that last until that, on anyone,
     /// end; those that last until the end of `who`'s next turn count this start.
     fn expire_by_source(&mut self, who: usize, end: bool) {
-        for holder in 0..self.world.present.len() {
+        for holder in 0..self.world.n {
             let mut next = 0;
             while let Some(i) = self.world.next_held(holder, next) {
                 next = i + 1;

@@ -61,15 +61,14 @@ impl<S: Sink> Engine<'_, S> {
                     return Ok(0);
                 }
                 let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
-                let (Ok(n), Ok(s)) = (u32::try_from(n), u32::try_from(s)) else {
+                let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
+                let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
+                let Some((count, sides)) = count.zip(sides) else {
                     return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
                 };
-                if n > max_n || s == 0 || s > max_s {
-                    return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
-                }
-                let (total, face) = self.roll(c.owner, n, s);
+                let (total, face) = self.roll(c.owner, count, sides);
                 if first.is_none() {
-                    *first = Some((face, s));
+                    *first = Some((face, sides));
                 }
                 total
             }

@@ -27,13 +27,7 @@ pub const MAX_ELSE_IF: usize = 40;
 
 /// Parses one file. Returns the tree when the file is well-formed, and every problem found.
 pub fn parse(file: FileId, text: &str) -> (Option<ast::File>, Vec<Diagnostic>) {
-    if let Some(d) = precheck(file, text) {
-        return (None, vec![d]);
-    }
-    match parser::parse_file(file, text) {
-        Ok(tree) => (Some(tree), Vec::new()),
-        Err(found) => (None, found),
-    }
+    parse_after_edit(file, text, &mut None)
 }
 
 /// [`parse`] for a file whose last parse is known: when `previous` is of the same file, only
