@@ -2011,3 +2011,123 @@ effect hurt { hp -= no_such_value }
     let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["tempo::unknown-name"], "{:?}", c.diagnostics);
 }
+
+/// A ruleset with degrees read on the margin and the natural die (beat by 10: a critical
+/// success; miss by 10: a critical failure; a natural 1 one level worse). `1d1` always shows 1,
+/// so every level below is fixed by the stats alone.
+const DEGREES: &str = r#"ruleset degrees
+initiative { value 0; ties table }
+round { phase act: turns }
+stat skill = 0
+stat guard = 0
+pool ap { max 9; refresh at turn_start }
+pool hp { max 100 }
+degrees pf2 {
+  critical_success: success when margin >= 10
+  success: success when margin >= 0
+  failure: failure when margin > -10
+  critical_failure: failure
+  up when natural == 20
+  down when natural == 1
+}
+## Contests: a modifier of 50 to 99 is great, whatever the total.
+degrees tiers {
+  great: success when modifier >= 50 and modifier < 100
+  good: success when total >= 10
+  bad: failure
+}
+action plain { target enemy; resolve { check skill vs 10 degrees pf2 { critical_success { target.hp -= 10 } success { target.hp -= 5 } failure { hp -= 1 } critical_failure { hp -= 2 } } } }
+action rolled { target enemy; resolve { check 1d1 + skill vs 10 degrees pf2 { critical_success { target.hp -= 10 } success { target.hp -= 5 } failure { hp -= 1 } critical_failure { hp -= 2 } } } }
+action sparse { target enemy; resolve { check skill vs 10 degrees pf2 { success { target.hp -= 5 } failure { hp -= 1 } } } }
+action best_only { target enemy; resolve { check skill vs 10 degrees pf2 { critical_success { target.hp -= 10 } } } }
+action contest { target enemy; resolve { check 1d1 + skill vs 1d1 + target.guard degrees tiers { great { target.hp -= 7 } good { target.hp -= 3 } bad { hp -= 1 } } } }
+action pressed { target enemy; resolve { check skill vs 10 degrees pf2, up when target.hp < 100 { critical_success { target.hp -= 10 } success { target.hp -= 5 } } } }
+"#;
+
+fn degrees_run(skill: i64, guard: i64, actions: &[&str]) -> String {
+    let steps: Vec<String> = actions.iter().map(|a| format!(r#"Act(round: 1, action: "{a}", target: "B")"#)).collect();
+    let a = format!("Script(steps: [{}, EndTurn(round: 1)], fallback: Passive)", steps.join(", "));
+    let scenario = two(&a, "Policy(Passive)", 1)
+        .replace(r#"(name: "A", side: "a","#, &format!(r#"(name: "A", side: "a", stats: {{"skill": {skill}}},"#))
+        .replace(r#"(name: "B", side: "b","#, &format!(r#"(name: "B", side: "b", stats: {{"guard": {guard}}},"#));
+    play(DEGREES, &scenario).expect("runs")
+}
+
+// Issue 14: degrees of success by margin, and the natural die shifting the degree.
+#[test]
+fn degrees_read_the_margin_then_shift_on_the_natural_die() {
+    // No die: the margin alone. 20 vs 10 beats it by 10.
+    let t = degrees_run(20, 0, &["plain"]);
+    assert_in_order(&t, &["A's check: 20 vs 10, critical_success.", "B: hp 100 -> 90"]);
+    let t = degrees_run(12, 0, &["plain"]);
+    assert_in_order(&t, &["A's check: 12 vs 10, success.", "B: hp 100 -> 95"]);
+    let t = degrees_run(1, 0, &["plain"]);
+    assert_in_order(&t, &["A's check: 1 vs 10, failure.", "A: hp 100 -> 99"]);
+    let t = degrees_run(0, 0, &["plain"]);
+    assert_in_order(&t, &["A's check: 0 vs 10, critical_failure.", "A: hp 100 -> 98"]);
+    // A natural 1 is one level worse: a critical success becomes a success, a failure a
+    // critical failure; the worst level stays the worst.
+    let t = degrees_run(19, 0, &["rolled"]);
+    assert_in_order(&t, &["A's check: 20 vs 10, success.", "B: hp 100 -> 95"]);
+    let t = degrees_run(8, 0, &["rolled"]);
+    assert_in_order(&t, &["A's check: 9 vs 10, critical_failure.", "A: hp 100 -> 98"]);
+    let t = degrees_run(-20, 0, &["rolled"]);
+    assert_in_order(&t, &["A's check: -19 vs 10, critical_failure.", "A: hp 100 -> 98"]);
+}
+
+// A level without a block runs its side's nearest level toward the other side, and nothing when
+// that side has none written there.
+#[test]
+fn a_level_without_a_block_runs_the_nearest_toward_the_other_side() {
+    let t = degrees_run(20, 0, &["sparse"]);
+    assert_in_order(&t, &["A's check: 20 vs 10, critical_success.", "B: hp 100 -> 95"]);
+    let t = degrees_run(-20, 0, &["sparse"]);
+    assert_in_order(&t, &["A's check: -20 vs 10, critical_failure.", "A: hp 100 -> 99"]);
+    let t = degrees_run(12, 0, &["best_only"]);
+    assert!(t.contains("A's check: 12 vs 10, success.") && !t.contains("B: hp"), "{t}");
+}
+
+// A check against a roll is a contest: both rolls are graded, the better level wins, then the
+// higher total, and a tie goes to the one checking; a beaten success is the best failure level.
+#[test]
+fn a_contest_compares_levels_before_totals() {
+    // A great (modifier 60, total 61) against B good (modifier 150 is past great; total 151).
+    let t = degrees_run(60, 150, &["contest"]);
+    assert_in_order(&t, &["A's check: 61 vs 151 (good), great.", "B: hp 100 -> 93"]);
+    // Both great: the higher total wins.
+    let t = degrees_run(60, 80, &["contest"]);
+    assert_in_order(&t, &["A's check: 61 vs 81 (great), bad.", "A: hp 100 -> 99"]);
+    // Both good, equal totals: the one checking wins.
+    let t = degrees_run(20, 20, &["contest"]);
+    assert_in_order(&t, &["A's check: 21 vs 21 (good), good.", "B: hp 100 -> 97"]);
+}
+
+// A check's own shift (`up when ...`) moves its level after the degrees' own.
+#[test]
+fn a_check_may_shift_its_own_level() {
+    let t = degrees_run(12, 0, &["plain", "pressed"]);
+    assert_in_order(
+        &t,
+        &[
+            "A's check: 12 vs 10, success.",
+            "B: hp 100 -> 95",
+            "A's check: 12 vs 10, critical_success.",
+            "B: hp 95 -> 85",
+        ],
+    );
+}
+
+// `default degrees` grades every check that names none; the built-in outcomes remain without it.
+#[test]
+fn default_degrees_grade_every_check_that_names_none() {
+    let rules = DEGREES.replace("action plain", "default degrees pf2\naction bare { target enemy; resolve { check skill vs 10 { critical_success { target.hp -= 10 } } } }\naction plain");
+    let a = r#"Script(steps: [Act(round: 1, action: "bare", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let scenario = two(a, "Policy(Passive)", 1)
+        .replace(r#"(name: "A", side: "a","#, r#"(name: "A", side: "a", stats: {"skill": 25},"#);
+    let t = play(&rules, &scenario).expect("runs");
+    assert_in_order(&t, &["A's check: 25 vs 10, critical_success.", "B: hp 100 -> 90"]);
+    // Without the default the same outcome name is not a built-in one.
+    let c = compile_str("t.rules", &rules.replace("default degrees pf2\n", ""));
+    let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["tempo::unknown-option"], "{:?}", c.diagnostics);
+}

@@ -390,6 +390,11 @@ impl Lowerer<'_> {
         };
         if rest.len() == 1 {
             let name = first.name.as_str();
+            // Inside `degrees` the roll's facts come before any stat of the same name.
+            let fact = super::degrees::ROLL_FACTS.iter().find(|(n, _)| *n == name);
+            if let (Some((_, fact)), true, 1) = (fact, ctx.roll, parts.len()) {
+                return (Expr::Roll(*fact), Ty::Int);
+            }
             if let Some(i) = self.scope.stats.find(name) {
                 return (Expr::Stat(who, ir::StatId(i)), Ty::Int);
             }
@@ -427,7 +432,8 @@ impl Lowerer<'_> {
             let candidates = (self.scope.stats.names())
                 .chain(self.scope.derived.names())
                 .chain(self.scope.pools.names())
-                .chain(BUILTINS.iter().copied());
+                .chain(BUILTINS.iter().copied())
+                .chain(super::degrees::ROLL_FACTS.iter().filter(|_| ctx.roll).map(|(n, _)| *n));
             let mut d = Diagnostic::error(
                 Code::UnknownName,
                 first.span,
@@ -435,7 +441,9 @@ impl Lowerer<'_> {
             )
             .label("unknown name")
             .suggest(name, candidates);
-            if (name == "max" || name == "min") && ctx.pool.is_none() {
+            if fact.is_some() && parts.len() == 1 {
+                d = d.help(format!("`{name}` is a fact of the roll being graded, read only in a level's or a shift's `when` inside `degrees`"));
+            } else if (name == "max" || name == "min") && ctx.pool.is_none() {
                 d = d.help(format!("bare `{name}` means a pool's own {name} and works only inside a pool; elsewhere write `POOL.{name}`"));
             }
             self.error(d);
@@ -799,7 +807,24 @@ impl Lowerer<'_> {
                     loc: self.loc(*span),
                 }
             }
-            ast::Stmt::Check { roll, against, outcomes, .. } => {
+            ast::Stmt::Check { roll, against, degrees, outcomes, .. } => {
+                let by = match degrees {
+                    Some(d) => Some(self.degrees_ref(&d.name)),
+                    None => self.default_degrees.map(Some),
+                };
+                if let Some(by) = by {
+                    let (roll, against) = (self.int(roll, ctx), self.int(against, ctx));
+                    let Some(id) = by else {
+                        // Unknown degrees, reported: the blocks are still checked.
+                        for (_, block) in outcomes {
+                            self.block(block, ctx);
+                        }
+                        return E::Check { roll, against, outcomes: ir::Outcomes::default() };
+                    };
+                    let graded = self.graded_check(id, degrees.as_deref(), &against, outcomes, ctx);
+                    let outcomes = ir::Outcomes { graded: Some(Box::new(graded)), ..ir::Outcomes::default() };
+                    return E::Check { roll, against, outcomes };
+                }
                 let mut o = ir::Outcomes::default();
                 for (name, block) in outcomes {
                     let effects = self.block(block, ctx);

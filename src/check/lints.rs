@@ -77,10 +77,10 @@ impl Uses {
                 Effect::Check { roll, against, outcomes } => {
                     self.expr(roll);
                     self.expr(against);
-                    self.effects(&outcomes.success);
-                    self.effects(&outcomes.failure);
-                    outcomes.critical.iter().for_each(|c| self.effects(c));
-                    outcomes.fumble.iter().for_each(|c| self.effects(c));
+                    outcomes.blocks().for_each(|b| self.effects(b));
+                    if let Some(g) = &outcomes.graded {
+                        g.shifts.iter().chain(&g.opponent).for_each(|s| self.expr(&s.when));
+                    }
                 }
                 Effect::If { cond, then, otherwise } => {
                     self.expr(cond);

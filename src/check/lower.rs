@@ -15,6 +15,10 @@ pub struct Lowerer<'a> {
     pub expanding: Vec<usize>,
     /// Which effects some `do` named.
     pub used_effects: Vec<bool>,
+    /// The declared degrees' levels (name, success), for the outcomes of checks graded by them.
+    pub levels: Vec<Vec<(String, bool)>>,
+    /// `default degrees NAME`.
+    pub default_degrees: Option<ir::DegreesId>,
     /// Where spans become the IR's locations (`ir::Loc`).
     pub sources: &'a SourceMap,
     pub diagnostics: Vec<Diagnostic>,
@@ -36,6 +40,8 @@ pub struct Ctx {
     pub maintain: bool,
     /// `source` means who applied the condition (inside a condition, and `while` durations).
     pub source: bool,
+    /// `total`, `natural`, `modifier` and `margin` mean the roll being graded (inside `degrees`).
+    pub roll: bool,
 }
 
 /// The default order of work at the start and end of a turn (see `sequence`).
@@ -66,6 +72,8 @@ impl<'a> Lowerer<'a> {
             effects: Vec::new(),
             expanding: Vec::new(),
             used_effects: Vec::new(),
+            levels: Vec::new(),
+            default_degrees: None,
         }
     }
 
@@ -154,8 +162,23 @@ impl<'a> Lowerer<'a> {
             state_order: Vec::new(),
             turn_start: TURN_START.to_vec(),
             turn_end: TURN_END.to_vec(),
+            degrees: Vec::new(),
             dispatch: ir::Dispatch::default(),
         };
+        // Before any check is lowered: checks name their levels.
+        for entry in entries {
+            if let Decl::Degrees(d) = &entry.item.decl {
+                let degrees = self.degrees(d);
+                r.degrees.push(degrees);
+            }
+        }
+        self.levels =
+            r.degrees.iter().map(|d| d.levels.iter().map(|l| (l.name.clone(), l.success)).collect()).collect();
+        for entry in entries {
+            if let Decl::DefaultDegrees(name) = &entry.item.decl {
+                self.default_degrees = self.degrees_ref(name);
+            }
+        }
         let default_cost = entries.iter().find_map(|e| match &e.item.decl {
             Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
             _ => None,
@@ -177,6 +200,8 @@ impl<'a> Lowerer<'a> {
                 Decl::Title(t) => r.title = Some(t.clone()),
                 // Lowered where `do` names it, in that place's context (an unused one below).
                 Decl::Effect { .. } => {}
+                // Lowered above, before the checks that use them.
+                Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
                 Decl::Stat { name, default } => {
                     r.stats.push(ir::Stat { name: name.name.clone(), default: self.int(default, plain) })
                 }

@@ -34,6 +34,8 @@ fn key(decl: &Decl) -> Key {
         Decl::Rest { name, .. } => named(DeclKind::Rest, name),
         Decl::Outro { name, .. } => named(DeclKind::Outro, name),
         Decl::Effect { name, .. } => named(DeclKind::Effect, name),
+        Decl::Degrees(d) => named(DeclKind::Degrees, &d.name),
+        Decl::DefaultDegrees(_) => Key::Single("default degrees"),
         Decl::Title(_) => Key::Single("title"),
         Decl::Initiative(_) => Key::Single("initiative"),
         Decl::Round(_) => Key::Single("round"),
@@ -74,6 +76,7 @@ fn name_span(item: &Item) -> Span {
         | Decl::Outro { name, .. }
         | Decl::Effect { name, .. } => name.span,
         Decl::Pool(p) => p.name.span,
+        Decl::Degrees(d) => d.name.span,
         Decl::Hook(Hook { name: Some(name), .. }) | Decl::Downtime { name: Some(name), .. } => name.span,
         Decl::Condition(c) => c.name.span,
         Decl::Action(a) | Decl::Trigger(a) => a.name.span,

@@ -45,6 +45,7 @@ pub struct Scope {
     pub actions: Names,
     pub triggers: Names,
     pub phases: Names,
+    pub degrees: Names,
 }
 
 impl Scope {
@@ -60,6 +61,7 @@ impl Scope {
                 Decl::Condition(c) => scope.conditions.push(&c.name.name, c.name.span),
                 Decl::Action(a) => scope.actions.push(&a.name.name, a.name.span),
                 Decl::Trigger(t) => scope.triggers.push(&t.name.name, t.name.span),
+                Decl::Degrees(d) => scope.degrees.push(&d.name.name, d.name.span),
                 Decl::Round(phases) => {
                     for ph in phases {
                         scope.phases.push(&ph.name.name, ph.name.span);

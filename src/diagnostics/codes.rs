@@ -326,6 +326,38 @@ Example:
 
 Fix: write the repeated part once, as a `repeat while` loop.";
 
+    UnknownDegrees => "unknown-degrees", "A check or `default degrees` names degrees of success that are not \
+declared.
+
+Example:
+
+    check 1d20 + skill vs 15 degrees pf3 { critical_success { ... } }
+
+Fix: name declared degrees (`degrees pf2`), or declare them: `degrees pf3 { ... }`.";
+
+    BadDegrees => "bad-degrees", "A `degrees` declaration cannot grade every roll. Its levels are tried \
+best first and a roll reaches the first whose `when` holds, so: it needs at least one `success` and \
+one `failure` level, every success level comes before every failure level, the last level has no \
+`when` (it takes every roll the others left), and no other level may leave out its `when` (the \
+levels after it could never be reached).
+
+Example:
+
+    degrees pf2 {
+      success: success
+      critical_success: success when margin >= 10
+      failure: failure
+    }
+
+`critical_success` comes after a level without `when`, so no roll reaches it. Fix: best first,
+every level but the last with its `when`:
+
+    degrees pf2 {
+      critical_success: success when margin >= 10
+      success: success when margin >= 0
+      failure: failure
+    }";
+
     CyclicDerive => "cyclic-derive", "Derived values depend on each other in a circle, so none can be computed. \
 The same holds for a pool's `max` or `min` that reads itself (`max max`, `max p.max`), or two pools \
 whose maxima name each other.

@@ -41,6 +41,11 @@ pub(super) fn sections(texts: &Texts, merged: &[Merged]) -> Vec<Section> {
             groups: one(rules.of(|d| matches!(d, Decl::Effect { .. }))),
         },
         Section {
+            title: "Degrees of success".into(),
+            intro: Vec::new(),
+            groups: one(rules.of(|d| matches!(d, Decl::Degrees(_)))),
+        },
+        Section {
             title: "Conditions".into(),
             intro: Vec::new(),
             groups: one(rules.of(|d| matches!(d, Decl::Condition(_)))),
@@ -75,6 +80,7 @@ fn is_other_rule(decl: &Decl) -> bool {
         decl,
         Decl::Space { .. }
             | Decl::DefaultCost(_)
+            | Decl::DefaultDegrees(_)
             | Decl::Limit(_)
             | Decl::CostAdjust { .. }
             | Decl::Priority(_)
@@ -201,6 +207,20 @@ impl Rules<'_> {
                 summary.extend(self.block(body));
                 plain("effect", name.name.clone(), summary)
             }
+            Decl::Degrees(d) => {
+                let mut parts: Vec<Line> = d
+                    .levels
+                    .iter()
+                    .map(|l| {
+                        let end = l.when.as_ref().map_or(l.side.span, |w| w.span);
+                        vec![code(self.text(l.name.span.to(end)))]
+                    })
+                    .collect();
+                parts.extend(d.shifts.iter().map(|s| vec![code(self.text(s.span))]));
+                let mut summary = vec![text("levels, best first: ")];
+                summary.extend(joined(parts));
+                plain("degrees", d.name.name.clone(), summary)
+            }
             Decl::Outro { name, label, continues, body } => {
                 let how = if *continues { "rounds go on without initiative: " } else { "the encounter ends: " };
                 let mut summary = vec![text(how)];
@@ -227,6 +247,7 @@ impl Rules<'_> {
                     Decl::CostAdjust { .. } => shown.clone(),
                     Decl::Space { .. } => "space".into(),
                     Decl::DefaultCost(_) => "default cost".into(),
+                    Decl::DefaultDegrees(_) => "default degrees".into(),
                     Decl::Priority(_) => "priority".into(),
                     Decl::Chains { .. } => "chains".into(),
                     Decl::Surprise(_) => "surprise round".into(),
@@ -257,6 +278,7 @@ impl Rules<'_> {
             }
             Decl::DefaultCost(terms) if terms.terms.is_empty() => "default cost 0".into(),
             Decl::DefaultCost(terms) => format!("default cost {}", self.text(terms.span)),
+            Decl::DefaultDegrees(name) => format!("default degrees {}", name.name),
             Decl::Priority(steps) => format!("priority {}", names(steps)),
             Decl::Chains { order, depth } => match depth {
                 Some(depth) => format!("chains {} depth {}", order.name, self.text(depth.span)),

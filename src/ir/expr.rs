@@ -60,6 +60,8 @@ pub enum Expr {
     LastCheck(Who),
     /// Whether the participant's most recent check was a critical.
     LastCritical(Who),
+    /// Inside `degrees`: a fact of the roll being graded.
+    Roll(RollFact),
     /// How many participants standing, related to the owner by the relation, are each within
     /// their own value of the expression of the participant (`count_near(ally, target, reach)`).
     CountNear(Relation, Who, Box<Expr>),
@@ -162,11 +164,63 @@ pub enum Chooser {
 }
 
 /// What a check does on each result; a missing `critical` falls back to `success`, a missing
-/// `fumble` to `failure`.
+/// `fumble` to `failure`. A check read by declared degrees has its effects in `graded` instead.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Outcomes {
     pub success: Vec<Effect>,
     pub failure: Vec<Effect>,
     pub critical: Option<Vec<Effect>>,
     pub fumble: Option<Vec<Effect>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graded: Option<Box<Graded>>,
+}
+
+impl Outcomes {
+    /// Every block of effects written, once each.
+    pub fn blocks(&self) -> impl Iterator<Item = &[Effect]> {
+        [Some(&self.success[..]), Some(&self.failure[..]), self.critical.as_deref(), self.fumble.as_deref()]
+            .into_iter()
+            .flatten()
+            .chain(self.graded.iter().flat_map(|g| g.blocks.iter().map(Vec::as_slice)))
+    }
+}
+
+/// A check read by declared degrees.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Graded {
+    pub degrees: crate::ir::DegreesId,
+    pub contest: Contest,
+    /// Shifts of this check's own level, after the degrees' own.
+    pub shifts: Vec<crate::ir::LevelShift>,
+    /// Shifts of the level of the roll it is against, in a contest.
+    pub opponent: Vec<crate::ir::LevelShift>,
+    /// The effects written, one block per outcome written.
+    pub blocks: Vec<Vec<Effect>>,
+    /// For each level of the degrees, the block it runs: its own, else the nearest level toward
+    /// the other side's that has one (a missing `major` runs `hard`'s), else none.
+    pub runs: Vec<Option<u32>>,
+}
+
+/// What a graded check's `vs` is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Contest {
+    /// A value: the check's level is read on its own roll.
+    Value,
+    /// A roll (it has dice): both rolls are graded and compared, level first, then total.
+    Roll,
+    /// `WHO.last_check`: compared with that check's recorded level and total.
+    LastCheck(Who),
+}
+
+/// What a level's condition reads about the roll being graded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RollFact {
+    /// Everything added up.
+    Total,
+    /// The face of the die that counts (0 when no die was thrown).
+    Natural,
+    /// `total - natural`: what was added to the die.
+    Modifier,
+    /// `total` minus what it is against.
+    Margin,
 }

@@ -15,7 +15,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -27,7 +27,7 @@ macro_rules! ids {
     )*};
 }
 
-ids!(StatId, DerivedId, PoolId, CategoryId, EventId, ConditionId, ActionId, TriggerId, PhaseId);
+ids!(StatId, DerivedId, PoolId, CategoryId, EventId, ConditionId, ActionId, TriggerId, PhaseId, DegreesId);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -64,7 +64,34 @@ pub struct Ruleset {
     pub state_order: Vec<PoolId>,
     pub turn_start: Vec<TurnStep>,
     pub turn_end: Vec<TurnStep>,
+    /// Declared levels of success (`degrees`), for the checks graded by them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub degrees: Vec<Degrees>,
     pub dispatch: Dispatch,
+}
+
+/// Levels of success, best first: a graded check reaches the first level whose `when` holds
+/// (the last level of each side has none), then each holding shift moves it one level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Degrees {
+    pub name: String,
+    pub levels: Vec<Level>,
+    pub shifts: Vec<LevelShift>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    pub name: String,
+    /// A success (else a failure): every success level is better than every failure level.
+    pub success: bool,
+    pub when: Option<Expr>,
+}
+
+/// One level better (`up`) or worse when `when` holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevelShift {
+    pub up: bool,
+    pub when: Expr,
 }
 
 /// Where a rule is written: an index into [`Ruleset::files`], a 1-based line and a 1-based

@@ -286,14 +286,10 @@ impl Validator<'_> {
                     Effect::Check { roll, against, outcomes } => {
                         self.expr(roll);
                         self.expr(against);
-                        stack.push(&outcomes.success);
-                        stack.push(&outcomes.failure);
-                        if let Some(c) = &outcomes.critical {
-                            stack.push(c);
+                        if let Some(g) = &outcomes.graded {
+                            self.graded(g);
                         }
-                        if let Some(f) = &outcomes.fumble {
-                            stack.push(f);
-                        }
+                        stack.extend(outcomes.blocks());
                     }
                     Effect::If { cond, then, otherwise } => {
                         self.expr(cond);
@@ -322,8 +318,34 @@ impl Validator<'_> {
         self.event_ref(p.event);
     }
 
+    /// A graded check names declared degrees, a block for each level, and blocks that exist.
+    fn graded(&mut self, g: &crate::ir::Graded) {
+        self.index("degrees", g.degrees.0, self.r.degrees.len());
+        let levels = self.r.degrees.get(g.degrees.index()).map_or(0, |d| d.levels.len());
+        if g.runs.len() != levels && self.problem.is_none() {
+            self.problem = Some(format!("a check graded by {levels} levels says what {} of them run", g.runs.len()));
+        }
+        for b in g.runs.iter().flatten() {
+            self.index("outcome block", *b, g.blocks.len());
+        }
+        for s in g.shifts.iter().chain(&g.opponent) {
+            self.expr(&s.when);
+        }
+    }
+
     fn ruleset(&mut self) {
         let r = self.r;
+        for d in &r.degrees {
+            if d.levels.is_empty() && self.problem.is_none() {
+                self.problem = Some(format!("degrees `{}` have no levels", d.name));
+            }
+            for l in &d.levels {
+                self.opt(&l.when);
+            }
+            for s in &d.shifts {
+                self.expr(&s.when);
+            }
+        }
         for s in &r.stats {
             self.expr(&s.default);
         }

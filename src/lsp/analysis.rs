@@ -104,6 +104,7 @@ impl Chain {
             Decl::Rest { name, .. } => push(Kind::Rest, name, item.span),
             Decl::Outro { name, .. } => push(Kind::Outro, name, item.span),
             Decl::Effect { name, .. } => push(Kind::Effect, name, item.span),
+            Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
             Decl::Hook(ast::Hook { name: Some(name), .. }) => push(Kind::Hook, name, item.span),
             Decl::Downtime { name: Some(name), .. } => push(Kind::Downtime, name, item.span),
             Decl::Round(phases) => {
@@ -139,6 +140,7 @@ pub enum Kind {
     Downtime,
     Zone,
     Effect,
+    Degrees,
 }
 
 impl Kind {
@@ -165,6 +167,7 @@ impl Kind {
             Kind::Downtime => "downtime",
             Kind::Zone => "zone",
             Kind::Effect => "effect",
+            Kind::Degrees => "degrees",
         }
     }
 }

@@ -73,11 +73,12 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Hook => "hook",
         Kind::Downtime => "downtime",
         Kind::Effect => "effect",
+        Kind::Degrees => "degrees",
         Kind::Phase | Kind::Zone => return None,
     })
 }
 
-const DECL_KINDS: [&str; 14] = [
+const DECL_KINDS: [&str; 15] = [
     "pool",
     "stat",
     "derive",
@@ -92,6 +93,7 @@ const DECL_KINDS: [&str; 14] = [
     "rest",
     "outro",
     "effect",
+    "degrees",
 ];
 
 /// Words after which a new name is written.
@@ -127,6 +129,9 @@ fn want(before: &[Token<'_>]) -> Want {
         "." => return Want::Names(&[KindSet::Values]),
         "emit" => return Want::Names(&[KindSet::Event]),
         "do" => return Want::Names(&[KindSet::Of("effect")]),
+        // In a check or after `default`: declared degrees (at the top level a new name follows).
+        "degrees" if depth > 0 || prev2 == "default" => return Want::Names(&[KindSet::Of("degrees")]),
+        "degrees" => return Want::Nothing,
         "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "apply" | "has" | "implies" | "applies" => return Want::Names(CONDITIONS),
@@ -157,6 +162,7 @@ fn want(before: &[Token<'_>]) -> Want {
                 "rest" => &[KindSet::Of("rest")],
                 "outro" => &[KindSet::Of("outro")],
                 "effect" => &[KindSet::Of("effect")],
+                "degrees" => &[KindSet::Of("degrees")],
                 _ => &[],
             });
         }
@@ -282,6 +288,7 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
         Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
         Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
+        Kind::Degrees => CompletionItemKind::ENUM,
     }
 }
 

@@ -130,7 +130,7 @@ pub fn is_keyword(word: &str) -> bool {
 }
 
 /// The words that start a top-level declaration.
-pub const TOP_LEVEL: [&str; 28] = [
+pub const TOP_LEVEL: [&str; 30] = [
     "title",
     "stat",
     "derive",
@@ -159,12 +159,18 @@ pub const TOP_LEVEL: [&str; 28] = [
     "outro",
     "override",
     "remove",
+    "effect",
+    "degrees",
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub const BUILTINS: [(&str, &str); 30] = [
+pub const BUILTINS: [(&str, &str); 34] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
-    ("last_critical", "whether a participant's most recent check was a critical"),
+    ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
+    ("natural", "inside `degrees`: the face of the die that counts in the roll being graded (0 when none was thrown)"),
+    ("total", "inside `degrees`: the roll being graded, everything added up"),
+    ("modifier", "inside `degrees`: what was added to the die that counts (`total - natural`)"),
+    ("margin", "inside `degrees`: the roll's total minus what it is against (in a contest, the other roll's total)"),
     ("count_near", "count_near(relation, who, reach): how many standing participants of that relation are within their own reach of who"),
     ("dice", "dice(count, sides): count dice of that many sides, both read as they are rolled (`dice(level, 6)`, `dice(1, weapon_die)`); 0 dice roll nothing"),
     ("self", "the participant the rule runs for: the actor, the reactor, the pool's or condition's holder"),

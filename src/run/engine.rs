@@ -79,6 +79,9 @@ pub struct Engine<'r, S> {
     /// How many changes of state (a pool's value, a condition held, a position) the engine has
     /// made: a `repeat while` stops after a pass that made none.
     pub changes: u64,
+    /// The roll a `degrees` level is being read on: total, natural, modifier, margin
+    /// (`ir::RollFact` order).
+    pub facts: [i64; 4],
     pub out: Out<S>,
 }
 
@@ -107,6 +110,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             dry: false,
             rule: None,
             because: None,
+            facts: [0; 4],
             changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }

@@ -110,8 +110,9 @@ impl<S: Sink> Engine<'_, S> {
                 let who = c.who(*w)?;
                 self.world.distance(who, c.owner)
             }
-            Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].0,
-            Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].1),
+            Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].total,
+            Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].critical),
+            Expr::Roll(fact) => self.facts[*fact as usize],
             Expr::CountNear(rel, w, reach) => {
                 let of = c.who(*w)?;
                 let mut count = 0;

@@ -373,12 +373,15 @@ fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "question", question);
             name_field(out, q, "answer", answer);
         }
-        Event::Check { who, roll, against, outcome } => {
+        Event::Check { who, roll, against, outcome, opposed } => {
             tag(out, "check");
             name_field(out, q, "who", who);
             int_field(out, "roll", *roll);
             int_field(out, "against", *against);
-            static_field(out, q, "outcome", outcome);
+            name_field(out, q, "outcome", outcome);
+            if let Some(theirs) = opposed {
+                name_field(out, q, "opposed", theirs);
+            }
         }
         Event::Downtime { hour } => {
             tag(out, "downtime");
@@ -721,7 +724,8 @@ mod tests {
             Event::Condition { who: n.clone(), condition: n.clone(), on: true },
             Event::Condition { who: n.clone(), condition: n.clone(), on: false },
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
-            Event::Check { who: n.clone(), roll: -4, against: 10, outcome: "critical" },
+            Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
+            Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
             Event::Downtime { hour: u32::MAX },
             Event::Move { who: n.clone(), from: i64::MIN, to: 3, forced: true },
             Event::Move { who: n.clone(), from: 0, to: 3, forced: false },

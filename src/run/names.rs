@@ -15,6 +15,10 @@ pub struct Names {
     pub event: Vec<Name>,
     pub trigger: Vec<Name>,
     pub phase: Vec<Name>,
+    /// The built-in outcomes of a check: success, failure, critical, fumble.
+    pub outcome: [Name; 4],
+    /// Per declared degrees, its levels.
+    pub levels: Vec<Vec<Name>>,
     /// Other strings of the ruleset (questions, options), keyed by their address.
     interned: Vec<((usize, usize), Name)>,
 }
@@ -32,6 +36,8 @@ impl Names {
             event: all(&r.events, |x| &x.name),
             trigger: all(&r.triggers, |x| &x.name),
             phase: all(&r.phases, |x| &x.name),
+            outcome: ["success", "failure", "critical", "fumble"].map(Name::from),
+            levels: r.degrees.iter().map(|d| all(&d.levels, |l| &l.name)).collect(),
             interned: Vec::new(),
         }
     }

@@ -242,7 +242,11 @@ pub enum Event {
         who: Name,
         roll: i64,
         against: i64,
-        outcome: &'static str,
+        /// `success`, `failure`, `critical`, `fumble`, or a level of the check's degrees.
+        outcome: Name,
+        /// In a graded contest: the level the roll it was against reached.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        opposed: Option<Name>,
     },
     Downtime {
         hour: u32,
@@ -425,7 +429,12 @@ pub fn text_line(r: &Record) -> String {
             }
         }
         Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
-        Event::Check { who, roll, against, outcome } => format!("  {who}'s check: {roll} vs {against}, {outcome}."),
+        Event::Check { who, roll, against, outcome, opposed: None } => {
+            format!("  {who}'s check: {roll} vs {against}, {outcome}.")
+        }
+        Event::Check { who, roll, against, outcome, opposed: Some(theirs) } => {
+            format!("  {who}'s check: {roll} vs {against} ({theirs}), {outcome}.")
+        }
         Event::Downtime { hour } => format!("Downtime, hour {hour}."),
         Event::Leave { who } => format!("  {who} leaves the encounter."),
         Event::Move { who, from, to, forced } => {

@@ -72,8 +72,8 @@ pub struct World {
     pub present: Vec<bool>,
     /// Per participant: on a side the surprise round leaves out.
     pub surprised: Vec<bool>,
-    /// Per participant: the total of its most recent check, and whether it was a critical.
-    pub last_check: Vec<(i64, bool)>,
+    /// Per participant: its most recent check.
+    pub last_check: Vec<LastCheck>,
     pub initiative: Vec<i64>,
     /// Per participant: it `follow`ed someone, so it goes ahead of anyone else at its value
     /// (right after the one it followed) until initiative is made again.
@@ -133,7 +133,7 @@ impl World {
         self.source_timed = 0;
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
-        refill(&mut self.last_check, n, (0, false));
+        refill(&mut self.last_check, n, LastCheck::default());
         refill(&mut self.initiative, n, 0);
         refill(&mut self.following, n, false);
         self.order.clear();
@@ -425,4 +425,14 @@ impl World {
 pub fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
     v.resize(n, x);
+}
+
+/// A participant's most recent check, as `last_check`, `last_critical` and contests read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LastCheck {
+    pub total: i64,
+    /// A critical: the built-in outcome `critical`, or the best level of its degrees.
+    pub critical: bool,
+    /// The level it reached, when it was graded by declared degrees.
+    pub level: Option<(crate::ir::DegreesId, u32)>,
 }

@@ -113,6 +113,43 @@ pub enum Decl {
         name: Ident,
         body: Block,
     },
+    /// `degrees NAME { LEVEL: SIDE when COND ... }`: levels of success, best first.
+    Degrees(Degrees),
+    /// `default degrees NAME`: the degrees of every check that names none.
+    DefaultDegrees(Ident),
+}
+
+/// Levels of success a check can reach, best first, and what shifts a roll by a level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Degrees {
+    pub name: Ident,
+    pub levels: Vec<DegreeLevel>,
+    pub shifts: Vec<DegreeShift>,
+}
+
+/// `hard: success when COND`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DegreeLevel {
+    pub name: Ident,
+    /// `success` or `failure`, as written.
+    pub side: Ident,
+    pub when: Option<Expr>,
+}
+
+/// `up when COND` (`up` false: `down`); in a check, `opponent` shifts the roll it is against.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DegreeShift {
+    pub opponent: bool,
+    pub up: bool,
+    pub when: Expr,
+    pub span: Span,
+}
+
+/// `degrees NAME, SHIFT, ...` after a check's `vs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckDegrees {
+    pub name: Ident,
+    pub shifts: Vec<DegreeShift>,
 }
 
 /// How `adjust cost` changes a cost.
@@ -139,6 +176,7 @@ pub enum DeclKind {
     Hook,
     Downtime,
     Effect,
+    Degrees,
 }
 
 impl DeclKind {
@@ -158,6 +196,7 @@ impl DeclKind {
             DeclKind::Hook => "hook",
             DeclKind::Downtime => "downtime",
             DeclKind::Effect => "effect",
+            DeclKind::Degrees => "degrees",
         }
     }
 }
@@ -601,6 +640,8 @@ pub enum Stmt {
     Check {
         roll: Expr,
         against: Expr,
+        /// `degrees NAME, ...`: `None` reads the check by the ruleset's default degrees, if any.
+        degrees: Option<Box<CheckDegrees>>,
         outcomes: Vec<(Ident, Block)>,
         span: Span,
     },

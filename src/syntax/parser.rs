@@ -615,6 +615,29 @@ impl Builder {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 Decl::Effect { name, body: self.block(self.next(&mut it, &p)?)? }
             }
+            Rule::degrees_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let (mut levels, mut shifts) = (Vec::new(), Vec::new());
+                for clause in it {
+                    let mut ci = kids(&clause);
+                    if clause.as_rule() == Rule::degree_level {
+                        let level = self.ident(&self.next(&mut ci, &clause)?);
+                        let side = self.ident(&self.next(&mut ci, &clause)?);
+                        let when = match ci.nth(1) {
+                            Some(e) => Some(self.expr(e)?),
+                            None => None,
+                        };
+                        levels.push(DegreeLevel { name: level, side, when });
+                    } else {
+                        shifts.push(self.degree_shift(&clause)?);
+                    }
+                }
+                Decl::Degrees(Degrees { name, levels, shifts })
+            }
+            Rule::default_degrees_item => {
+                it.next(); // `degrees`
+                Decl::DefaultDegrees(self.ident(&self.next(&mut it, &p)?))
+            }
             Rule::pool_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
@@ -773,6 +796,7 @@ impl Builder {
                     Some(Rule::kw_rest) => DeclKind::Rest,
                     Some(Rule::kw_outro) => DeclKind::Outro,
                     Some(Rule::kw_effect) => DeclKind::Effect,
+                    Some(Rule::kw_degrees) => DeclKind::Degrees,
                     _ => DeclKind::Event,
                 };
                 Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
@@ -918,6 +942,16 @@ impl Builder {
             Some(Rule::kw_phase) => Period::Phase,
             _ => Period::Round,
         }
+    }
+
+    /// `[opponent] up when COND` / `down when COND`.
+    fn degree_shift(&self, p: &P) -> R<DegreeShift> {
+        let mut it = kids(p).peekable();
+        let opponent = it.next_if(|x| x.as_rule() == Rule::kw_opponent).is_some();
+        let up = self.next(&mut it, p)?.as_rule() == Rule::kw_up;
+        it.next(); // `when`
+        let when = self.expr(self.next(&mut it, p)?)?;
+        Ok(DegreeShift { opponent, up, when, span: self.span(p) })
     }
 
     fn guard(&self, p: P) -> R<Guard> {
@@ -1247,13 +1281,22 @@ impl Builder {
                 let roll = self.expr(self.next(&mut it, &p)?)?;
                 it.next(); // `vs`
                 let against = self.expr(self.next(&mut it, &p)?)?;
+                let mut degrees = None;
+                let mut it = it.peekable();
+                if let Some(d) = it.next_if(|x| x.as_rule() == Rule::check_degrees) {
+                    let mut di = kids(&d);
+                    di.next(); // `degrees`
+                    let name = self.ident(&self.next(&mut di, &d)?);
+                    let shifts = di.map(|s| self.degree_shift(&s)).collect::<R<Vec<_>>>()?;
+                    degrees = Some(Box::new(CheckDegrees { name, shifts }));
+                }
                 let mut outcomes = Vec::new();
                 for o in it {
                     let mut oi = kids(&o);
                     let name = self.ident(&self.next(&mut oi, &o)?);
                     outcomes.push((name, self.block(self.next(&mut oi, &o)?)?));
                 }
-                Stmt::Check { roll, against, outcomes, span }
+                Stmt::Check { roll, against, degrees, outcomes, span }
             }
             Rule::move_stmt => {
                 let mut first = self.next(&mut it, &p)?;

@@ -84,6 +84,10 @@ fields!(Hook { name, at, guard, body });
 fields!(Block { stmts, span });
 fields!(Path { parts, span });
 fields!(Expr { kind, span });
+fields!(Degrees { name, levels, shifts });
+fields!(DegreeLevel { name, side, when });
+fields!(DegreeShift { when, span });
+fields!(CheckDegrees { name, shifts });
 
 impl Shift for Decl {
     fn shift(&mut self, by: i64) {
@@ -105,6 +109,8 @@ impl Shift for Decl {
             }
             Decl::Limit(l) => l.shift(by),
             Decl::DefaultCost(c) => c.shift(by),
+            Decl::Degrees(d) => d.shift(by),
+            Decl::DefaultDegrees(name) => name.shift(by),
             Decl::Action(a) | Decl::Trigger(a) => a.shift(by),
             Decl::Hook(h) => h.shift(by),
             Decl::Space { kind, zones } => {
@@ -380,9 +386,10 @@ impl Shift for Stmt {
                 options.shift(by);
                 span.shift(by);
             }
-            Stmt::Check { roll, against, outcomes, span } => {
+            Stmt::Check { roll, against, degrees, outcomes, span } => {
                 roll.shift(by);
                 against.shift(by);
+                degrees.shift(by);
                 outcomes.shift(by);
                 span.shift(by);
             }

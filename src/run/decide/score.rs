@@ -142,12 +142,7 @@ fn harmful(r: &ir::Ruleset, effects: &[Effect], depth: u32) -> bool {
         }),
         Effect::If { then, otherwise, .. } => deeper(then) || deeper(otherwise),
         Effect::Repeat { body, .. } => deeper(body),
-        Effect::Check { outcomes, .. } => {
-            deeper(&outcomes.success)
-                || deeper(&outcomes.failure)
-                || outcomes.critical.as_deref().is_some_and(deeper)
-                || outcomes.fumble.as_deref().is_some_and(deeper)
-        }
+        Effect::Check { outcomes, .. } => outcomes.blocks().any(deeper),
         Effect::Choose { options, .. } => options.iter().any(|o| deeper(&o.effects)),
         _ => false,
     })
@@ -382,8 +377,22 @@ impl<S: Sink> Engine<'_, S> {
             },
             Effect::Check { roll, against, outcomes } => {
                 let hit = self.chance(CmpOp::Ge, roll, against, c, deeper).unwrap_or(0.5);
-                let success = self.score(&outcomes.success, c, me, deeper);
-                let failure = self.score(&outcomes.failure, c, me, deeper);
+                // Graded: scored as its plainest success (the last success level) against its
+                // plainest failure (the first failure level).
+                let (success, failure) = match &outcomes.graded {
+                    None => (&outcomes.success[..], &outcomes.failure[..]),
+                    Some(g) => {
+                        let levels = r.degrees.get(g.degrees.index()).map_or(&[][..], |d| &d.levels[..]);
+                        let block = |l: Option<usize>| {
+                            l.and_then(|l| g.runs.get(l).copied().flatten())
+                                .and_then(|b| g.blocks.get(b as usize))
+                                .map_or(&[][..], Vec::as_slice)
+                        };
+                        (block(levels.iter().rposition(|l| l.success)), block(levels.iter().position(|l| !l.success)))
+                    }
+                };
+                let success = self.score(success, c, me, deeper);
+                let failure = self.score(failure, c, me, deeper);
                 hit * success + (1.0 - hit) * failure
             }
             Effect::If { cond, then, otherwise } => {
@@ -504,12 +513,7 @@ impl<S: Sink> Engine<'_, S> {
                     None => true,
                 },
             },
-            Effect::Check { outcomes, .. } => {
-                self.changes(&outcomes.success, c, deeper)
-                    || self.changes(&outcomes.failure, c, deeper)
-                    || outcomes.critical.as_deref().is_some_and(|x| self.changes(x, c, deeper))
-                    || outcomes.fumble.as_deref().is_some_and(|x| self.changes(x, c, deeper))
-            }
+            Effect::Check { outcomes, .. } => outcomes.blocks().any(|x| self.changes(x, c, deeper)),
             Effect::Choose { options, .. } => options.iter().any(|o| self.changes(&o.effects, c, deeper)),
             // A move that would end where it starts: next to its goal already, against an edge,
             // or blocked.
