@@ -2131,3 +2131,90 @@ fn default_degrees_grade_every_check_that_names_none() {
     let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["tempo::unknown-option"], "{:?}", c.diagnostics);
 }
+
+/// Reach and the movement events through it (issue 14: opportunity attacks without a separate
+/// action; issue 15: moving out of a threatened hex).
+const REACH: &str = r#"ruleset reach
+initiative { value 0; ties table }
+round { phase act: turns }
+space grid
+stat reach_stat = 1
+pool ap { max 3; refresh at turn_start }
+pool rp { max 1; refresh at turn_start }
+pool hp { max 20; when <= 0 { apply down } }
+condition down { blocks actions, reactions, movement }
+condition rooted { blocks movement }
+reach reach_stat
+action retreat { cost 1 ap; resolve { move away 4; hp += 0 } }
+action approach { cost 1 ap; resolve { move 6 } }
+action shove { cost 1 ap; target enemy; resolve { push target 3 } }
+reaction opportunity_attack { cost 1 rp; on leave_reach by enemy against self; interrupts; resolve { actor.hp -= 5 } }
+reaction set_spear { on enter_reach by enemy against self; resolve { actor.hp -= 1 } }
+reaction hold_fast { cost 1 rp; on move_in_reach by enemy against self; interrupts; resolve { apply rooted to actor; cancel } }
+"#;
+
+fn reach_run(a_steps: &str, others: &str) -> String {
+    let scenario = format!(
+        r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [{a_steps}, EndTurn(round: 1)], fallback: Passive)),
+{others}])"#
+    );
+    play(REACH, &scenario).expect("runs")
+}
+
+#[test]
+fn leaving_reach_is_answered_before_the_step_and_entering_after_it() {
+    let t = reach_run(
+        r#"Act(round: 1, action: "retreat"), Act(round: 1, action: "approach")"#,
+        r#"  (name: "B", side: "b", position: 1, controller: Script(steps: [React(round: 1, reaction: "opportunity_attack")], fallback: Passive)),
+  (name: "C", side: "b", position: -6, controller: Script(steps: [React(round: 1, reaction: "set_spear")], fallback: Passive)),
+"#,
+    );
+    assert_in_order(
+        &t,
+        &[
+            "A uses retreat (action)",
+            "B answers leave_reach with opportunity_attack.",
+            "A: hp 20 -> 15 (opportunity_attack by B)",
+            "A moves from 0 to -4.",
+            "A uses approach (action)",
+            "A moves from -4 to -5.",
+            "C answers enter_reach with set_spear.",
+            "A: hp 15 -> 14 (set_spear by C)",
+        ],
+    );
+    // The move toward C passes nobody else's reach, so it is one line.
+    assert!(!t.contains("A moves from -4 to -4"), "{t}");
+}
+
+#[test]
+fn an_answer_that_cancels_the_movement_stops_it_and_the_rest_of_the_rule() {
+    let t = reach_run(
+        r#"Act(round: 1, action: "retreat")"#,
+        r#"  (name: "B", side: "b", position: 1, controller: Script(steps: [React(round: 1, reaction: "hold_fast")], fallback: Passive)),
+"#,
+    );
+    assert_in_order(&t, &["A uses retreat (action)", "B answers move_in_reach with hold_fast.", "A is now rooted."]);
+    assert!(!t.contains("A moves from"), "the move was stopped where it began:\n{t}");
+}
+
+#[test]
+fn a_move_is_cut_only_where_someone_could_answer() {
+    // B is A's ally: its reach answers nothing, so the move past it is not cut there.
+    let t = reach_run(
+        r#"Act(round: 1, action: "retreat")"#,
+        r#"  (name: "B", side: "a", position: 1, controller: Policy(Passive)),
+  (name: "C", side: "b", position: -1, controller: Script(steps: [React(round: 1, reaction: "opportunity_attack")], fallback: Passive)),
+"#,
+    );
+    assert_in_order(&t, &["C answers leave_reach with opportunity_attack.", "A moves from 0 to 4."]);
+    assert!(!t.contains("A moves from 0 to 1."), "{t}");
+}
+
+#[test]
+fn reach_events_need_reach() {
+    let rules = REACH.replace("reach reach_stat\n", "");
+    let c = compile_str("t.rules", &rules);
+    let d = c.diagnostics.iter().find(|d| d.code.name() == "tempo::unknown-event").expect("an unknown event");
+    assert!(format!("{d:?}").contains("reach 1"), "{d:?}");
+}

@@ -557,11 +557,15 @@ impl Lowerer<'_> {
             .chain(self.scope.categories.names())
             .chain(self.scope.events.names())
             .chain(ast::ActionKind::ALL.iter().map(|k| k.word()));
-        let d =
+        let mut d =
             Diagnostic::error(Code::UnknownEvent, name.span, format!("no action, category, kind or event named `{n}`"))
-                .label("unknown event")
-                .suggest(n, candidates)
-                .or_help(format!("declare it if it is new: `event {n}`"));
+                .label("unknown event");
+        d = match ir::REACH_EVENTS.contains(&n) {
+            true => {
+                d.help(format!("`{n}` is movement through reach: declare how far everyone threatens, e.g. `reach 1`"))
+            }
+            false => d.suggest(n, candidates).or_help(format!("declare it if it is new: `event {n}`")),
+        };
         self.error(d);
         ir::EventRef::Kind(ast::ActionKind::Action)
     }

@@ -163,6 +163,7 @@ impl<'a> Lowerer<'a> {
             turn_start: TURN_START.to_vec(),
             turn_end: TURN_END.to_vec(),
             degrees: Vec::new(),
+            reach: None,
             dispatch: ir::Dispatch::default(),
         };
         // Before any check is lowered: checks name their levels.
@@ -202,6 +203,8 @@ impl<'a> Lowerer<'a> {
                 Decl::Effect { .. } => {}
                 // Lowered above, before the checks that use them.
                 Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
+                // Lowered below, once every declared event has its place.
+                Decl::Reach(_) => {}
                 Decl::Stat { name, default } => {
                     r.stats.push(ir::Stat { name: name.name.clone(), default: self.int(default, plain) })
                 }
@@ -421,6 +424,27 @@ impl<'a> Lowerer<'a> {
                 .label("no initiative declared here or in a base")
                 .help("say how turn order is made, e.g. `initiative { value 1d20; order highest_first }`"),
             );
+        }
+        // The events `reach` declares come after every declared event, as in the scope.
+        let reach = entries.iter().find_map(|e| match &e.item.decl {
+            Decl::Reach(x) => Some((x, e.item.span)),
+            _ => None,
+        });
+        if let Some((range, span)) = reach {
+            let mut ids = [ir::EventId(0); 3];
+            for (id, name) in ids.iter_mut().zip(ir::REACH_EVENTS) {
+                let index = match r.events.iter().position(|e| e.name == name) {
+                    Some(i) => i,
+                    None => {
+                        r.events.push(ir::Named { name: name.to_string(), label: None });
+                        r.events.len() - 1
+                    }
+                };
+                *id = ir::EventId(index as u32);
+            }
+            let [enter, leave, move_in] = ids;
+            let range = self.int(range, plain);
+            r.reach = Some(ir::Reach { range, enter, leave, move_in, loc: self.loc(span) });
         }
         r.dispatch = dispatch(&r);
         r

@@ -36,6 +36,7 @@ fn key(decl: &Decl) -> Key {
         Decl::Effect { name, .. } => named(DeclKind::Effect, name),
         Decl::Degrees(d) => named(DeclKind::Degrees, &d.name),
         Decl::DefaultDegrees(_) => Key::Single("default degrees"),
+        Decl::Reach(_) => Key::Single("reach"),
         Decl::Title(_) => Key::Single("title"),
         Decl::Initiative(_) => Key::Single("initiative"),
         Decl::Round(_) => Key::Single("round"),

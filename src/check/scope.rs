@@ -70,6 +70,18 @@ impl Scope {
                 _ => {}
             }
         }
+        // `reach` declares the events of movement through it, unless declared (with a label).
+        let reach = entries.iter().find_map(|e| match &e.item.decl {
+            Decl::Reach(x) => Some(x.span),
+            _ => None,
+        });
+        if let Some(span) = reach {
+            for name in crate::ir::REACH_EVENTS {
+                if scope.events.find(name).is_none() {
+                    scope.events.push(name, span);
+                }
+            }
+        }
         scope
     }
 }

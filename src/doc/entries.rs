@@ -81,6 +81,7 @@ fn is_other_rule(decl: &Decl) -> bool {
         Decl::Space { .. }
             | Decl::DefaultCost(_)
             | Decl::DefaultDegrees(_)
+            | Decl::Reach(_)
             | Decl::Limit(_)
             | Decl::CostAdjust { .. }
             | Decl::Priority(_)
@@ -248,6 +249,7 @@ impl Rules<'_> {
                     Decl::Space { .. } => "space".into(),
                     Decl::DefaultCost(_) => "default cost".into(),
                     Decl::DefaultDegrees(_) => "default degrees".into(),
+                    Decl::Reach(_) => "reach".into(),
                     Decl::Priority(_) => "priority".into(),
                     Decl::Chains { .. } => "chains".into(),
                     Decl::Surprise(_) => "surprise round".into(),
@@ -279,6 +281,7 @@ impl Rules<'_> {
             Decl::DefaultCost(terms) if terms.terms.is_empty() => "default cost 0".into(),
             Decl::DefaultCost(terms) => format!("default cost {}", self.text(terms.span)),
             Decl::DefaultDegrees(name) => format!("default degrees {}", name.name),
+            Decl::Reach(range) => format!("reach {}", self.text(range.span)),
             Decl::Priority(steps) => format!("priority {}", names(steps)),
             Decl::Chains { order, depth } => match depth {
                 Some(depth) => format!("chains {} depth {}", order.name, self.text(depth.span)),

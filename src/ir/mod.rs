@@ -67,8 +67,26 @@ pub struct Ruleset {
     /// Declared levels of success (`degrees`), for the checks graded by them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub degrees: Vec<Degrees>,
+    /// `reach EXPR`: how far each participant threatens, and the events of movement through it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<Reach>,
     pub dispatch: Dispatch,
 }
+
+/// How far each participant threatens (`range`, read as theirs), and the events voluntary
+/// movement makes through it: stepping into someone's reach, stepping out of it, and the first
+/// step out of a place within it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reach {
+    pub range: Expr,
+    pub enter: EventId,
+    pub leave: EventId,
+    pub move_in: EventId,
+    pub loc: Loc,
+}
+
+/// The events movement through reach makes, by name, when `reach` is declared.
+pub const REACH_EVENTS: [&str; 3] = ["enter_reach", "leave_reach", "move_in_reach"];
 
 /// Levels of success, best first: a graded check reaches the first level whose `when` holds
 /// (the last level of each side has none), then each holding shift moves it one level.

@@ -130,7 +130,7 @@ pub fn is_keyword(word: &str) -> bool {
 }
 
 /// The words that start a top-level declaration.
-pub const TOP_LEVEL: [&str; 30] = [
+pub const TOP_LEVEL: [&str; 31] = [
     "title",
     "stat",
     "derive",
@@ -161,12 +161,16 @@ pub const TOP_LEVEL: [&str; 30] = [
     "remove",
     "effect",
     "degrees",
+    "reach",
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub const BUILTINS: [(&str, &str); 34] = [
+pub const BUILTINS: [(&str, &str); 37] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
+    ("enter_reach", "with `reach` declared: a voluntary step into someone's reach (actor: the mover; victim: whose reach)"),
+    ("leave_reach", "with `reach` declared: a voluntary step out of someone's reach, answered before it is taken"),
+    ("move_in_reach", "with `reach` declared: the first step of a move taken from a place within someone's reach"),
     ("natural", "inside `degrees`: the face of the die that counts in the roll being graded (0 when none was thrown)"),
     ("total", "inside `degrees`: the roll being graded, everything added up"),
     ("modifier", "inside `degrees`: what was added to the die that counts (`total - natural`)"),

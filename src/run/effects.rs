@@ -1,7 +1,7 @@
 //! Running effects: pool changes, conditions, checks, choices; and settling thresholds.
 
 use super::costs::Costs;
-use super::ctx::Ctx;
+use super::ctx::{Ctx, EventInfo};
 use super::engine::Engine;
 use super::error::RunError;
 use super::pending::{Change, HeldChange, Staged};
@@ -273,22 +273,18 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
                 return self.run_flow(branch, c, cause);
             }
-            Effect::Move(amount) => {
+            Effect::Move(amount) | Effect::MoveAway(amount) | Effect::MoveThrough(amount) => {
                 let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(c.owner).is_none() {
-                    self.move_toward(c.owner, c.target, n);
+                if self.world.movement_blocked(c.owner).is_some() {
+                    return Ok(false);
                 }
-            }
-            Effect::MoveAway(amount) => {
-                let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(c.owner).is_none() {
-                    self.move_away(c.owner, c.target, n);
-                }
-            }
-            Effect::MoveThrough(amount) => {
-                let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(c.owner).is_none() {
-                    self.move_through(c.owner, c.target, n);
+                let to = match e {
+                    Effect::Move(_) => self.toward(c.owner, c.target, n),
+                    Effect::MoveAway(_) => self.away(c.owner, c.target, n),
+                    _ => self.through(c.owner, c.target, n),
+                };
+                if let Some(to) = to {
+                    return self.travel(c.owner, to, c);
                 }
             }
             Effect::Push { who, distance } => {
@@ -338,24 +334,104 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(false)
     }
 
-    /// Moves toward the target, else the nearest enemy still standing; stops adjacent on a grid
-    /// and in the same zone with zones.
-    /// Toward `target` (or the nearest standing enemy) and past it: at most to the first place
-    /// beyond it, its own place not blocking (001, Tumble Through).
-    fn move_through(&mut self, who: usize, target: Option<usize>, n: i64) {
-        let goal = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who));
-        if let Some(g) = goal {
-            let gap = self.world.positions[g] - self.world.positions[who];
-            let dir = if gap >= 0 { 1 } else { -1 };
-            let to = self.world.walk(self.r, who, dir, n.min(gap.abs() + 1), Some(g));
-            self.place(who, to, false);
-        }
+    /// Where `move through N` would take `who`: toward `target` (or the nearest standing enemy)
+    /// and past it, at most to the first place beyond it, its own place not blocking (001,
+    /// Tumble Through).
+    fn through(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+        let g = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
+        let gap = self.world.positions[g] - self.world.positions[who];
+        let dir = if gap >= 0 { 1 } else { -1 };
+        Some(self.world.walk(self.r, who, dir, n.min(gap.abs() + 1), Some(g)))
     }
 
-    fn move_toward(&mut self, who: usize, target: Option<usize>, n: i64) {
-        if let Some(to) = self.toward(who, target, n) {
+    /// Voluntary movement of `who` to `to`. With `reach` declared, the way is cut where it
+    /// steps into, out of, or first out of a place within, someone's reach, and each such event
+    /// is offered there (the mover standing where it happens): an interrupting reaction that
+    /// cancels it ends the move there and the rest of the rule (`true`); a mover that can no
+    /// longer move, or was moved by an answer, stops there.
+    fn travel(&mut self, who: usize, to: i64, c: &Ctx) -> Result<bool, RunError> {
+        let r = self.r;
+        let to = self.bounded(to);
+        let from = self.world.positions[who];
+        let Some(reach) = r.reach.as_ref().filter(|_| from != to) else {
             self.place(who, to, false);
+            return Ok(false);
+        };
+        let answered = |e: ir::EventId| {
+            let slot = r.dispatch.slot(ir::EventRef::Custom(e));
+            self.answerable.get(slot).copied().unwrap_or(u8::MAX) != 0 || !self.pending.readied.is_empty()
+        };
+        if ![reach.enter, reach.leave, reach.move_in].into_iter().any(answered) {
+            self.place(who, to, false);
+            return Ok(false);
         }
+        let dir = (to - from).signum();
+        // Steps are counted from `from`: the mover stands at `from + dir * k` after k steps.
+        let steps = (to - from).abs();
+        let mut stops: Vec<(i64, u8, usize, ir::EventId)> = Vec::new();
+        let outer = self.under(reach.loc);
+        for o in 0..self.world.n {
+            if o == who || !self.world.present[o] || !self.world.standing(o) {
+                continue;
+            }
+            let range = self.eval(&reach.range, &Ctx::of(o))?;
+            if range < 0 {
+                continue;
+            }
+            let at = self.world.positions[o];
+            // The places within reach are [at - range, at + range]; as steps from `from`:
+            let (lo, hi) = {
+                let (a, b) = ((at - range - from) * dir, (at + range - from) * dir);
+                (a.min(b), a.max(b))
+            };
+            // Within reach after k steps: lo <= k <= hi. Each event once per move and participant.
+            if lo <= 0 && hi >= 0 && hi < steps {
+                stops.push((hi, 1, o, reach.leave));
+            } else if lo > 0 && lo <= steps {
+                stops.push((lo, 0, o, reach.enter));
+                if hi < steps {
+                    stops.push((hi, 1, o, reach.leave));
+                }
+            }
+            // The first step taken from a place within reach.
+            let first = lo.max(0);
+            if first <= hi && first < steps {
+                stops.push((first, 2, o, reach.move_in));
+            }
+        }
+        self.rule = outer;
+        // The way is cut only where someone could answer (an ally's reach, say, is no stop).
+        stops.retain(|&(_, _, o, event)| self.could_answer(event, who, o));
+        // Where they happen along the way; arriving before leaving; then initiative order.
+        let mut order = Vec::new();
+        let mut seen = Vec::new();
+        self.world.in_order(&mut order, &mut seen);
+        let rank = |o: usize| order.iter().position(|x| *x == o).unwrap_or(usize::MAX);
+        stops.sort_by_key(|&(k, kind, o, _)| (k, kind, rank(o)));
+        for (k, _, o, event) in stops {
+            let here = from + dir * k;
+            if self.world.positions[who] != here {
+                self.place(who, here, false);
+            }
+            let info = EventInfo { action: None, custom: Some(event), emitter: c.acting };
+            let name = self.names.event[event.index()].clone();
+            let saved = std::mem::replace(&mut self.pending.cancelled, false);
+            self.answer(info, who, Some(o), true, &name)?;
+            if std::mem::replace(&mut self.pending.cancelled, saved) {
+                return Ok(true);
+            }
+            self.answer(info, who, Some(o), false, &name)?;
+            let moved = self.world.positions[who] != here;
+            if moved
+                || !self.world.standing(who)
+                || self.world.movement_blocked(who).is_some()
+                || self.clock.ended.is_some()
+            {
+                return Ok(false);
+            }
+        }
+        self.place(who, to, false);
+        Ok(false)
     }
 
     /// Where `move N` would take `who`: toward `target` or the nearest standing enemy, stopping
@@ -369,10 +445,21 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
-    fn move_away(&mut self, who: usize, target: Option<usize>, n: i64) {
-        if let Some(to) = self.away(who, target, n) {
-            self.place(who, to, false);
-        }
+    /// Whether anything could answer `event` done by `actor` to `victim`, by who may answer it
+    /// (a reaction's, trigger's or gain's `by` and `against`), or a readied action waiting for it.
+    fn could_answer(&self, event: ir::EventId, actor: usize, victim: usize) -> bool {
+        let r = self.r;
+        let info = EventInfo { action: None, custom: Some(event), emitter: None };
+        let anyone =
+            |on: &ir::EventPattern| (0..self.world.n).any(|w| self.world.may_answer(w, actor, Some(victim), on));
+        let answers = r.dispatch.responders(ir::EventRef::Custom(event)).iter().any(|&responder| match responder {
+            ir::Responder::Trigger(t) => r.triggers.get(t.index()).is_some_and(|t| anyone(&t.on)),
+            ir::Responder::Gain(p, g) => {
+                r.pools.get(p.index()).and_then(|p| p.gains.get(g as usize)).is_some_and(|g| anyone(&g.on))
+            }
+            ir::Responder::Reaction(a) => r.actions.get(a.index()).and_then(|a| a.on.as_ref()).is_some_and(anyone),
+        });
+        answers || self.pending.readied.iter().any(|x| x.who != actor && info.is(r, x.on))
     }
 
     /// Where `move away N` would take `who`; `None` when there is nobody to move away from.

@@ -117,6 +117,8 @@ pub enum Decl {
     Degrees(Degrees),
     /// `default degrees NAME`: the degrees of every check that names none.
     DefaultDegrees(Ident),
+    /// `reach EXPR`: how far each participant threatens.
+    Reach(Expr),
 }
 
 /// Levels of success a check can reach, best first, and what shifts a roll by a level.

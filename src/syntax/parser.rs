@@ -729,6 +729,7 @@ impl Builder {
                 Decl::Space { kind, zones: it.map(|z| self.ident(&z)).collect() }
             }
             Rule::surprise_item => Decl::Surprise(it.nth(2).map(|c| self.ident(&c))),
+            Rule::reach_item => Decl::Reach(self.expr(self.next(&mut it, &p)?)?),
             Rule::downtime_item => {
                 let mut name = None;
                 if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {

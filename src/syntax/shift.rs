@@ -111,6 +111,7 @@ impl Shift for Decl {
             Decl::DefaultCost(c) => c.shift(by),
             Decl::Degrees(d) => d.shift(by),
             Decl::DefaultDegrees(name) => name.shift(by),
+            Decl::Reach(e) => e.shift(by),
             Decl::Action(a) | Decl::Trigger(a) => a.shift(by),
             Decl::Hook(h) => h.shift(by),
             Decl::Space { kind, zones } => {
