@@ -2218,3 +2218,33 @@ fn reach_events_need_reach() {
     let d = c.diagnostics.iter().find(|d| d.code.name() == "tempo::unknown-event").expect("an unknown event");
     assert!(format!("{d:?}").contains("reach 1"), "{d:?}");
 }
+
+/// Issue 14: thresholds are looked at when the rule that changed the pool ends (Frontiers,
+/// "Damage While Down During Resolution"), unless written `immediately`: then right after each
+/// change, so a second hit lands on the HP the threshold restored.
+const STAGGER: &str = r#"ruleset stagger
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool wounds { max none }
+pool hp { max 10; when <= 0 IMMEDIATELY { wounds += 1; hp = hp.max } }
+action double_hit { cost 1 ap; target enemy; resolve { target.hp -= 5; target.hp -= 3 } }
+"#;
+
+#[test]
+fn an_immediate_threshold_runs_between_two_hits_of_one_rule() {
+    let a =
+        r#"Script(steps: [Act(round: 1, action: "double_hit", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let scenario = two(a, "Policy(Passive)", 1)
+        .replace(r#"(name: "B", side: "b","#, r#"(name: "B", side: "b", pools: {"hp": 5},"#);
+    let now = play(&STAGGER.replace("IMMEDIATELY", "immediately"), &scenario).expect("runs");
+    assert_in_order(
+        &now,
+        &["B: hp 5 -> 0 (double_hit by A)", "B: wounds 0 -> 1", "B: hp 0 -> 10", "B: hp 10 -> 7 (double_hit by A)"],
+    );
+    // Deferred (the default): the second hit finds 0 HP and is lost; the threshold runs once,
+    // after the action.
+    let later = play(&STAGGER.replace(" IMMEDIATELY", ""), &scenario).expect("runs");
+    assert_in_order(&later, &["B: hp 5 -> 0 (double_hit by A)", "B: wounds 0 -> 1", "B: hp 0 -> 10"]);
+    assert!(!later.contains("B: hp 10 -> 7"), "{later}");
+}

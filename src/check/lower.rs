@@ -526,8 +526,9 @@ impl<'a> Lowerer<'a> {
                     pool.overspend =
                         Some(ir::Overspend { floor: self.int(floor, ctx), price: self.block(price, ctx), loc })
                 }
-                PoolClause::Threshold { op, value, body, .. } => {
-                    let t = ir::Threshold { op: *op, value: self.int(value, ctx), effects: self.block(body, ctx), loc };
+                PoolClause::Threshold { op, value, immediately, body, .. } => {
+                    let (value, effects) = (self.int(value, ctx), self.block(body, ctx));
+                    let t = ir::Threshold { op: *op, value, effects, loc, immediately: *immediately };
                     pool.thresholds.push(t);
                 }
             }

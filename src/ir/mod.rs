@@ -221,6 +221,10 @@ pub struct Threshold {
     pub value: Expr,
     pub effects: Vec<Effect>,
     pub loc: Loc,
+    /// Looked at right after each change of the pool, inside the rule that made it; otherwise
+    /// when that rule ends (Frontiers, "Damage While Down During Resolution").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub immediately: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

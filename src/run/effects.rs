@@ -51,6 +51,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() })
         };
         self.pending.changed.push((who, p, from, seq));
+        if self.r.pools[p.index()].thresholds.iter().any(|t| t.immediately) {
+            self.pending.immediate.push((who, p, from, seq));
+        }
     }
 
     /// Gives `who` a condition; `origin` is (the condition implying it, who applied it).
@@ -185,8 +188,40 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.effect(e, c, cause)? {
                 return Ok(true);
             }
+            if !self.pending.immediate.is_empty() {
+                self.immediately()?;
+            }
         }
         Ok(false)
+    }
+
+    /// The `immediately` thresholds the changes made since the last look crossed into, each in
+    /// full (its condition changes too) before the rule goes on. Changes they make are looked at
+    /// in turn, as many times as the budget of steps allows.
+    pub fn immediately(&mut self) -> Result<(), RunError> {
+        let r: &'r ir::Ruleset = self.r;
+        while !self.pending.immediate.is_empty() {
+            let batch = std::mem::take(&mut self.pending.immediate);
+            for (i, &(who, p, old, seq)) in batch.iter().enumerate() {
+                let now = step_end(&batch, i).unwrap_or_else(|| self.world.pool(who, p));
+                for t in r.pools[p.index()].thresholds.iter().filter(|t| t.immediately) {
+                    let c = Ctx { owner: who, ..Ctx::default() };
+                    let value = self.eval(&t.value, &c)?;
+                    if t.op.holds(now, value) && !t.op.holds(old, value) {
+                        self.step()?;
+                        let cause =
+                            Cause::Threshold { pool: self.names.pool[p.index()].clone(), op: t.op.symbol(), value };
+                        let outer = self.under(t.loc);
+                        let because = self.caused_by(seq);
+                        let done = self.run_flow(&t.effects, &c, &cause);
+                        self.rule = outer;
+                        self.because = because;
+                        done?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
@@ -765,6 +800,11 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// settled the same way in the next round, after the condition changes.
     pub fn settle(&mut self) -> Result<(), RunError> {
         self.flush()?;
+        // Changes made outside a rule's effects (costs, pool steps): their `immediately`
+        // thresholds now, before the others.
+        if !self.pending.immediate.is_empty() {
+            self.immediately()?;
+        }
         let was = std::mem::replace(&mut self.pending.staging, false);
         let done = self.settle_rounds();
         self.pending.staging = was;
@@ -869,7 +909,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<(), RunError> {
         let r: &'r ir::Ruleset = self.r;
         let now = to.unwrap_or_else(|| self.world.pool(who, p));
-        for t in &r.pools[p.index()].thresholds {
+        for t in r.pools[p.index()].thresholds.iter().filter(|t| !t.immediately) {
             let c = Ctx { owner: who, ..Ctx::default() };
             let value = self.eval(&t.value, &c)?;
             let inside = |v: i64| t.op.holds(v, value);

@@ -72,6 +72,8 @@ pub type HeldChange<'r> = (usize, &'r ir::Effect, ir::Loc, Option<u64>);
 pub struct Pending<'r> {
     /// Pool changes whose thresholds have not been looked at yet.
     pub changed: Vec<Change>,
+    /// Changes of pools with `immediately` thresholds, looked at after the effect that made them.
+    pub immediate: Vec<Change>,
     /// A rule is running whose changes to `state_order` pools are held (`staged`); off while
     /// thresholds settle, whose pool effects apply at once.
     pub staging: bool,
@@ -97,6 +99,7 @@ pub struct Pending<'r> {
 impl Pending<'_> {
     pub fn reset(&mut self, n: usize) {
         self.changed.clear();
+        self.immediate.clear();
         self.staging = false;
         self.staged.clear();
         self.conditions.clear();

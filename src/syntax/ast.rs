@@ -257,6 +257,8 @@ pub enum PoolClause {
     Threshold {
         op: CmpOp,
         value: Expr,
+        /// `immediately`: looked at right after each change, not when the rule ends.
+        immediately: bool,
         body: Block,
         span: Span,
     },

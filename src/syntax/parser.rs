@@ -1047,7 +1047,9 @@ impl Builder {
             Rule::threshold_clause => {
                 let op = self.cmp_op(&self.next(&mut it, &p)?);
                 let value = self.expr(self.next(&mut it, &p)?)?;
-                PoolClause::Threshold { op, value, body: self.block(self.next(&mut it, &p)?)?, span }
+                let mut it = it.peekable();
+                let immediately = it.next_if(|x| x.as_rule() == Rule::kw_immediately).is_some();
+                PoolClause::Threshold { op, value, immediately, body: self.block(self.next(&mut it, &p)?)?, span }
             }
             _ => return Err(self.internal(span.start as usize, "an unknown pool clause")),
         })

@@ -326,6 +326,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_effect => "`effect`",
         kw_degrees => "`degrees`",
         kw_reach => "`reach`",
+        kw_immediately => "`immediately`",
         kw_opponent => "`opponent`",
         kw_down => "`down`",
         kw_choose => "`choose`",
