@@ -2248,3 +2248,51 @@ fn an_immediate_threshold_runs_between_two_hits_of_one_rule() {
     assert_in_order(&later, &["B: hp 5 -> 0 (double_hit by A)", "B: wounds 0 -> 1", "B: hp 0 -> 10"]);
     assert!(!later.contains("B: hp 10 -> 7"), "{later}");
 }
+
+/// Issue 14: an answer may reduce an effect, not only cancel it. The attack emits its damage as
+/// the event's amount; a ward absorbs what it can, armour takes 1 off every hit; the attack deals
+/// what is left.
+const WARDS: &str = r#"ruleset wards
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 20 }
+pool ward { max 5 }
+event incoming "Damage about to be taken"
+action strike { cost 1 ap; target enemy; resolve { emit incoming(6); target.hp -= max(amount(incoming), 0) } }
+reaction absorb {
+  on incoming against self
+  interrupts
+  requires ward > 0
+  resolve {
+    if ward >= trigger.amount { ward -= trigger.amount; trigger.amount = 0 } else { trigger.amount -= ward; ward = 0 }
+  }
+}
+trigger armour { on incoming against self; interrupts; resolve { trigger.amount -= 1 } }
+"#;
+
+#[test]
+fn an_answer_can_reduce_the_amount_of_an_event() {
+    let a = r#"Script(steps: [Act(round: 1, action: "strike", target: "B"), Act(round: 1, action: "strike", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let b = r#"Script(steps: [React(round: 1, reaction: "absorb"), React(round: 1, reaction: "absorb")], fallback: Passive)"#;
+    let t = play(WARDS, &two(a, b, 1)).expect("runs");
+    assert_in_order(
+        &t,
+        &[
+            // 6, less 1 for armour, less the ward's 5: nothing.
+            "B answers incoming with absorb.",
+            "B: ward 5 -> 0 (absorb by B)",
+            "A uses strike (action) at B",
+            // The ward is spent: 6 less 1.
+            "B: hp 20 -> 15 (strike by A)",
+        ],
+    );
+    assert_eq!(t.matches("B: hp").count(), 1, "the first strike dealt nothing:\n{t}");
+    // Outside an answer there is no event amount to change.
+    let c = compile_str(
+        "t.rules",
+        &WARDS.replace("action strike {", "action bad { resolve { trigger.amount -= 1 } }\naction strike {"),
+    );
+    let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["tempo::misplaced-clause"], "{:?}", c.diagnostics);
+}

@@ -201,6 +201,44 @@ impl Lowerer<'_> {
                 let f = if func.name == "min" { Func::Min } else { Func::Max };
                 (Expr::Call(f, args.iter().map(|a| self.int(a, ctx)).collect()), Ty::Int)
             }
+            "amount" => {
+                arity(1, self);
+                let event = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => {
+                        let name = &p.parts[0];
+                        match self.scope.events.find(&name.name) {
+                            Some(i) => Some(ir::EventId(i)),
+                            None => {
+                                self.error(
+                                    Diagnostic::error(
+                                        Code::UnknownEvent,
+                                        name.span,
+                                        format!("no event named `{}`", name.name),
+                                    )
+                                    .label("unknown event")
+                                    .suggest(&name.name, self.scope.events.names())
+                                    .or_help("`amount(EVENT)` reads what `emit EVENT(...)` ended with"),
+                                );
+                                None
+                            }
+                        }
+                    }
+                    _ => {
+                        if let Some(a) = args.first() {
+                            self.error(
+                                Diagnostic::error(Code::UnknownEvent, a.span, "expected an event here")
+                                    .label("not an event")
+                                    .help("`amount(EVENT)` reads what `emit EVENT(...)` ended with"),
+                            );
+                        }
+                        None
+                    }
+                };
+                match event {
+                    Some(e) => (Expr::Amount(e), Ty::Int),
+                    None => (Expr::Int(0), Ty::Unknown),
+                }
+            }
             "abs" => {
                 arity(1, self);
                 (Expr::Call(Func::Abs, args.iter().map(|a| self.int(a, ctx)).collect()), Ty::Int)
@@ -373,6 +411,19 @@ impl Lowerer<'_> {
     /// A name used as a value: a stat, derived value, pool, built-in, or `pool.max`.
     fn value_path(&mut self, path: &ast::Path, ctx: Ctx) -> (Expr, Ty) {
         let parts = &path.parts;
+        if let [trigger, amount] = parts.as_slice() {
+            if trigger.name == "trigger" && amount.name == "amount" {
+                self.option_word(trigger);
+                self.option_word(amount);
+                if !ctx.event {
+                    self.misplaced(
+                        path.span,
+                        "`trigger.amount` is the amount of the event a reaction or trigger answers; there is none here",
+                    );
+                }
+                return (Expr::TriggerAmount, Ty::Int);
+            }
+        }
         let (who, rest) = match parts.first().map(|p| p.name.as_str()) {
             Some(w) if WHO_WORDS.contains(&w) && parts.len() > 1 => (self.who_word(&parts[0], ctx), &parts[1..]),
             Some(w) if WHO_WORDS.contains(&w) || w == "trigger" => {
@@ -763,6 +814,21 @@ impl Lowerer<'_> {
                 who: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
             },
+            ast::Stmt::EmitWith(name, amount) => {
+                let amount = self.int(amount, ctx);
+                match self.scope.events.find(&name.name) {
+                    Some(i) => E::EmitWith(ir::EventId(i), amount),
+                    None => {
+                        let d =
+                            Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
+                                .label("unknown event")
+                                .suggest(&name.name, self.scope.events.names())
+                                .or_help(format!("declare it: `event {}`", name.name));
+                        self.error(d);
+                        E::Cancel
+                    }
+                }
+            }
             ast::Stmt::Emit(name) => match self.scope.events.find(&name.name) {
                 Some(i) => E::Emit(ir::EventId(i)),
                 None => {
@@ -874,6 +940,19 @@ impl Lowerer<'_> {
     fn assign(&mut self, target: &ast::Path, op: AssignOp, value: &ast::Expr, ctx: Ctx) -> ir::Effect {
         let value = self.int(value, ctx);
         let parts = &target.parts;
+        if let [who, amount] = parts.as_slice() {
+            if who.name == "trigger" && amount.name == "amount" {
+                self.option_word(who);
+                self.option_word(amount);
+                if !ctx.event {
+                    self.misplaced(
+                        target.span,
+                        "`trigger.amount` is the amount of the event a reaction or trigger answers; there is none here",
+                    );
+                }
+                return ir::Effect::Amount { op, value };
+            }
+        }
         let (who, name) = match parts.as_slice() {
             [name] => (Who::Owner, name),
             [who, name] => (self.who_word(who, ctx), name),

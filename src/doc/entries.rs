@@ -648,6 +648,7 @@ pub(super) fn block_summary(texts: &Texts, block: &Block) -> Line {
         // These statements' spans hold only what follows their keyword.
         let shown = match stmt {
             Stmt::Emit(_) => format!("emit {}", texts.text(span)),
+            Stmt::EmitWith(..) => format!("emit {}", texts.text(span)),
             Stmt::Do(_) => format!("do {}", texts.text(span)),
             Stmt::Follow(_) => format!("follow {}", texts.text(span)),
             Stmt::Pay(_) => format!("pay {}", texts.text(span)),
@@ -692,6 +693,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::ClearConditions(span)
         | Stmt::Assign { span, .. } => *span,
         Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.span,
+        Stmt::EmitWith(name, amount) => name.span.to(amount.span),
         Stmt::Pay(terms) => terms.span,
     }
 }

@@ -62,6 +62,10 @@ pub enum Expr {
     LastCritical(Who),
     /// Inside `degrees`: a fact of the roll being graded.
     Roll(RollFact),
+    /// `trigger.amount`: the amount of the event being answered, as answers left it so far.
+    TriggerAmount,
+    /// `amount(EVENT)`: the amount the last `emit EVENT(...)` ended with, its answers done.
+    Amount(EventId),
     /// How many participants standing, related to the owner by the relation, are each within
     /// their own value of the expression of the participant (`count_near(ally, target, reach)`).
     CountNear(Relation, Who, Box<Expr>),
@@ -109,6 +113,13 @@ pub enum Effect {
         condition: ConditionId,
     },
     Emit(EventId),
+    /// `emit EVENT(EXPR)`: an event with an amount its answers may change.
+    EmitWith(EventId, Expr),
+    /// `trigger.amount OP EXPR`: changes the amount of the event being answered.
+    Amount {
+        op: AssignOp,
+        value: Expr,
+    },
     Choose {
         chooser: Chooser,
         question: String,

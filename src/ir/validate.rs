@@ -217,6 +217,7 @@ impl Validator<'_> {
                 Expr::Pool(_, id) | Expr::PoolMax(_, id) | Expr::PoolMin(_, id) => self.pool(*id),
                 Expr::Has(_, id) | Expr::HasFrom(_, id, _) | Expr::Condition(_, id) => self.condition(*id),
                 Expr::TriggerIs(e) => self.event_ref(*e),
+                Expr::Amount(e) => self.event(*e),
                 _ => {}
             }
         }
@@ -273,6 +274,11 @@ impl Validator<'_> {
                     }
                     Effect::Remove { condition, .. } => self.condition(*condition),
                     Effect::Emit(id) => self.event(*id),
+                    Effect::EmitWith(id, amount) => {
+                        self.event(*id);
+                        self.expr(amount);
+                    }
+                    Effect::Amount { value, .. } => self.expr(value),
                     Effect::Choose { chooser, question, options, loc } => {
                         self.loc(*loc);
                         if *chooser == crate::ir::Chooser::Gm && !self.gm_questions.iter().any(|(q, _)| q == question) {

@@ -552,15 +552,33 @@ impl<S: Sink> Engine<'_, S> {
     /// An emitted event: the actor is the owner of the effect, the target its target. Returns
     /// whether an interrupting answer cancelled it, which halts the rest of the emitting rule.
     pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
-        let info = EventInfo { action: None, custom: Some(e), emitter: c.acting };
+        self.emit_with(e, None, c)
+    }
+
+    /// `emit EVENT` or `emit EVENT(AMOUNT)`: answered before (interrupting answers may cancel
+    /// it) and after; an amount its answers changed is kept for `amount(EVENT)`.
+    pub fn emit_with(&mut self, e: ir::EventId, amount: Option<i64>, c: &Ctx) -> Result<bool, RunError> {
+        let slot = amount.map(|v| {
+            self.amounts.push(v);
+            (self.amounts.len() - 1) as u32
+        });
+        let info = EventInfo { action: None, custom: Some(e), emitter: c.acting, amount: slot };
         let name = self.names.event[e.index()].clone();
         let saved = std::mem::replace(&mut self.pending.cancelled, false);
-        self.answer(info, c.owner, c.target, true, &name)?;
-        if std::mem::replace(&mut self.pending.cancelled, saved) {
-            return Ok(true);
+        let answered = self.answer(info, c.owner, c.target, true, &name).and_then(|()| {
+            if std::mem::replace(&mut self.pending.cancelled, saved) {
+                return Ok(true);
+            }
+            self.answer(info, c.owner, c.target, false, &name).map(|()| false)
+        });
+        if let Some(slot) = slot {
+            let v = self.amounts.get(slot as usize).copied().unwrap_or(0);
+            self.amounts.truncate(slot as usize);
+            if let Some(last) = self.last_amount.get_mut(e.index()) {
+                *last = v;
+            }
         }
-        self.answer(info, c.owner, c.target, false, &name)?;
-        Ok(false)
+        answered
     }
 
     /// Offers the event to everything that answers it: reactions (declared in priority order,

@@ -28,6 +28,8 @@ pub struct EventInfo {
     /// For an emitted event: the action (or reaction) whose effects emitted it. Read only by
     /// `trigger is`; what answers the event is found from `custom` alone.
     pub emitter: Option<ir::ActionId>,
+    /// For an event emitted with an amount: its slot in `Engine::amounts`.
+    pub amount: Option<u32>,
 }
 
 impl Ctx {
@@ -73,6 +75,6 @@ impl EventInfo {
 
     /// The use of action `a`.
     pub fn action(a: ir::ActionId) -> EventInfo {
-        EventInfo { action: Some(a), custom: None, emitter: None }
+        EventInfo { action: Some(a), custom: None, emitter: None, amount: None }
     }
 }

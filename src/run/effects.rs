@@ -268,6 +268,20 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.remove(who, *condition);
             }
             Effect::Emit(event) => return self.emit_event(*event, c),
+            Effect::EmitWith(event, amount) => {
+                let v = self.eval(amount, c)?;
+                return self.emit_with(*event, Some(v), c);
+            }
+            Effect::Amount { op, value } => {
+                let v = self.eval(value, c)?;
+                if let Some(slot) = c.event.and_then(|i| i.amount) {
+                    if let Some(now) = self.amounts.get_mut(slot as usize) {
+                        let next = assign(*now, *op, v);
+                        self.changes += u64::from(next != *now);
+                        *now = next;
+                    }
+                }
+            }
             Effect::Choose { chooser, question, options, loc } => {
                 let who = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
@@ -448,7 +462,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.world.positions[who] != here {
                 self.place(who, here, false);
             }
-            let info = EventInfo { action: None, custom: Some(event), emitter: c.acting };
+            let info = EventInfo { action: None, custom: Some(event), emitter: c.acting, amount: None };
             let name = self.names.event[event.index()].clone();
             let saved = std::mem::replace(&mut self.pending.cancelled, false);
             self.answer(info, who, Some(o), true, &name)?;
@@ -484,7 +498,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// (a reaction's, trigger's or gain's `by` and `against`), or a readied action waiting for it.
     fn could_answer(&self, event: ir::EventId, actor: usize, victim: usize) -> bool {
         let r = self.r;
-        let info = EventInfo { action: None, custom: Some(event), emitter: None };
+        let info = EventInfo { action: None, custom: Some(event), emitter: None, amount: None };
         let anyone =
             |on: &ir::EventPattern| (0..self.world.n).any(|w| self.world.may_answer(w, actor, Some(victim), on));
         let answers = r.dispatch.responders(ir::EventRef::Custom(event)).iter().any(|&responder| match responder {

@@ -82,6 +82,11 @@ pub struct Engine<'r, S> {
     /// The roll a `degrees` level is being read on: total, natural, modifier, margin
     /// (`ir::RollFact` order).
     pub facts: [i64; 4],
+    /// The amounts of the events with one being answered now, innermost last (`trigger.amount`
+    /// names its slot through `EventInfo::amount`).
+    pub amounts: Vec<i64>,
+    /// Per event: the amount its last `emit EVENT(...)` ended with (`amount(EVENT)`).
+    pub last_amount: Vec<i64>,
     pub out: Out<S>,
 }
 
@@ -111,6 +116,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             rule: None,
             because: None,
             facts: [0; 4],
+            amounts: Vec::new(),
+            last_amount: Vec::new(),
             changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }
@@ -139,6 +146,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.dry = false;
         self.rule = None;
         self.because = None;
+        self.amounts.clear();
+        super::world::refill(&mut self.last_amount, self.r.events.len(), 0);
         self.out.seq = 0;
         self.out.muted = true;
         let set_up = self.set_up(setup);

@@ -113,6 +113,10 @@ impl<S: Sink> Engine<'_, S> {
             Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].total,
             Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].critical),
             Expr::Roll(fact) => self.facts[*fact as usize],
+            Expr::TriggerAmount => {
+                c.event.and_then(|i| i.amount).and_then(|s| self.amounts.get(s as usize)).copied().unwrap_or(0)
+            }
+            Expr::Amount(e) => self.last_amount.get(e.index()).copied().unwrap_or(0),
             Expr::CountNear(rel, w, reach) => {
                 let of = c.who(*w)?;
                 let mut count = 0;

@@ -132,9 +132,14 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
     let who = |w: &Who| *w == Who::Target;
     let deeper = |e: &Expr| reads_target(r, e, depth + 1);
     match e {
-        Expr::Int(_) | Expr::Bool(_) | Expr::Dice { .. } | Expr::Builtin(_) | Expr::TriggerIs(_) | Expr::Roll(_) => {
-            false
-        }
+        Expr::Int(_)
+        | Expr::Bool(_)
+        | Expr::Dice { .. }
+        | Expr::Builtin(_)
+        | Expr::TriggerIs(_)
+        | Expr::Roll(_)
+        | Expr::TriggerAmount
+        | Expr::Amount(_) => false,
         Expr::Stat(w, _)
         | Expr::Pool(w, _)
         | Expr::PoolMax(w, _)

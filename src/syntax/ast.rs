@@ -633,6 +633,8 @@ pub enum Stmt {
         span: Span,
     },
     Emit(Ident),
+    /// `emit NAME(EXPR)`: an event with an amount.
+    EmitWith(Ident, Box<Expr>),
     /// `do NAME`: the effects of the named `effect`.
     Do(Ident),
     Choose {

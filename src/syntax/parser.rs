@@ -1267,7 +1267,13 @@ impl Builder {
                 let from = it.nth(1).map(|f| self.ident(&f));
                 Stmt::Remove { condition, from, span }
             }
-            Rule::emit_stmt => Stmt::Emit(self.ident(&self.next(&mut it, &p)?)),
+            Rule::emit_stmt => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                match it.next() {
+                    Some(amount) => Stmt::EmitWith(name, Box::new(self.expr(amount)?)),
+                    None => Stmt::Emit(name),
+                }
+            }
             Rule::do_stmt => Stmt::Do(self.ident(&self.next(&mut it, &p)?)),
             Rule::choose_stmt => {
                 let chooser = self.ident(&self.next(&mut it, &p)?);

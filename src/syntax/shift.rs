@@ -382,6 +382,10 @@ impl Shift for Stmt {
                 span.shift(by);
             }
             Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.shift(by),
+            Stmt::EmitWith(name, amount) => {
+                name.shift(by);
+                amount.shift(by);
+            }
             Stmt::Choose { chooser, options, span, .. } => {
                 chooser.shift(by);
                 options.shift(by);
