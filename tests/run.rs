@@ -2296,3 +2296,64 @@ fn an_answer_can_reduce_the_amount_of_an_event() {
     let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["tempo::misplaced-clause"], "{:?}", c.diagnostics);
 }
+
+/// Issue 14: a meter that costs fill (heat), written the right way up: it starts empty, pays by
+/// rising toward its max, overspends past it into a price, and cools by what lowers it.
+const HEAT: &str = r#"ruleset heat
+initiative { value 0; ties table }
+round { phase act: turns }
+pool actions { max 2; refresh at turn_start }
+pool stress { rising; max 5 }
+pool heat {
+  rising
+  max 10
+  decay 2 at turn_start
+  overspend to 14 { stress += 1 }
+  when >= 10 { apply overheated }
+}
+condition overheated
+action quick { cost 1 actions + 3 heat }
+action full { cost 2 actions + 6 heat }
+action vent { cost 1 actions; resolve { heat -= 4 } }
+"#;
+
+#[test]
+fn a_rising_meter_fills_with_costs_and_overspends_past_its_max() {
+    let a = r#"Script(steps: [Act(round: 1, action: "full"), Act(round: 2, action: "quick"), Act(round: 2, action: "quick"), Act(round: 3, action: "full"), Act(round: 4, action: "full"), Act(round: 4, action: "vent")], fallback: Passive)"#;
+    let t = play(HEAT, &two(a, "Policy(Passive)", 4)).expect("runs");
+    assert_in_order(
+        &t,
+        &[
+            "A: heat 0 -> 6 (full by A)",
+            "A: heat 6 -> 4 (decay at turn_start)",
+            "A: heat 4 -> 7 (quick by A)",
+            "A: heat 7 -> 10 (quick by A)",
+            "A is now overheated.",
+            "A: heat 10 -> 8 (decay at turn_start)",
+            // Past the max, up to the overspend ceiling: the price is paid.
+            "A: heat 8 -> 14 (full by A)",
+            "A: stress 0 -> 1 (overspend)",
+            // Overspent, it cools from where it is.
+            "A: heat 14 -> 12 (decay at turn_start)",
+            "A cannot use full: needs room for 6 heat, is at 12 of 14 [cost]",
+            "A: heat 12 -> 8 (vent by A)",
+        ],
+    );
+}
+
+#[test]
+fn a_meter_needs_a_max_and_its_lints_read_it_the_right_way_up() {
+    let c = compile_str("t.rules", &HEAT.replace("  max 10\n", ""));
+    let codes: Vec<String> = c.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert!(codes.contains(&"tempo::misplaced-clause".to_string()), "{codes:?}");
+    // Nothing lowers it: it fills for good.
+    let c = compile_str(
+        "t.rules",
+        &HEAT.replace("  decay 2 at turn_start\n", "").replace("resolve { heat -= 4 }", "resolve { }"),
+    );
+    let d = c.diagnostics.iter().find(|d| d.code.name() == "tempo::never-refilled").expect("warned");
+    assert!(d.message.contains("fills but nothing ever lowers it"), "{}", d.message);
+    // As written it is fine: costs of 6 fit between 0 and the ceiling of 14.
+    let c = compile_str("t.rules", HEAT);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+}

@@ -243,16 +243,31 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
             continue;
         }
         let spent = uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Spend);
-        let refilled = uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Refill);
+        // A meter is given back its room by what lowers it: venting, decay, a refresh.
+        let refilled = match pool.rising {
+            false => uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Refill),
+            true => {
+                uses.touches.iter().any(|(p, t, _)| *p == id && *t == Touch::Lower)
+                    || pool
+                        .at
+                        .iter()
+                        .any(|s| matches!(s.op, ir::PoolOp::Refresh | ir::PoolOp::Lose | ir::PoolOp::Decay(_)))
+            }
+        };
         if spent && !refilled {
+            let (message, help) = match pool.rising {
+                false => {
+                    ("is spent but never refilled", format!("e.g. `refresh at turn_start` in pool `{}`", pool.name))
+                }
+                true => (
+                    "fills but nothing ever lowers it",
+                    format!("e.g. `decay 2 at turn_start` in pool `{}`", pool.name),
+                ),
+            };
             out.push(
-                Diagnostic::warning(
-                    Code::NeverRefilled,
-                    span,
-                    format!("pool `{}` is spent but never refilled", pool.name),
-                )
-                .label("nothing gives it back")
-                .help(format!("e.g. `refresh at turn_start` in pool `{}`", pool.name)),
+                Diagnostic::warning(Code::NeverRefilled, span, format!("pool `{}` {message}", pool.name))
+                    .label("nothing gives it back")
+                    .help(help),
             );
         }
     }
@@ -269,12 +284,26 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnost
                 else {
                     continue;
                 };
-                let lowest = match &pool.overspend {
-                    Some(o) => eval(r, &o.floor),
-                    None => eval(r, &pool.min).map(|m| m.min(0)),
+                // The room a payment has: from the floor (or overspend limit) up to the max for a
+                // resource; from the floor up to the max (or overspend ceiling) for a meter.
+                let room = match pool.rising {
+                    false => {
+                        let lowest = match &pool.overspend {
+                            Some(o) => eval(r, &o.floor),
+                            None => eval(r, &pool.min).map(|m| m.min(0)),
+                        };
+                        lowest.map(|lowest| max.saturating_sub(lowest))
+                    }
+                    true => {
+                        let ceiling = match &pool.overspend {
+                            Some(o) => eval(r, &o.floor).map(|c| c.max(max)),
+                            None => Some(max),
+                        };
+                        ceiling.zip(eval(r, &pool.min)).map(|(c, min)| c.saturating_sub(min))
+                    }
                 };
-                let Some(lowest) = lowest else { continue };
-                if amount > max.saturating_sub(lowest) {
+                let Some(room) = room else { continue };
+                if amount > room {
                     let mut d = Diagnostic::warning(
                         Code::Unaffordable,
                         span,

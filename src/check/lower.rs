@@ -468,7 +468,7 @@ impl<'a> Lowerer<'a> {
 
     fn pool(&mut self, p: &ast::Pool, id: ir::PoolId) -> ir::Pool {
         let ctx = Ctx { pool: Some(id), ..Ctx::default() };
-        self.once(&p.clauses, PoolClause::kind_word, PoolClause::span, &["max", "min", "start", "overspend"]);
+        self.once(&p.clauses, PoolClause::kind_word, PoolClause::span, &["max", "min", "start", "overspend", "rising"]);
         let mut pool = ir::Pool {
             name: p.name.name.clone(),
             label: p.label.clone(),
@@ -479,6 +479,7 @@ impl<'a> Lowerer<'a> {
             gains: Vec::new(),
             overspend: None,
             thresholds: Vec::new(),
+            rising: p.clauses.iter().any(|c| matches!(c, PoolClause::Rising(_))),
         };
         let mut start = None;
         for clause in &p.clauses {
@@ -487,6 +488,7 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
+                PoolClause::Rising(_) => {}
                 PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
                 PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
                 PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx, loc),
@@ -535,14 +537,24 @@ impl<'a> Lowerer<'a> {
         }
         if pool.max.is_none() {
             for clause in &p.clauses {
-                if let PoolClause::Refresh { span, .. } = clause {
-                    self.misplaced(*span, "`refresh` sets a pool to its max, and this pool has no max");
+                match clause {
+                    PoolClause::Refresh { span, .. } if !pool.rising => {
+                        self.misplaced(*span, "`refresh` sets a pool to its max, and this pool has no max")
+                    }
+                    // A meter without a max could take any cost: nothing would ever stop it.
+                    PoolClause::Rising(span) => self.misplaced(
+                        *span,
+                        "a `rising` pool fills toward its max, and this pool has no max: give it one (`max 10`)",
+                    ),
+                    _ => {}
                 }
             }
         }
-        pool.start = start.unwrap_or(match pool.max {
-            Some(_) => Expr::PoolMax(Who::Owner, id),
-            None => Expr::Int(0),
+        // A meter starts empty, at its floor; a resource full.
+        pool.start = start.unwrap_or(match (pool.max.is_some(), pool.rising) {
+            (true, false) => Expr::PoolMax(Who::Owner, id),
+            (_, true) => Expr::PoolMin(Who::Owner, id),
+            (false, false) => Expr::Int(0),
         });
         pool
     }

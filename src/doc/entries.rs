@@ -349,6 +349,7 @@ impl Rules<'_> {
         let mut steps: Vec<(String, Line)> = Vec::new();
         let mut events = Vec::new();
         let mut other = Vec::new();
+        let rising = pool.clauses.iter().any(|c| matches!(c, PoolClause::Rising(_)));
         for clause in &pool.clauses {
             let mut at = |timing: &Timing, mut step: Line, guard: &Option<Guard>| {
                 step.extend(self.guard(guard));
@@ -359,6 +360,7 @@ impl Rules<'_> {
                 PoolClause::Max(None, _) => {}
                 PoolClause::Min(e, _) => min = vec![text("min "), code(self.text(e.span))],
                 PoolClause::Start(e, _) => start = Some(vec![text("starts at "), code(self.text(e.span))]),
+                PoolClause::Rising(_) => {}
                 PoolClause::Refresh { at: t, guard, .. } => at(t, vec![text("refresh")], guard),
                 PoolClause::Keep { at: t, .. } => at(t, vec![text("keep")], &None),
                 PoolClause::Lose { at: t, guard, .. } => at(t, vec![text("lose")], guard),
@@ -388,7 +390,8 @@ impl Rules<'_> {
                     }
                 }
                 PoolClause::Overspend { floor, price, .. } => {
-                    let mut line = vec![text("overspend down to "), code(self.text(floor.span))];
+                    let how = if rising { "overspend up to " } else { "overspend down to " };
+                    let mut line = vec![text(how), code(self.text(floor.span))];
                     line.push(text("; each overspend: "));
                     line.extend(self.block(price));
                     other.push(line);
@@ -402,8 +405,18 @@ impl Rules<'_> {
             }
         }
         let has_max = max.len() > 1;
-        let start = start.unwrap_or_else(|| vec![text(if has_max { "starts full" } else { "starts at 0" })]);
-        let summary = joined(vec![max, min, start]);
+        let start = start.unwrap_or_else(|| {
+            vec![text(match (has_max, rising) {
+                (_, true) => "starts empty",
+                (true, false) => "starts full",
+                (false, false) => "starts at 0",
+            })]
+        });
+        let mut parts = vec![max, min, start];
+        if rising {
+            parts.insert(0, vec![text("a rising meter: costs fill it")]);
+        }
+        let summary = joined(parts);
         let mut details: Vec<Line> = round::by_timing(steps)
             .into_iter()
             .map(|(timing, steps)| {

@@ -168,6 +168,10 @@ pub struct Pool {
     pub gains: Vec<Gain>,
     pub overspend: Option<Overspend>,
     pub thresholds: Vec<Threshold>,
+    /// A meter (heat): costs add to it, and it can pay while it stays at most its max (or the
+    /// overspend ceiling); it starts at its floor, and `refresh` empties it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rising: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

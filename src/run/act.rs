@@ -225,6 +225,20 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
             let have = self.world.pool(who, p);
+            if r.pools[p.index()].rising {
+                // A meter pays by filling: up to its max, or to the overspend ceiling.
+                let max = self.pool_max(who, p)?.unwrap_or(i64::MAX);
+                let ceiling = match &r.pools[p.index()].overspend {
+                    Some(o) => self.eval(&o.floor, &ctx)?.max(max),
+                    None => max,
+                };
+                if have.saturating_add(amount) > ceiling {
+                    let pool = &r.pools[p.index()].name;
+                    let rule = Some(payment_rule(r, a, cost_rule, p));
+                    refuse!(self, @ rule, "cost", "needs room for {amount} {pool}, is at {have} of {ceiling}");
+                }
+                continue;
+            }
             let min = self.pool_min(who, p)?;
             let floor = match &r.pools[p.index()].overspend {
                 Some(o) => self.eval(&o.floor, &ctx)?.min(min),
@@ -257,7 +271,7 @@ impl<S: Sink> Engine<'_, S> {
                 // judged from its side (004: a combo in the Final Phase costs the partner more).
                 self.adjust_costs(a, &pc, &mut pay)?;
                 for (pool, amount) in pay.iter() {
-                    ok &= self.world.pool(p, pool) - amount >= self.pool_min(p, pool)?;
+                    ok &= self.past_bounds(p, pool, amount)? == 0;
                 }
                 if ok {
                     partner = Some(Box::new((p, pay)));
@@ -457,11 +471,12 @@ impl<S: Sink> Engine<'_, S> {
                 continue;
             }
             let now = self.world.pool(who, p);
-            let min = self.pool_min(who, p)?;
-            // Energy is spent at declaration; each unit below the floor is one overspend.
-            let below = (min - (now - amount)).clamp(0, amount);
+            // Energy is spent at declaration; each unit past the floor (or a meter's max) is one
+            // overspend.
+            let below = self.past_bounds(who, p, amount)?;
             self.rule = Some(payment_rule(r, a, plan.cost_rule, p));
-            self.set_pool_raw(who, p, now - amount, &cause);
+            let next = self.after_paying(p, now, amount);
+            self.set_pool_raw(who, p, next, &cause);
             if below > 0 {
                 overspends.push((p, below));
                 self.tell(Fact::Overspent { who, pool: p.index() });
@@ -474,7 +489,8 @@ impl<S: Sink> Engine<'_, S> {
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
             for (pool, amount) in pay {
                 let now = self.world.pool(*p, pool);
-                self.set_pool_raw(*p, pool, now - amount, &partner_cause);
+                let next = self.after_paying(pool, now, amount);
+                self.set_pool_raw(*p, pool, next, &partner_cause);
             }
         }
         self.rule = outer;

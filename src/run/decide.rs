@@ -183,7 +183,7 @@ impl<S: Sink> Engine<'_, S> {
                 let short = fixed.iter().any(|(p, amount)| {
                     amount > 0
                         && r.pools[p.index()].overspend.is_none()
-                        && self.pool_min(who, p).is_ok_and(|min| self.world.pool(who, p) - amount < min)
+                        && self.past_bounds(who, p, amount).is_ok_and(|x| x > 0)
                 });
                 if short {
                     continue;

@@ -24,10 +24,31 @@ impl<'r, S: Sink> Engine<'r, S> {
         let max = self.pool_max(who, p)?;
         let min = self.pool_min(who, p)?;
         // A pool overspent below its minimum recovers from where it is (Frontiers: negative
-        // Energy recovers at the normal rate); effects never push it further down.
+        // Energy recovers at the normal rate); effects never push it further down. A meter
+        // overspent above its max, the same way from above.
         let from = self.world.pool(who, p);
         let value = value.max(min.min(from));
-        Ok(max.map_or(value, |m| value.min(m.max(min))))
+        let rising = self.r.pools[p.index()].rising;
+        Ok(max.map_or(value, |m| value.min(if rising { m.max(min).max(from) } else { m.max(min) })))
+    }
+
+    /// A pool after paying `amount` of it: a resource goes down, a rising meter up.
+    pub(in crate::run) fn after_paying(&self, p: ir::PoolId, now: i64, amount: i64) -> i64 {
+        match self.r.pools[p.index()].rising {
+            true => now.saturating_add(amount),
+            false => now.saturating_sub(amount),
+        }
+    }
+
+    /// How much of a payment of `amount` goes past the pool's bounds: below a resource's floor,
+    /// above a meter's max (0 when it fits).
+    pub(in crate::run) fn past_bounds(&mut self, who: usize, p: ir::PoolId, amount: i64) -> Result<i64, RunError> {
+        let now = self.world.pool(who, p);
+        let next = self.after_paying(p, now, amount);
+        Ok(match self.r.pools[p.index()].rising {
+            true => self.pool_max(who, p)?.map_or(0, |max| next.saturating_sub(max).clamp(0, amount.max(0))),
+            false => self.pool_min(who, p)?.saturating_sub(next).clamp(0, amount.max(0)),
+        })
     }
 
     /// Sets a pool without clamping (overspend goes below the minimum).
@@ -350,12 +371,15 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let amount = self.eval(&cost.amount, c)?;
                     plan.add(cost.pool, amount)?;
                 }
-                let affordable =
-                    plan.iter().all(|(p, a)| self.world.pool(c.owner, p) - a >= self.pool_min(c.owner, p).unwrap_or(0));
+                let mut affordable = true;
+                for (p, a) in &plan {
+                    affordable &= self.past_bounds(c.owner, p, a)? == 0;
+                }
                 if affordable {
                     for (p, a) in &plan {
                         let now = self.world.pool(c.owner, p);
-                        self.set_pool_raw(c.owner, p, now - a, cause);
+                        let next = self.after_paying(p, now, a);
+                        self.set_pool_raw(c.owner, p, next, cause);
                     }
                 } else {
                     self.pending.cancelled = true;
@@ -762,6 +786,11 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let now = self.world.pool(who, id);
                 let floor = self.pool_min(who, id)?.max(0).min(now.max(self.pool_min(who, id)?));
                 match &step.op {
+                    // A meter is emptied, not filled.
+                    ir::PoolOp::Refresh if pool.rising => {
+                        let min = self.pool_min(who, id)?;
+                        self.set_pool(who, id, min, &cause)?;
+                    }
                     ir::PoolOp::Refresh => {
                         let max = self.pool_max(who, id)?.unwrap_or(now);
                         // Nothing could be spent before the encounter started.

@@ -254,6 +254,8 @@ pub enum PoolClause {
         price: Block,
         span: Span,
     },
+    /// `rising`: costs fill the pool instead of emptying it.
+    Rising(Span),
     Threshold {
         op: CmpOp,
         value: Expr,
@@ -267,7 +269,7 @@ pub enum PoolClause {
 impl PoolClause {
     pub fn span(&self) -> Span {
         match self {
-            PoolClause::Max(_, s) | PoolClause::Min(_, s) | PoolClause::Start(_, s) => *s,
+            PoolClause::Max(_, s) | PoolClause::Min(_, s) | PoolClause::Start(_, s) | PoolClause::Rising(s) => *s,
             PoolClause::Refresh { span, .. }
             | PoolClause::Keep { span, .. }
             | PoolClause::Lose { span, .. }
@@ -292,6 +294,7 @@ impl PoolClause {
             PoolClause::Convert { .. } => "convert",
             PoolClause::Gain { .. } => "gain",
             PoolClause::Overspend { .. } => "overspend",
+            PoolClause::Rising(_) => "rising",
             PoolClause::Threshold { .. } => "when",
         }
     }

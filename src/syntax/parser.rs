@@ -1044,6 +1044,7 @@ impl Builder {
                 let floor = self.expr(self.next(&mut it, &p)?)?;
                 PoolClause::Overspend { floor, price: self.block(self.next(&mut it, &p)?)?, span }
             }
+            Rule::rising_clause => PoolClause::Rising(span),
             Rule::threshold_clause => {
                 let op = self.cmp_op(&self.next(&mut it, &p)?);
                 let value = self.expr(self.next(&mut it, &p)?)?;

@@ -167,6 +167,7 @@ impl Shift for PoolClause {
                 e.shift(by);
                 span.shift(by);
             }
+            PoolClause::Rising(span) => span.shift(by),
             PoolClause::Min(e, span) | PoolClause::Start(e, span) => {
                 e.shift(by);
                 span.shift(by);

@@ -322,8 +322,10 @@ impl<S: Sink> Engine<'_, S> {
         if guarded {
             return -danger;
         }
+        // A meter (heat) is worth less the fuller it is.
+        let sign = if pool.rising { -1.0 } else { 1.0 };
         match self.pool_max(who, p) {
-            Ok(Some(max)) if max > 0 => RESOURCE_WEIGHT * v / max as f64,
+            Ok(Some(max)) if max > 0 => sign * RESOURCE_WEIGHT * v / max as f64,
             _ => 0.0,
         }
     }
@@ -551,8 +553,7 @@ impl<S: Sink> Engine<'_, S> {
         let mut s = self.score(&action.effects, &c, who, 0);
         for (p, amount) in paid {
             let Some(o) = r.pools.get(p.index()).and_then(|x| x.overspend.as_ref()) else { continue };
-            let Ok(min) = self.pool_min(who, p) else { continue };
-            if amount > 0 && self.world.pool(who, p) - amount < min {
+            if amount > 0 && self.past_bounds(who, p, amount).is_ok_and(|x| x > 0) {
                 s += self.score(&o.price, &Ctx::of(who), who, 1);
             }
         }
