@@ -71,6 +71,11 @@ enum Command {
         /// change is still shown. JSON lines always hold every event.
         #[arg(long, short)]
         quiet: bool,
+        /// Text: show the ruleset's own names (`ap`, `shield_raised`) instead of the labels it
+        /// declares for them ("Action Points", "Shield Raised"), as `tempo test` golden traces and
+        /// JSON lines do.
+        #[arg(long)]
+        names: bool,
         #[command(flatten)]
         load: cli::LoadArgs,
     },
@@ -203,8 +208,8 @@ fn main() -> ExitCode {
         Command::Compile { file, output, load } => compile(&file, output.as_deref(), load),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Run { rules, scenario, seed, format, why, quiet, load } => {
-            run(&rules, &scenario, seed, format, (why, quiet), load)
+        Command::Run { rules, scenario, seed, format, why, quiet, names, load } => {
+            run(&rules, &scenario, seed, format, (why, quiet, names), load)
         }
         Command::Why { rules, scenario, event, seed, load } => why(&rules, &scenario, event, seed, load),
         Command::Sim(args) => cli::sim::sim(args),
@@ -369,7 +374,7 @@ fn run(
     scenario: &Path,
     seed: Option<u64>,
     format: TraceFormat,
-    (why, quiet): (bool, bool),
+    (why, quiet, names): (bool, bool, bool),
     load: cli::LoadArgs,
 ) -> ExitCode {
     let ruleset = match load_ruleset(rules, load) {
@@ -388,7 +393,8 @@ fn run(
         TraceFormat::Text => sink::Format::Text,
     };
     let out = std::io::BufWriter::new(std::io::stdout().lock());
-    let writer = sink::Writer::new(out, format, &ruleset.files).why(why).quiet(quiet);
+    let labels = (!names).then(|| tempo::run::labels::Labels::new(&ruleset));
+    let writer = sink::Writer::new(out, format, &ruleset.files).why(why).quiet(quiet).labels(labels);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
         Ok(runner) => runner,
         Err(e) => return scenario_failed(&e, scenario_path),

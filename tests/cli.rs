@@ -103,6 +103,14 @@ fn run_exit_codes_and_formats() {
     let (code, stdout, _) = tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron"]);
     assert_eq!(code, 0);
     assert!(stdout.starts_with("Encounter starts:"), "{stdout}");
+    // The text names pools, actions and conditions by their labels; `--names` by their names.
+    assert!(stdout.contains("Aria uses Attack (action) at Brute, paying 1 Action Points."), "{stdout}");
+    assert!(stdout.contains("Aria: Wounds 0 -> 1 (Hit Points <= 0)"), "{stdout}");
+    let (_, named, _) = tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--names"]);
+    assert!(named.contains("Aria uses attack (action) at Brute, paying 1 ap."), "{named}");
+    // An action that paid nothing is said so by its kind alone.
+    let (_, cheat, _) = tempo(&["run", "rulesets/cheatsheet.rules", "examples/cheatsheet-skirmish.ron"]);
+    assert!(!cheat.contains("paying free"), "{cheat}");
     let (code, _, stderr) = tempo(&["run", "rulesets/cheatsheet.rules", "examples/frontiers-duel.ron"]);
     assert_eq!(code, 1, "a scenario that does not fit its ruleset");
     assert!(stderr.contains("tempo::scenario"), "{stderr}");
@@ -424,6 +432,6 @@ fn quiet_hides_routine_bookkeeping() {
     assert!(!quiet.contains(" at turn_start)") && !quiet.contains(" at turn_end)"), "{quiet}");
     let kept = |t: &str| t.lines().filter(|l| !(l.contains(" at ") && l.ends_with(')') && l.contains(" -> "))).count();
     assert_eq!(kept(&full), quiet.lines().count(), "only bookkeeping lines go:\n{quiet}");
-    assert!(quiet.contains("Brute: hp 14 -> 10 (attack by Aria)"), "{quiet}");
-    assert!(quiet.contains("Aria: wounds 0 -> 1 (hp <= 0)"), "{quiet}");
+    assert!(quiet.contains("Brute: Hit Points 14 -> 10 (Attack by Aria)"), "{quiet}");
+    assert!(quiet.contains("Aria: Wounds 0 -> 1 (Hit Points <= 0)"), "{quiet}");
 }

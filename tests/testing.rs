@@ -235,3 +235,26 @@ fn a_compiled_ruleset_is_tested_like_its_source() {
     assert!(out.contains("`jab.ron` is not a tempo IR"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// `tempo run` prints the ruleset's labels; a test's text fragments may be written either way
+// (all of one test's in the same one), and fail when neither matches.
+#[test]
+fn text_expectations_match_labels_or_names() {
+    let labelled =
+        RULES.replace("pool ap {", "pool ap \"Action Points\" {").replace("action jab {", "action jab \"Jab\" {");
+    for (tag, expect, passes) in [
+        (
+            "labels",
+            r#"  expect: ["A uses Jab (action) at B, paying 1 Action Points.", "B: hp 10 -> 8 (Jab by A)"],"#,
+            true,
+        ),
+        ("names", r#"  expect: ["A uses jab (action) at B, paying 1 ap.", "B: hp 10 -> 8 (jab by A)"],"#, true),
+        ("mixed", r#"  expect: ["A uses Jab (action) at B, paying 1 ap."],"#, false),
+    ] {
+        let dir = folder(tag, expect);
+        std::fs::write(dir.join("jab.rules"), &labelled).unwrap();
+        let (code, out, err) = tempo_in(&dir, &["."]);
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(code == 0, passes, "{tag}: {out}{err}");
+    }
+}

@@ -24,6 +24,7 @@ mod engine;
 mod error;
 mod eval;
 mod jsonl;
+pub mod labels;
 mod ledger;
 pub(crate) mod names;
 mod pending;

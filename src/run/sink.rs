@@ -109,6 +109,8 @@ pub struct Writer<W: Write> {
     /// Text only: routine pool bookkeeping (refresh, lose, keep, decay, convert and gain at a
     /// timing) is left out (`--quiet`).
     quiet: bool,
+    /// Text only: the ruleset's labels, where it declares them, in place of names.
+    labels: Option<super::labels::Labels>,
     error: Option<io::Error>,
     /// JSON lines not yet handed to `out`: written in batches of `BATCH` bytes rather than one
     /// call per event, and the rest by `finish`.
@@ -129,6 +131,7 @@ impl<W: Write> Writer<W> {
             json: jsonl::Encoder::new(files),
             why: false,
             quiet: false,
+            labels: None,
             error: None,
             line: Vec::new(),
         }
@@ -145,6 +148,12 @@ impl<W: Write> Writer<W> {
     /// or a choice changes is still written.
     pub fn quiet(mut self, quiet: bool) -> Writer<W> {
         self.quiet = quiet;
+        self
+    }
+
+    /// The text format with the ruleset's labels ("Action Points") where it declares them.
+    pub fn labels(mut self, labels: Option<super::labels::Labels>) -> Writer<W> {
+        self.labels = labels;
         self
     }
 
@@ -173,7 +182,10 @@ impl<W: Write> Writer<W> {
                 if self.quiet && trace::is_bookkeeping(record) {
                     return Ok(());
                 }
-                let line = trace::text_line(record);
+                let line = match &self.labels {
+                    Some(labels) => trace::text_line_labelled(record, labels),
+                    None => trace::text_line(record),
+                };
                 self.out.write_all(line.as_bytes())?;
                 if self.why {
                     trace::write_why(&mut self.out, record, &self.files)?;

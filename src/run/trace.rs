@@ -1,6 +1,7 @@
 //! The trace: what happened, in order (contracts.md, "Traces"). One event per line as JSON, or a
 //! play-by-play for people. Names, not ids: the trace is for people and scripts.
 
+use super::labels::Labels;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
@@ -353,6 +354,16 @@ pub fn to_text(records: &[Record]) -> String {
     out
 }
 
+/// The play-by-play with the ruleset's labels (what `tempo run` prints by default).
+pub fn to_text_labelled(records: &[Record], labels: &Labels) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&text_line_labelled(r, labels));
+        out.push('\n');
+    }
+    out
+}
+
 /// The play-by-play with each line's `seq` and its rule's location after it (`tempo run --why`).
 pub fn to_text_why(records: &[Record], files: &[String]) -> String {
     let mut out = Vec::new();
@@ -379,8 +390,34 @@ pub fn write_why(out: &mut impl std::io::Write, r: &Record, files: &[String]) ->
     }
 }
 
-/// One event of the play-by-play (a round's start begins with an empty line).
+/// One event of the play-by-play (a round's start begins with an empty line), with the names
+/// the trace carries.
 pub fn text_line(r: &Record) -> String {
+    render(r, None)
+}
+
+/// The same line with the ruleset's labels where it has them ("Action Points", not `ap`), and
+/// an action that paid nothing said so by its kind alone (not "paying free").
+pub fn text_line_labelled(r: &Record, labels: &Labels) -> String {
+    render(r, Some(labels))
+}
+
+/// A cause with labels: `Attack by Aria`, `Hit Points <= 0`.
+fn cause_text(c: &Cause, l: &Labels) -> String {
+    match c {
+        Cause::Action { action, by } => format!("{} by {by}", l.action(action)),
+        Cause::Partner { action, with } => format!("{} with {with}", l.action(action)),
+        Cause::Continued(action) => format!("{} (continued)", l.action(action)),
+        Cause::Threshold { pool, op, value } => format!("{} {op} {value}", l.pool(pool)),
+        Cause::Gain(source) => format!("gain on {}", l.source(source)),
+        Cause::Maintain(name) => format!("maintain {}", l.condition(name)),
+        other => other.to_string(),
+    }
+}
+
+fn render(r: &Record, labels: Option<&Labels>) -> String {
+    let none = Labels::none();
+    let l = labels.unwrap_or(&none);
     match &r.event {
         Event::EncounterStart { participants } => {
             let names: Vec<&str> = participants.iter().map(|p| &**p).collect();
@@ -408,20 +445,32 @@ pub fn text_line(r: &Record) -> String {
         Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
         Event::TurnStart { actor } => format!("{actor}'s turn."),
         Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
-        Event::Pool { who, pool, from, to, cause } => format!("  {who}: {pool} {from} -> {to} ({cause})"),
+        Event::Pool { who, pool, from, to, cause } => match labels {
+            None => format!("  {who}: {pool} {from} -> {to} ({cause})"),
+            Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
+        },
         Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
-            let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {p}")).collect();
-            let cost = if cost.is_empty() { "free".to_string() } else { cost.join(" + ") };
-            format!("  {actor} uses {action} ({kind}){at}, paying {cost}.")
+            let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {}", l.pool(p))).collect();
+            match (labels, cost.is_empty()) {
+                (None, true) => format!("  {actor} uses {action} ({kind}){at}, paying free."),
+                (None, false) => format!("  {actor} uses {action} ({kind}){at}, paying {}.", cost.join(" + ")),
+                (Some(l), true) => format!("  {actor} uses {} ({kind}){at}.", l.action(action)),
+                (Some(l), false) => {
+                    format!("  {actor} uses {} ({kind}){at}, paying {}.", l.action(action), cost.join(" + "))
+                }
+            }
         }
         Event::Rejected { actor, action, reason, code } => {
-            format!("  {actor} cannot use {action}: {reason} [{code}]")
+            format!("  {actor} cannot use {}: {reason} [{code}]", l.action(action))
         }
-        Event::Trigger { source, reactor, reaction } => format!("  {reactor} answers {source} with {reaction}."),
-        Event::Resolve { actor, action } => format!("  {actor}'s {action} resolves."),
+        Event::Trigger { source, reactor, reaction } => {
+            format!("  {reactor} answers {} with {}.", l.source(source), l.action(reaction))
+        }
+        Event::Resolve { actor, action } => format!("  {actor}'s {} resolves.", l.action(action)),
         Event::Condition { who, condition, on } => {
+            let condition = l.condition(condition);
             if *on {
                 format!("  {who} is now {condition}.")
             } else {
@@ -441,15 +490,15 @@ pub fn text_line(r: &Record) -> String {
             let how = if *forced { "is pushed" } else { "moves" };
             format!("  {who} {how} from {from} to {to}.")
         }
-        Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {action} is {outcome}."),
-        Event::Rest { rest, outcome } => format!("Rest: {rest}, {outcome}."),
+        Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
+        Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
         Event::EncounterEnd { reason, state } => {
             let mut s = format!("\nEncounter ends: {reason}.");
             for (name, st) in state {
-                let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
+                let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{} {v}", l.pool(p))).collect();
                 let _ = write!(s, "\n  {name}: {}", pools.join(", "));
                 if !st.conditions.is_empty() {
-                    let conditions: Vec<&str> = st.conditions.iter().map(|c| &**c).collect();
+                    let conditions: Vec<&str> = st.conditions.iter().map(|c| l.condition(c)).collect();
                     let _ = write!(s, "; {}", conditions.join(", "));
                 }
             }

@@ -127,7 +127,10 @@ fn check(
         if options.keep_traces {
             outcome.traces.push((seed, text.clone()));
         }
-        expectations(test, &records, &ruleset.files, &text, &at)?;
+        // Text fragments may be written as `tempo run` prints them (with the ruleset's labels) or
+        // with its names (`--names`, golden traces).
+        let labelled = trace::to_text_labelled(&records, &run::labels::Labels::new(ruleset));
+        expectations(test, &records, &ruleset.files, [&text, &labelled], &at)?;
         if test.golden.is_some() {
             golden::append(&mut golden_text, seed.unwrap_or(scenario.seed), &text);
         }
@@ -146,18 +149,27 @@ fn expectations(
     test: &TestFile,
     records: &[trace::Record],
     files: &[String],
-    text: &str,
+    [text, labelled]: [&str; 2],
     at: &str,
 ) -> Result<(), String> {
-    let mut from = 0;
-    for want in &test.expect {
-        match text[from..].find(want.as_str()) {
-            Some(i) => from += i + want.len(),
-            None => return Err(format!("`{want}` not found (in order){at} in the trace:\n{text}")),
+    // `expect` in order in one of the two texts, the names' first; `absent` in neither.
+    let in_order = |text: &str| -> Result<(), String> {
+        let mut from = 0;
+        for want in &test.expect {
+            match text[from..].find(want.as_str()) {
+                Some(i) => from += i + want.len(),
+                None => return Err(format!("`{want}` not found (in order){at} in the trace:\n{text}")),
+            }
+        }
+        Ok(())
+    };
+    if let Err(named) = in_order(text) {
+        if labelled == text || in_order(labelled).is_err() {
+            return Err(named);
         }
     }
     for never in &test.absent {
-        if text.contains(never.as_str()) {
+        if text.contains(never.as_str()) || labelled.contains(never.as_str()) {
             return Err(format!("`{never}` must not appear{at}, trace:\n{text}"));
         }
     }
