@@ -76,6 +76,10 @@ enum Command {
         /// JSON lines do.
         #[arg(long)]
         names: bool,
+        /// Write each decision a policy makes with the options it considered (Greedy with the
+        /// score of each) and the one it took: a `decision` event in either format.
+        #[arg(long)]
+        decisions: bool,
         #[command(flatten)]
         load: cli::LoadArgs,
     },
@@ -208,8 +212,8 @@ fn main() -> ExitCode {
         Command::Compile { file, output, load } => compile(&file, output.as_deref(), load),
         Command::Explain { code, list } => explain(code.as_deref(), list),
         Command::Fmt { files, check } => format_files(&files, check),
-        Command::Run { rules, scenario, seed, format, why, quiet, names, load } => {
-            run(&rules, &scenario, seed, format, (why, quiet, names), load)
+        Command::Run { rules, scenario, seed, format, why, quiet, names, decisions, load } => {
+            run(&rules, &scenario, seed, format, (why, quiet, names, decisions), load)
         }
         Command::Why { rules, scenario, event, seed, load } => why(&rules, &scenario, event, seed, load),
         Command::Sim(args) => cli::sim::sim(args),
@@ -374,7 +378,7 @@ fn run(
     scenario: &Path,
     seed: Option<u64>,
     format: TraceFormat,
-    (why, quiet, names): (bool, bool, bool),
+    (why, quiet, names, decisions): (bool, bool, bool, bool),
     load: cli::LoadArgs,
 ) -> ExitCode {
     let ruleset = match load_ruleset(rules, load) {
@@ -396,7 +400,7 @@ fn run(
     let labels = (!names).then(|| tempo::run::labels::Labels::new(&ruleset));
     let writer = sink::Writer::new(out, format, &ruleset.files).why(why).quiet(quiet).labels(labels);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
-        Ok(runner) => runner,
+        Ok(runner) => runner.decisions(decisions),
         Err(e) => return scenario_failed(&e, scenario_path),
     };
     let played = runner.play(seed);

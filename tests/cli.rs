@@ -435,3 +435,48 @@ fn quiet_hides_routine_bookkeeping() {
     assert!(quiet.contains("Brute: Hit Points 14 -> 10 (Attack by Aria)"), "{quiet}");
     assert!(quiet.contains("Aria: Wounds 0 -> 1 (Hit Points <= 0)"), "{quiet}");
 }
+
+/// Issue 14: `tempo run --decisions` gives an account of each policy decision: the options it
+/// considered (Greedy's with scores) and the one it took; without the flag nothing is added.
+#[test]
+fn decisions_are_accounted_for_on_request() {
+    let dir = std::env::temp_dir().join(format!("tempo-decisions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("greedy.ron");
+    std::fs::write(
+        &scenario,
+        r#"(seed: 1, rounds: 1, participants: [
+  (name: "Aria", side: "a", position: 0, controller: Policy(Greedy)),
+  (name: "Brute", side: "b", position: 1, controller: Policy(Aggressive)),
+])"#,
+    )
+    .unwrap();
+    let s = scenario.to_str().unwrap();
+    let (code, text, _) = tempo(&["run", "rulesets/frontiers.rules", s, "--decisions"]);
+    assert_eq!(code, 0);
+    let greedy = text.lines().find(|l| l.starts_with("  Aria (greedy) considers ")).expect(&text);
+    assert!(greedy.contains("Attack at Brute (") && greedy.contains("; takes "), "{greedy}");
+    // What it takes is the best score it listed.
+    let taken = greedy.split("; takes ").nth(1).unwrap().trim_end_matches('.');
+    let scores: Vec<(String, f64)> = greedy["  Aria (greedy) considers ".len()..greedy.find("; takes").unwrap()]
+        .split(", ")
+        .filter_map(|o| {
+            let (name, score) = o.rsplit_once(" (")?;
+            Some((name.to_string(), score.trim_end_matches(')').parse().ok()?))
+        })
+        .collect();
+    let best = scores.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    assert_eq!(best.0, taken, "{greedy}");
+    assert!(text.contains("  Brute (aggressive) considers Attack at Aria; takes Attack at Aria."), "{text}");
+    let (_, jsonl, _) = tempo(&["run", "rulesets/frontiers.rules", s, "--decisions", "--format", "jsonl"]);
+    let decision: serde_json::Value = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["event"] == "decision")
+        .unwrap();
+    assert_eq!(decision["policy"], "greedy");
+    assert!(decision["considered"][0]["score"].is_number(), "{decision}");
+    let (_, plain, _) = tempo(&["run", "rulesets/frontiers.rules", s, "--format", "jsonl"]);
+    assert!(!plain.contains("\"decision\""));
+    std::fs::remove_dir_all(&dir).ok();
+}

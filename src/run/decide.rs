@@ -9,6 +9,7 @@ use super::error::RunError;
 use super::pending::Readied;
 use super::scenario::{Controller, Policy, Step};
 use super::sink::Sink;
+use super::trace::{Considered, Event};
 use crate::ir::{self, ActionKind};
 use rand_core::RngCore;
 
@@ -305,6 +306,8 @@ impl<S: Sink> Engine<'_, S> {
         }
         let mut options = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, policy, &mut options);
+        let mut scores = Vec::new();
+        let considered: Vec<Decision> = if self.decisions { options.clone() } else { Vec::new() };
         let decision = match found {
             Err(e) => Err(e),
             Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
@@ -314,18 +317,58 @@ impl<S: Sink> Engine<'_, S> {
                     let i = (self.rng.next_u64() % options.len() as u64) as usize;
                     Ok(options[i])
                 }
-                Chosen::Greedy => self.greedy(who, &mut options),
+                Chosen::Greedy => self.greedy(who, &mut options, &mut scores),
                 _ => Ok(aggressive(&options)),
             },
         };
         self.scratch.decisions = options;
+        if let (true, Ok(chosen)) = (self.decisions, &decision) {
+            self.account(who, policy, &considered, &scores, *chosen);
+        }
         decision
+    }
+
+    /// The `decision` event: what a policy considered (Greedy's scores with them), and took.
+    fn account(
+        &mut self,
+        who: usize,
+        policy: Chosen,
+        considered: &[Decision],
+        scores: &[(Decision, f64)],
+        chosen: Decision,
+    ) {
+        let option = |d: &Decision, score: Option<f64>| match *d {
+            Decision::Act { action, target, .. } => Some(Considered {
+                action: self.names.action[action.index()].clone(),
+                target: target.map(|t| self.names.who[t].clone()),
+                // Rounded to thousandths; `+ 0.0` turns a rounded -0 into 0.
+                score: score.map(|s| (s * 1000.0).round() / 1000.0 + 0.0),
+            }),
+            Decision::EndTurn => None,
+        };
+        let listed: Vec<Considered> =
+            considered.iter().filter_map(|d| option(d, scores.iter().find(|(x, _)| x == d).map(|(_, s)| *s))).collect();
+        let policy = match policy {
+            Chosen::Aggressive => "aggressive",
+            Chosen::HoldBack(..) => "hold_back",
+            Chosen::Greedy => "greedy",
+            Chosen::Random => "random",
+            Chosen::Passive => "passive",
+        };
+        let who_name = self.names.who[who].clone();
+        let chosen = option(&chosen, None);
+        self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen });
     }
 
     /// `Greedy`: the candidate with the best score (docs/scenario.md, "How outcomes are
     /// scored"), the first of equals, if its score is above 0; otherwise what `Aggressive` would
     /// do among the candidates that score 0 or more (closing in, a free action), else the end.
-    fn greedy(&mut self, who: usize, options: &mut Vec<Decision>) -> Result<Decision, RunError> {
+    fn greedy(
+        &mut self,
+        who: usize,
+        options: &mut Vec<Decision>,
+        scores: &mut Vec<(Decision, f64)>,
+    ) -> Result<Decision, RunError> {
         let mut best: Option<(Decision, f64)> = None;
         let mut i = 0;
         while i < options.len() {
@@ -343,6 +386,9 @@ impl<S: Sink> Engine<'_, S> {
                 Err(_) => Default::default(),
             };
             let s = self.score_action(who, action, target, units, &paid);
+            if self.decisions {
+                scores.push((options[i], s));
+            }
             if best.is_none_or(|(_, b)| s > b) {
                 best = Some((options[i], s));
             }

@@ -87,6 +87,8 @@ pub struct Engine<'r, S> {
     pub amounts: Vec<i64>,
     /// Per event: the amount its last `emit EVENT(...)` ended with (`amount(EVENT)`).
     pub last_amount: Vec<i64>,
+    /// Each policy decision is written with what it considered (`tempo run --decisions`).
+    pub decisions: bool,
     pub out: Out<S>,
 }
 
@@ -118,6 +120,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             facts: [0; 4],
             amounts: Vec::new(),
             last_amount: Vec::new(),
+            decisions: false,
             changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }

@@ -405,6 +405,16 @@ fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "action", action);
             static_field(out, q, "outcome", outcome);
         }
+        Event::Decision { who, policy, considered, chosen } => {
+            tag(out, "decision");
+            name_field(out, q, "who", who);
+            static_field(out, q, "policy", policy);
+            // Rare (`--decisions` only) and holding numbers: written by serde_json itself.
+            key(out, "considered");
+            let _ = serde_json::to_writer(&mut *out, considered);
+            key(out, "chosen");
+            let _ = serde_json::to_writer(&mut *out, chosen);
+        }
         Event::Rest { rest, outcome } => {
             tag(out, "rest");
             name_field(out, q, "rest", rest);
@@ -630,7 +640,7 @@ fn escaped(out: &mut Vec<u8>, s: &str) {
 mod tests {
     use super::*;
     use crate::ir::Loc;
-    use crate::run::trace::{Dice, Name, Paid, RuleAt, Targets};
+    use crate::run::trace::{Considered, Dice, Name, Paid, RuleAt, Targets};
     use std::borrow::Cow;
 
     /// A record with its rule as `tempo run` writes it, for serde_json to write.
@@ -732,6 +742,16 @@ mod tests {
             Event::Leave { who: n.clone() },
             Event::Ongoing { actor: n.clone(), action: n.clone(), outcome: "lost" },
             Event::Rest { rest: n.clone(), outcome: n.to_string() },
+            Event::Decision {
+                who: n.clone(),
+                policy: "greedy",
+                considered: vec![
+                    Considered { action: n.clone(), target: Some(n.clone()), score: Some(1.25) },
+                    Considered { action: name("dash"), target: None, score: Some(-0.5) },
+                ],
+                chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None }),
+            },
+            Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None },
             Event::EncounterEnd { reason: n.to_string(), state },
             Event::EncounterEnd { reason: String::new(), state: BTreeMap::new() },
         ]);
@@ -770,7 +790,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..23).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..24).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -855,6 +875,7 @@ mod tests {
             Event::Rest { .. } => 20,
             Event::EncounterEnd { .. } => 21,
             Event::Resolve { .. } => 22,
+            Event::Decision { .. } => 23,
         }
     }
 }

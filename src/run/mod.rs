@@ -60,6 +60,12 @@ impl<'a, S: Sink> Runner<'a, S> {
         Ok(Runner { engine, scenario: s, setup })
     }
 
+    /// Writes each policy decision with the options it considered (a `decision` event).
+    pub fn decisions(mut self, on: bool) -> Runner<'a, S> {
+        self.engine.decisions = on;
+        self
+    }
+
     /// Plays one encounter; `seed` overrides the scenario's. Every event goes to the sink as it
     /// happens, so after an error the sink holds everything up to it.
     pub fn play(&mut self, seed: Option<u64>) -> Result<(), RunError> {

@@ -278,6 +278,33 @@ pub enum Event {
         reason: String,
         state: BTreeMap<Name, FinalState>,
     },
+    /// A policy's turn decision, with what it considered (`tempo run --decisions` only).
+    Decision {
+        who: Name,
+        policy: &'static str,
+        considered: Vec<Considered>,
+        /// `None`: the turn ends.
+        chosen: Option<Considered>,
+    },
+}
+
+/// One option a policy considered: an action and its target, with the score `Greedy` gave it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Considered {
+    pub action: Name,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Name>,
+    /// `Greedy`'s score, rounded to thousandths; other policies do not score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+}
+
+impl Considered {
+    fn text(&self, l: &Labels) -> String {
+        let at = self.target.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
+        let score = self.score.map(|s| format!(" ({s})")).unwrap_or_default();
+        format!("{}{at}{score}", l.action(&self.action))
+    }
 }
 
 /// An action's targets: none or one (serialized as a list, as contracts.md says).
@@ -492,6 +519,15 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         }
         Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
         Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
+        Event::Decision { who, policy, considered, chosen } => {
+            let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
+            let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
+            let chosen = match chosen {
+                Some(c) => Considered { score: None, ..c.clone() }.text(l),
+                None => "the end of its turn".to_string(),
+            };
+            format!("  {who} ({policy}) considers {options}; takes {chosen}.")
+        }
         Event::EncounterEnd { reason, state } => {
             let mut s = format!("\nEncounter ends: {reason}.");
             for (name, st) in state {
