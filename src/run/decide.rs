@@ -306,8 +306,40 @@ impl<S: Sink> Engine<'_, S> {
         }
         let mut options = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, policy, &mut options);
+        if self.decisions {
+            let considered = options.clone();
+            return self.policy_turn_accounted(who, policy, options, considered, found);
+        }
+        let decision = match found {
+            Err(e) => Err(e),
+            Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
+            Ok(()) => match policy {
+                Chosen::Random => {
+                    options.push(Decision::EndTurn);
+                    let i = (self.rng.next_u64() % options.len() as u64) as usize;
+                    Ok(options[i])
+                }
+                Chosen::Greedy => self.greedy(who, &mut options, &mut Vec::new()),
+                _ => Ok(aggressive(&options)),
+            },
+        };
+        self.scratch.decisions = options;
+        decision
+    }
+
+    /// `policy_turn` with an account of the decision (`tempo run --decisions`): the same
+    /// choice, then a `decision` event. Out of line: runs without the flag never come here.
+    #[cold]
+    #[inline(never)]
+    fn policy_turn_accounted(
+        &mut self,
+        who: usize,
+        policy: Chosen,
+        mut options: Vec<Decision>,
+        considered: Vec<Decision>,
+        found: Result<(), RunError>,
+    ) -> Result<Decision, RunError> {
         let mut scores = Vec::new();
-        let considered: Vec<Decision> = if self.decisions { options.clone() } else { Vec::new() };
         let decision = match found {
             Err(e) => Err(e),
             Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
@@ -329,6 +361,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// The `decision` event: what a policy considered (Greedy's scores with them), and took.
+    #[cold]
     fn account(
         &mut self,
         who: usize,

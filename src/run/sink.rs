@@ -178,21 +178,26 @@ impl<W: Write> Writer<W> {
                 }
                 Ok(())
             }
-            Format::Text => {
-                if self.quiet && trace::is_bookkeeping(record) {
-                    return Ok(());
-                }
-                let line = match &self.labels {
-                    Some(labels) => trace::text_line_labelled(record, labels),
-                    None => trace::text_line(record),
-                };
-                self.out.write_all(line.as_bytes())?;
-                if self.why {
-                    trace::write_why(&mut self.out, record, &self.files)?;
-                }
-                self.out.write_all(b"\n")
-            }
+            Format::Text => self.write_text(record),
         }
+    }
+
+    /// A line for a person: kept out of line, so the JSON path (the one runs at volume take)
+    /// stays small.
+    #[inline(never)]
+    fn write_text(&mut self, record: &Record) -> io::Result<()> {
+        if self.quiet && trace::is_bookkeeping(record) {
+            return Ok(());
+        }
+        let line = match &self.labels {
+            Some(labels) => trace::text_line_labelled(record, labels),
+            None => trace::text_line(record),
+        };
+        self.out.write_all(line.as_bytes())?;
+        if self.why {
+            trace::write_why(&mut self.out, record, &self.files)?;
+        }
+        self.out.write_all(b"\n")
     }
 }
 
