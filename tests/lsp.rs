@@ -1135,3 +1135,47 @@ action strike { cost 1 actions; target enemy; resolve { apply stunned to target 
     assert_eq!(references["result"].as_array().map(Vec::len), Some(2), "{references}");
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// Issue 14: rename and references follow what the compiler read each name as, so a pool and a
+/// condition that share a name are two names to the editor.
+#[test]
+fn a_pool_and_a_condition_of_the_same_name_are_renamed_apart() {
+    let text = "ruleset guarded
+initiative { value 0 }
+round { phase act: turns }
+pool guard { max 2; refresh at turn_start }
+condition guard { }
+action brace { cost 1 guard; resolve { apply guard; guard += 1 } }
+action check_it { requires self has guard and guard > 0 }
+";
+    let dir = folder("same-name", &[("guarded.rules", text)]);
+    let path = dir.join("guarded.rules");
+    let mut server = Server::start(&dir);
+    server.open(&path, text);
+    server.settle();
+    let lines_of = |result: &serde_json::Value| -> Vec<(u64, u64)> {
+        let mut v: Vec<(u64, u64)> = result
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let start = &e["range"]["start"];
+                (start["line"].as_u64().unwrap_or(99), start["character"].as_u64().unwrap_or(99))
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    // From the pool's declaration: the pool, its cost, `guard += 1` and `guard > 0`.
+    let (line, character) = pos(text, "guard {", 0);
+    let rename = server.at("textDocument/rename", &path, line, character, json!({"newName": "stamina"}));
+    let pool = lines_of(&rename["result"]["changes"][uri(&path)]);
+    assert_eq!(pool, [(3, 5), (5, 22), (5, 52), (6, 46)], "{rename}");
+    // From the condition's use in `apply guard`: the condition and `has guard`.
+    let (line, character) = pos(text, "guard; guard", 0);
+    let with_declaration = json!({"context": {"includeDeclaration": true}});
+    let references = server.at("textDocument/references", &path, line, character, with_declaration);
+    assert_eq!(lines_of(&references["result"]), [(4, 10), (5, 45), (6, 36)], "{references}");
+    assert_eq!(server.finish().code(), Some(0));
+}

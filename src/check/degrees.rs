@@ -101,6 +101,7 @@ impl Lowerer<'_> {
     /// Declared degrees by name, or an error with a suggestion.
     pub(super) fn degrees_ref(&mut self, name: &ast::Ident) -> Option<ir::DegreesId> {
         if let Some(i) = self.scope.degrees.find(&name.name) {
+            self.read(name.span, super::NameKind::Degrees);
             return Some(ir::DegreesId(i));
         }
         self.error(

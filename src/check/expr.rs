@@ -4,6 +4,7 @@
 
 use super::lower::{Ctx, Lowerer};
 use super::words::article;
+use super::NameKind;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Builtin, Expr, Func, Who};
 use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
@@ -207,7 +208,10 @@ impl Lowerer<'_> {
                     Some(ExprKind::Path(p)) if p.parts.len() == 1 => {
                         let name = &p.parts[0];
                         match self.scope.events.find(&name.name) {
-                            Some(i) => Some(ir::EventId(i)),
+                            Some(i) => {
+                                self.read(name.span, NameKind::Event);
+                                Some(ir::EventId(i))
+                            }
                             None => {
                                 self.error(
                                     Diagnostic::error(
@@ -447,15 +451,19 @@ impl Lowerer<'_> {
                 return (Expr::Roll(*fact), Ty::Int);
             }
             if let Some(i) = self.scope.stats.find(name) {
+                self.read(first.span, NameKind::Stat);
                 return (Expr::Stat(who, ir::StatId(i)), Ty::Int);
             }
             if let Some(i) = self.scope.derived.find(name) {
+                self.read(first.span, NameKind::Derive);
                 return (Expr::Derived(who, ir::DerivedId(i)), Ty::Int);
             }
             if let Some(i) = self.scope.pools.find(name) {
+                self.read(first.span, NameKind::Pool);
                 return (Expr::Pool(who, ir::PoolId(i)), Ty::Int);
             }
             if let Some(i) = self.scope.conditions.find(name) {
+                self.read(first.span, NameKind::Condition);
                 return (Expr::Condition(who, ir::ConditionId(i)), Ty::Int);
             }
             if name == "initiative" {
@@ -526,7 +534,10 @@ impl Lowerer<'_> {
 
     pub fn pool_ref(&mut self, name: &ast::Ident) -> ir::PoolId {
         match self.scope.pools.find(&name.name) {
-            Some(i) => ir::PoolId(i),
+            Some(i) => {
+                self.read(name.span, NameKind::Pool);
+                ir::PoolId(i)
+            }
             None => {
                 let d = Diagnostic::error(Code::UnknownPool, name.span, format!("no pool named `{}`", name.name))
                     .label("unknown pool")
@@ -539,7 +550,10 @@ impl Lowerer<'_> {
 
     pub fn condition_ref(&mut self, name: &ast::Ident) -> ir::ConditionId {
         match self.scope.conditions.find(&name.name) {
-            Some(i) => ir::ConditionId(i),
+            Some(i) => {
+                self.read(name.span, NameKind::Condition);
+                ir::ConditionId(i)
+            }
             None => {
                 let d =
                     Diagnostic::error(Code::UnknownCondition, name.span, format!("no condition named `{}`", name.name))
@@ -593,15 +607,18 @@ impl Lowerer<'_> {
         };
         self.warn_ambiguous(name, chosen);
         if let Some(i) = self.scope.actions.find(n) {
+            self.read(name.span, NameKind::Action);
             return ir::EventRef::Action(ir::ActionId(i));
         }
         if let Some(i) = self.scope.categories.find(n) {
+            self.read(name.span, NameKind::Category);
             return ir::EventRef::Category(ir::CategoryId(i));
         }
         if let Some(k) = ast::ActionKind::from_word(n) {
             return ir::EventRef::Kind(k);
         }
         if let Some(i) = self.scope.events.find(n) {
+            self.read(name.span, NameKind::Event);
             return ir::EventRef::Custom(ir::EventId(i));
         }
         let candidates = (self.scope.actions.names())
@@ -635,7 +652,10 @@ impl Lowerer<'_> {
         let phase = |this: &mut Self| -> ir::PhaseId {
             match &t.arg {
                 Some(arg) => match this.scope.phases.find(&arg.name) {
-                    Some(i) => ir::PhaseId(i),
+                    Some(i) => {
+                        this.read(arg.span, NameKind::Phase);
+                        ir::PhaseId(i)
+                    }
                     None => {
                         let d = Diagnostic::error(
                             Code::UnknownPhase,
@@ -765,6 +785,7 @@ impl Lowerer<'_> {
             );
             return Vec::new();
         };
+        self.read(name.span, NameKind::Effect);
         if let Some(at) = self.expanding.iter().position(|e| *e == i) {
             let chain: Vec<&str> =
                 self.expanding[at..].iter().chain([&i]).map(|e| self.effects[*e].0.as_str()).collect();
@@ -817,7 +838,10 @@ impl Lowerer<'_> {
             ast::Stmt::EmitWith(name, amount) => {
                 let amount = self.int(amount, ctx);
                 match self.scope.events.find(&name.name) {
-                    Some(i) => E::EmitWith(ir::EventId(i), amount),
+                    Some(i) => {
+                        self.read(name.span, NameKind::Event);
+                        E::EmitWith(ir::EventId(i), amount)
+                    }
                     None => {
                         let d =
                             Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
@@ -830,7 +854,10 @@ impl Lowerer<'_> {
                 }
             }
             ast::Stmt::Emit(name) => match self.scope.events.find(&name.name) {
-                Some(i) => E::Emit(ir::EventId(i)),
+                Some(i) => {
+                    self.read(name.span, NameKind::Event);
+                    E::Emit(ir::EventId(i))
+                }
                 None => {
                     let d = Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
                         .label("unknown event")

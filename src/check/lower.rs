@@ -25,6 +25,8 @@ pub struct Lowerer<'a> {
     /// Where a word was read as one of the language's own (`blocks actions`, `order
     /// highest_first`, `is enemy`, `self`), never as a name: editors do not rename or list these.
     pub option_words: Vec<crate::source::Span>,
+    /// Where a declared name was read, and as what (`Compilation::names_read`).
+    pub names_read: Vec<(crate::source::Span, super::NameKind)>,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -69,6 +71,7 @@ impl<'a> Lowerer<'a> {
             sources,
             diagnostics: Vec::new(),
             option_words: Vec::new(),
+            names_read: Vec::new(),
             effects: Vec::new(),
             expanding: Vec::new(),
             used_effects: Vec::new(),
@@ -92,6 +95,11 @@ impl<'a> Lowerer<'a> {
     pub(crate) fn option_word<'w>(&mut self, word: &'w ast::Ident) -> &'w str {
         self.option_words.push(word.span);
         word.name.as_str()
+    }
+
+    /// A declared name read at `span` as a `kind` of thing.
+    pub(crate) fn read(&mut self, span: Span, kind: super::NameKind) {
+        self.names_read.push((span, kind));
     }
 
     /// Reports a problem; lowering goes on with a placeholder.
@@ -793,7 +801,10 @@ impl<'a> Lowerer<'a> {
                 ActionClause::Category(names, _) => {
                     for n in names {
                         match self.scope.categories.find(&n.name) {
-                            Some(i) => out.categories.push(ir::CategoryId(i)),
+                            Some(i) => {
+                                self.read(n.span, super::NameKind::Category);
+                                out.categories.push(ir::CategoryId(i))
+                            }
                             None => {
                                 let d = Diagnostic::error(
                                     Code::UnknownAction,
@@ -955,8 +966,10 @@ impl<'a> Lowerer<'a> {
         if let Some(k) = ActionKind::from_word(n) {
             ir::LimitSubject::Kind(k)
         } else if let Some(i) = self.scope.categories.find(n) {
+            self.read(name.span, super::NameKind::Category);
             ir::LimitSubject::Category(ir::CategoryId(i))
         } else if let Some(i) = self.scope.actions.find(n) {
+            self.read(name.span, super::NameKind::Action);
             ir::LimitSubject::Action(ir::ActionId(i))
         } else {
             let mut candidates: Vec<&str> = ActionKind::ALL.iter().map(|k| k.word()).collect();

@@ -36,6 +36,25 @@ pub struct Compilation {
     /// Where a word was read as one of the language's own, not as a name (`blocks actions`,
     /// `order highest_first`, `self`): editors leave these out of references and renames.
     pub option_words: Vec<crate::source::Span>,
+    /// Where a declared name was read, and as what kind of thing (a pool, a condition, ...):
+    /// editors rename and list references by these, so a pool and a condition that share a
+    /// name are two names.
+    pub names_read: Vec<(crate::source::Span, NameKind)>,
+}
+
+/// What kind of declared thing a name was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NameKind {
+    Stat,
+    Derive,
+    Pool,
+    Condition,
+    Category,
+    Event,
+    Action,
+    Phase,
+    Effect,
+    Degrees,
 }
 
 impl Compilation {
@@ -75,6 +94,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     let mut loaded = load::load(loader, path, &mut sources, &mut diagnostics);
     let mut ruleset = None;
     let mut option_words = Vec::new();
+    let mut names_read = Vec::new();
     let files = std::mem::take(&mut loaded.files);
     if let Some(root_name) = files.last().map(|root| root.name.clone()) {
         let entries = merge::merge(&files, &mut diagnostics);
@@ -83,6 +103,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
         let r = lowerer.lower(&root_name, &entries);
         diagnostics.append(&mut lowerer.diagnostics);
         option_words = std::mem::take(&mut lowerer.option_words);
+        names_read = std::mem::take(&mut lowerer.names_read);
         diagnostics.extend(consteval::cyclic_values(&r, &scope));
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
         diagnostics.extend(lints::movement_units(&r, &scope));
@@ -95,8 +116,11 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     diagnostics.dedup();
     option_words.sort_unstable_by_key(|s| (s.file.0, s.start));
     option_words.dedup();
+    names_read.sort_unstable_by_key(|(s, k)| (s.file.0, s.start, *k));
+    names_read.dedup();
     let kept = if keep { files } else { Vec::new() };
-    (Compilation { sources, diagnostics, ruleset, unreadable: loaded.unreadable, option_words }, kept)
+    let unreadable = loaded.unreadable;
+    (Compilation { sources, diagnostics, ruleset, unreadable, option_words, names_read }, kept)
 }
 
 /// The declarations of `files` (base first) joined as a compilation joins them: overrides

@@ -2,13 +2,15 @@
 //! declare, and the compiler's diagnostics in the protocol's shape.
 //!
 //! Names are found by word: a declaration's name is matched against the words of a text
-//! (`words::tokens`), so references and renames work on a file that does not parse. A pool and a
-//! condition that share a name are therefore one name to the editor. Where a chain compiled, the
-//! words the compiler read as the language's own (`blocks actions`, `order highest_first`) are
-//! left out, so renaming a pool `actions` does not rewrite the keyword.
+//! (`words::tokens`), so references and renames work on a file that does not parse. Where a
+//! chain compiled, what the compiler read each word as decides: the words it read as the
+//! language's own (`blocks actions`, `order highest_first`) are left out, so renaming a pool
+//! `actions` does not rewrite the keyword, and a word it read as another kind of thing (the
+//! condition `guard` beside the pool `guard`) is another name. Words it read as nothing in
+//! particular are matched by their text.
 
 use super::position;
-use crate::check::{load, Compilation, Loader};
+use crate::check::{load, Compilation, Loader, NameKind};
 use crate::diagnostics::Severity;
 use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::{self, Decl};
@@ -23,6 +25,8 @@ pub struct Chain {
     /// Where the compiler read a word as one of the language's own (`blocks actions`), when
     /// the chain was compiled: references and renames leave these words alone.
     pub option_words: Vec<Span>,
+    /// Where the compiler read a declared name, and as what (`Compilation::names_read`).
+    pub names_read: Vec<(Span, NameKind)>,
 }
 
 impl Chain {
@@ -34,7 +38,7 @@ impl Chain {
         if loaded.files.is_empty() {
             None
         } else {
-            Some(Chain { sources, files: loaded.files, option_words: Vec::new() })
+            Some(Chain { sources, files: loaded.files, option_words: Vec::new(), names_read: Vec::new() })
         }
     }
 
@@ -44,7 +48,8 @@ impl Chain {
         if files.is_empty() {
             return None;
         }
-        Some(Chain { sources: compilation.sources, files, option_words: compilation.option_words })
+        let Compilation { sources, option_words, names_read, .. } = compilation;
+        Some(Chain { sources, files, option_words, names_read })
     }
 
     /// Whether the word at byte `start` of `path`, whose text is `text`, was read as one of the
@@ -53,6 +58,31 @@ impl Chain {
         self.option_words
             .iter()
             .any(|s| s.start as usize == start && self.path(s.file) == path && self.sources.text(s.file) == text)
+    }
+
+    /// What the name written at byte `start` of `path` (whose text is `text`) is, where the
+    /// compiler read it (a use) or it is declared: `None` where neither says.
+    pub fn kind_at(&self, path: &Path, text: &str, start: usize) -> Option<NameKind> {
+        let here =
+            |s: &Span| s.start as usize == start && self.path(s.file) == path && self.sources.text(s.file) == text;
+        if let Some((_, kind)) = self.names_read.iter().find(|(s, _)| here(s)) {
+            return Some(*kind);
+        }
+        self.declarations().into_iter().find(|d| here(&d.name_span)).and_then(|d| d.kind.name_kind())
+    }
+
+    /// Every place whose kind is known ([`Chain::kind_at`]) in the file at `path`, if its text is
+    /// `text` (as the compiler read it): byte offset and kind.
+    pub fn kinds_in(&self, path: &Path, text: &str) -> Vec<(usize, NameKind)> {
+        let mine = |s: &Span| self.path(s.file) == path && self.sources.text(s.file) == text;
+        let mut out: Vec<(usize, NameKind)> =
+            self.names_read.iter().filter(|(s, _)| mine(s)).map(|(s, k)| (s.start as usize, *k)).collect();
+        for d in self.declarations() {
+            if let (true, Some(k)) = (mine(&d.name_span), d.kind.name_kind()) {
+                out.push((d.name_span.start as usize, k));
+            }
+        }
+        out
     }
 
     pub fn path(&self, file: FileId) -> PathBuf {
@@ -144,6 +174,23 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind the compiler reads uses of this declaration as (`None`: it reads none).
+    pub fn name_kind(self) -> Option<NameKind> {
+        Some(match self {
+            Kind::Stat => NameKind::Stat,
+            Kind::Derive => NameKind::Derive,
+            Kind::Pool => NameKind::Pool,
+            Kind::Category => NameKind::Category,
+            Kind::Event => NameKind::Event,
+            Kind::Condition => NameKind::Condition,
+            Kind::Action(_) => NameKind::Action,
+            Kind::Phase => NameKind::Phase,
+            Kind::Effect => NameKind::Effect,
+            Kind::Degrees => NameKind::Degrees,
+            Kind::Trigger | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => return None,
+        })
+    }
+
     pub fn word(self) -> &'static str {
         match self {
             Kind::Stat => "stat",
@@ -226,7 +273,8 @@ pub fn check(loader: &dyn Loader, path: &Path, uri_for: impl Fn(&Path) -> Option
     let chain = if files.is_empty() {
         None
     } else {
-        Some(Chain { sources: compilation.sources, files, option_words: compilation.option_words })
+        let Compilation { sources, option_words, names_read, .. } = compilation;
+        Some(Chain { sources, files, option_words, names_read })
     };
     Checked { diagnostics, chain }
 }

@@ -4,6 +4,7 @@
 use super::analysis::{Chain, Declaration, Kind};
 use super::documents::{Document, Documents};
 use super::{position, words, RequestError};
+use crate::check::NameKind;
 use crate::source::{FileId, SourceMap};
 use lsp_types::{
     DocumentChanges, GotoDefinitionResponse, Hover, HoverContents, Location, MarkupContent, MarkupKind, OneOf,
@@ -66,7 +67,17 @@ fn target<'a>(documents: &'a Documents, uri: &Url, at: Position) -> Result<Optio
     let Some(word) = words::word_at(text.text(), text.offset(at)) else { return Ok(None) };
     let chain = chain(documents, doc);
     let declarations = match &chain {
-        Some(chain) => chain.declarations().into_iter().filter(|d| d.name == word.text).collect(),
+        Some(chain) => {
+            let all: Vec<Declaration> = chain.declarations().into_iter().filter(|d| d.name == word.text).collect();
+            // Where the compiler read this word as one kind of thing (a pool, not the condition
+            // of the same name), only the declarations of that kind.
+            match chain.kind_at(&doc.path, &doc.text, word.start) {
+                Some(k) if all.iter().any(|d| d.kind.name_kind() == Some(k)) => {
+                    all.into_iter().filter(|d| d.kind.name_kind() == Some(k)).collect()
+                }
+                _ => all,
+            }
+        }
         None => Vec::new(),
     };
     Ok(Some(Target { word: word.text.to_string(), range: text.range(word.start, word.end), chain, declarations }))
@@ -286,12 +297,21 @@ fn occurrences(documents: &Documents, chain: &Chain, target: &Target<'_>) -> Vec
             seen.push(Cow::Owned(c.into_owned()));
         }
     }
+    // The kinds of thing the target is; a place the compiler read (or a declaration) as another
+    // kind is another name that happens to be written the same.
+    let kinds: Vec<NameKind> = target.declarations.iter().filter_map(|d| d.kind.name_kind()).collect();
     let mut out = Vec::new();
     for path in files {
         let (Some(text), Some(uri)) = (documents.text_of(&path), documents.uri_for(&path)) else { continue };
         let view = Text::new(&text);
+        let known: Vec<(usize, NameKind)> = seen.iter().flat_map(|c| c.kinds_in(&path, &text)).collect();
         for token in words::tokens(&text).into_iter().filter(|t| t.text == target.word) {
             if seen.iter().any(|c| c.is_option_word(&path, &text, token.start)) {
+                continue;
+            }
+            let other = known.iter().any(|(at, k)| *at == token.start && !kinds.contains(k));
+            let mine = known.iter().any(|(at, k)| *at == token.start && kinds.contains(k));
+            if other && !mine {
                 continue;
             }
             out.push(Location::new(uri.clone(), view.range(token.start, token.end)));
