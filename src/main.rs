@@ -398,7 +398,11 @@ fn run(
     };
     let out = std::io::BufWriter::new(std::io::stdout().lock());
     let labels = (!names).then(|| tempo::run::labels::Labels::new(&ruleset));
-    let writer = sink::Writer::new(out, format, &ruleset.files).why(why).quiet(quiet).labels(labels);
+    let writer = sink::Writer::new(out, format, &ruleset.files)
+        .why(why)
+        .quiet(quiet)
+        .labels(labels)
+        .hide_downed(&ruleset, &scenario);
     let mut runner = match tempo::run::Runner::new(&ruleset, &scenario, writer) {
         Ok(runner) => runner.decisions(decisions),
         Err(e) => return scenario_failed(&e, scenario_path),

@@ -480,3 +480,46 @@ fn decisions_are_accounted_for_on_request() {
     assert!(!plain.contains("\"decision\""));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 14: the play-by-play leaves out the routine pool steps of a participant held by a
+/// condition that blocks actions (down, unconscious); JSON lines keep every event.
+#[test]
+fn downed_participants_bookkeeping_is_not_printed() {
+    let dir = std::env::temp_dir().join(format!("tempo-downed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("down.rules");
+    std::fs::write(
+        &rules,
+        "ruleset down
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start; lose at turn_end }
+condition down { blocks actions, reactions }
+action knock { cost 1 ap; target enemy; resolve { apply down to target } }
+",
+    )
+    .unwrap();
+    let scenario = dir.join("down.ron");
+    std::fs::write(
+        &scenario,
+        r#"(seed: 1, rounds: 2, participants: [
+  (name: "A", side: "a", pools: {"ap": 0}, controller: Script(steps: [EndTurn(round: 1), Act(round: 2, action: "knock", target: "C"), EndTurn(round: 2)], fallback: Passive)),
+  (name: "B", side: "b", pools: {"ap": 0}, conditions: ["down"], controller: Policy(Passive)),
+  (name: "C", side: "b", pools: {"ap": 0}, controller: Policy(Passive)),
+  (name: "D", side: "b", pools: {"ap": 0}, controller: Policy(Passive)),
+])"#,
+    )
+    .unwrap();
+    let (r, s) = (rules.to_str().unwrap(), scenario.to_str().unwrap());
+    let (code, text, _) = tempo(&["run", r, s]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("A: ap 0 -> 3 (refresh at turn_start)"), "{text}");
+    // C is knocked down in round 2, before its turn: its steps stop there. B was down from the
+    // start.
+    assert_eq!(text.matches("C: ap 0 -> 3 (refresh at turn_start)").count(), 1, "round 1 only: {text}");
+    assert_eq!(text.matches("D: ap 0 -> 3 (refresh at turn_start)").count(), 2, "{text}");
+    assert!(!text.contains("B: ap 0 -> 3"), "B is down: {text}");
+    let (_, jsonl, _) = tempo(&["run", r, s, "--format", "jsonl"]);
+    assert!(jsonl.contains(r#""who":"B","pool":"ap""#), "{jsonl}");
+    std::fs::remove_dir_all(&dir).ok();
+}

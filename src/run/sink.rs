@@ -4,7 +4,7 @@
 //! already written everything that happened before the failure.
 
 use super::jsonl;
-use super::trace::{self, Record};
+use super::trace::{self, Name, Record};
 use std::io::{self, Write};
 
 /// Receives every event of a run, in order.
@@ -111,6 +111,10 @@ pub struct Writer<W: Write> {
     quiet: bool,
     /// Text only: the ruleset's labels, where it declares them, in place of names.
     labels: Option<super::labels::Labels>,
+    /// Text only: the conditions that take their holder out of play (they block actions), and
+    /// how many of them each participant holds; a downed participant's routine pool steps are
+    /// left out of the text.
+    downed: Option<Downed>,
     error: Option<io::Error>,
     /// JSON lines not yet handed to `out`: written in batches of `BATCH` bytes rather than one
     /// call per event, and the rest by `finish`.
@@ -132,6 +136,7 @@ impl<W: Write> Writer<W> {
             why: false,
             quiet: false,
             labels: None,
+            downed: None,
             error: None,
             line: Vec::new(),
         }
@@ -148,6 +153,36 @@ impl<W: Write> Writer<W> {
     /// or a choice changes is still written.
     pub fn quiet(mut self, quiet: bool) -> Writer<W> {
         self.quiet = quiet;
+        self
+    }
+
+    /// The text format without the routine pool steps of participants held by a condition that
+    /// blocks actions (down, unconscious): nothing of theirs is in play.
+    /// The scenario's own conditions are held from the start (they are given before the trace
+    /// begins).
+    pub fn hide_downed(mut self, r: &crate::ir::Ruleset, s: &super::scenario::Scenario) -> Writer<W> {
+        let mut out: Vec<Name> = r
+            .conditions
+            .iter()
+            .filter(|c| c.blocks.kinds.contains(&crate::ir::ActionKind::Action))
+            .map(|c| Name::from(c.name.as_str()))
+            .collect();
+        out.sort();
+        let mut held = Vec::new();
+        for p in &s.participants {
+            let n = p
+                .conditions
+                .iter()
+                .filter(|c| {
+                    let (super::scenario::HeldSpec::Name(name) | super::scenario::HeldSpec::From { name, .. }) = c;
+                    out.iter().any(|o| **o == **name)
+                })
+                .count();
+            if n > 0 {
+                held.push((Name::from(p.name.as_str()), n as u32));
+            }
+        }
+        self.downed = Some(Downed { out, held });
         self
     }
 
@@ -186,6 +221,11 @@ impl<W: Write> Writer<W> {
     /// stays small.
     #[inline(never)]
     fn write_text(&mut self, record: &Record) -> io::Result<()> {
+        if let Some(downed) = &mut self.downed {
+            if downed.hides(record) {
+                return Ok(());
+            }
+        }
         if self.quiet && trace::is_bookkeeping(record) {
             return Ok(());
         }
@@ -212,5 +252,35 @@ impl<W: Write> Sink for Writer<W> {
 
     fn stopped(&self) -> bool {
         self.error.is_some()
+    }
+}
+
+/// Who is out of play, followed from the trace's own condition events.
+#[derive(Debug)]
+struct Downed {
+    /// The names of the conditions that block actions, sorted.
+    out: Vec<Name>,
+    /// Participants holding any of them, with how many.
+    held: Vec<(Name, u32)>,
+}
+
+impl Downed {
+    /// Notes a condition change; whether `record` is a downed participant's routine pool step.
+    fn hides(&mut self, record: &Record) -> bool {
+        match &record.event {
+            trace::Event::Condition { who, condition, on } if self.out.binary_search(condition).is_ok() => {
+                match (self.held.iter_mut().find(|(w, _)| w == who), on) {
+                    (Some((_, n)), true) => *n += 1,
+                    (Some((_, n)), false) => *n = n.saturating_sub(1),
+                    (None, true) => self.held.push((who.clone(), 1)),
+                    (None, false) => {}
+                }
+                false
+            }
+            trace::Event::Pool { who, .. } if trace::is_bookkeeping(record) => {
+                self.held.iter().any(|(w, n)| w == who && *n > 0)
+            }
+            _ => false,
+        }
     }
 }
