@@ -476,7 +476,12 @@ impl<'a> Lowerer<'a> {
 
     fn pool(&mut self, p: &ast::Pool, id: ir::PoolId) -> ir::Pool {
         let ctx = Ctx { pool: Some(id), ..Ctx::default() };
-        self.once(&p.clauses, PoolClause::kind_word, PoolClause::span, &["max", "min", "start", "overspend", "rising"]);
+        self.once(
+            &p.clauses,
+            PoolClause::kind_word,
+            PoolClause::span,
+            &["max", "min", "start", "overspend", "rising", "emit"],
+        );
         let mut pool = ir::Pool {
             name: p.name.name.clone(),
             label: p.label.clone(),
@@ -488,6 +493,7 @@ impl<'a> Lowerer<'a> {
             overspend: None,
             thresholds: Vec::new(),
             rising: p.clauses.iter().any(|c| matches!(c, PoolClause::Rising(_))),
+            on_spend: None,
         };
         let mut start = None;
         for clause in &p.clauses {
@@ -497,6 +503,20 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
                 PoolClause::Rising(_) => {}
+                PoolClause::SpendEvent(name, _) => match self.scope.events.find(&name.name) {
+                    Some(i) => {
+                        self.read(name.span, super::NameKind::Event);
+                        pool.on_spend = Some(ir::EventId(i));
+                    }
+                    None => {
+                        let d =
+                            Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
+                                .label("unknown event")
+                                .suggest(&name.name, self.scope.events.names())
+                                .or_help(format!("declare it: `event {}`", name.name));
+                        self.error(d);
+                    }
+                },
                 PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
                 PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
                 PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx, loc),

@@ -359,6 +359,9 @@ impl Validator<'_> {
             self.expr(&d.value);
         }
         for p in &r.pools {
+            if let Some(e) = p.on_spend {
+                self.event(e);
+            }
             self.opt(&p.max);
             self.expr(&p.min);
             self.expr(&p.start);

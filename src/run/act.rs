@@ -509,8 +509,26 @@ impl<S: Sink> Engine<'_, S> {
                 self.run_effects(&o.price, &ctx, &Cause::Static("overspend"), o.loc)?;
             }
         }
+        // Payments that are events (`emit EVENT on spend`): the payer's, then a partner's.
+        if self.spend_events {
+            self.spent(&plan.paid, &ctx)?;
+            if let Some(&(p, pay)) = plan.partner.as_deref() {
+                self.spent(&pay, &Ctx { owner: p, ..ctx })?;
+            }
+        }
         self.because = because;
         Ok(Some(Deferred { who, action: a, target, ctx, cause, seq }))
+    }
+
+    /// The events of payments (`emit EVENT on spend`), one per pool paid, its amount what was
+    /// paid, done by `c.owner`. Answers may not take a payment back: a `cancel` changes nothing.
+    pub(super) fn spent(&mut self, paid: &Costs, c: &Ctx) -> Result<(), RunError> {
+        for (p, amount) in paid.iter() {
+            if let (true, Some(e)) = (amount > 0, self.r.pools[p.index()].on_spend) {
+                self.emit_with(e, Some(amount), c)?;
+            }
+        }
+        Ok(())
     }
 
     /// Resolves a paid declaration: interrupting answers, the effects (unless cancelled), the

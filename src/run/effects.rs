@@ -381,6 +381,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                         let next = self.after_paying(p, now, a);
                         self.set_pool_raw(c.owner, p, next, cause);
                     }
+                    if self.spend_events {
+                        self.spent(&plan, c)?;
+                    }
                 } else {
                     self.pending.cancelled = true;
                 }

@@ -477,13 +477,17 @@ impl<'r, S: Sink> Engine<'r, S> {
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
             let mut paid = self.world.blocked(who, action.kind).is_none();
             for (p, amount) in &cost {
-                let min = self.pool_min(who, p)?;
-                paid &= self.world.pool(who, p) - amount >= min && self.world.spend_blocked(who, p).is_none();
+                paid &= self.past_bounds(who, p, amount)? == 0 && self.world.spend_blocked(who, p).is_none();
             }
             if paid {
                 for (p, amount) in &cost {
                     let now = self.world.pool(who, p);
-                    self.set_pool_raw(who, p, now - amount, &Cause::Continued(name.clone()));
+                    let next = self.after_paying(p, now, amount);
+                    self.set_pool_raw(who, p, next, &Cause::Continued(name.clone()));
+                }
+                if self.spend_events {
+                    let c = Ctx { owner: who, ..going.ctx };
+                    self.spent(&cost, &c)?;
                 }
             }
             if !paid {

@@ -89,6 +89,8 @@ pub struct Engine<'r, S> {
     pub last_amount: Vec<i64>,
     /// Each policy decision is written with what it considered (`tempo run --decisions`).
     pub decisions: bool,
+    /// Some pool's payments are an event (`emit EVENT on spend`).
+    pub spend_events: bool,
     pub out: Out<S>,
 }
 
@@ -121,6 +123,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             amounts: Vec::new(),
             last_amount: Vec::new(),
             decisions: false,
+            spend_events: r.pools.iter().any(|p| p.on_spend.is_some()),
             changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }

@@ -256,6 +256,8 @@ pub enum PoolClause {
     },
     /// `rising`: costs fill the pool instead of emptying it.
     Rising(Span),
+    /// `emit EVENT on spend`: each payment of the pool is that event.
+    SpendEvent(Ident, Span),
     Threshold {
         op: CmpOp,
         value: Expr,
@@ -269,7 +271,11 @@ pub enum PoolClause {
 impl PoolClause {
     pub fn span(&self) -> Span {
         match self {
-            PoolClause::Max(_, s) | PoolClause::Min(_, s) | PoolClause::Start(_, s) | PoolClause::Rising(s) => *s,
+            PoolClause::Max(_, s)
+            | PoolClause::Min(_, s)
+            | PoolClause::Start(_, s)
+            | PoolClause::Rising(s)
+            | PoolClause::SpendEvent(_, s) => *s,
             PoolClause::Refresh { span, .. }
             | PoolClause::Keep { span, .. }
             | PoolClause::Lose { span, .. }
@@ -295,6 +301,7 @@ impl PoolClause {
             PoolClause::Gain { .. } => "gain",
             PoolClause::Overspend { .. } => "overspend",
             PoolClause::Rising(_) => "rising",
+            PoolClause::SpendEvent(..) => "emit",
             PoolClause::Threshold { .. } => "when",
         }
     }

@@ -168,6 +168,10 @@ impl Shift for PoolClause {
                 span.shift(by);
             }
             PoolClause::Rising(span) => span.shift(by),
+            PoolClause::SpendEvent(name, span) => {
+                name.shift(by);
+                span.shift(by);
+            }
             PoolClause::Min(e, span) | PoolClause::Start(e, span) => {
                 e.shift(by);
                 span.shift(by);

@@ -5,7 +5,7 @@ use super::Rule;
 /// Groups of keywords that together mean "a clause of this block"; named as the group.
 const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat], "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, `limit`, `at`, ...)"),
-    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`)"),
+    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`)"),
     (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `partner`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
     (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`)"),
@@ -135,6 +135,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_overspend,
             kw_when,
             kw_rising,
+            kw_emit,
         ],
         Some(kw_cost) => vec![
             kw_cost,
