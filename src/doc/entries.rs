@@ -361,9 +361,7 @@ impl Rules<'_> {
                 PoolClause::Min(e, _) => min = vec![text("min "), code(self.text(e.span))],
                 PoolClause::Start(e, _) => start = Some(vec![text("starts at "), code(self.text(e.span))]),
                 PoolClause::Rising(_) => {}
-                PoolClause::SpendEvent(name, _) => {
-                    other.push(vec![text("each payment is "), code(name.name.clone())])
-                }
+                PoolClause::SpendEvent(name, _) => other.push(vec![text("each payment is "), code(name.name.clone())]),
                 PoolClause::Refresh { at: t, guard, .. } => at(t, vec![text("refresh")], guard),
                 PoolClause::Keep { at: t, .. } => at(t, vec![text("keep")], &None),
                 PoolClause::Lose { at: t, guard, .. } => at(t, vec![text("lose")], guard),
