@@ -205,28 +205,7 @@ impl Lowerer<'_> {
             "amount" => {
                 arity(1, self);
                 let event = match args.first().map(|a| &a.kind) {
-                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => {
-                        let name = &p.parts[0];
-                        match self.scope.events.find(&name.name) {
-                            Some(i) => {
-                                self.read(name.span, NameKind::Event);
-                                Some(ir::EventId(i))
-                            }
-                            None => {
-                                self.error(
-                                    Diagnostic::error(
-                                        Code::UnknownEvent,
-                                        name.span,
-                                        format!("no event named `{}`", name.name),
-                                    )
-                                    .label("unknown event")
-                                    .suggest(&name.name, self.scope.events.names())
-                                    .or_help("`amount(EVENT)` reads what `emit EVENT(...)` ended with"),
-                                );
-                                None
-                            }
-                        }
-                    }
+                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => self.event_named(&p.parts[0]),
                     _ => {
                         if let Some(a) = args.first() {
                             self.error(
@@ -530,6 +509,20 @@ impl Lowerer<'_> {
                 .help("values are written `name`, `who.name`, `pool.max` or `who.pool.max`"),
         );
         (Expr::Int(0), Ty::Unknown)
+    }
+
+    /// A declared event (`emit`, `amount(...)`, `emit ... on spend`), or an error.
+    pub fn event_named(&mut self, name: &ast::Ident) -> Option<ir::EventId> {
+        if let Some(i) = self.scope.events.find(&name.name) {
+            self.read(name.span, NameKind::Event);
+            return Some(ir::EventId(i));
+        }
+        let d = Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
+            .label("unknown event")
+            .suggest(&name.name, self.scope.events.names())
+            .or_help(format!("declare it: `event {}`", name.name));
+        self.error(d);
+        None
     }
 
     pub fn pool_ref(&mut self, name: &ast::Ident) -> ir::PoolId {
@@ -837,36 +830,9 @@ impl Lowerer<'_> {
             },
             ast::Stmt::EmitWith(name, amount) => {
                 let amount = self.int(amount, ctx);
-                match self.scope.events.find(&name.name) {
-                    Some(i) => {
-                        self.read(name.span, NameKind::Event);
-                        E::EmitWith(ir::EventId(i), amount)
-                    }
-                    None => {
-                        let d =
-                            Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
-                                .label("unknown event")
-                                .suggest(&name.name, self.scope.events.names())
-                                .or_help(format!("declare it: `event {}`", name.name));
-                        self.error(d);
-                        E::Cancel
-                    }
-                }
+                self.event_named(name).map_or(E::Cancel, |e| E::EmitWith(e, amount))
             }
-            ast::Stmt::Emit(name) => match self.scope.events.find(&name.name) {
-                Some(i) => {
-                    self.read(name.span, NameKind::Event);
-                    E::Emit(ir::EventId(i))
-                }
-                None => {
-                    let d = Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
-                        .label("unknown event")
-                        .suggest(&name.name, self.scope.events.names())
-                        .or_help(format!("declare it: `event {}`", name.name));
-                    self.error(d);
-                    E::Cancel
-                }
-            },
+            ast::Stmt::Emit(name) => self.event_named(name).map_or(E::Cancel, E::Emit),
             ast::Stmt::Choose { chooser, question, options, span } => {
                 let chooser = match self.option_word(chooser) {
                     "owner" | "self" => ir::Chooser::Owner,

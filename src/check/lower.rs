@@ -503,20 +503,7 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
                 PoolClause::Rising(_) => {}
-                PoolClause::SpendEvent(name, _) => match self.scope.events.find(&name.name) {
-                    Some(i) => {
-                        self.read(name.span, super::NameKind::Event);
-                        pool.on_spend = Some(ir::EventId(i));
-                    }
-                    None => {
-                        let d =
-                            Diagnostic::error(Code::UnknownEvent, name.span, format!("no event named `{}`", name.name))
-                                .label("unknown event")
-                                .suggest(&name.name, self.scope.events.names())
-                                .or_help(format!("declare it: `event {}`", name.name));
-                        self.error(d);
-                    }
-                },
+                PoolClause::SpendEvent(name, _) => pool.on_spend = self.event_named(name),
                 PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
                 PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
                 PoolClause::Lose { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Lose, guard, ctx, loc),

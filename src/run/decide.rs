@@ -306,53 +306,10 @@ impl<S: Sink> Engine<'_, S> {
         }
         let mut options = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, policy, &mut options);
-        if self.decisions {
-            let considered = options.clone();
-            return self.policy_turn_accounted(who, policy, options, considered, found);
-        }
-        let decision = match found {
-            Err(e) => Err(e),
-            Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
-            Ok(()) => match policy {
-                Chosen::Random => {
-                    options.push(Decision::EndTurn);
-                    let i = (self.rng.next_u64() % options.len() as u64) as usize;
-                    Ok(options[i])
-                }
-                Chosen::Greedy => self.greedy(who, &mut options, &mut Vec::new()),
-                _ => Ok(aggressive(&options)),
-            },
-        };
-        self.scratch.decisions = options;
-        decision
-    }
-
-    /// `policy_turn` with an account of the decision (`tempo run --decisions`): the same
-    /// choice, then a `decision` event. Out of line: runs without the flag never come here.
-    #[cold]
-    #[inline(never)]
-    fn policy_turn_accounted(
-        &mut self,
-        who: usize,
-        policy: Chosen,
-        mut options: Vec<Decision>,
-        considered: Vec<Decision>,
-        found: Result<(), RunError>,
-    ) -> Result<Decision, RunError> {
+        // Only with `--decisions`: what was considered, and Greedy's scores, for the account.
+        let considered = if self.decisions { options.clone() } else { Vec::new() };
         let mut scores = Vec::new();
-        let decision = match found {
-            Err(e) => Err(e),
-            Ok(()) if options.is_empty() => Ok(Decision::EndTurn),
-            Ok(()) => match policy {
-                Chosen::Random => {
-                    options.push(Decision::EndTurn);
-                    let i = (self.rng.next_u64() % options.len() as u64) as usize;
-                    Ok(options[i])
-                }
-                Chosen::Greedy => self.greedy(who, &mut options, &mut scores),
-                _ => Ok(aggressive(&options)),
-            },
-        };
+        let decision = found.and_then(|()| self.pick(who, policy, &mut options, &mut scores));
         self.scratch.decisions = options;
         if let (true, Ok(chosen)) = (self.decisions, &decision) {
             self.account(who, policy, &considered, &scores, *chosen);
@@ -360,8 +317,31 @@ impl<S: Sink> Engine<'_, S> {
         decision
     }
 
+    /// The policy's pick among the candidates (the end of the turn when there are none).
+    fn pick(
+        &mut self,
+        who: usize,
+        policy: Chosen,
+        options: &mut Vec<Decision>,
+        scores: &mut Vec<(Decision, f64)>,
+    ) -> Result<Decision, RunError> {
+        if options.is_empty() {
+            return Ok(Decision::EndTurn);
+        }
+        match policy {
+            Chosen::Random => {
+                options.push(Decision::EndTurn);
+                let i = (self.rng.next_u64() % options.len() as u64) as usize;
+                Ok(options[i])
+            }
+            Chosen::Greedy => self.greedy(who, options, scores),
+            _ => Ok(aggressive(options)),
+        }
+    }
+
     /// The `decision` event: what a policy considered (Greedy's scores with them), and took.
     #[cold]
+    #[inline(never)]
     fn account(
         &mut self,
         who: usize,
