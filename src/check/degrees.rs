@@ -25,12 +25,8 @@ impl Lowerer<'_> {
         let mut unreachable = false;
         for (i, l) in d.levels.iter().enumerate() {
             if let Some(first) = d.levels[..i].iter().find(|f| f.name.name == l.name.name) {
-                self.error(
-                    Diagnostic::error(Code::Duplicate, l.name.span, format!("level `{}` is given twice", l.name.name))
-                        .label("again here")
-                        .with_secondary(first.name.span, "first here")
-                        .help("give each level its own name"),
-                );
+                let message = format!("level `{}` is given twice", l.name.name);
+                self.twice(message, l.name.span, first.name.span, Some("give each level its own name"));
             }
             let success = match self.option_word(&l.side) {
                 "success" => true,
@@ -133,11 +129,7 @@ impl Lowerer<'_> {
             match levels.iter().position(|(n, _)| n == word) {
                 Some(i) => {
                     if let Some(first) = seen.iter().find(|s| s.name == name.name) {
-                        self.error(
-                            Diagnostic::error(Code::Duplicate, name.span, format!("outcome `{word}` is given twice"))
-                                .label("again here")
-                                .with_secondary(first.span, "first here"),
-                        );
+                        self.twice(format!("outcome `{word}` is given twice"), name.span, first.span, None);
                     } else {
                         written[i] = Some(blocks.len() as u32);
                     }

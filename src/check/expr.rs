@@ -850,15 +850,7 @@ impl Lowerer<'_> {
                 let mut out = Vec::new();
                 for (name, block) in options {
                     if let Some(first) = seen.iter().find(|n| n.name == name.name) {
-                        self.error(
-                            Diagnostic::error(
-                                Code::Duplicate,
-                                name.span,
-                                format!("option `{}` is given twice", name.name),
-                            )
-                            .label("again here")
-                            .with_secondary(first.span, "first here"),
-                        );
+                        self.twice(format!("option `{}` is given twice", name.name), name.span, first.span, None);
                     }
                     seen.push(name);
                     out.push(ir::ChoiceOption { name: name.name.clone(), effects: self.block(block, ctx) });

@@ -102,6 +102,17 @@ impl<'a> Lowerer<'a> {
         self.names_read.push((span, kind));
     }
 
+    /// Reports a name given a second time where each must differ (`message`: "level `hard` is
+    /// given twice"), pointing back at the first.
+    pub(crate) fn twice(&mut self, message: String, again: Span, first: Span, help: Option<&str>) {
+        let mut d =
+            Diagnostic::error(Code::Duplicate, again, message).label("again here").with_secondary(first, "first here");
+        if let Some(help) = help {
+            d = d.help(help.to_string());
+        }
+        self.error(d);
+    }
+
     /// Reports a problem; lowering goes on with a placeholder.
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diagnostics.push(d);
@@ -1109,16 +1120,8 @@ impl<'a> Lowerer<'a> {
         let mut out = Vec::new();
         for (i, ph) in phases.iter().enumerate() {
             if let Some(first) = phases[..i].iter().find(|f| f.name.name == ph.name.name) {
-                self.error(
-                    Diagnostic::error(
-                        Code::Duplicate,
-                        ph.name.span,
-                        format!("phase `{}` is declared twice", ph.name.name),
-                    )
-                    .label("again here")
-                    .with_secondary(first.name.span, "first here")
-                    .help("give each phase its own name"),
-                );
+                let message = format!("phase `{}` is declared twice", ph.name.name);
+                self.twice(message, ph.name.span, first.name.span, Some("give each phase its own name"));
             }
             let kind = match &ph.kind {
                 ast::PhaseKind::Turns => ir::PhaseKind::Turns,
