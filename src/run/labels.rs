@@ -67,9 +67,9 @@ impl Labels {
 
     /// What set off a reaction: an event, else an action.
     pub fn source<'a>(&'a self, name: &'a str) -> &'a str {
-        match find(&self.events, name) {
-            same if std::ptr::eq(same, name) => find(&self.actions, name),
-            label => label,
+        match self.events.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => &self.events[i].1,
+            Err(_) => find(&self.actions, name),
         }
     }
 
