@@ -2358,3 +2358,61 @@ fn a_meter_needs_a_max_and_its_lints_read_it_the_right_way_up() {
     let c = compile_str("t.rules", HEAT);
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
 }
+
+// Issue 15: a participant may answer one event with several different reactions; the ruleset's
+// `limit ... per trigger` is what stops a second one, and no reaction answers one event twice.
+#[test]
+fn a_per_trigger_limit_is_what_stops_a_second_reaction_to_one_event() {
+    let rules = |limit: &str| {
+        format!(
+            r#"ruleset answers
+initiative {{ value 0; ties table }}
+round {{ phase act: turns }}
+pool ap {{ max 3; refresh at turn_start }}
+pool rp {{ max 4; refresh at turn_start }}
+pool hp {{ max 20 }}
+category attack
+category defence
+action strike {{ cost 1 ap; category attack; target enemy; resolve {{ target.hp -= 1 }} }}
+reaction dodge {{ cost 1 rp; category defence; on attack by enemy against self; resolve {{ }} }}
+reaction parry {{ cost 1 rp; category defence; on attack by enemy against self; resolve {{ }} }}
+{limit}
+"#
+        )
+    };
+    // B's script holds a Dodge, a second Dodge and a Parry for round 1; A strikes twice.
+    let a = r#"Script(steps: [Act(round: 1, action: "strike", target: "B"), Act(round: 1, action: "strike", target: "B"), EndTurn(round: 1)], fallback: Passive)"#;
+    let b = r#"Script(steps: [React(round: 1, reaction: "dodge"), React(round: 1, reaction: "dodge"), React(round: 1, reaction: "parry")], fallback: Passive)"#;
+    // No limit: the first strike is Dodged and Parried (each once), the second Dodged again.
+    let text = play(&rules(""), &two(a, b, 1)).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses strike (action) at B",
+            "B answers strike with dodge.",
+            "B: rp 4 -> 3 (dodge by B)",
+            "B answers strike with parry.",
+            "B: rp 3 -> 2 (parry by B)",
+            "A uses strike (action) at B",
+            "B answers strike with dodge.",
+            "B: rp 2 -> 1 (dodge by B)",
+        ],
+    );
+    assert_eq!(text.matches("B answers").count(), 3, "{text}");
+    // One defence per trigger: one answer to each strike, the Parry left unused.
+    let text = play(&rules("limit defence: 1 per trigger"), &two(a, b, 1)).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses strike (action) at B",
+            "B answers strike with dodge.",
+            "A uses strike (action) at B",
+            "B answers strike with dodge.",
+        ],
+    );
+    assert_eq!(text.matches("B answers").count(), 2, "{text}");
+    assert!(!text.contains("with parry"), "{text}");
+    // A policy answers an event once, limit or not.
+    let text = play(&rules(""), &two(a, "Policy(Aggressive)", 1)).expect("runs");
+    assert_eq!(text.matches("B answers").count(), 2, "{text}");
+}

@@ -812,71 +812,92 @@ impl<S: Sink> Engine<'_, S> {
             few.dedup();
         }
         let askable: &[usize] = if anyone { &order } else { &few };
-        for &who in askable {
-            if self.clock.ended.is_some() || self.pending.reaction_depth >= r.chains.depth {
-                break;
-            }
-            offers.clear();
-            for &ra in &reactions {
-                if self.shapes[ra.index()].needs.is_some_and(|c| !self.world.has(who, c)) {
+        // A participant may answer one event with several reactions, each reaction once: the
+        // ruleset's limits (`limit reaction: 1 per trigger`) are what stop a second one. After
+        // a round of declarations, those whose script still holds a reaction for this round
+        // are asked again, until nobody adds one. The built-in policies answer an event once.
+        let mut declared = std::mem::take(&mut self.scratch.declared);
+        declared.clear();
+        chain.clear();
+        let mut again = false;
+        loop {
+            let from = chain.len();
+            for &who in askable {
+                if self.clock.ended.is_some() || self.pending.reaction_depth >= r.chains.depth {
+                    break;
+                }
+                if again && !self.controls[who].reaction_scripted(self.clock.round) {
                     continue;
                 }
-                if let Some(on) = &r.actions[ra.index()].on {
-                    if self.world.may_answer(who, actor, victim, on) {
-                        offers.push(ra);
+                offers.clear();
+                for &ra in &reactions {
+                    if self.shapes[ra.index()].needs.is_some_and(|c| !self.world.has(who, c)) {
+                        continue;
+                    }
+                    if again && chain.iter().any(|&(w, a, _)| w == who && a == ra) {
+                        continue;
+                    }
+                    if let Some(on) = &r.actions[ra.index()].on {
+                        if self.world.may_answer(who, actor, victim, on) {
+                            offers.push(ra);
+                        }
                     }
                 }
-            }
-            if offers.is_empty() {
-                continue;
-            }
-            let c = Ctx { owner: who, ..ev_ctx };
-            self.clock.trigger_seq = trigger_seq;
-            affordable.clear();
-            for &ra in &offers {
-                let target = default_reaction_target(r, ra, actor, who);
-                let was = self.dry;
-                self.dry = true;
-                let ok = self.plan(who, ra, target, None, Some(&c));
-                self.dry = was;
-                if ok?.is_ok() {
-                    affordable.push((ra, target));
+                if offers.is_empty() {
+                    continue;
+                }
+                let c = Ctx { owner: who, ..ev_ctx };
+                self.clock.trigger_seq = trigger_seq;
+                affordable.clear();
+                for &ra in &offers {
+                    let target = default_reaction_target(r, ra, actor, who);
+                    let was = self.dry;
+                    self.dry = true;
+                    let ok = self.plan(who, ra, target, None, Some(&c));
+                    self.dry = was;
+                    if ok?.is_ok() {
+                        affordable.push((ra, target));
+                    }
+                }
+                if affordable.is_empty() {
+                    continue;
+                }
+                if let Some((ra, target)) = self.ask_reaction(who, &affordable, again) {
+                    chain.push((who, ra, target));
                 }
             }
-            if affordable.is_empty() {
-                continue;
+            if chain.len() == from {
+                break;
             }
-            if let Some((ra, target)) = self.ask_reaction(who, &affordable) {
-                chain.push((who, ra, target));
+            // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in
+            // the order the participants declared them, before any of them resolves; then
+            // `chains lifo` resolves the last declared first, `fifo` the first declared first.
+            for &(who, ra, target) in &chain[from..] {
+                if self.clock.ended.is_some() {
+                    break;
+                }
+                let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
+                self.budget.fired(reaction.clone());
+                let fired = self.emit_by(
+                    Event::Trigger { source: source.clone(), reactor, reaction },
+                    Some(r.actions[ra.index()].loc),
+                );
+                self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
+                let c = Ctx { owner: who, ..ev_ctx };
+                self.clock.trigger_seq = trigger_seq;
+                self.pending.reaction_depth += 1;
+                let outer = self.caused_by(fired);
+                let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
+                self.because = outer;
+                self.pending.reaction_depth -= 1;
+                if let Some(paid) = paid? {
+                    declared.push(paid);
+                }
             }
+            again = true;
         }
         self.scratch.reactions = reactions;
         self.scratch.askers = few;
-        // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in the
-        // order the participants declared them, before any of them resolves; then `chains lifo`
-        // resolves the last declared first, `fifo` the first declared first.
-        let mut declared = std::mem::take(&mut self.scratch.declared);
-        declared.clear();
-        for &(who, ra, target) in chain.iter() {
-            if self.clock.ended.is_some() {
-                break;
-            }
-            let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
-            self.budget.fired(reaction.clone());
-            let fired = self
-                .emit_by(Event::Trigger { source: source.clone(), reactor, reaction }, Some(r.actions[ra.index()].loc));
-            self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
-            let c = Ctx { owner: who, ..ev_ctx };
-            self.clock.trigger_seq = trigger_seq;
-            self.pending.reaction_depth += 1;
-            let outer = self.caused_by(fired);
-            let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
-            self.because = outer;
-            self.pending.reaction_depth -= 1;
-            if let Some(paid) = paid? {
-                declared.push(paid);
-            }
-        }
         if r.chains.lifo {
             declared.reverse();
         }

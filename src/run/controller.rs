@@ -67,6 +67,15 @@ impl ControlState {
         }
     }
 
+    /// Whether the script still holds a reaction for `round`: only then is a participant asked
+    /// for another answer to an event already answered.
+    pub fn reaction_scripted(&self, round: u32) -> bool {
+        self.steps()
+            .iter()
+            .zip(&self.used)
+            .any(|(s, used)| !used && matches!(s, Step::React { round: r, .. } if *r == round))
+    }
+
     /// Back to the script's start, for the next encounter.
     pub fn reset(&mut self) {
         self.used.iter_mut().for_each(|u| *u = false);

@@ -433,6 +433,7 @@ impl<S: Sink> Engine<'_, S> {
         &mut self,
         who: usize,
         offers: &[(ir::ActionId, Option<usize>)],
+        again: bool,
     ) -> Option<(ir::ActionId, Option<usize>)> {
         let round = self.clock.round;
         let mut declined = false;
@@ -455,7 +456,8 @@ impl<S: Sink> Engine<'_, S> {
             self.controls[who].used[i] = true;
             return Some(answer);
         }
-        if declined {
+        // A policy answers an event once; only a script adds a second reaction to it.
+        if declined || again {
             return None;
         }
         match self.controls[who].policy {
