@@ -2416,3 +2416,26 @@ reaction parry {{ cost 1 rp; category defence; on attack by enemy against self; 
     let text = play(&rules(""), &two(a, "Policy(Aggressive)", 1)).expect("runs");
     assert_eq!(text.matches("B answers").count(), 2, "{text}");
 }
+
+// Issue 15: `adjust cost all except CATEGORY` reaches every action but those named, also an
+// action priced by `default cost` with no category at all.
+#[test]
+fn an_adjustment_can_leave_out_a_category() {
+    let rules = r#"ruleset except_demo
+initiative { value 0; ties table }
+round { phase act: turns }
+pool slots { max 20; refresh at turn_start }
+category printed
+default cost 1 slots
+adjust cost all except printed, free: * 4
+action plain { resolve { } }
+action special { category printed; cost 3 slots; resolve { } }
+free action wave { }
+"#;
+    let a = r#"Script(steps: [Act(round: 1, action: "plain"), Act(round: 1, action: "special"), Act(round: 1, action: "wave"), EndTurn(round: 1)], fallback: Passive)"#;
+    let text = play(rules, &two(a, "Policy(Passive)", 1)).expect("runs");
+    assert_in_order(
+        &text,
+        &["A uses plain (action), paying 4 slots.", "A uses special (action), paying 3 slots.", "A uses wave (free)"],
+    );
+}

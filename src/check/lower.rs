@@ -402,14 +402,15 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 Decl::Remove { .. } => {}
-                Decl::CostAdjust { subject, op, when } => {
+                Decl::CostAdjust { subject, except, op, when } => {
                     let subject = if subject.name == "all" { None } else { Some(self.subject(subject)) };
+                    let except = except.iter().map(|e| self.subject(e)).collect();
                     let op = match op {
                         ast::CostAdjustOp::Scale(e) => ir::CostAdjustOp::Scale(self.int(e, plain)),
                         ast::CostAdjustOp::Add(terms) => ir::CostAdjustOp::Add(self.costs(terms, plain)),
                     };
                     let when = when.as_ref().map(|w| self.cond(w, plain));
-                    r.cost_adjustments.push(ir::CostAdjust { subject, op, when, loc });
+                    r.cost_adjustments.push(ir::CostAdjust { subject, except, op, when, loc });
                 }
             }
         }

@@ -541,6 +541,8 @@ impl Rules<'_> {
             }
             None => vec![text("nothing")],
         };
+        // Multiplying an action that costs nothing changes nothing: such lines are left out.
+        let costs_nothing = line.is_empty() && fallback.len() == 1 && fallback[0] == text("nothing");
         line.push(text(if line.is_empty() { "cost " } else { ", else " }));
         line.extend(fallback);
         let categories: Vec<&str> = action
@@ -553,9 +555,12 @@ impl Rules<'_> {
             .collect();
         let mut adjusted = false;
         for item in self.items {
-            let Decl::CostAdjust { subject, op, when } = &item.decl else { continue };
-            let s = subject.name.as_str();
-            if !(s == "all" || s == action.kind.word() || s == action.name.name || categories.contains(&s)) {
+            let Decl::CostAdjust { subject, except, op, when } = &item.decl else { continue };
+            let names = |s: &str| s == action.kind.word() || s == action.name.name || categories.contains(&s);
+            if !(subject.name == "all" || names(&subject.name)) || except.iter().any(|e| names(&e.name)) {
+                continue;
+            }
+            if costs_nothing && matches!(op, CostAdjustOp::Scale(_)) {
                 continue;
             }
             line.push(text(if adjusted { ", " } else { ", adjusted " }));

@@ -15,7 +15,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -443,9 +443,19 @@ pub struct Limit {
 pub struct CostAdjust {
     /// `None`: every action.
     pub subject: Option<LimitSubject>,
+    /// Actions of the subject that this adjustment leaves alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<LimitSubject>,
     pub op: CostAdjustOp,
     pub when: Option<Expr>,
     pub loc: Loc,
+}
+
+impl CostAdjust {
+    /// Whether this adjustment reaches the action: it is of the subject and of no exception.
+    pub fn covers(&self, action: &Action, id: ActionId) -> bool {
+        self.subject.is_none_or(|s| s.covers(action, id)) && !self.except.iter().any(|e| e.covers(action, id))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

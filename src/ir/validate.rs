@@ -482,6 +482,9 @@ impl Validator<'_> {
             if let Some(s) = adj.subject {
                 self.subject(s);
             }
+            for &e in &adj.except {
+                self.subject(e);
+            }
             match &adj.op {
                 CostAdjustOp::Scale(e) => self.expr(e),
                 CostAdjustOp::Add(costs) => self.costs(costs),

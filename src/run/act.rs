@@ -355,7 +355,7 @@ impl<S: Sink> Engine<'_, S> {
         let r = self.r;
         let action = &r.actions[a.index()];
         for adj in &r.cost_adjustments {
-            if !adj.subject.is_none_or(|s| s.covers(action, a)) {
+            if !adj.covers(action, a) {
                 continue;
             }
             if let Some(w) = &adj.when {
@@ -1047,8 +1047,7 @@ fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, po
         }
     }
     let adds = |adj: &&ir::CostAdjust| {
-        adj.subject.is_none_or(|s| s.covers(action, a))
-            && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
+        adj.covers(action, a) && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
     };
     r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
 }

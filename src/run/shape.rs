@@ -40,14 +40,13 @@ impl Shape {
         let sees = |e: &Expr| reads_target(r, e, 0);
         let own_costs =
             a.costs.iter().any(|c| c.when.as_ref().is_some_and(sees) || c.terms.iter().any(|t| sees(&t.amount)));
-        let adjustments =
-            r.cost_adjustments.iter().filter(|adj| adj.subject.is_none_or(|s| s.covers(a, id))).any(|adj| {
-                adj.when.as_ref().is_some_and(sees)
-                    || match &adj.op {
-                        ir::CostAdjustOp::Scale(e) => sees(e),
-                        ir::CostAdjustOp::Add(costs) => costs.iter().any(|c| sees(&c.amount)),
-                    }
-            });
+        let adjustments = r.cost_adjustments.iter().filter(|adj| adj.covers(a, id)).any(|adj| {
+            adj.when.as_ref().is_some_and(sees)
+                || match &adj.op {
+                    ir::CostAdjustOp::Scale(e) => sees(e),
+                    ir::CostAdjustOp::Add(costs) => costs.iter().any(|c| sees(&c.amount)),
+                }
+        });
         let limits = a.limits.iter().any(|l| sees(&l.amount))
             || r.limits
                 .iter()
@@ -107,7 +106,7 @@ fn fixed_cost(r: &Ruleset, id: ir::ActionId, a: &ir::Action) -> Option<(Costs, O
             out.add(term.pool, number(&term.amount)?).ok()?;
         }
     }
-    for adj in r.cost_adjustments.iter().filter(|adj| adj.subject.is_none_or(|s| s.covers(a, id))) {
+    for adj in r.cost_adjustments.iter().filter(|adj| adj.covers(a, id)) {
         if adj.when.is_some() {
             return None;
         }

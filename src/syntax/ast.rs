@@ -105,6 +105,8 @@ pub enum Decl {
     },
     CostAdjust {
         subject: Ident,
+        /// `except NAME, ...`: kinds, categories or actions of the subject left alone.
+        except: Vec<Ident>,
         op: CostAdjustOp,
         when: Option<Expr>,
     },

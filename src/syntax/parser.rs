@@ -765,7 +765,12 @@ impl Builder {
             Rule::cost_adjust_item => {
                 it.next(); // `cost`
                 let subject = self.ident(&self.next(&mut it, &p)?);
-                let op_pair = self.next(&mut it, &p)?;
+                let mut op_pair = self.next(&mut it, &p)?;
+                let mut except = Vec::new();
+                if op_pair.as_rule() == Rule::adjust_except {
+                    except = kids(&op_pair).skip(1).map(|i| self.ident(&i)).collect();
+                    op_pair = self.next(&mut it, &p)?;
+                }
                 let inner =
                     kids(&op_pair).next().ok_or_else(|| self.internal(self.span(&op_pair).end as usize, "adjust"))?;
                 let op = if op_pair.as_rule() == Rule::scale_adjust {
@@ -779,7 +784,7 @@ impl Builder {
                     ),
                     None => None,
                 };
-                Decl::CostAdjust { subject, op, when }
+                Decl::CostAdjust { subject, except, op, when }
             }
             Rule::remove_item => {
                 let kind_pair = self.next(&mut it, &p)?;

@@ -142,8 +142,9 @@ impl Shift for Decl {
                 name.shift(by);
                 body.shift(by);
             }
-            Decl::CostAdjust { subject, op, when } => {
+            Decl::CostAdjust { subject, except, op, when } => {
                 subject.shift(by);
+                except.shift(by);
                 op.shift(by);
                 when.shift(by);
             }

@@ -347,6 +347,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_or => "`or`",
         kw_and => "`and`",
         kw_not => "`not`",
+        kw_except => "`except`",
         kw_has => "`has`",
         kw_is => "`is`",
         kw_true => "`true`",
