@@ -2439,3 +2439,76 @@ free action wave { }
         &["A uses plain (action), paying 4 slots.", "A uses special (action), paying 3 slots.", "A uses wave (free)"],
     );
 }
+
+// Issue 15: `interrupted when COND { ... }` loses a multi-round action under way as soon as COND
+// holds (not at its next payment); the block runs whenever it is lost, unpaid too.
+#[test]
+fn a_multi_round_action_is_interrupted_when_its_condition_holds() {
+    let rules = r#"ruleset ritual
+initiative { value speed; ties table }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; refresh at turn_start }
+pool hp { max 10 }
+pool done { max none; start 0 }
+condition chanting
+condition stunned
+action ritual {
+  rounds 3
+  interrupted when self has stunned { remove chanting }
+  cost 2 ap
+  resolve { done += 1 }
+}
+trigger begin { on ritual by self; resolve { apply chanting } }
+action stun { target enemy; cost 1 ap; resolve { apply stunned to target } }
+condition bound { blocks actions }
+action bind { target enemy; cost 1 ap; resolve { apply bound to target } }
+"#;
+    // A begins the ritual; B stuns A in the same round: lost at once, the chant ends.
+    let scenario = |b_acts: &str| {
+        format!(
+            r#"(seed: 1, rounds: 3, participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, controller: Script(steps: [Act(round: 1, action: "ritual"), EndTurn(round: 1), EndTurn(round: 2), EndTurn(round: 3)], fallback: Passive)),
+  (name: "B", side: "b", controller: Script(steps: [{b_acts}], fallback: Passive)),
+])"#
+        )
+    };
+    let text =
+        play(rules, &scenario(r#"Act(round: 1, action: "stun", target: "A"), EndTurn(round: 1)"#)).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses ritual (action)",
+            "A is now chanting.",
+            "B uses stun (action) at A",
+            "A is now stunned.",
+            "A's ritual is lost: interrupted.",
+            "A is no longer chanting.",
+            "== Round 2 ==",
+        ],
+    );
+    assert!(!text.contains("(ritual (continued))"), "{text}");
+    // Not stunned: paid in rounds 2 and 3, then it resolves.
+    let text = play(rules, &scenario(r#"EndTurn(round: 1)"#)).expect("runs");
+    assert_in_order(&text, &["A: ap 2 -> 0 (ritual (continued))", "A's ritual is complete.", "A: done 0 -> 1"]);
+    // A continuation that cannot be paid (A bound, so blocked from acting) loses it too, and the
+    // block runs all the same.
+    let text =
+        play(rules, &scenario(r#"Act(round: 1, action: "bind", target: "A"), EndTurn(round: 1)"#)).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "B uses bind (action) at A",
+            "== Round 2 ==",
+            "A's ritual is lost: it could not be paid.",
+            "A is no longer chanting.",
+        ],
+    );
+    // `interrupted when` on an action of one round is misplaced.
+    let c = compile_str(
+        "t.rules",
+        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { interrupted when true; resolve { } }\n",
+    );
+    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
+}

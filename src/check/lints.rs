@@ -180,6 +180,10 @@ fn collect(r: &ir::Ruleset) -> Uses {
         u.use_limits(&a.limits);
         a.target.within.iter().for_each(|e| u.expr(e));
         a.rounds.iter().for_each(|e| u.expr(e));
+        if let Some(i) = &a.interrupted {
+            u.expr(&i.when);
+            u.effects(&i.effects);
+        }
         u.effects(&a.effects);
     }
     for t in &r.triggers {

@@ -768,7 +768,8 @@ impl<'a> Lowerer<'a> {
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, loc: ir::Loc) -> ir::Action {
-        const SINGLES: &[&str] = &["partner", "target", "on", "interrupts", "ends_turn", "rounds", "resolve"];
+        const SINGLES: &[&str] =
+            &["partner", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve"];
         self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
@@ -788,6 +789,7 @@ impl<'a> Lowerer<'a> {
             interrupts: false,
             ends_turn: false,
             rounds: None,
+            interrupted: None,
             effects: Vec::new(),
             loc,
         };
@@ -876,6 +878,19 @@ impl<'a> Lowerer<'a> {
                 }
                 ActionClause::EndsTurn(_) => out.ends_turn = true,
                 ActionClause::Rounds(e, _) => out.rounds = Some(self.count(e, ctx, 1, "an action's rounds")),
+                ActionClause::Interrupted { when, then, span } => {
+                    if !a.clauses.iter().any(|c| matches!(c, ActionClause::Rounds(..))) {
+                        self.misplaced(
+                            *span,
+                            "only a multi-round action is under way long enough to be interrupted; add `rounds N`",
+                        );
+                    }
+                    out.interrupted = Some(ir::Interruption {
+                        when: self.cond(when, ctx),
+                        effects: then.as_ref().map(|b| self.block(b, ctx)).unwrap_or_default(),
+                        loc: self.loc(*span),
+                    });
+                }
                 ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
             }
         }

@@ -454,6 +454,9 @@ impl Rules<'_> {
                 | ActionClause::Interrupts(_)
                 | ActionClause::EndsTurn(_)
                 | ActionClause::Rounds(..) => parts.push(vec![code(self.text(clause.span()))]),
+                ActionClause::Interrupted { when, .. } => {
+                    parts.push(vec![text("interrupted when "), code(self.text(when.span))])
+                }
                 ActionClause::Cost { .. } | ActionClause::On(_) | ActionClause::Resolve(_) => {}
             }
         }

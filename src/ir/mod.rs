@@ -320,11 +320,24 @@ pub struct Action {
     pub ends_turn: bool,
     /// A multi-round action: paid each round for this many rounds, resolved at the end.
     pub rounds: Option<Expr>,
+    /// What makes a multi-round action under way fail, and what happens when it is lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interruption>,
     pub effects: Vec<Effect>,
     pub loc: Loc,
 }
 
 /// A requirement of an action, and where it is written (a refusal names it).
+/// `interrupted when COND { ... }` of a multi-round action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interruption {
+    /// Looked at whenever the run settles while the action is under way, and before each payment.
+    pub when: Expr,
+    /// Run whenever the action is lost: interrupted, or a payment that could not be made.
+    pub effects: Vec<Effect>,
+    pub loc: Loc,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Require {
     pub cond: Expr,

@@ -451,6 +451,11 @@ impl Validator<'_> {
                 self.pattern(on);
             }
             self.opt(&a.rounds);
+            if let Some(i) = &a.interrupted {
+                self.loc(i.loc);
+                self.expr(&i.when);
+                self.effects(&i.effects);
+            }
             self.effects(&a.effects);
         }
         for t in &r.triggers {

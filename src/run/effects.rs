@@ -855,7 +855,11 @@ impl<'r, S: Sink> Engine<'r, S> {
         let done = self.settle_rounds();
         self.pending.staging = was;
         done?;
-        self.expire_while()
+        self.expire_while()?;
+        if !self.pending.ongoing.is_empty() {
+            self.interrupt_ongoing()?;
+        }
+        Ok(())
     }
 
     fn settle_rounds(&mut self) -> Result<(), RunError> {

@@ -5,6 +5,7 @@ use super::controller::{Chosen, Decision};
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
+use super::pending::Ongoing;
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, FinalState, Name, OrderEntry};
 use crate::ir::{self, ActionKind, PhaseKind, Timing, TurnStep};
@@ -473,6 +474,15 @@ impl<'r, S: Sink> Engine<'r, S> {
             let action = &self.r.actions[going.action.index()];
             let outer = self.under(action.loc);
             let (actor, name) = (self.names.who[who].clone(), self.names.action[going.action.index()].clone());
+            // An interruption that holds now (changed by nothing that settled) loses it before
+            // it is paid again.
+            if let Some(cut) = &action.interrupted {
+                if self.eval(&cut.when, &going.ctx)? != 0 {
+                    self.rule = outer;
+                    self.lose_ongoing(going, "lost: interrupted")?;
+                    continue;
+                }
+            }
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
             let mut paid = self.world.blocked(who, action.kind).is_none();
@@ -491,8 +501,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             if !paid {
-                self.emit(Event::Ongoing { actor, action: name, outcome: "lost: it could not be paid" });
                 self.rule = outer;
+                self.lose_ongoing(going, "lost: it could not be paid")?;
                 continue;
             }
             going.left -= 1;
@@ -507,6 +517,42 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             self.rule = outer;
         }
+        Ok(())
+    }
+
+    /// Multi-round actions under way whose `interrupted when` holds are lost: looked at each
+    /// time the run settles.
+    pub(super) fn interrupt_ongoing(&mut self) -> Result<(), RunError> {
+        let r = self.r;
+        let mut i = 0;
+        while i < self.pending.ongoing.len() {
+            let going = &self.pending.ongoing[i];
+            let Some(cut) = &r.actions[going.action.index()].interrupted else {
+                i += 1;
+                continue;
+            };
+            let ctx = going.ctx;
+            if self.eval(&cut.when, &ctx)? == 0 {
+                i += 1;
+                continue;
+            }
+            let going = self.pending.ongoing.remove(i);
+            self.lose_ongoing(going, "lost: interrupted")?;
+        }
+        Ok(())
+    }
+
+    /// A multi-round action is lost: said in the trace, then its `interrupted` block runs.
+    fn lose_ongoing(&mut self, going: Ongoing, outcome: &'static str) -> Result<(), RunError> {
+        let action = &self.r.actions[going.action.index()];
+        let (actor, name) = (self.names.who[going.who].clone(), self.names.action[going.action.index()].clone());
+        let outer = self.under(action.loc);
+        self.emit(Event::Ongoing { actor, action: name.clone(), outcome });
+        if let Some(cut) = action.interrupted.as_ref().filter(|c| !c.effects.is_empty()) {
+            self.run_effects(&cut.effects, &going.ctx, &Cause::Named(name), cut.loc)?;
+            self.settle()?;
+        }
+        self.rule = outer;
         Ok(())
     }
 

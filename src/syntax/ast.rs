@@ -532,16 +532,31 @@ pub struct Action {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActionClause {
-    Cost { terms: CostTerms, when: Option<Expr>, span: Span },
+    Cost {
+        terms: CostTerms,
+        when: Option<Expr>,
+        span: Span,
+    },
     Partner(CostTerms, Span),
     Category(Vec<Ident>, Span),
     Limit(LimitAmount),
-    Target { who: Ident, within: Option<Expr>, span: Span },
+    Target {
+        who: Ident,
+        within: Option<Expr>,
+        span: Span,
+    },
     Requires(Expr, Span),
     On(EventPattern),
     Interrupts(Span),
     EndsTurn(Span),
     Rounds(Expr, Span),
+    /// `interrupted when COND { ... }`: what makes a multi-round action under way fail, and
+    /// what happens when it is lost.
+    Interrupted {
+        when: Expr,
+        then: Option<Block>,
+        span: Span,
+    },
     Resolve(Block),
 }
 
@@ -558,6 +573,7 @@ impl ActionClause {
             ActionClause::Interrupts(..) => "interrupts",
             ActionClause::EndsTurn(..) => "ends_turn",
             ActionClause::Rounds(..) => "rounds",
+            ActionClause::Interrupted { .. } => "interrupted",
             ActionClause::Resolve(..) => "resolve",
         }
     }
@@ -571,7 +587,8 @@ impl ActionClause {
             | ActionClause::Requires(_, span)
             | ActionClause::Interrupts(span)
             | ActionClause::EndsTurn(span)
-            | ActionClause::Rounds(_, span) => *span,
+            | ActionClause::Rounds(_, span)
+            | ActionClause::Interrupted { span, .. } => *span,
             ActionClause::Limit(l) => l.span,
             ActionClause::On(e) => e.span,
             ActionClause::Resolve(b) => b.span,

@@ -877,6 +877,15 @@ impl Builder {
             Rule::interrupts_clause => ActionClause::Interrupts(span),
             Rule::ends_turn_clause => ActionClause::EndsTurn(span),
             Rule::rounds_clause => ActionClause::Rounds(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::interrupted_clause => {
+                it.next(); // `when`
+                let when = self.expr(self.next(&mut it, &p)?)?;
+                let then = match it.next() {
+                    Some(b) => Some(self.block(b)?),
+                    None => None,
+                };
+                ActionClause::Interrupted { when, then, span }
+            }
             Rule::resolve_clause => ActionClause::Resolve(self.block(self.next(&mut it, &p)?)?),
             _ => return Err(self.internal(span.start as usize, "an unknown action clause")),
         })

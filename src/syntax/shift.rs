@@ -355,6 +355,11 @@ impl Shift for ActionClause {
                 span.shift(by);
             }
             ActionClause::On(e) => e.shift(by),
+            ActionClause::Interrupted { when, then, span } => {
+                when.shift(by);
+                then.shift(by);
+                span.shift(by);
+            }
             ActionClause::Interrupts(span) | ActionClause::EndsTurn(span) => span.shift(by),
             ActionClause::Resolve(body) => body.shift(by),
         }
