@@ -219,7 +219,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
         }
     }
     r.downtime.iter().for_each(|d| u.expr(&d.every_hours));
-    r.rests.iter().for_each(|d| d.hours.iter().for_each(|h| u.expr(h)));
+    r.rests.iter().for_each(|d| d.hours.iter().chain(&d.minutes).for_each(|h| u.expr(h)));
     u.recovery = true;
     r.downtime.iter().for_each(|d| u.effects(&d.effects));
     r.rests.iter().for_each(|d| u.effects(&d.effects));

@@ -372,11 +372,12 @@ impl<'a> Lowerer<'a> {
                     };
                     r.downtime.push(d);
                 }
-                Decl::Rest { name, label, hours, body } => {
+                Decl::Rest { name, label, hours, minutes, body } => {
                     let rest = ir::Rest {
                         name: name.name.clone(),
                         label: label.clone(),
                         hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
+                        minutes: minutes.as_ref().map(|m| self.count(m, plain, 1, "a rest's minutes")),
                         effects: self.block(body, plain),
                         loc,
                     };

@@ -195,10 +195,11 @@ impl Rules<'_> {
                     }
                 }
             }
-            Decl::Rest { name, label, hours, body } => {
-                let mut summary = match hours {
-                    Some(hours) => vec![text("after "), code(self.text(hours.span)), text(" hours of downtime: ")],
-                    None => vec![text("when taken: ")],
+            Decl::Rest { name, label, hours, minutes, body } => {
+                let mut summary = match (hours, minutes) {
+                    (Some(hours), _) => vec![text("after "), code(self.text(hours.span)), text(" hours of downtime: ")],
+                    (None, Some(m)) => vec![text("after "), code(self.text(m.span)), text(" minutes of downtime: ")],
+                    (None, None) => vec![text("when taken: ")],
                 };
                 summary.extend(self.block(body));
                 Entry { label: label.clone(), ..plain("rest", name.name.clone(), summary) }

@@ -612,6 +612,9 @@ pub struct Rest {
     pub name: String,
     pub label: Option<String>,
     pub hours: Option<Expr>,
+    /// A length in minutes (`minutes 15`), when `hours` is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<Expr>,
     pub effects: Vec<Effect>,
     pub loc: Loc,
 }

@@ -528,6 +528,7 @@ impl Validator<'_> {
         for rest in &r.rests {
             self.loc(rest.loc);
             self.opt(&rest.hours);
+            self.opt(&rest.minutes);
             self.effects(&rest.effects);
         }
         for o in &r.outros {

@@ -1033,13 +1033,16 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
         let r = self.r;
         if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
-            let needed = match &rest.hours {
-                Some(h) => self.eval(h, &Ctx::default())?,
-                None => 0,
+            // Downtime is played in whole hours; a length in minutes is met by the minutes of
+            // those hours.
+            let (needed, per_hour, unit) = match (&rest.hours, &rest.minutes) {
+                (Some(h), _) => (self.eval(h, &Ctx::default())?, 1, "hours"),
+                (None, Some(m)) => (self.eval(m, &Ctx::default())?, 60, "minutes"),
+                (None, None) => (0, 1, "hours"),
             };
             let label = Name::from(rest.name.as_str());
-            if let Some(slept) = slept.filter(|s| i64::from(*s) < needed) {
-                let outcome = format!("cut short: {slept} of {needed} uninterrupted hours");
+            if let Some(slept) = slept.map(|s| i64::from(s).saturating_mul(per_hour)).filter(|s| *s < needed) {
+                let outcome = format!("cut short: {slept} of {needed} uninterrupted {unit}");
                 self.emit_by(Event::Rest { rest: label, outcome }, Some(rest.loc));
                 return Ok(());
             }

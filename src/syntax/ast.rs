@@ -86,6 +86,8 @@ pub enum Decl {
         name: Ident,
         label: Option<String>,
         hours: Option<Expr>,
+        /// `minutes 15`: a length in minutes instead of hours.
+        minutes: Option<Expr>,
         body: Block,
     },
     Outro {

@@ -743,12 +743,19 @@ impl Builder {
             Rule::rest_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
-                let mut hours = None;
-                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hours) {
-                    it.next();
-                    hours = Some(self.expr(self.next(&mut it, &p)?)?);
+                let (mut hours, mut minutes) = (None, None);
+                match it.peek().map(|x| x.as_rule()) {
+                    Some(Rule::kw_hours) => {
+                        it.next();
+                        hours = Some(self.expr(self.next(&mut it, &p)?)?);
+                    }
+                    Some(Rule::kw_minutes) => {
+                        it.next();
+                        minutes = Some(self.expr(self.next(&mut it, &p)?)?);
+                    }
+                    _ => {}
                 }
-                Decl::Rest { name, label, hours, body: self.block(self.next(&mut it, &p)?)? }
+                Decl::Rest { name, label, hours, minutes, body: self.block(self.next(&mut it, &p)?)? }
             }
             Rule::outro_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);

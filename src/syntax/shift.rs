@@ -124,9 +124,10 @@ impl Shift for Decl {
                 every.shift(by);
                 body.shift(by);
             }
-            Decl::Rest { name, hours, body, .. } => {
+            Decl::Rest { name, hours, minutes, body, .. } => {
                 name.shift(by);
                 hours.shift(by);
+                minutes.shift(by);
                 body.shift(by);
             }
             Decl::Outro { name, body, .. } => {

@@ -314,6 +314,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_downtime => "`downtime`",
         kw_every => "`every`",
         kw_hours => "`hours`",
+        kw_minutes => "`minutes`",
         kw_hour => "`hour`",
         kw_rest => "`rest`",
         kw_outro => "`outro`",
