@@ -2512,3 +2512,64 @@ action bind { target enemy; cost 1 ap; resolve { apply bound to target } }
     let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
 }
+
+// Issue 15: `redirect` in an interrupting answer turns what it answers onto the one answering:
+// an action resolves against them; after an emitted event, the rest of the emitting block and
+// the event's later answers take them as the target. `swap WHO` trades places.
+#[test]
+fn an_interrupting_answer_can_redirect_what_it_answers_to_itself() {
+    let rules = r#"ruleset guard
+initiative { value speed; ties table }
+round { phase act: turns }
+space grid
+stat speed = 0
+pool ap { max 3; refresh at turn_start }
+pool hp { max 20 }
+pool marks { max none; start 0 }
+event would_hit
+event hit
+action bolt { target enemy; cost 1 ap; resolve { target.hp -= 5 } }
+action strike { target enemy; cost 1 ap; resolve { emit would_hit; target.hp -= 3; emit hit } }
+reaction shield_bolt { on bolt by enemy against ally; interrupts; cost 1 ap; resolve { redirect } }
+reaction shield_strike { on would_hit by enemy against ally; interrupts; cost 1 ap; resolve { redirect; swap victim } }
+trigger count_hit { on hit against self; resolve { marks += 1 } }
+"#;
+    let s = |attack: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: 0, controller: Script(steps: [Act(round: 1, action: "{attack}", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+  (name: "G", side: "b", position: 3, controller: Policy(Aggressive)),
+])"#
+        )
+    };
+    // An action: the bolt resolves against G.
+    let text = play(rules, &s("bolt")).expect("runs");
+    assert_in_order(
+        &text,
+        &["A uses bolt (action) at B", "G answers bolt with shield_bolt.", "G: hp 20 -> 15 (bolt by A)"],
+    );
+    assert!(!text.contains("B: hp"), "{text}");
+    // An emitted event: G takes B's place, the rest of the strike and its `hit` are G's.
+    let text = play(rules, &s("strike")).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses strike (action) at B",
+            "G answers would_hit with shield_strike.",
+            "G moves from 3 to 1.",
+            "B is pushed from 1 to 3.",
+            "G: hp 20 -> 17 (strike by A)",
+            "G: marks 0 -> 1 (count_hit",
+        ],
+    );
+    assert!(!text.contains("B: hp"), "{text}");
+    assert!(!text.contains("B: marks"), "{text}");
+    // Outside an answer, `redirect` is misplaced.
+    let c = compile_str(
+        "t.rules",
+        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { resolve { redirect } }\n",
+    );
+    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
+}

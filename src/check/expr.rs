@@ -226,6 +226,10 @@ impl Lowerer<'_> {
                 arity(1, self);
                 (Expr::Call(Func::Abs, args.iter().map(|a| self.int(a, ctx)).collect()), Ty::Int)
             }
+            "distance" if args.len() == 2 => {
+                let (a, b) = (self.who_expr(&args[0], ctx), self.who_expr(&args[1], ctx));
+                (Expr::DistanceBetween(a, b), Ty::Int)
+            }
             "distance" => {
                 arity(1, self);
                 let who = args.first().map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
@@ -909,6 +913,16 @@ impl Lowerer<'_> {
                 E::Pay(self.costs(terms, ctx))
             }
             ast::Stmt::Follow(who) => E::Follow(self.who_word(who, ctx)),
+            ast::Stmt::Swap(who) => E::Swap(self.who_word(who, ctx)),
+            ast::Stmt::Redirect(span) => {
+                if !ctx.event {
+                    self.misplaced(
+                        *span,
+                        "`redirect` turns the event a reaction or trigger answers onto the one answering; there is none here",
+                    );
+                }
+                E::Redirect
+            }
             ast::Stmt::EndTurn(_) => E::EndTurn,
             ast::Stmt::EndEncounter(_) => E::EndEncounter,
             ast::Stmt::Cancel(span) => {

@@ -674,6 +674,7 @@ pub(super) fn block_summary(texts: &Texts, block: &Block) -> Line {
             Stmt::EmitWith(..) => format!("emit {}", texts.text(span)),
             Stmt::Do(_) => format!("do {}", texts.text(span)),
             Stmt::Follow(_) => format!("follow {}", texts.text(span)),
+            Stmt::Swap(_) => format!("swap {}", texts.text(span)),
             Stmt::Pay(_) => format!("pay {}", texts.text(span)),
             _ => texts.text(span),
         };
@@ -712,10 +713,11 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::EndTurn(span)
         | Stmt::EndEncounter(span)
         | Stmt::Cancel(span)
+        | Stmt::Redirect(span)
         | Stmt::RollInitiative(span)
         | Stmt::ClearConditions(span)
         | Stmt::Assign { span, .. } => *span,
-        Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.span,
+        Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Swap(name) | Stmt::Do(name) => name.span,
         Stmt::EmitWith(name, amount) => name.span.to(amount.span),
         Stmt::Pay(terms) => terms.span,
     }

@@ -71,6 +71,8 @@ pub enum Expr {
     CountNear(Relation, Who, Box<Expr>),
     Builtin(Builtin),
     Distance(Who),
+    /// `distance(A, B)`: how far two participants are from each other.
+    DistanceBetween(Who, Who),
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -158,6 +160,10 @@ pub enum Effect {
     Cancel,
     RollInitiative,
     ClearConditions,
+    /// Trade places with another participant.
+    Swap(Who),
+    /// What an interrupting answer answers goes on with the one answering as its target.
+    Redirect,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -310,6 +310,8 @@ impl Validator<'_> {
                     Effect::Push { distance, .. } => self.expr(distance),
                     Effect::Pay(costs) => self.costs(costs),
                     Effect::Follow(_)
+                    | Effect::Swap(_)
+                    | Effect::Redirect
                     | Effect::EndTurn
                     | Effect::EndEncounter
                     | Effect::Cancel

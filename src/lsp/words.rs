@@ -192,7 +192,7 @@ pub const BUILTINS: [(&str, &str); 38] = [
     ("min", "`min(a, b, ...)`: the smallest of two or more numbers; in a pool's clauses, its minimum"),
     ("max", "`max(a, b, ...)`: the largest of two or more numbers; in a pool's clauses, its maximum"),
     ("abs", "`abs(a)`: `a` without its sign"),
-    ("distance", "`distance(WHO)`: how far the participant `WHO` is from `self`"),
+    ("distance", "`distance(WHO)`: how far the participant `WHO` is from `self`; `distance(A, B)`: how far `A` and `B` are from each other"),
     ("encounter_start", "timing: an encounter begins"),
     ("encounter_end", "timing: an encounter ends"),
     ("round_start", "timing: a round begins"),

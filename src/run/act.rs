@@ -521,11 +521,13 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// The events of payments (`emit EVENT on spend`), one per pool paid, its amount what was
-    /// paid, done by `c.owner`. Answers may not take a payment back: a `cancel` changes nothing.
+    /// paid, done by `c.owner`. Answers may not take a payment back: a `cancel` or a `redirect`
+    /// changes nothing.
     pub(super) fn spent(&mut self, paid: &Costs, c: &Ctx) -> Result<(), RunError> {
         for (p, amount) in paid.iter() {
             if let (true, Some(e)) = (amount > 0, self.r.pools[p.index()].on_spend) {
                 self.emit_with(e, Some(amount), c)?;
+                self.pending.retarget = None;
             }
         }
         Ok(())
@@ -546,8 +548,8 @@ impl<S: Sink> Engine<'_, S> {
         &mut self,
         who: usize,
         a: ir::ActionId,
-        target: Option<usize>,
-        ctx: Ctx,
+        mut target: Option<usize>,
+        mut ctx: Ctx,
         cause: &Cause,
         reaction: bool,
     ) -> Result<(), RunError> {
@@ -555,9 +557,15 @@ impl<S: Sink> Engine<'_, S> {
         let action = &r.actions[a.index()];
         let info = EventInfo::action(a);
         let saved_cancel = std::mem::replace(&mut self.pending.cancelled, false);
+        let saved_redirect = self.pending.redirected.take();
         let source = self.names.action[a.index()].clone();
         self.answer(info, who, target, true, &source)?;
         let cancelled = std::mem::replace(&mut self.pending.cancelled, saved_cancel);
+        // An interrupting answer took it upon itself: the action goes on against that one.
+        if let Some(w) = std::mem::replace(&mut self.pending.redirected, saved_redirect) {
+            target = Some(w);
+            ctx.target = Some(w);
+        }
         let rounds = match &action.rounds {
             Some(e) => self.eval(e, &ctx)?,
             None => 1,
@@ -599,11 +607,15 @@ impl<S: Sink> Engine<'_, S> {
         let info = EventInfo { action: None, custom: Some(e), emitter: c.acting, amount: slot };
         let name = self.names.event[e.index()].clone();
         let saved = std::mem::replace(&mut self.pending.cancelled, false);
+        let saved_redirect = self.pending.redirected.take();
         let answered = self.answer(info, c.owner, c.target, true, &name).and_then(|()| {
+            let redirected = std::mem::replace(&mut self.pending.redirected, saved_redirect);
             if std::mem::replace(&mut self.pending.cancelled, saved) {
-                return Ok(true);
+                return Ok((true, None));
             }
-            self.answer(info, c.owner, c.target, false, &name).map(|()| false)
+            // Redirected: the event goes on against the one who took it.
+            let victim = redirected.or(c.target);
+            self.answer(info, c.owner, victim, false, &name).map(|()| (false, redirected))
         });
         if let Some(slot) = slot {
             let v = self.amounts.get(slot as usize).copied().unwrap_or(0);
@@ -612,7 +624,11 @@ impl<S: Sink> Engine<'_, S> {
                 *last = v;
             }
         }
-        answered
+        // So does the rest of the emitting rule: `run_flow` takes `retarget` up next.
+        answered.map(|(cancelled, redirected)| {
+            self.pending.retarget = redirected;
+            cancelled
+        })
     }
 
     /// Offers the event to everything that answers it: reactions (declared in priority order,

@@ -204,10 +204,16 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// cancelled stops everything after it in the same rule, branches included (001, Dodge:
     /// a dodged hit deals no damage). Returns whether it halted.
     fn run_flow(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+        // A copy only once an emitted event is redirected: the rest of the block then targets
+        // the one who took it.
+        let mut retargeted: Option<Ctx> = None;
         for e in effects {
             self.step()?;
-            if self.effect(e, c, cause)? {
+            if self.effect(e, retargeted.as_ref().unwrap_or(c), cause)? {
                 return Ok(true);
+            }
+            if let Some(w) = self.pending.retarget.take() {
+                retargeted = Some(Ctx { target: Some(w), ..*retargeted.as_ref().unwrap_or(c) });
             }
             if !self.pending.immediate.is_empty() {
                 self.immediately()?;
@@ -400,6 +406,16 @@ impl<'r, S: Sink> Engine<'r, S> {
             Effect::EndTurn => self.clock.turn_over = true,
             Effect::EndEncounter => self.clock.ended = Some("ended by a rule".to_string()),
             Effect::Cancel => self.pending.cancelled = true,
+            Effect::Redirect => self.pending.redirected = Some(c.owner),
+            Effect::Swap(other) => {
+                let other = c.who(*other)?;
+                let (mine, theirs) = (self.world.positions[c.owner], self.world.positions[other]);
+                if other != c.owner && mine != theirs {
+                    // Both places are taken at once: neither blocks the other.
+                    self.place(c.owner, theirs, false);
+                    self.place(other, mine, true);
+                }
+            }
             Effect::RollInitiative => self.make_initiative()?,
             Effect::ClearConditions => {
                 for cond in 0..self.r.conditions.len() {
@@ -997,6 +1013,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 other => {
                     self.step()?;
                     self.effect(other, &c, cause)?;
+                    // A threshold targets nobody: a redirect of its event has nothing to turn.
+                    self.pending.retarget = None;
                 }
             }
         }
@@ -1048,6 +1066,7 @@ fn ends_run(e: &Effect) -> bool {
             | Effect::EndTurn
             | Effect::EndEncounter
             | Effect::Cancel
+            | Effect::Redirect
     )
 }
 

@@ -110,6 +110,7 @@ impl<S: Sink> Engine<'_, S> {
                 let who = c.who(*w)?;
                 self.world.distance(who, c.owner)
             }
+            Expr::DistanceBetween(a, b) => self.world.distance(c.who(*a)?, c.who(*b)?),
             Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].total,
             Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].critical),
             Expr::Roll(fact) => self.facts[*fact as usize],

@@ -84,6 +84,10 @@ pub struct Pending<'r> {
     pub conditions: Vec<HeldChange<'r>>,
     /// An interrupting answer (or a `maintain` that could not pay) cancelled what it answers.
     pub cancelled: bool,
+    /// An interrupting answer ran `redirect`: what it answers goes on against this participant.
+    pub redirected: Option<usize>,
+    /// Set by an `emit` whose answers redirected it; the emitting rule takes it up at once.
+    pub retarget: Option<usize>,
     /// How deeply answers to events are nested (triggers, gains, reactions).
     pub chain_depth: u32,
     /// How deeply reactions to reactions are nested.
@@ -104,6 +108,8 @@ impl Pending<'_> {
         self.staged.clear();
         self.conditions.clear();
         self.cancelled = false;
+        self.redirected = None;
+        self.retarget = None;
         self.chain_depth = 0;
         self.reaction_depth = 0;
         self.readied.clear();

@@ -150,7 +150,7 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         | Expr::Has(w, _)
         | Expr::Condition(w, _)
         | Expr::Is(w, _) => who(w),
-        Expr::HasFrom(a, _, b) => who(a) || who(b),
+        Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
         Expr::CountNear(_, w, reach) => who(w) || deeper(reach),
         Expr::Neg(x) | Expr::Not(x) => deeper(x),

@@ -694,9 +694,13 @@ pub enum Stmt {
     },
     Pay(CostTerms),
     Follow(Ident),
+    /// `swap WHO`: trade places.
+    Swap(Ident),
     EndTurn(Span),
     EndEncounter(Span),
     Cancel(Span),
+    /// `redirect`: what an interrupting answer answers goes on against the one answering.
+    Redirect(Span),
     RollInitiative(Span),
     ClearConditions(Span),
     Assign {

@@ -1245,6 +1245,7 @@ impl Builder {
                 Some(Rule::kw_end_turn) => Stmt::EndTurn(span),
                 Some(Rule::kw_end_encounter) => Stmt::EndEncounter(span),
                 Some(Rule::kw_cancel) => Stmt::Cancel(span),
+                Some(Rule::kw_redirect) => Stmt::Redirect(span),
                 Some(Rule::kw_roll_initiative) => Stmt::RollInitiative(span),
                 _ => Stmt::ClearConditions(span),
             });
@@ -1349,6 +1350,7 @@ impl Builder {
             }
             Rule::pay_stmt => Stmt::Pay(self.cost_terms(self.next(&mut it, &p)?)?),
             Rule::follow_stmt => Stmt::Follow(self.ident(&self.next(&mut it, &p)?)),
+            Rule::swap_stmt => Stmt::Swap(self.ident(&self.next(&mut it, &p)?)),
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
     }

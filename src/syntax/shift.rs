@@ -393,7 +393,7 @@ impl Shift for Stmt {
                 from.shift(by);
                 span.shift(by);
             }
-            Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Do(name) => name.shift(by),
+            Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Swap(name) | Stmt::Do(name) => name.shift(by),
             Stmt::EmitWith(name, amount) => {
                 name.shift(by);
                 amount.shift(by);
@@ -423,6 +423,7 @@ impl Shift for Stmt {
             Stmt::EndTurn(span)
             | Stmt::EndEncounter(span)
             | Stmt::Cancel(span)
+            | Stmt::Redirect(span)
             | Stmt::RollInitiative(span)
             | Stmt::ClearConditions(span) => span.shift(by),
             Stmt::Assign { target, value, span, .. } => {
