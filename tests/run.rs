@@ -2573,3 +2573,43 @@ trigger count_hit { on hit against self; resolve { marks += 1 } }
     let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
 }
+
+// Issue 15: a `shared` pool has one value for the whole encounter: every participant reads,
+// pays from and adds to the same total. Steps at timings are refused on it.
+#[test]
+fn a_shared_pool_is_one_total_for_everyone() {
+    let rules = r#"ruleset party
+initiative { value speed; ties table }
+round { phase act: turns }
+stat speed = 0
+pool ap { max 2; refresh at turn_start }
+pool luck "Party luck" { shared; max 5; start 3 }
+pool effort { shared; max none; start 0; when >= 3 { end_encounter } }
+action push_on { cost 1 ap; resolve { effort += 1 } }
+action lucky { cost 1 luck; resolve { } }
+"#;
+    let s = r#"(seed: 1, rounds: 2, participants: [
+  (name: "A", side: "a", stats: {"speed": 9}, controller: Script(steps: [Act(round: 1, action: "push_on"), Act(round: 1, action: "lucky"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "C", side: "a", stats: {"speed": 5}, controller: Script(steps: [Act(round: 1, action: "lucky"), Act(round: 1, action: "push_on"), Act(round: 1, action: "push_on"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let text = play(rules, s).expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A: effort 0 -> 1 (push_on by A)",
+            "A: luck 3 -> 2 (lucky by A)",
+            "C: luck 2 -> 1 (lucky by C)",
+            "C: effort 1 -> 2 (push_on by C)",
+            "C: effort 2 -> 3 (push_on by C)",
+            "Encounter ends",
+        ],
+    );
+    // A step at a timing would run once for each participant.
+    let c = compile_str(
+        "t.rules",
+        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\npool effort { shared; max 5; refresh at round_start }\n",
+    );
+    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
+}

@@ -493,7 +493,7 @@ impl<'a> Lowerer<'a> {
             &p.clauses,
             PoolClause::kind_word,
             PoolClause::span,
-            &["max", "min", "start", "overspend", "rising", "emit"],
+            &["max", "min", "start", "overspend", "rising", "emit", "shared"],
         );
         let mut pool = ir::Pool {
             name: p.name.name.clone(),
@@ -507,6 +507,7 @@ impl<'a> Lowerer<'a> {
             thresholds: Vec::new(),
             rising: p.clauses.iter().any(|c| matches!(c, PoolClause::Rising(_))),
             on_spend: None,
+            shared: p.clauses.iter().any(|c| matches!(c, PoolClause::Shared(_))),
         };
         let mut start = None;
         for clause in &p.clauses {
@@ -515,7 +516,7 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
-                PoolClause::Rising(_) => {}
+                PoolClause::Rising(_) | PoolClause::Shared(_) => {}
                 PoolClause::SpendEvent(name, _) => pool.on_spend = self.event_named(name),
                 PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
                 PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
@@ -576,6 +577,28 @@ impl<'a> Lowerer<'a> {
                     ),
                     _ => {}
                 }
+            }
+        }
+        // Steps and gains run for each participant: on one shared value they would count once
+        // per participant.
+        if pool.shared {
+            for clause in &p.clauses {
+                let what = match clause {
+                    PoolClause::Refresh { .. }
+                    | PoolClause::Keep { .. }
+                    | PoolClause::Lose { .. }
+                    | PoolClause::Decay { .. }
+                    | PoolClause::Convert { .. } => "a step at a timing",
+                    PoolClause::Gain { .. } => "a gain",
+                    _ => continue,
+                };
+                self.misplaced(
+                    clause.span(),
+                    &format!(
+                        "a `shared` pool has one value for everyone, and {what} runs once for each participant; \
+                         change it from effects (`effort += 1`) instead"
+                    ),
+                );
             }
         }
         // A meter starts empty, at its floor; a resource full.

@@ -362,6 +362,7 @@ impl Rules<'_> {
                 PoolClause::Min(e, _) => min = vec![text("min "), code(self.text(e.span))],
                 PoolClause::Start(e, _) => start = Some(vec![text("starts at "), code(self.text(e.span))]),
                 PoolClause::Rising(_) => {}
+                PoolClause::Shared(_) => other.push(vec![text("one value shared by everyone in the encounter")]),
                 PoolClause::SpendEvent(name, _) => other.push(vec![text("each payment is "), code(name.name.clone())]),
                 PoolClause::Refresh { at: t, guard, .. } => at(t, vec![text("refresh")], guard),
                 PoolClause::Keep { at: t, .. } => at(t, vec![text("keep")], &None),

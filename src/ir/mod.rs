@@ -172,6 +172,9 @@ pub struct Pool {
     /// overspend ceiling); it starts at its floor, and `refresh` empties it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rising: bool,
+    /// `shared`: one value for the whole encounter, whoever reads, pays or changes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
     /// `emit EVENT on spend`: each payment of the pool is this event, its amount what was paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_spend: Option<EventId>,

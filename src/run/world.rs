@@ -41,6 +41,9 @@ pub struct World {
     pub n: usize,
     n_stats: usize,
     n_pools: usize,
+    /// How far apart one pool's values are for consecutive participants: `n_pools`, or 0 for a
+    /// `shared` pool, whose one value every participant's index reaches.
+    pool_stride: Vec<usize>,
     n_conditions: usize,
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
@@ -97,6 +100,8 @@ impl World {
         self.n = n;
         self.n_stats = r.stats.len();
         self.n_pools = r.pools.len();
+        self.pool_stride.clear();
+        self.pool_stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
         self.n_conditions = r.conditions.len();
         refill(&mut self.sides, n, 0);
         refill(&mut self.players, n, false);
@@ -177,7 +182,7 @@ impl World {
     }
 
     pub fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
-        who * self.n_pools + p.index()
+        who * self.pool_stride[p.index()] + p.index()
     }
 
     pub fn cond_at(&self, who: usize, c: ir::ConditionId) -> usize {

@@ -260,6 +260,8 @@ pub enum PoolClause {
     },
     /// `rising`: costs fill the pool instead of emptying it.
     Rising(Span),
+    /// `shared`: one value for the whole encounter.
+    Shared(Span),
     /// `emit EVENT on spend`: each payment of the pool is that event.
     SpendEvent(Ident, Span),
     Threshold {
@@ -279,6 +281,7 @@ impl PoolClause {
             | PoolClause::Min(_, s)
             | PoolClause::Start(_, s)
             | PoolClause::Rising(s)
+            | PoolClause::Shared(s)
             | PoolClause::SpendEvent(_, s) => *s,
             PoolClause::Refresh { span, .. }
             | PoolClause::Keep { span, .. }
@@ -305,6 +308,7 @@ impl PoolClause {
             PoolClause::Gain { .. } => "gain",
             PoolClause::Overspend { .. } => "overspend",
             PoolClause::Rising(_) => "rising",
+            PoolClause::Shared(_) => "shared",
             PoolClause::SpendEvent(..) => "emit",
             PoolClause::Threshold { .. } => "when",
         }

@@ -1066,6 +1066,7 @@ impl Builder {
                 PoolClause::Overspend { floor, price: self.block(self.next(&mut it, &p)?)?, span }
             }
             Rule::rising_clause => PoolClause::Rising(span),
+            Rule::shared_clause => PoolClause::Shared(span),
             Rule::spend_event_clause => PoolClause::SpendEvent(self.ident(&self.next(&mut it, &p)?), span),
             Rule::threshold_clause => {
                 let op = self.cmp_op(&self.next(&mut it, &p)?);

@@ -169,7 +169,7 @@ impl Shift for PoolClause {
                 e.shift(by);
                 span.shift(by);
             }
-            PoolClause::Rising(span) => span.shift(by),
+            PoolClause::Rising(span) | PoolClause::Shared(span) => span.shift(by),
             PoolClause::SpendEvent(name, span) => {
                 name.shift(by);
                 span.shift(by);

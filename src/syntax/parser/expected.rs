@@ -5,7 +5,7 @@ use super::Rule;
 /// Groups of keywords that together mean "a clause of this block"; named as the group.
 const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat], "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, `limit`, `at`, ...)"),
-    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`)"),
+    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`, `shared`)"),
     (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
     (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`)"),
@@ -136,6 +136,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_when,
             kw_rising,
             kw_emit,
+            kw_shared,
         ],
         Some(kw_cost) => vec![
             kw_cost,
@@ -333,6 +334,7 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_reach => "`reach`",
         kw_immediately => "`immediately`",
         kw_rising => "`rising`",
+        kw_shared => "`shared`",
         kw_opponent => "`opponent`",
         kw_down => "`down`",
         kw_choose => "`choose`",
