@@ -2613,3 +2613,33 @@ action lucky { cost 1 luck; resolve { } }
     let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
 }
+
+// Issue 15: `partners N within R`: a combo needs N allies, each within R of the actor, each paying
+// the partner cost; with fewer it is refused, and nobody pays.
+#[test]
+fn a_combo_can_need_several_partners_in_range() {
+    let rules = r#"ruleset teamwork
+initiative { value speed; ties table }
+round { phase act: turns }
+space grid
+stat speed = 0
+pool ap { max 3; refresh at turn_start }
+pool help { max 2 }
+action lift { cost 1 ap; partner cost 1 help; partners 2 within 2; resolve { } }
+"#;
+    let s = |far: i64| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: 0, controller: Script(steps: [Act(round: 1, action: "lift"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "P", side: "a", position: 1, controller: Policy(Aggressive)),
+  (name: "Q", side: "a", position: {far}, controller: Policy(Aggressive)),
+  (name: "B", side: "b", position: 30, controller: Policy(Passive)),
+])"#
+        )
+    };
+    let text = play(rules, &s(2)).expect("runs");
+    assert_in_order(&text, &["A uses lift (action)", "P: help 2 -> 1 (lift with A)", "Q: help 2 -> 1 (lift with A)"]);
+    let text = play(rules, &s(3)).expect("runs");
+    assert_in_order(&text, &["A cannot use lift: needs 2 allies who can pay the partner cost, has 1 [partner]"]);
+    assert!(!text.contains("(lift with A)"), "{text}");
+}

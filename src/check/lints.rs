@@ -176,6 +176,10 @@ fn collect(r: &ir::Ruleset) -> Uses {
             u.costs(&rule.terms);
         }
         u.costs(&a.partner_cost);
+        if let Some(p) = &a.partners {
+            u.expr(&p.count);
+            p.within.iter().for_each(|e| u.expr(e));
+        }
         a.requires.iter().for_each(|req| u.expr(&req.cond));
         u.use_limits(&a.limits);
         a.target.within.iter().for_each(|e| u.expr(e));

@@ -793,7 +793,7 @@ impl<'a> Lowerer<'a> {
 
     fn action(&mut self, a: &ast::Action, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, loc: ir::Loc) -> ir::Action {
         const SINGLES: &[&str] =
-            &["partner", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve"];
+            &["partner", "partners", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve"];
         self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
@@ -814,6 +814,7 @@ impl<'a> Lowerer<'a> {
             ends_turn: false,
             rounds: None,
             interrupted: None,
+            partners: None,
             effects: Vec::new(),
             loc,
         };
@@ -902,6 +903,15 @@ impl<'a> Lowerer<'a> {
                 }
                 ActionClause::EndsTurn(_) => out.ends_turn = true,
                 ActionClause::Rounds(e, _) => out.rounds = Some(self.count(e, ctx, 1, "an action's rounds")),
+                ActionClause::Partners { count, within, span } => {
+                    if !a.clauses.iter().any(|c| matches!(c, ActionClause::Partner(..))) {
+                        self.misplaced(*span, "only a combo has partners; say what each pays with `partner cost`");
+                    }
+                    out.partners = Some(ir::Partners {
+                        count: self.count(count, ctx, 1, "a combo's partners"),
+                        within: within.as_ref().map(|w| self.int(w, ctx)),
+                    });
+                }
                 ActionClause::Interrupted { when, then, span } => {
                     if !a.clauses.iter().any(|c| matches!(c, ActionClause::Rounds(..))) {
                         self.misplaced(

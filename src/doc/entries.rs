@@ -451,6 +451,7 @@ impl Rules<'_> {
                 // The span of a limit clause starts after its keyword.
                 ActionClause::Limit(l) => parts.push(vec![code(format!("limit {}", self.text(l.span)))]),
                 ActionClause::Partner(..)
+                | ActionClause::Partners { .. }
                 | ActionClause::Target { .. }
                 | ActionClause::Requires(..)
                 | ActionClause::Interrupts(_)

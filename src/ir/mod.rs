@@ -323,6 +323,10 @@ pub struct Action {
     pub ends_turn: bool,
     /// A multi-round action: paid each round for this many rounds, resolved at the end.
     pub rounds: Option<Expr>,
+    /// A combo's helpers: how many, and how near the actor each must be (without it: one, the
+    /// target if an ally, anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partners: Option<Partners>,
     /// What makes a multi-round action under way fail, and what happens when it is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Interruption>,
@@ -331,6 +335,13 @@ pub struct Action {
 }
 
 /// A requirement of an action, and where it is written (a refusal names it).
+/// `partners COUNT [within RANGE]` of a combo action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Partners {
+    pub count: Expr,
+    pub within: Option<Expr>,
+}
+
 /// `interrupted when COND { ... }` of a multi-round action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Interruption {

@@ -437,6 +437,10 @@ impl Validator<'_> {
                 self.costs(&rule.terms);
             }
             self.costs(&a.partner_cost);
+            if let Some(p) = &a.partners {
+                self.expr(&p.count);
+                self.opt(&p.within);
+            }
             if let Some(loc) = a.partner_loc {
                 self.loc(loc);
             }

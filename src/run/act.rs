@@ -51,8 +51,8 @@ macro_rules! refuse {
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     pub paid: Costs,
-    /// The ally finishing a combo, and what they pay.
-    pub partner: Option<Box<(usize, Costs)>>,
+    /// The allies finishing a combo, and what each pays (empty for any other action).
+    pub partners: Vec<(usize, Costs)>,
     /// The cost rule paid (`None`: the cost came from adjustments alone).
     pub cost_rule: Option<ir::Loc>,
 }
@@ -250,15 +250,25 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
-        // A combo: a partner (the target if an ally, else the first ally who can) pays too.
-        let mut partner = None;
+        // A combo: partners (the target if an ally, then the first allies who can) pay too.
+        let mut partners = Vec::new();
         if !action.partner_cost.is_empty() {
+            let (needed, within) = match &action.partners {
+                Some(p) => (self.eval(&p.count, &ctx)?, p.within.as_ref().map(|w| self.eval(w, &ctx)).transpose()?),
+                None => (1, None),
+            };
             let candidates: Vec<usize> = target
                 .filter(|t| self.world.relates(who, *t, ir::Relation::Ally))
                 .into_iter()
                 .chain((0..self.world.n).filter(|o| self.world.relates(who, *o, ir::Relation::Ally)))
                 .collect();
             for p in candidates {
+                if partners.len() as i64 >= needed {
+                    break;
+                }
+                if partners.iter().any(|(q, _)| *q == p) || within.is_some_and(|w| self.world.distance(who, p) > w) {
+                    continue;
+                }
                 let pc = Ctx { owner: p, ..ctx };
                 let mut pay = Costs::default();
                 let mut ok = self.world.present[p] && self.world.standing(p) && self.partner_consents(p);
@@ -274,15 +284,17 @@ impl<S: Sink> Engine<'_, S> {
                     ok &= self.past_bounds(p, pool, amount)? == 0;
                 }
                 if ok {
-                    partner = Some(Box::new((p, pay)));
-                    break;
+                    partners.push((p, pay));
                 }
             }
-            if partner.is_none() {
+            if (partners.len() as i64) < needed {
+                if needed > 1 {
+                    refuse!(self, @ action.partner_loc, "partner", "needs {needed} allies who can pay the partner cost, has {}", partners.len());
+                }
                 return Ok(Err(reject("partner", "needs an ally who can pay the partner cost")));
             }
         }
-        Ok(Ok(Plan { paid: cost, partner, cost_rule }))
+        Ok(Ok(Plan { paid: cost, partners, cost_rule }))
     }
 
     /// The cost of an action now: the first cost rule whose guard holds, then adjustments.
@@ -484,7 +496,7 @@ impl<S: Sink> Engine<'_, S> {
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));
-        if let Some((p, pay)) = plan.partner.as_deref() {
+        for (p, pay) in &plan.partners {
             let partner_cause =
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
             for (pool, amount) in pay {
@@ -512,7 +524,7 @@ impl<S: Sink> Engine<'_, S> {
         // Payments that are events (`emit EVENT on spend`): the payer's, then a partner's.
         if self.spend_events {
             self.spent(&plan.paid, &ctx)?;
-            if let Some(&(p, pay)) = plan.partner.as_deref() {
+            for &(p, pay) in &plan.partners {
                 self.spent(&pay, &Ctx { owner: p, ..ctx })?;
             }
         }

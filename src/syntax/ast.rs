@@ -544,6 +544,12 @@ pub enum ActionClause {
         span: Span,
     },
     Partner(CostTerms, Span),
+    /// `partners 2 within 1`: how many helpers a combo needs, and how near.
+    Partners {
+        count: Expr,
+        within: Option<Expr>,
+        span: Span,
+    },
     Category(Vec<Ident>, Span),
     Limit(LimitAmount),
     Target {
@@ -571,6 +577,7 @@ impl ActionClause {
         match self {
             ActionClause::Cost { .. } => "cost",
             ActionClause::Partner(..) => "partner",
+            ActionClause::Partners { .. } => "partners",
             ActionClause::Category(..) => "category",
             ActionClause::Limit(..) => "limit",
             ActionClause::Target { .. } => "target",
@@ -588,6 +595,7 @@ impl ActionClause {
         match self {
             ActionClause::Cost { span, .. }
             | ActionClause::Partner(_, span)
+            | ActionClause::Partners { span, .. }
             | ActionClause::Category(_, span)
             | ActionClause::Target { span, .. }
             | ActionClause::Requires(_, span)

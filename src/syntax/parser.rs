@@ -884,6 +884,14 @@ impl Builder {
             Rule::interrupts_clause => ActionClause::Interrupts(span),
             Rule::ends_turn_clause => ActionClause::EndsTurn(span),
             Rule::rounds_clause => ActionClause::Rounds(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::partners_clause => {
+                let count = self.expr(self.next(&mut it, &p)?)?;
+                let within = match it.next() {
+                    Some(_) => Some(self.expr(self.next(&mut it, &p)?)?),
+                    None => None,
+                };
+                ActionClause::Partners { count, within, span }
+            }
             Rule::interrupted_clause => {
                 it.next(); // `when`
                 let when = self.expr(self.next(&mut it, &p)?)?;

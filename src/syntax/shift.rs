@@ -356,6 +356,11 @@ impl Shift for ActionClause {
                 span.shift(by);
             }
             ActionClause::On(e) => e.shift(by),
+            ActionClause::Partners { count, within, span } => {
+                count.shift(by);
+                within.shift(by);
+                span.shift(by);
+            }
             ActionClause::Interrupted { when, then, span } => {
                 when.shift(by);
                 then.shift(by);
