@@ -1008,9 +1008,11 @@ impl<'a> Lowerer<'a> {
     fn limit(&mut self, l: &ast::Limit, loc: ir::Loc) -> ir::Limit {
         let ctx = Ctx::default();
         let subject = self.subject(&l.subject);
+        let except = l.except.iter().map(|e| self.subject(e)).collect();
         let u = self.use_limit(&l.amount, ctx);
         ir::Limit {
             subject,
+            except,
             each: l.each,
             amount: u.amount,
             pool: u.pool,

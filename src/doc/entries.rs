@@ -466,8 +466,8 @@ impl Rules<'_> {
         // Top-level limits on its kind, a category of it, or it.
         for item in self.items {
             let Decl::Limit(limit) = &item.decl else { continue };
-            let subject = limit.subject.name.as_str();
-            if subject == action.kind.word() || subject == action.name.name || categories.contains(&subject) {
+            let names = |s: &str| s == action.kind.word() || s == action.name.name || categories.contains(&s);
+            if names(&limit.subject.name) && !limit.except.iter().any(|e| names(&e.name)) {
                 parts.push(vec![code(self.text(item.span))]);
             }
         }

@@ -457,6 +457,9 @@ pub struct Hook {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Limit {
     pub subject: LimitSubject,
+    /// Actions of the subject this limit neither holds nor counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<LimitSubject>,
     /// Counted for each action of the subject separately ("once per round per ability").
     pub each: bool,
     pub amount: Expr,
@@ -476,6 +479,13 @@ pub struct CostAdjust {
     pub op: CostAdjustOp,
     pub when: Option<Expr>,
     pub loc: Loc,
+}
+
+impl Limit {
+    /// Whether this limit holds the action: it is of the subject and of no exception.
+    pub fn covers(&self, action: &Action, id: ActionId) -> bool {
+        self.subject.covers(action, id) && !self.except.iter().any(|e| e.covers(action, id))
+    }
 }
 
 impl CostAdjust {

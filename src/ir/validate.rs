@@ -482,6 +482,9 @@ impl Validator<'_> {
         for l in &r.limits {
             self.loc(l.loc);
             self.subject(l.subject);
+            for &e in &l.except {
+                self.subject(e);
+            }
             self.expr(&l.amount);
             if let Some(p) = l.pool {
                 self.pool(p);

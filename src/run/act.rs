@@ -159,7 +159,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         for l in &r.limits {
-            if !l.subject.covers(action, a) {
+            if !l.covers(action, a) {
                 continue;
             }
             if let Some(g) = &l.guard {
@@ -173,7 +173,7 @@ impl<S: Sink> Engine<'_, S> {
                 if l.each {
                     return x == a;
                 }
-                subject.covers(&r.actions[x.index()], x)
+                l.covers(&r.actions[x.index()], x)
             };
             let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
             let this = match l.pool {

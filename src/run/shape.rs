@@ -50,7 +50,7 @@ impl Shape {
         let limits = a.limits.iter().any(|l| sees(&l.amount))
             || r.limits
                 .iter()
-                .filter(|l| l.subject.covers(a, id))
+                .filter(|l| l.covers(a, id))
                 .any(|l| sees(&l.amount) || l.guard.as_ref().is_some_and(sees));
         // A pool's overspend floor is judged with the action's target in view.
         let floors = r.pools.iter().any(|p| p.overspend.as_ref().is_some_and(|o| sees(&o.floor)));

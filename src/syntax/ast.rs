@@ -487,6 +487,8 @@ pub enum PhaseKind {
 pub struct Limit {
     pub each: bool,
     pub subject: Ident,
+    /// `except NAME, ...`: kinds, categories or actions of the subject not counted.
+    pub except: Vec<Ident>,
     pub amount: LimitAmount,
     pub guard: Option<Guard>,
 }

@@ -690,12 +690,18 @@ impl Builder {
                     it.next();
                 }
                 let subject = self.ident(&self.next(&mut it, &p)?);
-                let amount = self.limit_amount(self.next(&mut it, &p)?)?;
+                let mut next = self.next(&mut it, &p)?;
+                let mut except = Vec::new();
+                if next.as_rule() == Rule::adjust_except {
+                    except = kids(&next).skip(1).map(|i| self.ident(&i)).collect();
+                    next = self.next(&mut it, &p)?;
+                }
+                let amount = self.limit_amount(next)?;
                 let guard = match it.next() {
                     Some(g) => Some(self.guard(g)?),
                     None => None,
                 };
-                Decl::Limit(Limit { each, subject, amount, guard })
+                Decl::Limit(Limit { each, subject, except, amount, guard })
             }
             Rule::default_cost_item => {
                 it.next(); // `cost`

@@ -74,7 +74,7 @@ fields!(Guard { cond });
 fields!(Timing { name, arg, span });
 fields!(Condition { name, clauses });
 fields!(Phase { name, guard, kind, span });
-fields!(Limit { subject, amount, guard });
+fields!(Limit { subject, except, amount, guard });
 fields!(LimitAmount { amount, pool, span });
 fields!(Action { name, clauses });
 fields!(CostTerms { terms, span });
