@@ -51,8 +51,9 @@ macro_rules! refuse {
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     pub paid: Costs,
-    /// The allies finishing a combo, and what each pays (empty for any other action).
-    pub partners: Vec<(usize, Costs)>,
+    /// The allies finishing a combo, and what each pays (`None` for any other action; boxed,
+    /// as plans are made and moved for every candidate of every decision).
+    pub partners: Option<Box<[(usize, Costs)]>>,
     /// The cost rule paid (`None`: the cost came from adjustments alone).
     pub cost_rule: Option<ir::Loc>,
 }
@@ -294,6 +295,7 @@ impl<S: Sink> Engine<'_, S> {
                 return Ok(Err(reject("partner", "needs an ally who can pay the partner cost")));
             }
         }
+        let partners = (!partners.is_empty()).then(|| partners.into_boxed_slice());
         Ok(Ok(Plan { paid: cost, partners, cost_rule }))
     }
 
@@ -496,7 +498,7 @@ impl<S: Sink> Engine<'_, S> {
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));
-        for (p, pay) in &plan.partners {
+        for (p, pay) in plan.partners.iter().flat_map(|b| b.iter()) {
             let partner_cause =
                 Cause::Partner { action: self.names.action[a.index()].clone(), with: self.names.who[who].clone() };
             for (pool, amount) in pay {
@@ -524,7 +526,7 @@ impl<S: Sink> Engine<'_, S> {
         // Payments that are events (`emit EVENT on spend`): the payer's, then a partner's.
         if self.spend_events {
             self.spent(&plan.paid, &ctx)?;
-            for &(p, pay) in &plan.partners {
+            for &(p, pay) in plan.partners.iter().flat_map(|b| b.iter()) {
                 self.spent(&pay, &Ctx { owner: p, ..ctx })?;
             }
         }
@@ -897,6 +899,7 @@ impl<S: Sink> Engine<'_, S> {
             if chain.len() == from {
                 break;
             }
+            let last_pass = !self.scripted_reactions;
             // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in
             // the order the participants declared them, before any of them resolves; then
             // `chains lifo` resolves the last declared first, `fifo` the first declared first.
@@ -921,6 +924,9 @@ impl<S: Sink> Engine<'_, S> {
                 if let Some(paid) = paid? {
                     declared.push(paid);
                 }
+            }
+            if last_pass {
+                break;
             }
             again = true;
         }

@@ -204,16 +204,18 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// cancelled stops everything after it in the same rule, branches included (001, Dodge:
     /// a dodged hit deals no damage). Returns whether it halted.
     fn run_flow(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
-        // A copy only once an emitted event is redirected: the rest of the block then targets
-        // the one who took it.
-        let mut retargeted: Option<Ctx> = None;
-        for e in effects {
+        for (i, e) in effects.iter().enumerate() {
             self.step()?;
-            if self.effect(e, retargeted.as_ref().unwrap_or(c), cause)? {
+            if self.effect(e, c, cause)? {
                 return Ok(true);
             }
-            if let Some(w) = self.pending.retarget.take() {
-                retargeted = Some(Ctx { target: Some(w), ..*retargeted.as_ref().unwrap_or(c) });
+            // An emitted event was redirected: the rest of the block targets the one who took it.
+            if self.pending.retarget.is_some() {
+                let retargeted = Ctx { target: self.pending.retarget.take(), ..*c };
+                if !self.pending.immediate.is_empty() {
+                    self.immediately()?;
+                }
+                return self.run_flow(&effects[i + 1..], &retargeted, cause);
             }
             if !self.pending.immediate.is_empty() {
                 self.immediately()?;

@@ -91,6 +91,8 @@ pub struct Engine<'r, S> {
     pub decisions: bool,
     /// Some pool's payments are an event (`emit EVENT on spend`).
     pub spend_events: bool,
+    /// Some script holds a `React` step: only then can anyone add a second answer to an event.
+    pub scripted_reactions: bool,
     pub out: Out<S>,
 }
 
@@ -124,6 +126,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             last_amount: Vec::new(),
             decisions: false,
             spend_events: r.pools.iter().any(|p| p.on_spend.is_some()),
+            scripted_reactions: setup.controllers.iter().any(|c| match c {
+                super::scenario::Controller::Script { steps, .. } => {
+                    steps.iter().any(|s| matches!(s, super::scenario::Step::React { .. }))
+                }
+                super::scenario::Controller::Policy(_) => false,
+            }),
             changes: 0,
             out: Out { sink, seq: 0, muted: false },
         }

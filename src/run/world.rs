@@ -181,6 +181,7 @@ impl World {
         who * self.n_stats + s
     }
 
+    #[inline]
     pub fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
         who * self.pool_stride[p.index()] + p.index()
     }
@@ -189,6 +190,7 @@ impl World {
         who * self.n_conditions + c.index()
     }
 
+    #[inline]
     pub fn pool(&self, who: usize, p: ir::PoolId) -> i64 {
         self.pools[self.pool_at(who, p)]
     }
