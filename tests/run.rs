@@ -2,6 +2,7 @@
 //! exact trace lines that show the mechanism worked (text trace, in order).
 
 use tempo::check::compile_str;
+use tempo::diagnostics::Code;
 use tempo::run::{run, scenario, trace, RunError};
 
 fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
@@ -10,6 +11,11 @@ fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
     let ruleset = c.ruleset.expect("compiles");
     let s = scenario::parse(scenario_text).expect("scenario parses");
     run(&ruleset, &s, None).map(|records| trace::to_text(&records))
+}
+
+/// The codes of the diagnostics a ruleset gets.
+fn codes_of(rules: &str) -> Vec<Code> {
+    compile_str("t.rules", rules).diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// Each expected line must appear, in this order (other lines may come between).
@@ -2505,12 +2511,7 @@ action bind { target enemy; cost 1 ap; resolve { apply bound to target } }
         ],
     );
     // `interrupted when` on an action of one round is misplaced.
-    let c = compile_str(
-        "t.rules",
-        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { interrupted when true; resolve { } }\n",
-    );
-    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
+    assert_eq!(codes_of("ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { interrupted when true; resolve { } }\n"), vec![Code::MisplacedClause]);
 }
 
 // Issue 15: `redirect` in an interrupting answer turns what it answers onto the one answering:
@@ -2566,12 +2567,12 @@ trigger count_hit { on hit against self; resolve { marks += 1 } }
     assert!(!text.contains("B: hp"), "{text}");
     assert!(!text.contains("B: marks"), "{text}");
     // Outside an answer, `redirect` is misplaced.
-    let c = compile_str(
-        "t.rules",
-        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { resolve { redirect } }\n",
+    assert_eq!(
+        codes_of(
+            "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\naction quick { resolve { redirect } }\n"
+        ),
+        vec![Code::MisplacedClause]
     );
-    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
 }
 
 // Issue 15: a `shared` pool has one value for the whole encounter: every participant reads,
@@ -2606,12 +2607,7 @@ action lucky { cost 1 luck; resolve { } }
         ],
     );
     // A step at a timing would run once for each participant.
-    let c = compile_str(
-        "t.rules",
-        "ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\npool effort { shared; max 5; refresh at round_start }\n",
-    );
-    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec![tempo::diagnostics::Code::MisplacedClause]);
+    assert_eq!(codes_of("ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\npool effort { shared; max 5; refresh at round_start }\n"), vec![Code::MisplacedClause]);
 }
 
 // Issue 15: `partners N within R`: a combo needs N allies, each within R of the actor, each paying
