@@ -177,7 +177,6 @@ impl Encoder {
 
 /// Slots of the names cache: a run names few participants, actions, pools and conditions.
 const NAME_SLOTS: usize = 64;
-const _: () = assert!(NAME_SLOTS.is_power_of_two(), "`Quoted::slot` shifts by its bits");
 /// The longest escaped name the cache keeps.
 const NAME_WIDTH: usize = 32;
 
@@ -230,11 +229,9 @@ impl Quoted {
         self.miss(out, slot, word, Kept::Static(word));
     }
 
-    /// Fibonacci hashing of the whole address: the runner's own words sit a few bytes apart in
-    /// the binary, so the low bits must count too.
     fn slot(address: *const u8) -> usize {
-        let a = address as usize as u64;
-        (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NAME_SLOTS.trailing_zeros())) as usize
+        let a = address as usize;
+        ((a >> 4) ^ (a >> 12)) % NAME_SLOTS
     }
 
     #[inline]
