@@ -442,7 +442,12 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
 fn taken_from_next_line(text: &str, at: usize) -> Option<((usize, usize), (usize, usize))> {
     let before = text.get(..at)?;
     let end = before.trim_end().len();
-    let start = before[..end].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    // Just past the last character that cannot be in a word, which may take several bytes.
+    let start = before[..end]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     if start == end || !before[..end].contains('\n') {
         return None;
     }
