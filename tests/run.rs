@@ -2639,3 +2639,11 @@ action lift { cost 1 ap; partner cost 1 help; partners 2 within 2; resolve { } }
     assert_in_order(&text, &["A cannot use lift: needs 2 allies who can pay the partner cost, has 1 [partner]"]);
     assert!(!text.contains("(lift with A)"), "{text}");
 }
+
+// `distance(A, B)` between two participants; one or two values, no more.
+#[test]
+fn distance_takes_one_or_two_participants() {
+    let head = "ruleset d\ninitiative { value 0 }\nround { phase act: turns }\nspace grid\n";
+    assert_eq!(codes_of(&format!("{head}derive near = distance(self, self)\n")), vec![]);
+    assert_eq!(codes_of(&format!("{head}derive far = distance(self, self, self)\n")), vec![Code::WrongArity]);
+}

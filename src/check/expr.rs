@@ -231,7 +231,17 @@ impl Lowerer<'_> {
                 (Expr::DistanceBetween(a, b), Ty::Int)
             }
             "distance" => {
-                arity(1, self);
+                if args.len() != 1 {
+                    self.error(
+                        Diagnostic::error(
+                            Code::WrongArity,
+                            e.span,
+                            format!("`distance` takes 1 or 2 values, not {}", args.len()),
+                        )
+                        .label("wrong number of values")
+                        .help("`distance(WHO)` from `self`, or `distance(A, B)` between two"),
+                    );
+                }
                 let who = args.first().map(|a| self.who_expr(a, ctx)).unwrap_or(Who::Target);
                 (Expr::Distance(who), Ty::Int)
             }

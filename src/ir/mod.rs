@@ -481,17 +481,23 @@ pub struct CostAdjust {
     pub loc: Loc,
 }
 
+/// Whether a subject (`None`: every action) with its `except` list reaches the action: it is of
+/// the subject and of no exception. Limits and cost adjustments both name actions this way.
+fn reaches(subject: Option<LimitSubject>, except: &[LimitSubject], action: &Action, id: ActionId) -> bool {
+    subject.is_none_or(|s| s.covers(action, id)) && !except.iter().any(|e| e.covers(action, id))
+}
+
 impl Limit {
-    /// Whether this limit holds the action: it is of the subject and of no exception.
+    /// Whether this limit holds the action.
     pub fn covers(&self, action: &Action, id: ActionId) -> bool {
-        self.subject.covers(action, id) && !self.except.iter().any(|e| e.covers(action, id))
+        reaches(Some(self.subject), &self.except, action, id)
     }
 }
 
 impl CostAdjust {
-    /// Whether this adjustment reaches the action: it is of the subject and of no exception.
+    /// Whether this adjustment reaches the action.
     pub fn covers(&self, action: &Action, id: ActionId) -> bool {
-        self.subject.is_none_or(|s| s.covers(action, id)) && !self.except.iter().any(|e| e.covers(action, id))
+        reaches(self.subject, &self.except, action, id)
     }
 }
 
