@@ -2647,3 +2647,130 @@ fn distance_takes_one_or_two_participants() {
     assert_eq!(codes_of(&format!("{head}derive near = distance(self, self)\n")), vec![]);
     assert_eq!(codes_of(&format!("{head}derive far = distance(self, self, self)\n")), vec![Code::WrongArity]);
 }
+
+// Issue 15: `terrain` kinds the scenario lays on places of the line. `slows N` makes each place
+// take N units of a move (and compounds with a halved move); `blocks` stops a voluntary move
+// before it; `unless COND` spares the mover; `move N leap L` clears a blocking stretch up to L
+// places wide, paying a unit a place crossed and the landing place's own cost.
+#[test]
+fn terrain_slows_or_blocks_moves_and_a_leap_clears_a_narrow_gap() {
+    let rules = r#"ruleset ground
+initiative { value speed; ties table }
+round { phase act: turns }
+space grid
+stat speed = 0
+stat jump = 0
+stat wings = 0
+pool ap { max 1; refresh at turn_start }
+terrain mud "Mud" { slows 3 unless wings > 0 }
+terrain pit "Pit" { blocks unless wings > 0 }
+action walk { cost 1 ap; resolve { move 7 leap jump } }
+action creep { cost 1 ap; resolve { move 7 / 2 } }
+"#;
+    let s = |stats: &str, action: &str, terrain: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1, terrain: [{terrain}], participants: [
+  (name: "A", side: "a", stats: {{"speed": 9, {stats}}}, position: 0, controller: Script(steps: [Act(round: 1, action: "{action}"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", position: 40, controller: Policy(Passive)),
+])"#
+        )
+    };
+    let mud = r#"(kind: "mud", from: 2, to: 3)"#;
+    // 1 open place, 2 of mud at 3 units each, then 0 left: 1 + 6 = 7.
+    assert_in_order(&play(rules, &s("\"jump\": 0", "walk", mud)).expect("runs"), &["A moves from 0 to 3."]);
+    // Wings spare the mover the mud: all 7 places.
+    assert_in_order(&play(rules, &s("\"wings\": 1", "walk", mud)).expect("runs"), &["A moves from 0 to 7."]);
+    // A halved move (3 units) in mud from the start: one place, 3 units.
+    let all_mud = r#"(kind: "mud", from: -50, to: 50)"#;
+    assert_in_order(&play(rules, &s("\"jump\": 0", "creep", all_mud)).expect("runs"), &["A moves from 0 to 1."]);
+    let pit = r#"(kind: "pit", from: 3, to: 4)"#;
+    // The pit stops the walk before it.
+    assert_in_order(&play(rules, &s("\"jump\": 1", "walk", pit)).expect("runs"), &["A moves from 0 to 2."]);
+    // A leap of 2 clears it: 2 open places, 2 in the air, the landing place, then 2 more.
+    assert_in_order(&play(rules, &s("\"jump\": 2", "walk", pit)).expect("runs"), &["A moves from 0 to 7."]);
+    // Without terrain in the scenario, the same rules walk the whole way.
+    assert_in_order(&play(rules, &s("\"jump\": 0", "walk", "")).expect("runs"), &["A moves from 0 to 7."]);
+    // A terrain kind the ruleset does not declare is a scenario error with a did-you-mean.
+    let bad = scenario::parse(&s("\"jump\": 0", "walk", r#"(kind: "mudd", from: 1)"#)).expect("parses");
+    let c = compile_str("t.rules", rules);
+    let problems = scenario::resolve(&bad, c.ruleset.as_ref().expect("compiles")).expect_err("refused");
+    assert!(
+        problems.iter().any(|p| p.contains("terrain at 1: the ruleset has no terrain `mudd`; did you mean `mud`?")),
+        "{problems:?}"
+    );
+}
+
+// Issue 15: `object` kinds placed by the scenario, held or lying. `drop` lets go (the object
+// lies N places toward or away from the rule's owner, on the farthest open place), `take ...
+// from WHO` moves it into the owner's hands, `take ... within N` picks up one lying that near,
+// `handle` takes hold with whoever holds it; `holds` and `handlers(KIND)` read them.
+#[test]
+fn objects_are_dropped_taken_and_handled_together() {
+    let rules = r#"ruleset things
+initiative { value speed; ties table }
+round { phase act: turns }
+space grid
+stat speed = 0
+pool ap { max 4; refresh at turn_start }
+pool slots { max 4; refresh at turn_start }
+object blade "Blade"
+object crate "Crate"
+action knock { cost 1 ap; target enemy within 1; requires target holds blade; resolve { drop blade from target away 3 } }
+action knock_near { cost 1 ap; target enemy within 1; resolve { drop blade from target toward 1 } }
+action grab { cost 1 ap; resolve { take blade within 1 } }
+action snatch { cost 1 ap; target enemy within 1; resolve { take blade from target } }
+action lift { cost 1 slots when handlers(crate) > 1; cost 0; resolve { handle crate within 1 } }
+"#;
+    let s = |a: &str, b: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1,
+  objects: [(kind: "blade", name: "the blade", held_by: ["B"]), (kind: "crate", at: 1)],
+  participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: 0, controller: Script(steps: [{a} EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", stats: {{"speed": 5}}, position: 1, controller: Script(steps: [{b} EndTurn(round: 1)], fallback: Passive)),
+  (name: "C", side: "b", position: 3, controller: Policy(Passive)),
+])"#
+        )
+    };
+    // Knocked 3 away from A: place 4 is open.
+    let text = play(
+        rules,
+        &s(r#"Act(round: 1, action: "knock", target: "B"), Act(round: 1, action: "knock", target: "B"),"#, ""),
+    )
+    .expect("runs");
+    assert_in_order(&text, &["B lets go of the blade; it lies at 4.", "A cannot use knock"]);
+    // Toward A, 1 place: A stands there, so no open place short of it: it lies at B's own place.
+    let text = play(rules, &s(r#"Act(round: 1, action: "knock_near", target: "B"),"#, "")).expect("runs");
+    assert_in_order(&text, &["B lets go of the blade; it lies at 1."]);
+    // Snatched out of B's hands; B cannot then pick it up (A holds it).
+    let text = play(rules, &s(r#"Act(round: 1, action: "snatch", target: "B"),"#, r#"Act(round: 1, action: "grab"),"#))
+        .expect("runs");
+    assert_in_order(&text, &["B lets go of the blade.", "A takes hold of the blade.", "B uses grab"]);
+    assert!(!text.contains("B takes hold of the blade"), "{text}");
+    // Dropped at B's feet, picked up again within 1.
+    let text =
+        play(rules, &s(r#"Act(round: 1, action: "knock_near", target: "B"),"#, r#"Act(round: 1, action: "grab"),"#))
+            .expect("runs");
+    assert_in_order(&text, &["it lies at 1.", "B uses grab", "B takes hold of the blade."]);
+    // A lifts the crate alone (free), then B joins: B's lift finds two handlers and costs a slot.
+    let text = play(
+        rules,
+        &s(r#"Act(round: 1, action: "lift"),"#, r#"Act(round: 1, action: "lift"), Act(round: 1, action: "lift"),"#),
+    )
+    .expect("runs");
+    assert_in_order(
+        &text,
+        &[
+            "A uses lift (action), paying free.",
+            "A takes hold of crate.",
+            "B uses lift (action), paying free.",
+            "B takes hold of crate.",
+            "B uses lift (action), paying 1 slots.",
+        ],
+    );
+    // Naming an undeclared object is an error with a did-you-mean.
+    assert_eq!(
+        codes_of("ruleset bad\ninitiative { value 0 }\nround { phase act: turns }\nobject blade\naction a { requires self holds bladd; resolve { } }\n"),
+        vec![Code::UnknownObject]
+    );
+}

@@ -146,6 +146,10 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Is { who, relation } => self.is(who, relation, ctx),
+            ExprKind::Holds { who, kind } => {
+                let w = self.who_expr(who, ctx);
+                (Expr::Holds(w, self.object_ref(kind)), Ty::Bool)
+            }
         }
     }
 
@@ -254,6 +258,24 @@ impl Lowerer<'_> {
                 let (count, sides) = (value(0, self), value(1, self));
                 (Expr::DiceOf(Box::new(count), Box::new(sides)), Ty::Int)
             }
+            "handlers" => {
+                arity(1, self);
+                match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => {
+                        (Expr::Handlers(self.object_ref(&p.parts[0])), Ty::Int)
+                    }
+                    _ => {
+                        if let Some(a) = args.first() {
+                            self.error(
+                                Diagnostic::error(Code::UnknownObject, a.span, "expected a kind of object here")
+                                    .label("not an object's name")
+                                    .help("`handlers(KIND)` counts who holds the object of KIND you hold"),
+                            );
+                        }
+                        (Expr::Int(0), Ty::Unknown)
+                    }
+                }
+            }
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().map(|a| &a.kind) {
@@ -282,9 +304,9 @@ impl Lowerer<'_> {
                         format!("there is no function `{}`", func.name),
                     )
                     .label("unknown function")
-                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near", "dice"])
+                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near", "dice", "handlers"])
                     .or_help(
-                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach), dice(count, sides)",
+                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach), dice(count, sides), handlers(object)",
                     ),
                 );
                 for a in args {
@@ -551,6 +573,23 @@ impl Lowerer<'_> {
                     .suggest(&name.name, self.scope.pools.names());
                 self.error(d);
                 ir::PoolId(0)
+            }
+        }
+    }
+
+    pub fn object_ref(&mut self, name: &ast::Ident) -> ir::ObjectId {
+        match self.scope.objects.find(&name.name) {
+            Some(i) => {
+                self.read(name.span, NameKind::Object);
+                ir::ObjectId(i)
+            }
+            None => {
+                let d = Diagnostic::error(Code::UnknownObject, name.span, format!("no object named `{}`", name.name))
+                    .label("unknown object")
+                    .suggest(&name.name, self.scope.objects.names())
+                    .or_help(format!("declare it: `object {}`", name.name));
+                self.error(d);
+                ir::ObjectId(0)
             }
         }
     }
@@ -924,6 +963,23 @@ impl Lowerer<'_> {
             }
             ast::Stmt::Follow(who) => E::Follow(self.who_word(who, ctx)),
             ast::Stmt::Swap(who) => E::Swap(self.who_word(who, ctx)),
+            ast::Stmt::MoveLeaping { way, amount, leap, .. } => {
+                E::MoveLeaping { way: *way, amount: self.int(amount, ctx), leap: self.int(leap, ctx) }
+            }
+            ast::Stmt::Take { kind, from, within, .. } => E::Take {
+                kind: self.object_ref(kind),
+                from: from.as_ref().map(|w| self.who_word(w, ctx)),
+                within: within.as_ref().map(|x| self.int(x, ctx)),
+            },
+            ast::Stmt::Handle { kind, within, .. } => {
+                E::Handle { kind: self.object_ref(kind), within: within.as_ref().map(|x| self.int(x, ctx)) }
+            }
+            ast::Stmt::Drop { kind, from, toward, distance, .. } => E::Drop {
+                kind: self.object_ref(kind),
+                from: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
+                toward: *toward,
+                distance: distance.as_ref().map(|x| self.int(x, ctx)),
+            },
             ast::Stmt::Redirect(span) => {
                 if !ctx.event {
                     self.misplaced(

@@ -92,6 +92,13 @@ impl Uses {
                     self.effects(body);
                 }
                 Effect::Pay(costs) => self.costs(costs),
+                Effect::MoveLeaping { amount, leap, .. } => {
+                    self.expr(amount);
+                    self.expr(leap);
+                }
+                Effect::Take { within: Some(x), .. }
+                | Effect::Handle { within: Some(x), .. }
+                | Effect::Drop { distance: Some(x), .. } => self.expr(x),
                 _ => {}
             }
         }

@@ -183,6 +183,8 @@ impl<'a> Lowerer<'a> {
             turn_end: TURN_END.to_vec(),
             degrees: Vec::new(),
             reach: None,
+            terrains: Vec::new(),
+            objects: Vec::new(),
             dispatch: ir::Dispatch::default(),
         };
         // Before any check is lowered: checks name their levels.
@@ -235,6 +237,35 @@ impl<'a> Lowerer<'a> {
                 }
                 Decl::Event { name, label } => {
                     r.events.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                }
+                Decl::Object { name, label } => {
+                    r.objects.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                }
+                Decl::Terrain(t) => {
+                    let slows = t.slows.as_ref().map(|(amount, guard)| {
+                        let amount = self.int(amount, plain);
+                        // Kept as "spared when": `unless C` spares when C, `if C` when not C.
+                        let spared = guard.as_ref().map(|g| {
+                            let c = self.cond(&g.cond, plain);
+                            if g.negated {
+                                c
+                            } else {
+                                ir::Expr::Not(Box::new(c))
+                            }
+                        });
+                        (amount, spared)
+                    });
+                    let blocks = t.blocks.as_ref().map(|(_, guard)| {
+                        guard.as_ref().map(|g| {
+                            let c = self.cond(&g.cond, plain);
+                            if g.negated {
+                                c
+                            } else {
+                                ir::Expr::Not(Box::new(c))
+                            }
+                        })
+                    });
+                    r.terrains.push(ir::Terrain { name: t.name.name.clone(), label: t.label.clone(), slows, blocks });
                 }
                 Decl::Pool(p) => {
                     let id = ir::PoolId(r.pools.len() as u32);

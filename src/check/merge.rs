@@ -35,6 +35,8 @@ fn key(decl: &Decl) -> Key {
         Decl::Outro { name, .. } => named(DeclKind::Outro, name),
         Decl::Effect { name, .. } => named(DeclKind::Effect, name),
         Decl::Degrees(d) => named(DeclKind::Degrees, &d.name),
+        Decl::Terrain(t) => named(DeclKind::Terrain, &t.name),
+        Decl::Object { name, .. } => named(DeclKind::Object, name),
         Decl::DefaultDegrees(_) => Key::Single("default degrees"),
         Decl::Reach(_) => Key::Single("reach"),
         Decl::Title(_) => Key::Single("title"),
@@ -75,7 +77,9 @@ fn name_span(item: &Item) -> Span {
         | Decl::Event { name, .. }
         | Decl::Rest { name, .. }
         | Decl::Outro { name, .. }
-        | Decl::Effect { name, .. } => name.span,
+        | Decl::Effect { name, .. }
+        | Decl::Object { name, .. } => name.span,
+        Decl::Terrain(t) => t.name.span,
         Decl::Pool(p) => p.name.span,
         Decl::Degrees(d) => d.name.span,
         Decl::Hook(Hook { name: Some(name), .. }) | Decl::Downtime { name: Some(name), .. } => name.span,

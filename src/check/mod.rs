@@ -55,6 +55,7 @@ pub enum NameKind {
     Phase,
     Effect,
     Degrees,
+    Object,
 }
 
 impl Compilation {

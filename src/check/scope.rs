@@ -46,6 +46,8 @@ pub struct Scope {
     pub triggers: Names,
     pub phases: Names,
     pub degrees: Names,
+    pub terrains: Names,
+    pub objects: Names,
 }
 
 impl Scope {
@@ -62,6 +64,8 @@ impl Scope {
                 Decl::Action(a) => scope.actions.push(&a.name.name, a.name.span),
                 Decl::Trigger(t) => scope.triggers.push(&t.name.name, t.name.span),
                 Decl::Degrees(d) => scope.degrees.push(&d.name.name, d.name.span),
+                Decl::Terrain(t) => scope.terrains.push(&t.name.name, t.name.span),
+                Decl::Object { name, .. } => scope.objects.push(&name.name, name.span),
                 Decl::Round(phases) => {
                     for ph in phases {
                         scope.phases.push(&ph.name.name, ph.name.span);

@@ -326,6 +326,15 @@ Example:
 
 Fix: write the repeated part once, as a `repeat while` loop.";
 
+    UnknownObject => "unknown-object", "A name is used as a kind of object (`holds`, `take`, `handle`, \
+`drop`, `handlers(...)`), but no `object` declares it.
+
+Example:
+
+    action pick_up { resolve { take sword within 1 } }
+
+Fix: name a declared object, or declare it: `object sword \"Sword\"`.";
+
     UnknownDegrees => "unknown-degrees", "A check or `default degrees` names degrees of success that are not \
 declared.
 

@@ -89,6 +89,8 @@ fn is_other_rule(decl: &Decl) -> bool {
             | Decl::Surprise(_)
             | Decl::StateOrder(_)
             | Decl::Sequence { .. }
+            | Decl::Terrain(_)
+            | Decl::Object { .. }
     )
 }
 
@@ -254,6 +256,8 @@ impl Rules<'_> {
                     Decl::Priority(_) => "priority".into(),
                     Decl::Chains { .. } => "chains".into(),
                     Decl::Surprise(_) => "surprise round".into(),
+                    Decl::Terrain(t) => format!("terrain {}", t.name.name),
+                    Decl::Object { name, .. } => format!("object {}", name.name),
                     _ => "state_order".into(),
                 };
                 plain("rule", name, vec![code(shown)])
@@ -711,6 +715,10 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Move(_, span)
         | Stmt::MoveAway(_, span)
         | Stmt::MoveThrough(_, span)
+        | Stmt::MoveLeaping { span, .. }
+        | Stmt::Take { span, .. }
+        | Stmt::Handle { span, .. }
+        | Stmt::Drop { span, .. }
         | Stmt::Push { span, .. }
         | Stmt::EndTurn(span)
         | Stmt::EndEncounter(span)

@@ -1,6 +1,7 @@
 //! Expressions and effects in the IR.
 
 use super::*;
+pub use crate::syntax::ast::Way;
 
 /// Whose value an expression reads, relative to the rule being run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +86,10 @@ pub enum Expr {
     Is(Who, Relation),
     /// The event a reaction or trigger answers is (or is of) this action, category or kind.
     TriggerIs(EventRef),
+    /// `WHO holds KIND`: holds an object of that kind.
+    Holds(Who, ObjectId),
+    /// `handlers(KIND)`: how many hold the object of that kind the owner holds (0 when none).
+    Handlers(ObjectId),
     Call(Func, Vec<Expr>),
 }
 
@@ -164,6 +169,32 @@ pub enum Effect {
     Swap(Who),
     /// What an interrupting answer answers goes on with the one answering as its target.
     Redirect,
+    /// A voluntary move that clears blocking terrain up to `leap` places wide.
+    MoveLeaping {
+        way: Way,
+        amount: Expr,
+        leap: Expr,
+    },
+    /// The owner takes an object of the kind: out of `from`'s hands, or one lying within
+    /// `within` (0 without either).
+    Take {
+        kind: ObjectId,
+        from: Option<Who>,
+        within: Option<Expr>,
+    },
+    /// The owner takes hold of an object of the kind within `within`, with whoever holds it.
+    Handle {
+        kind: ObjectId,
+        within: Option<Expr>,
+    },
+    /// `from` lets go of its object of the kind; it lies at their place, or `distance` places
+    /// from it toward (or away from) the owner.
+    Drop {
+        kind: ObjectId,
+        from: Who,
+        toward: bool,
+        distance: Option<Expr>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -15,7 +15,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -27,7 +27,20 @@ macro_rules! ids {
     )*};
 }
 
-ids!(StatId, DerivedId, PoolId, CategoryId, EventId, ConditionId, ActionId, TriggerId, PhaseId, DegreesId);
+ids!(
+    StatId,
+    DerivedId,
+    PoolId,
+    CategoryId,
+    EventId,
+    ConditionId,
+    ActionId,
+    TriggerId,
+    PhaseId,
+    DegreesId,
+    TerrainId,
+    ObjectId
+);
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -70,7 +83,24 @@ pub struct Ruleset {
     /// `reach EXPR`: how far each participant threatens, and the events of movement through it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reach: Option<Reach>,
+    /// Kinds of ground a scenario lays on places of the line (`terrain`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrains: Vec<Terrain>,
+    /// Kinds of things on the map or in hands (`object`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<Named>,
     pub dispatch: Dispatch,
+}
+
+/// A kind of ground. Both expressions are read for the mover, once per move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Terrain {
+    pub name: String,
+    pub label: Option<String>,
+    /// Units of a move each place of it takes, and when the mover is spared that (`unless`).
+    pub slows: Option<(Expr, Option<Expr>)>,
+    /// `Some(spared)`: voluntary moves stop before it, unless `spared` holds for the mover.
+    pub blocks: Option<Option<Expr>>,
 }
 
 /// How far each participant threatens (`range`, read as theirs), and the events voluntary

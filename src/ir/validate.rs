@@ -218,6 +218,7 @@ impl Validator<'_> {
                 Expr::Has(_, id) | Expr::HasFrom(_, id, _) | Expr::Condition(_, id) => self.condition(*id),
                 Expr::TriggerIs(e) => self.event_ref(*e),
                 Expr::Amount(e) => self.event(*e),
+                Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
                 _ => {}
             }
         }
@@ -308,6 +309,18 @@ impl Validator<'_> {
                     }
                     Effect::Move(x) | Effect::MoveAway(x) | Effect::MoveThrough(x) => self.expr(x),
                     Effect::Push { distance, .. } => self.expr(distance),
+                    Effect::MoveLeaping { amount, leap, .. } => {
+                        self.expr(amount);
+                        self.expr(leap);
+                    }
+                    Effect::Take { kind, within, .. } | Effect::Handle { kind, within } => {
+                        self.object(*kind);
+                        self.opt(within);
+                    }
+                    Effect::Drop { kind, distance, .. } => {
+                        self.object(*kind);
+                        self.opt(distance);
+                    }
                     Effect::Pay(costs) => self.costs(costs),
                     Effect::Follow(_)
                     | Effect::Swap(_)
@@ -341,7 +354,20 @@ impl Validator<'_> {
         }
     }
 
+    fn object(&mut self, id: ObjectId) {
+        self.index("object", id.0, self.r.objects.len());
+    }
+
     fn ruleset(&mut self) {
+        for t in &self.r.terrains {
+            if let Some((amount, spared)) = &t.slows {
+                self.expr(amount);
+                self.opt(spared);
+            }
+            if let Some(spared) = &t.blocks {
+                self.opt(spared);
+            }
+        }
         let r = self.r;
         for d in &r.degrees {
             if d.levels.is_empty() && self.problem.is_none() {

@@ -135,6 +135,8 @@ impl Chain {
             Decl::Outro { name, .. } => push(Kind::Outro, name, item.span),
             Decl::Effect { name, .. } => push(Kind::Effect, name, item.span),
             Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
+            Decl::Object { name, .. } => push(Kind::Object, name, item.span),
+            Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
             Decl::Hook(ast::Hook { name: Some(name), .. }) => push(Kind::Hook, name, item.span),
             Decl::Downtime { name: Some(name), .. } => push(Kind::Downtime, name, item.span),
             Decl::Round(phases) => {
@@ -171,6 +173,8 @@ pub enum Kind {
     Zone,
     Effect,
     Degrees,
+    Object,
+    Terrain,
 }
 
 impl Kind {
@@ -187,7 +191,10 @@ impl Kind {
             Kind::Phase => NameKind::Phase,
             Kind::Effect => NameKind::Effect,
             Kind::Degrees => NameKind::Degrees,
-            Kind::Trigger | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => return None,
+            Kind::Object => NameKind::Object,
+            Kind::Trigger | Kind::Terrain | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => {
+                return None
+            }
         })
     }
 
@@ -215,6 +222,8 @@ impl Kind {
             Kind::Zone => "zone",
             Kind::Effect => "effect",
             Kind::Degrees => "degrees",
+            Kind::Object => "object",
+            Kind::Terrain => "terrain",
         }
     }
 }

@@ -74,6 +74,8 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Downtime => "downtime",
         Kind::Effect => "effect",
         Kind::Degrees => "degrees",
+        Kind::Object => "object",
+        Kind::Terrain => "terrain",
         Kind::Phase | Kind::Zone => return None,
     })
 }
@@ -288,7 +290,8 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
         Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
         Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
-        Kind::Degrees => CompletionItemKind::ENUM,
+        Kind::Degrees | Kind::Terrain => CompletionItemKind::ENUM,
+        Kind::Object => CompletionItemKind::STRUCT,
     }
 }
 

@@ -45,6 +45,8 @@ fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
         Decl::Outro { name, .. } => named(name, SymbolKind::FUNCTION, "outro"),
         Decl::Effect { name, .. } => named(name, SymbolKind::FUNCTION, "effect"),
         Decl::Degrees(d) => named(&d.name, SymbolKind::ENUM, "degrees"),
+        Decl::Object { name, .. } => named(name, SymbolKind::STRUCT, "object"),
+        Decl::Terrain(t) => named(&t.name, SymbolKind::ENUM, "terrain"),
         Decl::Hook(ast::Hook { name: Some(name), .. }) => named(name, SymbolKind::FUNCTION, "hook"),
         Decl::Downtime { name: Some(name), .. } => named(name, SymbolKind::FUNCTION, "downtime"),
         Decl::Initiative(_) | Decl::Round(_) => (first_word(text, item.span), None, SymbolKind::NAMESPACE, None),

@@ -8,8 +8,8 @@ use super::pending::{Change, HeldChange, Staged};
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::MAX_POSITION;
-use super::world::{Held, LastCheck};
-use crate::ir::{self, AssignOp, Effect, Timing};
+use super::world::{Ground, Held, LastCheck};
+use crate::ir::{self, AssignOp, Effect, Timing, Way};
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// Sets a pool, clamped to its bounds, and records the change with its cause.
@@ -356,14 +356,74 @@ impl<'r, S: Sink> Engine<'r, S> {
                 if self.world.movement_blocked(c.owner).is_some() {
                     return Ok(false);
                 }
-                let to = match e {
-                    Effect::Move(_) => self.toward(c.owner, c.target, n),
-                    Effect::MoveAway(_) => self.away(c.owner, c.target, n),
-                    _ => self.through(c.owner, c.target, n),
+                let way = match e {
+                    Effect::Move(_) => Way::Toward,
+                    Effect::MoveAway(_) => Way::Away,
+                    _ => Way::Through,
                 };
-                if let Some(to) = to {
+                if let Some(to) = self.destination(way, c.owner, c.target, n, 0)? {
                     return self.travel(c.owner, to, c);
                 }
+            }
+            Effect::MoveLeaping { way, amount, leap } => {
+                let n = self.eval(amount, c)?.max(0);
+                let leap = self.eval(leap, c)?.clamp(0, 2 * MAX_POSITION);
+                if self.world.movement_blocked(c.owner).is_some() {
+                    return Ok(false);
+                }
+                if let Some(to) = self.destination(*way, c.owner, c.target, n, leap)? {
+                    return self.travel(c.owner, to, c);
+                }
+            }
+            Effect::Take { kind, from, within } => {
+                let found = match from {
+                    Some(w) => {
+                        let w = c.who(*w)?;
+                        self.world
+                            .objects
+                            .iter()
+                            .position(|o| o.kind == *kind && o.holders.contains(&w) && w != c.owner)
+                    }
+                    None => {
+                        let reach = match within {
+                            Some(x) => self.eval(x, c)?,
+                            None => 0,
+                        };
+                        self.nearest_object(*kind, c.owner, reach, true)
+                    }
+                };
+                if let Some(o) = found {
+                    for h in std::mem::take(&mut self.world.objects[o].holders) {
+                        self.let_go(o, h, None);
+                    }
+                    self.take_hold(o, c.owner);
+                }
+            }
+            Effect::Handle { kind, within } => {
+                let reach = match within {
+                    Some(x) => self.eval(x, c)?,
+                    None => 0,
+                };
+                if let Some(o) = self.nearest_object(*kind, c.owner, reach, false) {
+                    self.take_hold(o, c.owner);
+                }
+            }
+            Effect::Drop { kind, from, toward, distance } => {
+                let w = c.who(*from)?;
+                let Some(o) = self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w)) else {
+                    return Ok(false);
+                };
+                let n = match distance {
+                    Some(x) => self.eval(x, c)?.max(0),
+                    None => 0,
+                };
+                self.world.objects[o].holders.retain(|h| *h != w);
+                let lies =
+                    if self.world.objects[o].holders.is_empty() { Some(self.landing(w, c, *toward, n)) } else { None };
+                if let Some(at) = lies {
+                    self.world.objects[o].at = at;
+                }
+                self.let_go(o, w, lies);
             }
             Effect::Push { who, distance } => {
                 let who = c.who(*who)?;
@@ -428,14 +488,53 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(false)
     }
 
+    /// Where a move of `n` units the way `way` would take `who` (`None`: nobody to move toward
+    /// or away from), with a leap that clears blocking terrain up to `leap` places wide.
+    pub(super) fn destination(
+        &mut self,
+        way: Way,
+        who: usize,
+        target: Option<usize>,
+        n: i64,
+        leap: i64,
+    ) -> Result<Option<i64>, RunError> {
+        // The ground is read for the mover once per move, and only where there is terrain.
+        let mut kinds = Vec::new();
+        if !self.world.terrain.is_empty() {
+            let r = self.r;
+            let me = Ctx::of(who);
+            for t in &r.terrains {
+                let cost = match &t.slows {
+                    Some((amount, spared)) => match spared {
+                        Some(x) if self.eval(x, &me)? != 0 => 1,
+                        _ => self.eval(amount, &me)?.max(1),
+                    },
+                    None => 1,
+                };
+                let stops = match &t.blocks {
+                    Some(Some(spared)) => self.eval(spared, &me)? == 0,
+                    Some(None) => true,
+                    None => false,
+                };
+                kinds.push((cost, stops));
+            }
+        }
+        let ground = (!self.world.terrain.is_empty()).then_some(Ground { kinds: &kinds, leap });
+        Ok(match way {
+            Way::Toward => self.toward(who, target, n, ground),
+            Way::Away => self.away(who, target, n, ground),
+            Way::Through => self.through(who, target, n, ground),
+        })
+    }
+
     /// Where `move through N` would take `who`: toward `target` (or the nearest standing enemy)
     /// and past it, at most to the first place beyond it, its own place not blocking (001,
     /// Tumble Through).
-    fn through(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+    fn through(&self, who: usize, target: Option<usize>, n: i64, ground: Option<Ground>) -> Option<i64> {
         let g = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
         let gap = self.world.positions[g] - self.world.positions[who];
         let dir = if gap >= 0 { 1 } else { -1 };
-        Some(self.world.walk(self.r, who, dir, n.min(gap.abs() + 1), Some(g)))
+        Some(self.world.walk(self.r, who, dir, gap.abs() + 1, n, Some(g), ground))
     }
 
     /// Voluntary movement of `who` to `to`. With `reach` declared, the way is cut where it
@@ -530,12 +629,11 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Where `move N` would take `who`: toward `target` or the nearest standing enemy, stopping
     /// next to it (in its zone with zones); `None` when there is nobody to move toward.
-    pub(super) fn toward(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+    pub(super) fn toward(&self, who: usize, target: Option<usize>, n: i64, ground: Option<Ground>) -> Option<i64> {
         let goal = target.or_else(|| self.world.nearest_enemy(who))?;
         let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
         let gap = self.world.positions[goal] - self.world.positions[who];
-        let steps = n.min((gap.abs() - closest).max(0));
-        Some(self.world.walk(self.r, who, gap.signum(), steps, None))
+        Some(self.world.walk(self.r, who, gap.signum(), (gap.abs() - closest).max(0), n, None, ground))
     }
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
@@ -557,11 +655,73 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Where `move away N` would take `who`; `None` when there is nobody to move away from.
-    pub(super) fn away(&self, who: usize, target: Option<usize>, n: i64) -> Option<i64> {
+    pub(super) fn away(&self, who: usize, target: Option<usize>, n: i64, ground: Option<Ground>) -> Option<i64> {
         let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
         // Sharing a place, one steps back toward lower positions (the table's convention).
         let dir = if self.world.positions[who] > self.world.positions[from] { 1 } else { -1 };
-        Some(self.world.walk(self.r, who, dir, n, None))
+        Some(self.world.walk(self.r, who, dir, n, n, None, ground))
+    }
+
+    /// The object of `kind` nearest `who` within `reach` (ties: the first in the scenario):
+    /// lying only (`lying`), or lying or held by others (as one takes hold of it with them).
+    /// One `who` holds already is not found.
+    fn nearest_object(&self, kind: ir::ObjectId, who: usize, reach: i64, lying: bool) -> Option<usize> {
+        let here = self.world.positions[who];
+        (0..self.world.objects.len())
+            .filter(|&o| {
+                let obj = &self.world.objects[o];
+                obj.kind == kind && !obj.holders.contains(&who) && (obj.holders.is_empty() || !lying)
+            })
+            .map(|o| (o, (self.world.object_place(o) - here).abs()))
+            .filter(|&(_, d)| d <= reach)
+            .min_by_key(|&(o, d)| (d, o))
+            .map(|(o, _)| o)
+    }
+
+    /// Where an object `w` lets go of comes to lie: `n` places from `w` toward the rule's owner
+    /// (`toward`) or away from them; when `w` is the owner, from their target or nearest enemy.
+    /// It lies on the farthest open place (nobody standing there) that far or nearer, else at
+    /// `w`'s own place.
+    fn landing(&self, w: usize, c: &Ctx, toward: bool, n: i64) -> i64 {
+        let here = self.world.positions[w];
+        if n == 0 {
+            return here;
+        }
+        let other = if w != c.owner {
+            Some(c.owner)
+        } else {
+            c.target.filter(|t| *t != w).or_else(|| self.world.nearest_enemy(w))
+        };
+        let Some(other) = other else { return here };
+        let there = self.world.positions[other];
+        let to_other = if there >= here { 1 } else { -1 };
+        let dir = if toward { to_other } else { -to_other };
+        let open = |at: i64| {
+            (0..self.world.n)
+                .all(|o| !(self.world.present[o] && self.world.standing(o) && self.world.positions[o] == at))
+        };
+        (1..=n.min(2 * MAX_POSITION))
+            .rev()
+            .map(|k| self.bounded(here + dir * k))
+            .find(|&at| at != here && open(at))
+            .unwrap_or(here)
+    }
+
+    fn take_hold(&mut self, o: usize, who: usize) {
+        if self.world.objects[o].holders.contains(&who) {
+            return;
+        }
+        self.world.objects[o].holders.push(who);
+        self.changes += 1;
+        let (object, name) = (self.world.objects[o].name.clone(), self.names.who[who].clone());
+        self.emit(Event::Object { object, who: name, holds: true, at: None });
+    }
+
+    /// Records `who` letting go of object `o`; `lies`: where it now lies, if nobody holds it.
+    fn let_go(&mut self, o: usize, who: usize, lies: Option<i64>) {
+        self.changes += 1;
+        let (object, name) = (self.world.objects[o].name.clone(), self.names.who[who].clone());
+        self.emit(Event::Object { object, who: name, holds: false, at: lies });
     }
 
     /// A position as `place` would hold it: inside the zone list, or within the edge.
@@ -1086,7 +1246,9 @@ fn op_word(op: &ir::PoolOp) -> &'static str {
 /// Whether an action is movement: its own effects (not a branch of a check or a choice) move
 /// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
 pub fn moves(effects: &[Effect]) -> bool {
-    effects.iter().any(|e| matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_)))
+    effects.iter().any(|e| {
+        matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_) | Effect::MoveLeaping { .. })
+    })
 }
 
 /// Where the change at `i` of a list of changes (who, pool, value before) ended: at the value

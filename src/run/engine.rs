@@ -147,6 +147,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.world.sides.copy_from_slice(&setup.sides);
         self.world.players.copy_from_slice(&setup.players);
         self.world.positions.copy_from_slice(&setup.positions);
+        self.world.terrain.extend_from_slice(&setup.terrain);
+        self.world.objects.extend(setup.objects.iter().map(|(name, kind, at, holders)| super::world::Object {
+            name: name.as_str().into(),
+            kind: *kind,
+            at: *at,
+            holders: holders.clone(),
+        }));
         for (who, side) in setup.sides.iter().enumerate() {
             self.world.surprised[who] = setup.surprise.is_some_and(|s| s != *side);
         }

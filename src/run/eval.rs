@@ -172,6 +172,11 @@ impl<S: Sink> Engine<'_, S> {
                 let who = c.who(*w)?;
                 i64::from(self.world.relates(c.owner, who, *rel))
             }
+            Expr::Holds(w, kind) => {
+                let who = c.who(*w)?;
+                i64::from(self.world.holds(who, *kind))
+            }
+            Expr::Handlers(kind) => self.world.handlers(c.owner, *kind),
             Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.r, *event))),
             Expr::Call(f, args) => {
                 // `min` and `max` keep one argument: its die is the one that counts for a

@@ -395,6 +395,20 @@ fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             key(out, "forced");
             out.extend_from_slice(if *forced { b"true" } else { b"false" });
         }
+        Event::Object { object, who, holds, at } => {
+            tag(out, "object");
+            name_field(out, q, "object", object);
+            name_field(out, q, "who", who);
+            key(out, "holds");
+            out.extend_from_slice(if *holds { b"true" } else { b"false" });
+            match at {
+                Some(at) => int_field(out, "at", *at),
+                None => {
+                    key(out, "at");
+                    out.extend_from_slice(b"null");
+                }
+            }
+        }
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
@@ -740,6 +754,8 @@ mod tests {
             Event::Move { who: n.clone(), from: i64::MIN, to: 3, forced: true },
             Event::Move { who: n.clone(), from: 0, to: 3, forced: false },
             Event::Leave { who: n.clone() },
+            Event::Object { object: n.clone(), who: n.clone(), holds: true, at: None },
+            Event::Object { object: name("shield"), who: n.clone(), holds: false, at: Some(-3) },
             Event::Ongoing { actor: n.clone(), action: n.clone(), outcome: "lost" },
             Event::Rest { rest: n.clone(), outcome: n.to_string() },
             Event::Decision {
@@ -790,7 +806,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..24).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..25).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -876,6 +892,7 @@ mod tests {
             Event::EncounterEnd { .. } => 21,
             Event::Resolve { .. } => 22,
             Event::Decision { .. } => 23,
+            Event::Object { .. } => 24,
         }
     }
 }

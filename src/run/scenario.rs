@@ -32,6 +32,37 @@ pub struct Scenario {
     /// What happens after the encounter.
     #[serde(default)]
     pub after: Option<After>,
+    /// Ground laid on places of the line, by the names of the ruleset's `terrain` kinds.
+    #[serde(default)]
+    pub terrain: Vec<TerrainSpec>,
+    /// Things on the map or in hands, by the names of the ruleset's `object` kinds.
+    #[serde(default)]
+    pub objects: Vec<ObjectSpec>,
+}
+
+/// `(kind: "difficult", from: 2, to: 5)`: the places from `from` to `to` (both included; `to`
+/// defaults to `from`) are of that terrain.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainSpec {
+    pub kind: String,
+    pub from: i64,
+    #[serde(default)]
+    pub to: Option<i64>,
+}
+
+/// `(kind: "shield", held_by: ["B"])` or `(kind: "chest", at: 3)`; `name` (the kind's, by default)
+/// is what traces call it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectSpec {
+    pub kind: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub at: Option<i64>,
+    #[serde(default)]
+    pub held_by: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -195,6 +226,10 @@ pub struct Resolved {
     pub surprise: Option<u32>,
     /// `gm_answers`, checked: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
+    /// Stretches of terrain: first place, last place (first <= last), kind.
+    pub terrain: Vec<(i64, i64, ir::TerrainId)>,
+    /// Objects: name, kind, place (when lying), holders.
+    pub objects: Vec<(String, ir::ObjectId, i64, Vec<usize>)>,
 }
 
 /// Most participants in one encounter. A table never comes close; the runner's work per round
@@ -230,6 +265,8 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         controllers: Vec::new(),
         surprise: None,
         gm_answers: Vec::new(),
+        terrain: Vec::new(),
+        objects: Vec::new(),
     };
     if s.participants.is_empty() {
         problems.push("the scenario has no participants".to_string());
@@ -387,6 +424,65 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
                     problems.push(unknown("gm_answers", "GM question", question, &asked));
                 }
             }
+        }
+    }
+    let terrain_names: Vec<&str> = r.terrains.iter().map(|x| x.name.as_str()).collect();
+    for t in &s.terrain {
+        let to = t.to.unwrap_or(t.from);
+        if t.from.abs() > MAX_POSITION || to.abs() > MAX_POSITION {
+            problems.push(format!(
+                "terrain `{}`: its places are farther from 0 than tempo places anyone ({MAX_POSITION})",
+                t.kind
+            ));
+        }
+        if matches!(r.space, ir::Space::Zones(_) | ir::Space::None) {
+            problems.push(format!(
+                "terrain `{}`: terrain lies on the places of `space grid`, which the ruleset does not use",
+                t.kind
+            ));
+        }
+        match terrain_names.iter().position(|n| *n == t.kind) {
+            Some(k) => out.terrain.push((t.from.min(to), t.from.max(to), ir::TerrainId(k as u32))),
+            None => problems.push(unknown(&format!("terrain at {}", t.from), "terrain", &t.kind, &terrain_names)),
+        }
+    }
+    let object_names: Vec<&str> = r.objects.iter().map(|x| x.name.as_str()).collect();
+    for o in &s.objects {
+        let name = o.name.clone().unwrap_or_else(|| o.kind.clone());
+        let kind = object_names.iter().position(|n| *n == o.kind);
+        if kind.is_none() {
+            problems.push(unknown(&format!("object `{name}`"), "object", &o.kind, &object_names));
+        }
+        let mut holders = Vec::new();
+        for h in &o.held_by {
+            match names.iter().position(|n| n == h) {
+                Some(w) if !holders.contains(&w) => holders.push(w),
+                Some(_) => {}
+                None => {
+                    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+                    problems.push(unknown(&format!("object `{name}`"), "participant", h, &known));
+                }
+            }
+        }
+        let at = match (o.at, o.held_by.is_empty()) {
+            (Some(at), true) => {
+                if at.abs() > MAX_POSITION {
+                    problems.push(format!(
+                        "object `{name}`: place {at} is farther from 0 than tempo places anyone ({MAX_POSITION})"
+                    ));
+                }
+                at
+            }
+            (None, false) => 0,
+            _ => {
+                problems.push(format!(
+                    "object `{name}`: say where it is, either `at: PLACE` or `held_by: [\"NAME\", ...]`"
+                ));
+                0
+            }
+        };
+        if let Some(k) = kind {
+            out.objects.push((name, ir::ObjectId(k as u32), at, holders));
         }
     }
     out.side_names = side_names;

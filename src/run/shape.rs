@@ -56,7 +56,10 @@ impl Shape {
         let floors = r.pools.iter().any(|p| p.overspend.as_ref().is_some_and(|o| sees(&o.floor)));
         Shape {
             moves: super::effects::moves(&a.effects),
-            retreats: a.effects.iter().any(|e| matches!(e, ir::Effect::MoveAway(_))),
+            retreats: a
+                .effects
+                .iter()
+                .any(|e| matches!(e, ir::Effect::MoveAway(_) | ir::Effect::MoveLeaping { way: ir::Way::Away, .. })),
             per_unit: a.costs.iter().flat_map(|c| &c.terms).any(|t| t.per.is_some()),
             // A combo's partner is the target when it is an ally: always target-dependent.
             costs_see_target: own_costs || adjustments || limits || floors || !a.partner_cost.is_empty(),
@@ -149,7 +152,9 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         | Expr::Distance(w)
         | Expr::Has(w, _)
         | Expr::Condition(w, _)
-        | Expr::Is(w, _) => who(w),
+        | Expr::Is(w, _)
+        | Expr::Holds(w, _) => who(w),
+        Expr::Handlers(_) => false,
         Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
         Expr::CountNear(_, w, reach) => who(w) || deeper(reach),

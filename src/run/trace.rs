@@ -263,6 +263,14 @@ pub enum Event {
     Leave {
         who: Name,
     },
+    /// A participant takes hold of an object (`holds`) or lets go of it; `at`: where it lies
+    /// once nobody holds it.
+    Object {
+        object: Name,
+        who: Name,
+        holds: bool,
+        at: Option<i64>,
+    },
     /// A multi-round action ends: resolved, or lost because a payment could not be made.
     Ongoing {
         actor: Name,
@@ -513,6 +521,11 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         }
         Event::Downtime { hour } => format!("Downtime, hour {hour}."),
         Event::Leave { who } => format!("  {who} leaves the encounter."),
+        Event::Object { object, who, holds: true, .. } => format!("  {who} takes hold of {object}."),
+        Event::Object { object, who, holds: false, at: Some(at) } => {
+            format!("  {who} lets go of {object}; it lies at {at}.")
+        }
+        Event::Object { object, who, holds: false, at: None } => format!("  {who} lets go of {object}."),
         Event::Move { who, from, to, forced } => {
             let how = if *forced { "is pushed" } else { "moves" };
             format!("  {who} {how} from {from} to {to}.")

@@ -30,6 +30,25 @@ pub struct SourceTurn {
     pub armed: bool,
 }
 
+/// A thing on the map or in hands (`object`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Object {
+    pub name: super::trace::Name,
+    pub kind: ir::ObjectId,
+    /// Where it lies while nobody holds it.
+    pub at: i64,
+    /// Who holds it, in the order they took hold.
+    pub holders: Vec<usize>,
+}
+
+/// The ground as one mover meets it in one move: per terrain kind, how many units each place
+/// takes and whether it stops the move; how wide a blocking stretch a leap clears.
+#[derive(Debug, Clone, Copy)]
+pub struct Ground<'a> {
+    pub kinds: &'a [(i64, bool)],
+    pub leap: i64,
+}
+
 /// The farthest from 0 anyone is placed, in units (or zones). Moves stop at it and scenarios may
 /// not place anyone past it, so a distance always fits an `i64` and a far-away enemy can never
 /// wrap around into a near one.
@@ -91,6 +110,10 @@ pub struct World {
     layout_version: u64,
     /// The initiative values the current order was made from.
     pub ordered_values: Vec<i64>,
+    /// Stretches of terrain from the scenario: first place, last place, kind.
+    pub terrain: Vec<(i64, i64, ir::TerrainId)>,
+    /// Objects, in the scenario's order.
+    pub objects: Vec<Object>,
 }
 
 impl World {
@@ -145,6 +168,8 @@ impl World {
         self.order_version += 1;
         self.layout_version += 1;
         self.ordered_values.clear();
+        self.terrain.clear();
+        self.objects.clear();
     }
 
     pub fn order(&self) -> &Vec<Vec<usize>> {
@@ -357,6 +382,23 @@ impl World {
                 && self.blocked(who, ir::ActionKind::Reaction).is_some())
     }
 
+    /// Where object `o` is: with its first holder, or where it lies.
+    pub fn object_place(&self, o: usize) -> i64 {
+        let obj = &self.objects[o];
+        obj.holders.first().map_or(obj.at, |&h| self.positions[h])
+    }
+
+    /// Whether `who` holds an object of `kind`.
+    pub fn holds(&self, who: usize, kind: ir::ObjectId) -> bool {
+        self.objects.iter().any(|o| o.kind == kind && o.holders.contains(&who))
+    }
+
+    /// How many hold the object of `kind` that `who` holds (the first such, in the scenario's
+    /// order); 0 when `who` holds none.
+    pub fn handlers(&self, who: usize, kind: ir::ObjectId) -> i64 {
+        self.objects.iter().find(|o| o.kind == kind && o.holders.contains(&who)).map_or(0, |o| o.holders.len() as i64)
+    }
+
     /// Positions stay within [`MAX_POSITION`] of 0, so this cannot overflow.
     pub fn distance(&self, a: usize, b: usize) -> i64 {
         (self.positions[a] - self.positions[b]).abs()
@@ -369,15 +411,30 @@ impl World {
             .min_by_key(|o| (self.distance(*o, who), *o))
     }
 
-    /// Where a voluntary move of `steps` places in direction `dir` ends, under the grid's
-    /// rules: it stops before an enemy's place (`enemies_block`) and never ends on a place
-    /// someone else holds (`no_sharing`), stepping back until free. `past` (the one moved
-    /// through) does not block.
-    pub fn walk(&self, r: &Ruleset, who: usize, dir: i64, steps: i64, past: Option<usize>) -> i64 {
+    /// Where a voluntary move of at most `places` places in direction `dir`, with `budget` units
+    /// to spend, ends under the grid's rules: it stops before an enemy's place (`enemies_block`)
+    /// and never ends on a place someone else holds (`no_sharing`), stepping back until free.
+    /// `past` (the one moved through) does not block. Without `ground` each place takes one unit;
+    /// with it, terrain may take more, or stop the move unless a leap clears it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walk(
+        &self,
+        r: &Ruleset,
+        who: usize,
+        dir: i64,
+        places: i64,
+        budget: i64,
+        past: Option<usize>,
+        ground: Option<Ground>,
+    ) -> i64 {
         let from = self.positions[who];
         // Never past the edge of the places tempo keeps: a huge move ends there.
         let room = if dir >= 0 { MAX_POSITION - from } else { from + MAX_POSITION };
-        let steps = steps.clamp(0, room.max(0));
+        let places = places.clamp(0, room.max(0));
+        let steps = match ground {
+            Some(g) => self.over_ground(from, dir, places, budget.max(0), g),
+            None => places.min(budget.max(0)),
+        };
         let ir::Space::Grid { enemies_block, no_sharing } = r.space else {
             return from + dir * steps;
         };
@@ -404,13 +461,84 @@ impl World {
                 }
             }
         }
-        if no_sharing {
-            // At most one step back per participant holding a place.
-            while taken > 0 && held_by(from + dir * taken, false) {
-                taken -= 1;
-            }
+        // A move never ends inside ground that stops it (it stepped back from the far side of a
+        // gap it leapt).
+        let stuck = |at: i64| ground.is_some_and(|g| self.ground_at(at, g).1);
+        while taken > 0 && (stuck(from + dir * taken) || (no_sharing && held_by(from + dir * taken, false))) {
+            taken -= 1;
         }
         from + dir * taken
+    }
+
+    /// How many units a place takes and whether it stops a move: the most any terrain on it
+    /// takes (at least 1), and whether any on it stops it.
+    fn ground_at(&self, at: i64, g: Ground) -> (i64, bool) {
+        let (mut cost, mut stops) = (1, false);
+        for &(a, b, kind) in &self.terrain {
+            if a <= at && at <= b {
+                let (c, s) = g.kinds.get(kind.index()).copied().unwrap_or((1, false));
+                cost = cost.max(c);
+                stops |= s;
+            }
+        }
+        (cost, stops)
+    }
+
+    /// How many places from `at` on (itself included) in direction `dir` lie on the same ground
+    /// as `at`: up to the next edge of a stretch (`i64::MAX` when none is ahead).
+    fn same_ground(&self, at: i64, dir: i64) -> i64 {
+        let mut run = i64::MAX;
+        for &(a, b, _) in &self.terrain {
+            // The places where the ground may change, walking in `dir`: entering or leaving.
+            let edges = if dir > 0 { [a, b.saturating_add(1)] } else { [b, a.saturating_sub(1)] };
+            for e in edges {
+                let ahead = (e - at) * dir;
+                if ahead > 0 {
+                    run = run.min(ahead);
+                }
+            }
+        }
+        run
+    }
+
+    /// How many places a move goes over the ground, stretch by stretch (a move may be billions
+    /// of places long; terrain is a few stretches).
+    fn over_ground(&self, from: i64, dir: i64, places: i64, mut left: i64, g: Ground) -> i64 {
+        let mut moved = 0;
+        while moved < places {
+            let next = from + dir * (moved + 1);
+            let (cost, stops) = self.ground_at(next, g);
+            if stops {
+                // The whole blocking stretch, up to one place more than a leap clears.
+                let mut width = 0;
+                while width <= g.leap {
+                    let at = next + dir * width;
+                    if !self.ground_at(at, g).1 {
+                        break;
+                    }
+                    width = width.saturating_add(self.same_ground(at, dir));
+                }
+                if width > g.leap || moved + width + 1 > places {
+                    break;
+                }
+                // Crossed in the air, a unit a place; the landing place at its own cost.
+                let need = width.saturating_add(self.ground_at(next + dir * width, g).0);
+                if need > left {
+                    break;
+                }
+                left -= need;
+                moved += width + 1;
+                continue;
+            }
+            let run = self.same_ground(next, dir).min(places - moved);
+            let take = run.min(left / cost.max(1));
+            moved += take;
+            left -= take * cost.max(1);
+            if take < run {
+                break;
+            }
+        }
+        moved
     }
 
     /// Everyone present in initiative order, then anyone present the order does not name.

@@ -123,6 +123,24 @@ pub enum Decl {
     DefaultDegrees(Ident),
     /// `reach EXPR`: how far each participant threatens.
     Reach(Expr),
+    /// `terrain NAME ["Label"] { slows EXPR [unless COND]; blocks [unless COND] }`.
+    Terrain(Terrain),
+    /// `object NAME ["Label"]`: a kind of thing on the map or in someone's hands.
+    Object {
+        name: Ident,
+        label: Option<String>,
+    },
+}
+
+/// A kind of ground the scenario lays on places of the line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Terrain {
+    pub name: Ident,
+    pub label: Option<String>,
+    /// `slows N [if|unless COND]`: each place takes N units of a move.
+    pub slows: Option<(Expr, Option<Guard>)>,
+    /// `blocks [if|unless COND]`: a move stops before it.
+    pub blocks: Option<(Span, Option<Guard>)>,
 }
 
 /// Levels of success a check can reach, best first, and what shifts a roll by a level.
@@ -183,6 +201,8 @@ pub enum DeclKind {
     Downtime,
     Effect,
     Degrees,
+    Terrain,
+    Object,
 }
 
 impl DeclKind {
@@ -203,6 +223,8 @@ impl DeclKind {
             DeclKind::Downtime => "downtime",
             DeclKind::Effect => "effect",
             DeclKind::Degrees => "degrees",
+            DeclKind::Terrain => "terrain",
+            DeclKind::Object => "object",
         }
     }
 }
@@ -710,6 +732,35 @@ pub enum Stmt {
     Follow(Ident),
     /// `swap WHO`: trade places.
     Swap(Ident),
+    /// `move [away|through] N leap L`: a move that clears blocking terrain up to L places wide.
+    MoveLeaping {
+        way: Way,
+        amount: Expr,
+        leap: Expr,
+        span: Span,
+    },
+    /// `take KIND [from WHO | within N]`.
+    Take {
+        kind: Ident,
+        from: Option<Ident>,
+        within: Option<Expr>,
+        span: Span,
+    },
+    /// `handle KIND [within N]`.
+    Handle {
+        kind: Ident,
+        within: Option<Expr>,
+        span: Span,
+    },
+    /// `drop KIND [from WHO] [toward|away N]`.
+    Drop {
+        kind: Ident,
+        from: Option<Ident>,
+        /// `true` for `toward`.
+        toward: bool,
+        distance: Option<Expr>,
+        span: Span,
+    },
     EndTurn(Span),
     EndEncounter(Span),
     Cancel(Span),
@@ -723,6 +774,14 @@ pub enum Stmt {
         value: Expr,
         span: Span,
     },
+}
+
+/// Which way a move goes: toward its target (or the nearest enemy), away from it, or through it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Way {
+    Toward,
+    Away,
+    Through,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -754,7 +813,7 @@ impl Expr {
         let depth = 1 + match &kind {
             ExprKind::Neg(x) | ExprKind::Not(x) => d(x),
             ExprKind::Binary { lhs, rhs, .. } | ExprKind::Compare { lhs, rhs, .. } => d(lhs).max(d(rhs)),
-            ExprKind::Has { who, .. } | ExprKind::Is { who, .. } => d(who),
+            ExprKind::Has { who, .. } | ExprKind::Is { who, .. } | ExprKind::Holds { who, .. } => d(who),
             ExprKind::Call { args, .. } => args.iter().map(d).max().unwrap_or(0),
             _ => 0,
         };
@@ -797,6 +856,11 @@ pub enum ExprKind {
     Is {
         who: Box<Expr>,
         relation: Box<Ident>,
+    },
+    /// `WHO holds KIND`.
+    Holds {
+        who: Box<Expr>,
+        kind: Box<Ident>,
     },
 }
 

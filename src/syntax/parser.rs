@@ -741,6 +741,28 @@ impl Builder {
             }
             Rule::surprise_item => Decl::Surprise(it.nth(2).map(|c| self.ident(&c))),
             Rule::reach_item => Decl::Reach(self.expr(self.next(&mut it, &p)?)?),
+            Rule::object_item => {
+                Decl::Object { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
+            }
+            Rule::terrain_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let mut t = Terrain { name, label, slows: None, blocks: None };
+                for c in it {
+                    let rule = c.as_rule();
+                    let mut ci = kids(&c);
+                    let word = self.next(&mut ci, &c)?;
+                    if rule == Rule::slows_clause {
+                        let amount = self.expr(self.next(&mut ci, &c)?)?;
+                        let guard = ci.next().map(|g| self.guard(g)).transpose()?;
+                        t.slows = Some((amount, guard));
+                    } else {
+                        let guard = ci.next().map(|g| self.guard(g)).transpose()?;
+                        t.blocks = Some((self.span(&word), guard));
+                    }
+                }
+                Decl::Terrain(t)
+            }
             Rule::downtime_item => {
                 let mut name = None;
                 if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {
@@ -821,6 +843,8 @@ impl Builder {
                     Some(Rule::kw_outro) => DeclKind::Outro,
                     Some(Rule::kw_effect) => DeclKind::Effect,
                     Some(Rule::kw_degrees) => DeclKind::Degrees,
+                    Some(Rule::kw_terrain) => DeclKind::Terrain,
+                    Some(Rule::kw_object) => DeclKind::Object,
                     _ => DeclKind::Event,
                 };
                 Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
@@ -1358,6 +1382,16 @@ impl Builder {
                     first = self.next(&mut it, &p)?;
                 }
                 let distance = self.expr(first)?;
+                if it.next().is_some() {
+                    // `leap L` follows.
+                    let leap = self.expr(self.next(&mut it, &p)?)?;
+                    let way = match how {
+                        Rule::kw_away => Way::Away,
+                        Rule::kw_through => Way::Through,
+                        _ => Way::Toward,
+                    };
+                    return Ok(Stmt::MoveLeaping { way, amount: distance, leap, span });
+                }
                 match how {
                     Rule::kw_away => Stmt::MoveAway(distance, span),
                     Rule::kw_through => Stmt::MoveThrough(distance, span),
@@ -1371,6 +1405,42 @@ impl Builder {
             Rule::pay_stmt => Stmt::Pay(self.cost_terms(self.next(&mut it, &p)?)?),
             Rule::follow_stmt => Stmt::Follow(self.ident(&self.next(&mut it, &p)?)),
             Rule::swap_stmt => Stmt::Swap(self.ident(&self.next(&mut it, &p)?)),
+            Rule::take_stmt => {
+                let kind = self.ident(&self.next(&mut it, &p)?);
+                let (mut from, mut within) = (None, None);
+                if let Some(word) = it.next() {
+                    let value = self.next(&mut it, &p)?;
+                    if word.as_rule() == Rule::kw_from {
+                        from = Some(self.ident(&value));
+                    } else {
+                        within = Some(self.expr(value)?);
+                    }
+                }
+                Stmt::Take { kind, from, within, span }
+            }
+            Rule::handle_stmt => {
+                let kind = self.ident(&self.next(&mut it, &p)?);
+                let within = match it.nth(1) {
+                    Some(value) => Some(self.expr(value)?),
+                    None => None,
+                };
+                Stmt::Handle { kind, within, span }
+            }
+            Rule::drop_stmt => {
+                let kind = self.ident(&self.next(&mut it, &p)?);
+                let (mut from, mut toward, mut distance) = (None, false, None);
+                while let Some(word) = it.next() {
+                    let value = self.next(&mut it, &p)?;
+                    match word.as_rule() {
+                        Rule::kw_from => from = Some(self.ident(&value)),
+                        rule => {
+                            toward = rule == Rule::kw_toward;
+                            distance = Some(self.expr(value)?);
+                        }
+                    }
+                }
+                Stmt::Drop { kind, from, toward, distance, span }
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
     }
@@ -1512,7 +1582,9 @@ impl Builder {
     /// `a < b`, `who has c`, `who has c by w`, `who is r`, or just `a`.
     fn cmp_level<'i, I: Iterator<Item = P<'i>>>(&self, it: &mut Peekable<I>, parent: &P<'i>) -> R<(Expr, Extent)> {
         let (lhs, mut extent) = self.sum_level(it, parent)?;
-        let Some(op) = it.next_if(|x| matches!(x.as_rule(), Rule::cmp_op | Rule::kw_has | Rule::kw_is)) else {
+        let Some(op) =
+            it.next_if(|x| matches!(x.as_rule(), Rule::cmp_op | Rule::kw_has | Rule::kw_is | Rule::kw_holds))
+        else {
             return Ok((lhs, extent));
         };
         let kind = match op.as_rule() {
@@ -1526,6 +1598,8 @@ impl Builder {
                 extent.1 = self.span(&word).end as usize;
                 if rule == Rule::kw_is {
                     ExprKind::Is { who: Box::new(lhs), relation: Box::new(self.ident(&word)) }
+                } else if rule == Rule::kw_holds {
+                    ExprKind::Holds { who: Box::new(lhs), kind: Box::new(self.ident(&word)) }
                 } else {
                     // `has COND by WHO`: the optional `by` and its word follow.
                     let mut by = None;

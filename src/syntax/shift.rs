@@ -53,7 +53,7 @@ impl<A: Shift, B: Shift> Shift for (A, B) {
 macro_rules! spanless {
     ($($t:ty),*) => { $(impl Shift for $t { fn shift(&mut self, _: i64) {} })* };
 }
-spanless!(String, bool, u32, ActionKind, Period, DeclKind, AssignOp, BinOp, CmpOp);
+spanless!(String, bool, u32, ActionKind, Period, DeclKind, AssignOp, BinOp, CmpOp, Way);
 
 /// Calls `shift` on each listed field of a struct.
 macro_rules! fields {
@@ -88,6 +88,7 @@ fields!(Degrees { name, levels, shifts });
 fields!(DegreeLevel { name, side, when });
 fields!(DegreeShift { when, span });
 fields!(CheckDegrees { name, shifts });
+fields!(Terrain { name, slows, blocks });
 
 impl Shift for Decl {
     fn shift(&mut self, by: i64) {
@@ -97,7 +98,8 @@ impl Shift for Decl {
                 name.shift(by);
                 value.shift(by);
             }
-            Decl::Category { name, .. } | Decl::Event { name, .. } => name.shift(by),
+            Decl::Category { name, .. } | Decl::Event { name, .. } | Decl::Object { name, .. } => name.shift(by),
+            Decl::Terrain(t) => t.shift(by),
             Decl::Pool(p) => p.shift(by),
             Decl::Condition(c) => c.shift(by),
             Decl::Initiative(clauses) => clauses.shift(by),
@@ -425,6 +427,28 @@ impl Shift for Stmt {
                 span.shift(by);
             }
             Stmt::Pay(terms) => terms.shift(by),
+            Stmt::MoveLeaping { amount, leap, span, .. } => {
+                amount.shift(by);
+                leap.shift(by);
+                span.shift(by);
+            }
+            Stmt::Take { kind, from, within, span } => {
+                kind.shift(by);
+                from.shift(by);
+                within.shift(by);
+                span.shift(by);
+            }
+            Stmt::Handle { kind, within, span } => {
+                kind.shift(by);
+                within.shift(by);
+                span.shift(by);
+            }
+            Stmt::Drop { kind, from, distance, span, .. } => {
+                kind.shift(by);
+                from.shift(by);
+                distance.shift(by);
+                span.shift(by);
+            }
             Stmt::EndTurn(span)
             | Stmt::EndEncounter(span)
             | Stmt::Cancel(span)
@@ -459,7 +483,7 @@ impl Shift for ExprKind {
                 condition.shift(by);
                 holder.shift(by);
             }
-            ExprKind::Is { who, relation } => {
+            ExprKind::Is { who, relation } | ExprKind::Holds { who, kind: relation } => {
                 who.shift(by);
                 relation.shift(by);
             }

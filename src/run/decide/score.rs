@@ -527,11 +527,11 @@ impl<S: Sink> Engine<'_, S> {
                 if self.world.movement_blocked(c.owner).is_some() {
                     return false;
                 }
-                let to = match e {
-                    Effect::Move(_) => self.toward(c.owner, c.target, n.max(0)),
-                    _ => self.away(c.owner, c.target, n.max(0)),
-                };
-                to.is_some_and(|to| self.bounded(to) != self.world.positions[c.owner])
+                let way = if matches!(e, Effect::Move(_)) { ir::Way::Toward } else { ir::Way::Away };
+                match self.destination(way, c.owner, c.target, n.max(0), 0) {
+                    Ok(to) => to.is_some_and(|to| self.bounded(to) != self.world.positions[c.owner]),
+                    Err(_) => true,
+                }
             }
             _ => true,
         })

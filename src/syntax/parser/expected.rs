@@ -9,9 +9,10 @@ const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `partners`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
     (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`)"),
-    (&[Rule::kw_apply, Rule::kw_emit], "an effect (`pool -= n`, `apply`, `remove`, `emit`, `if`, `choose`, `check`, `move`, `push`, `pay`, `do`, `end_turn`, ...)"),
+    (&[Rule::kw_apply, Rule::kw_emit], "an effect (`pool -= n`, `apply`, `remove`, `emit`, `if`, `choose`, `check`, `move`, `push`, `pay`, `do`, `take`, `drop`, `end_turn`, ...)"),
     (&[Rule::dice, Rule::int, Rule::path], "a value (a number, dice like `1d20`, or a name)"),
     (&[Rule::turns_phase, Rule::simultaneous_phase], "a phase kind (`turns`, `simultaneous`, `step`)"),
+    (&[Rule::kw_slows, Rule::kw_blocks], "a terrain clause (`slows`, `blocks`)"),
 ];
 
 /// A description of what the parser expected, e.g. "`{` or a pool clause (...)".
@@ -21,7 +22,14 @@ pub fn describe(positives: &[Rule]) -> String {
     let continuation = |r: &Rule| {
         matches!(
             r,
-            Rule::cmp_op | Rule::add_op | Rule::mul_op | Rule::kw_or | Rule::kw_and | Rule::kw_has | Rule::kw_is
+            Rule::cmp_op
+                | Rule::add_op
+                | Rule::mul_op
+                | Rule::kw_or
+                | Rule::kw_and
+                | Rule::kw_has
+                | Rule::kw_is
+                | Rule::kw_holds
         )
     };
     let filtered: Vec<Rule> = positives.iter().copied().filter(|r| !continuation(r)).collect();
@@ -118,6 +126,8 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_effect,
             kw_degrees,
             kw_reach,
+            kw_terrain,
+            kw_object,
             decl,
             item,
             remove_item,
@@ -173,6 +183,9 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_roll_initiative,
             kw_clear_conditions,
             kw_do,
+            kw_take,
+            kw_handle,
+            kw_drop,
             path,
             ident,
             simple_stmt,
@@ -180,6 +193,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
         ],
         Some(dice) => vec![dice, int, path, ident, call, paren, boolean, kw_true, kw_false, neg, unary, zero],
         Some(turns_phase) => vec![turns_phase, simultaneous_phase, step_phase, kw_turns, kw_simultaneous, kw_step],
+        Some(kw_slows) => vec![kw_slows, kw_blocks],
         _ => members.to_vec(),
     }
 }
@@ -343,6 +357,15 @@ fn word(rule: Rule) -> Option<&'static str> {
         kw_check => "`check`",
         kw_vs => "`vs`",
         kw_move => "`move`",
+        kw_leap => "`leap`",
+        kw_take => "`take`",
+        kw_handle => "`handle`",
+        kw_drop => "`drop`",
+        kw_toward => "`toward`",
+        kw_holds => "`holds`",
+        kw_terrain => "`terrain`",
+        kw_object => "`object`",
+        kw_slows => "`slows`",
         kw_push => "`push`",
         kw_pay => "`pay`",
         kw_follow => "`follow`",
