@@ -2774,3 +2774,43 @@ action lift { cost 1 slots when handlers(crate) > 1; cost 0; resolve { handle cr
         vec![Code::UnknownObject]
     );
 }
+
+// Issue 15 (hardening): terrain and objects are worked out stretch by stretch and participant by
+// participant, never place by place: a leap over a trillion places that ends against an enemy,
+// and an object dropped a trillion places toward a crowded edge, end at once.
+#[test]
+fn huge_leaps_and_drops_end_without_walking_every_place() {
+    let rules = r#"ruleset far
+initiative { value speed; ties table }
+round { phase act: turns }
+space grid: enemies_block
+stat speed = 0
+pool ap { max 1; refresh at turn_start }
+terrain pit { blocks }
+object stone
+action bound { cost 1 ap; resolve { move 3000000000000 leap 3000000000000 } }
+action hurl { cost 1 ap; target enemy; resolve { drop stone away 3000000000000 } }
+"#;
+    let s = |a: &str, b: &str| {
+        format!(
+            r#"(seed: 1, rounds: 1, terrain: [(kind: "pit", from: 1, to: 999999999998)],
+  objects: [(kind: "stone", held_by: ["A"])],
+  participants: [
+  (name: "A", side: "a", stats: {{"speed": 9}}, position: 0, controller: Script(steps: [Act(round: 1, action: "{a}", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", position: {b}, controller: Policy(Passive)),
+  (name: "C", side: "b", position: -1000000000000, controller: Policy(Passive)),
+  (name: "D", side: "b", position: -999999999999, controller: Policy(Passive)),
+])"#
+        )
+    };
+    // Past the pit, the move ends just before B.
+    assert_in_order(&play(rules, &s("bound", "1000000000000")).expect("runs"), &["A moves from 0 to 999999999999."]);
+    // B stands on the landing place: the move would end inside the pit, so it steps back over it.
+    let text = play(rules, &s("bound", "999999999999")).expect("runs");
+    assert!(!text.contains("A moves"), "{text}");
+    // Away from B, toward the edge where C and D stand: it lies on the first open place short of them.
+    assert_in_order(
+        &play(rules, &s("hurl", "1000000000000")).expect("runs"),
+        &["A lets go of stone; it lies at -999999999998."],
+    );
+}

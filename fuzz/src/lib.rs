@@ -26,13 +26,27 @@ const BARE: &str = r#"(
   ],
 )"#;
 
+/// Terrain and objects for a ruleset that declares terrain `t` and `u` and object `o` (the seed
+/// `ground.rules`): stretches at both edges of the line and an object held and one lying.
+const GROUND: &str = r#"(
+  seed: 7,
+  rounds: 3,
+  terrain: [(kind: "t", from: 1, to: 2), (kind: "u", from: -1000000000000, to: -4), (kind: "t", from: 5, to: 1000000000000)],
+  objects: [(kind: "o", held_by: ["A", "B"]), (kind: "o", name: "second", at: 2)],
+  participants: [
+    (name: "A", side: "one", player: true, position: 0, controller: Policy(Aggressive)),
+    (name: "B", side: "two", position: 3, controller: Policy(Random)),
+    (name: "C", side: "two", position: 6, controller: Policy(Greedy)),
+  ],
+)"#;
+
 /// The seed every run uses, so a crash replays.
 pub const SEED: u64 = 7;
 
 /// Most rounds a fuzzed run plays: enough for start/end hooks and a second turn.
 pub const ROUNDS: u32 = 3;
 
-/// The fixed scenarios, parsed once: the bare pair and the Frontiers duel (3 rounds).
+/// The fixed scenarios, parsed once: the bare pair, the Frontiers duel (3 rounds) and the ground.
 pub fn scenarios() -> &'static [Scenario] {
     static SCENARIOS: OnceLock<Vec<Scenario>> = OnceLock::new();
     SCENARIOS.get_or_init(|| {
@@ -41,7 +55,11 @@ pub fn scenarios() -> &'static [Scenario] {
         if let Some(after) = &mut duel.after {
             after.downtime_hours = after.downtime_hours.min(2);
         }
-        vec![scenario::parse(BARE).expect("the bare scenario parses"), duel]
+        vec![
+            scenario::parse(BARE).expect("the bare scenario parses"),
+            duel,
+            scenario::parse(GROUND).expect("the ground scenario parses"),
+        ]
     })
 }
 

@@ -700,11 +700,13 @@ impl<'r, S: Sink> Engine<'r, S> {
             (0..self.world.n)
                 .all(|o| !(self.world.present[o] && self.world.standing(o) && self.world.positions[o] == at))
         };
-        (1..=n.min(2 * MAX_POSITION))
-            .rev()
-            .map(|k| self.bounded(here + dir * k))
-            .find(|&at| at != here && open(at))
-            .unwrap_or(here)
+        // Each step back passes a place someone holds: at most one step a participant.
+        let room = if dir > 0 { MAX_POSITION - here } else { here + MAX_POSITION };
+        let mut k = n.min(room.max(0));
+        while k > 0 && !open(here + dir * k) {
+            k -= 1;
+        }
+        here + dir * k
     }
 
     fn take_hold(&mut self, o: usize, who: usize) {

@@ -463,9 +463,16 @@ impl World {
         }
         // A move never ends inside ground that stops it (it stepped back from the far side of a
         // gap it leapt).
-        let stuck = |at: i64| ground.is_some_and(|g| self.ground_at(at, g).1);
-        while taken > 0 && (stuck(from + dir * taken) || (no_sharing && held_by(from + dir * taken, false))) {
-            taken -= 1;
+        // Back over a whole stretch at a time: a leap may clear billions of places.
+        while taken > 0 {
+            let at = from + dir * taken;
+            if ground.is_some_and(|g| self.ground_at(at, g).1) {
+                taken -= self.same_ground(at, -dir).min(taken);
+            } else if no_sharing && held_by(at, false) {
+                taken -= 1;
+            } else {
+                break;
+            }
         }
         from + dir * taken
     }
