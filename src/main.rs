@@ -290,23 +290,33 @@ fn compile(file: &Path, output: Option<&Path>, load: cli::LoadArgs) -> ExitCode 
     let Some(ruleset) = &compilation.ruleset else {
         return exit_code(std::slice::from_ref(&compilation));
     };
-    let ron = match ruleset.to_ron() {
-        Ok(ron) => ron,
-        Err(e) => {
-            eprintln!("error: could not write the IR: {e}");
-            return ExitCode::from(2);
+    // Streamed into the output: the text is several times the source, and holding it whole
+    // (twice, with the final newline added) was most of the command's peak memory.
+    let written = match output {
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            write_ir(ruleset, &mut out)
         }
-    };
-    match output {
-        None => println!("{ron}"),
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, format!("{ron}\n")) {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => write_ir(ruleset, std::io::BufWriter::new(file)),
+            Err(e) => {
                 eprintln!("error: cannot write `{}`: {e}", path.display());
                 return ExitCode::from(2);
             }
-        }
+        },
+    };
+    if let Err(e) = written {
+        let target = output.map_or("stdout".to_string(), |p| format!("`{}`", p.display()));
+        eprintln!("error: cannot write the IR to {target}: {e}");
+        return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// The IR as `tempo compile` writes it: the RON, then a newline.
+fn write_ir(ruleset: &tempo::ir::Ruleset, mut w: impl std::io::Write) -> Result<(), String> {
+    ruleset.write_ron(&mut w).map_err(|e| e.to_string())?;
+    w.write_all(b"\n").and_then(|()| w.flush()).map_err(|e| e.to_string())
 }
 
 fn doc(rules: &Path, format: DocFormat, output: Option<&Path>, load: cli::LoadArgs) -> ExitCode {

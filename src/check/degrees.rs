@@ -79,7 +79,7 @@ impl Lowerer<'_> {
                 _ => {}
             }
             let when = l.when.as_ref().map(|w| self.cond(w, ctx));
-            levels.push(ir::Level { name: l.name.name.clone(), success, when });
+            levels.push(ir::Level { name: l.name.name.to_string(), success, when });
         }
         let sides = (levels.iter().any(|l| l.success), levels.iter().any(|l| !l.success));
         if sides != (true, true) {
@@ -91,7 +91,7 @@ impl Lowerer<'_> {
             );
         }
         let shifts = d.shifts.iter().map(|s| ir::LevelShift { up: s.up, when: self.cond(&s.when, ctx) }).collect();
-        ir::Degrees { name: d.name.name.clone(), levels, shifts }
+        ir::Degrees { name: d.name.name.to_string(), levels, shifts }
     }
 
     /// Declared degrees by name, or an error with a suggestion.

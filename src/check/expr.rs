@@ -906,7 +906,7 @@ impl Lowerer<'_> {
                         self.twice(format!("option `{}` is given twice", name.name), name.span, first.span, None);
                     }
                     seen.push(name);
-                    out.push(ir::ChoiceOption { name: name.name.clone(), effects: self.block(block, ctx) });
+                    out.push(ir::ChoiceOption { name: name.name.to_string(), effects: self.block(block, ctx) });
                 }
                 E::Choose {
                     chooser,

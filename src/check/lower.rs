@@ -146,7 +146,7 @@ impl<'a> Lowerer<'a> {
         let plain = Ctx::default();
         let mut r = ir::Ruleset {
             format_version: ir::FORMAT_VERSION,
-            name: name.name.clone(),
+            name: name.name.to_string(),
             title: None,
             files: self.sources.names().map(str::to_string).collect(),
             stats: Vec::new(),
@@ -209,13 +209,15 @@ impl<'a> Lowerer<'a> {
         self.effects = entries
             .iter()
             .filter_map(|e| match &e.item.decl {
-                Decl::Effect { name, body } => Some((name.name.clone(), body.clone(), name.span)),
+                Decl::Effect { name, body } => Some((name.name.to_string(), body.clone(), name.span)),
                 _ => None,
             })
             .collect();
         self.used_effects = vec![false; self.effects.len()];
         let mut has_round = false;
         let mut has_initiative = false;
+        // Actions are the bulk of a large ruleset: one allocation of the right size.
+        r.actions.reserve_exact(entries.iter().filter(|e| matches!(e.item.decl, Decl::Action(_))).count());
         for entry in entries {
             let loc = self.loc(entry.item.span);
             match &entry.item.decl {
@@ -227,19 +229,19 @@ impl<'a> Lowerer<'a> {
                 // Lowered below, once every declared event has its place.
                 Decl::Reach(_) => {}
                 Decl::Stat { name, default } => {
-                    r.stats.push(ir::Stat { name: name.name.clone(), default: self.int(default, plain) })
+                    r.stats.push(ir::Stat { name: name.name.to_string(), default: self.int(default, plain) })
                 }
                 Decl::Derive { name, value } => {
-                    r.derived.push(ir::Derived { name: name.name.clone(), value: self.int(value, plain) })
+                    r.derived.push(ir::Derived { name: name.name.to_string(), value: self.int(value, plain) })
                 }
                 Decl::Category { name, label } => {
-                    r.categories.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                    r.categories.push(ir::Named { name: name.name.to_string(), label: label.clone() })
                 }
                 Decl::Event { name, label } => {
-                    r.events.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                    r.events.push(ir::Named { name: name.name.to_string(), label: label.clone() })
                 }
                 Decl::Object { name, label } => {
-                    r.objects.push(ir::Named { name: name.name.clone(), label: label.clone() })
+                    r.objects.push(ir::Named { name: name.name.to_string(), label: label.clone() })
                 }
                 Decl::Terrain(t) => {
                     let slows = t.slows.as_ref().map(|(amount, guard)| {
@@ -265,7 +267,12 @@ impl<'a> Lowerer<'a> {
                             }
                         })
                     });
-                    r.terrains.push(ir::Terrain { name: t.name.name.clone(), label: t.label.clone(), slows, blocks });
+                    r.terrains.push(ir::Terrain {
+                        name: t.name.name.to_string(),
+                        label: t.label.clone(),
+                        slows,
+                        blocks,
+                    });
                 }
                 Decl::Pool(p) => {
                     let id = ir::PoolId(r.pools.len() as u32);
@@ -381,7 +388,7 @@ impl<'a> Lowerer<'a> {
                                         .help("e.g. `space zones: engaged, near, far`"),
                                 );
                             }
-                            ir::Space::Zones(zones.iter().map(|z| z.name.clone()).collect())
+                            ir::Space::Zones(zones.iter().map(|z| z.name.to_string()).collect())
                         }
                         _ => {
                             self.unknown_option(kind, "space", &["none", "grid", "zones"]);
@@ -405,7 +412,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Decl::Rest { name, label, hours, minutes, body } => {
                     let rest = ir::Rest {
-                        name: name.name.clone(),
+                        name: name.name.to_string(),
                         label: label.clone(),
                         hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
                         minutes: minutes.as_ref().map(|m| self.count(m, plain, 1, "a rest's minutes")),
@@ -416,7 +423,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Decl::Outro { name, label, continues, body } => {
                     let outro = ir::Outro {
-                        name: name.name.clone(),
+                        name: name.name.to_string(),
                         label: label.clone(),
                         continues: *continues,
                         effects: self.block(body, plain),
@@ -527,7 +534,7 @@ impl<'a> Lowerer<'a> {
             &["max", "min", "start", "overspend", "rising", "emit", "shared"],
         );
         let mut pool = ir::Pool {
-            name: p.name.name.clone(),
+            name: p.name.name.to_string(),
             label: p.label.clone(),
             max: None,
             min: Expr::Int(0),
@@ -668,7 +675,7 @@ impl<'a> Lowerer<'a> {
         };
         self.once(&c.clauses, ConditionClause::kind_word, span, &["lasts", "polarity"]);
         let mut out = ir::Condition {
-            name: c.name.name.clone(),
+            name: c.name.name.to_string(),
             label: c.label.clone(),
             blocks: ir::Blocks::default(),
             implies: Vec::new(),
@@ -830,7 +837,7 @@ impl<'a> Lowerer<'a> {
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
         let ctx = Ctx { target: has_target, event: has_on, ..Ctx::default() };
         let mut out = ir::Action {
-            name: a.name.name.clone(),
+            name: a.name.name.to_string(),
             label: a.label.clone(),
             kind: a.kind,
             costs: Vec::new(),
@@ -981,6 +988,9 @@ impl<'a> Lowerer<'a> {
             }
             None => {}
         }
+        // Most actions have one or two costs and requirements; pushes leave room for four.
+        out.costs.shrink_to_fit();
+        out.requires.shrink_to_fit();
         out
     }
 
@@ -988,7 +998,7 @@ impl<'a> Lowerer<'a> {
         self.once(&t.clauses, ActionClause::kind_word, ActionClause::span, &["on", "interrupts", "resolve"]);
         let ctx = Ctx { event: true, ..Ctx::default() };
         let mut out = ir::Trigger {
-            name: t.name.name.clone(),
+            name: t.name.name.to_string(),
             on: ir::EventPattern { event: ir::EventRef::Kind(ActionKind::Action), by: None, against: None },
             requires: Vec::new(),
             interrupts: false,
@@ -1212,7 +1222,7 @@ impl<'a> Lowerer<'a> {
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
             let guard = self.guard(&ph.guard, Ctx::default());
-            out.push(ir::Phase { name: ph.name.name.clone(), guard, kind, loc: self.loc(ph.span) });
+            out.push(ir::Phase { name: ph.name.name.to_string(), guard, kind, loc: self.loc(ph.span) });
         }
         out
     }

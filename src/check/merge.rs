@@ -21,7 +21,7 @@ enum Key {
 }
 
 fn key(decl: &Decl) -> Key {
-    let named = |k: DeclKind, i: &Ident| Key::Named(k, i.name.clone());
+    let named = |k: DeclKind, i: &Ident| Key::Named(k, i.name.to_string());
     match decl {
         Decl::Stat { name, .. } => named(DeclKind::Stat, name),
         Decl::Derive { name, .. } => named(DeclKind::Derive, name),
@@ -305,13 +305,13 @@ fn remove(entries: &mut Vec<Entry>, kind: DeclKind, name: &Ident, diagnostics: &
     let before = entries.len();
     entries.retain(|e| match (&e.item.decl, kind) {
         (Decl::Limit(l), DeclKind::Limit) => l.subject.name != name.name,
-        (d, _) => key(d) != Key::Named(kind, name.name.clone()),
+        (d, _) => key(d) != Key::Named(kind, name.name.to_string()),
     });
     if entries.len() == before {
         let candidates: Vec<String> = entries
             .iter()
             .filter_map(|e| match (&e.item.decl, key(&e.item.decl)) {
-                (Decl::Limit(l), _) if kind == DeclKind::Limit => Some(l.subject.name.clone()),
+                (Decl::Limit(l), _) if kind == DeclKind::Limit => Some(l.subject.name.to_string()),
                 (_, Key::Named(k, n)) if k == kind => Some(n),
                 _ => None,
             })

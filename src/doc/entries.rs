@@ -178,7 +178,7 @@ impl Rules<'_> {
                     summary.push(text(": "));
                     summary.extend(self.block(&h.body));
                 }
-                let name = h.name.as_ref().map(|n| n.name.clone()).unwrap_or_default();
+                let name = h.name.as_ref().map(|n| n.name.to_string()).unwrap_or_default();
                 plain("hook", name, summary)
             }
             Decl::Downtime { name, every, body } => {
@@ -187,7 +187,7 @@ impl Rules<'_> {
                 let mut summary = vec![text("every "), code(every_text), text(format!("{hours} of downtime: "))];
                 summary.extend(self.block(body));
                 match name {
-                    Some(name) => plain("downtime", name.name.clone(), summary),
+                    Some(name) => plain("downtime", name.name.to_string(), summary),
                     None => {
                         let head = self.texts.head(item.span);
                         let mut summary = summary;
@@ -204,12 +204,12 @@ impl Rules<'_> {
                     (None, None) => vec![text("when taken: ")],
                 };
                 summary.extend(self.block(body));
-                Entry { label: label.clone(), ..plain("rest", name.name.clone(), summary) }
+                Entry { label: label.clone(), ..plain("rest", name.name.to_string(), summary) }
             }
             Decl::Effect { name, body } => {
                 let mut summary = vec![text("what "), code(format!("do {}", name.name)), text(" does: ")];
                 summary.extend(self.block(body));
-                plain("effect", name.name.clone(), summary)
+                plain("effect", name.name.to_string(), summary)
             }
             Decl::Degrees(d) => {
                 let mut parts: Vec<Line> = d
@@ -223,17 +223,17 @@ impl Rules<'_> {
                 parts.extend(d.shifts.iter().map(|s| vec![code(self.text(s.span))]));
                 let mut summary = vec![text("levels, best first: ")];
                 summary.extend(joined(parts));
-                plain("degrees", d.name.name.clone(), summary)
+                plain("degrees", d.name.name.to_string(), summary)
             }
             Decl::Outro { name, label, continues, body } => {
                 let how = if *continues { "rounds go on without initiative: " } else { "the encounter ends: " };
                 let mut summary = vec![text(how)];
                 summary.extend(self.block(body));
-                Entry { label: label.clone(), ..plain("outro", name.name.clone(), summary) }
+                Entry { label: label.clone(), ..plain("outro", name.name.to_string(), summary) }
             }
             Decl::Stat { name, default: value } | Decl::Derive { name, value } => {
                 let kind = if matches!(item.decl, Decl::Stat { .. }) { "stat" } else { "derived value" };
-                plain(kind, name.name.clone(), vec![code(self.text(value.span))])
+                plain(kind, name.name.to_string(), vec![code(self.text(value.span))])
             }
             Decl::Initiative(clauses) => {
                 let parts = clauses.iter().map(|c| vec![code(self.text(InitiativeClause::span(c)))]).collect();
@@ -322,7 +322,7 @@ impl Rules<'_> {
                 |d| matches!(d, Decl::Action(a) if is_listed(a) && first_category(a).as_deref() == Some(&name.name)),
             );
             if !entries.is_empty() {
-                let title = label.clone().unwrap_or_else(|| name.name.clone());
+                let title = label.clone().unwrap_or_else(|| name.name.to_string());
                 groups.push(Group { title: Some(title), entries, inline: false });
             }
         }
@@ -439,7 +439,14 @@ impl Rules<'_> {
             .collect();
         details.extend(events);
         details.extend(other);
-        Entry { kind: "pool".into(), name: pool.name.name.clone(), label: pool.label.clone(), summary, details, doc }
+        Entry {
+            kind: "pool".into(),
+            name: pool.name.name.to_string(),
+            label: pool.label.clone(),
+            summary,
+            details,
+            doc,
+        }
     }
 
     fn action(&self, action: &Action, doc: Option<String>) -> Entry {
@@ -507,7 +514,7 @@ impl Rules<'_> {
         summary.extend(joined(parts));
         Entry {
             kind: kind_word(action.kind).into(),
-            name: action.name.name.clone(),
+            name: action.name.name.to_string(),
             label: action.label.clone(),
             summary,
             details: Vec::new(),
@@ -602,7 +609,7 @@ impl Rules<'_> {
         }
         Entry {
             kind: "trigger".into(),
-            name: trigger.name.name.clone(),
+            name: trigger.name.name.to_string(),
             label: trigger.label.clone(),
             summary: joined(parts),
             details: Vec::new(),
@@ -634,7 +641,7 @@ impl Rules<'_> {
         }
         Entry {
             kind: "condition".into(),
-            name: condition.name.name.clone(),
+            name: condition.name.name.to_string(),
             label: condition.label.clone(),
             summary: joined(parts),
             details,

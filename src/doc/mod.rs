@@ -156,9 +156,9 @@ pub fn sheet(sources: &SourceMap, files: &[ast::File]) -> Sheet {
             ast::Decl::Title(t) => Some(t.clone()),
             _ => None,
         })
-        .or_else(|| root.map(|r| r.name.name.clone()))
+        .or_else(|| root.map(|r| r.name.name.to_string()))
         .unwrap_or_default();
-    Sheet { title, ruleset: root.map(|r| r.name.name.clone()).unwrap_or_default(), changes, sections }
+    Sheet { title, ruleset: root.map(|r| r.name.name.to_string()).unwrap_or_default(), changes, sections }
 }
 
 /// The sheet's entry for the declaration of `kind` named `name` (`pool`, `action`; any kind of

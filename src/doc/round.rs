@@ -194,7 +194,7 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
     push(0, Some(vec![text("each round:")]));
     push(1, at("round_start", &any_step, &happenings, made_here("round_start"), true));
     for phase in phases {
-        let mut line = vec![text("phase "), Piece::Strong(phase.name.name.clone())];
+        let mut line = vec![text("phase "), Piece::Strong(phase.name.name.to_string())];
         if let Some(guard) = &phase.guard {
             line.extend([text(if guard.negated { " unless " } else { " if " }), code(texts.text(guard.cond.span))]);
         }

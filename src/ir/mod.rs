@@ -743,8 +743,18 @@ impl Dispatch {
 impl Ruleset {
     /// The IR as RON, the format `tempo compile` writes.
     pub fn to_ron(&self) -> Result<String, ron::Error> {
-        let config = ron::ser::PrettyConfig::new().struct_names(false).indentor("  ".to_string());
-        ron::ser::to_string_pretty(self, config)
+        ron::ser::to_string_pretty(self, Self::ron_layout())
+    }
+
+    /// Writes what [`Ruleset::to_ron`] returns into `w` as it is made, without holding the whole
+    /// text (it is several times the size of the source: most of `tempo compile`'s peak memory
+    /// when it was built as one string first).
+    pub fn write_ron<W: std::io::Write>(&self, w: W) -> Result<(), ron::Error> {
+        ron::Options::default().to_io_writer_pretty(w, self, Self::ron_layout())
+    }
+
+    fn ron_layout() -> ron::ser::PrettyConfig {
+        ron::ser::PrettyConfig::new().struct_names(false).indentor("  ".to_string())
     }
 
     /// Reads RON written by [`Ruleset::to_ron`], refusing other format versions and anything

@@ -114,7 +114,7 @@ impl Chain {
         let mut push = |kind: Kind, name: &ast::Ident, span: Span| {
             let span = trimmed(self.sources.text(span.file), span);
             out.push(Declaration {
-                name: name.name.clone(),
+                name: name.name.to_string(),
                 kind,
                 name_span: name.span,
                 span,

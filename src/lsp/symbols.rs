@@ -30,7 +30,7 @@ pub fn document_symbols(documents: &Documents, uri: &Url) -> Result<Vec<Document
 fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
     let text = sources.text(item.span.file);
     let named = |name: &ast::Ident, kind: SymbolKind, detail: &str| {
-        (name.name.clone(), Some(name.span), kind, Some(detail.to_string()))
+        (name.name.to_string(), Some(name.span), kind, Some(detail.to_string()))
     };
     let (name, selection, kind, detail) = match &item.decl {
         Decl::Stat { name, .. } => named(name, SymbolKind::CONSTANT, "stat"),
@@ -59,7 +59,7 @@ fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
                 .map(|phase| {
                     make(
                         sources,
-                        phase.name.name.clone(),
+                        phase.name.name.to_string(),
                         Some("phase".into()),
                         SymbolKind::MODULE,
                         phase.span,

@@ -552,7 +552,7 @@ impl Builder {
     }
 
     fn ident(&self, p: &P) -> Ident {
-        Ident { name: p.as_str().to_string(), span: self.span(p) }
+        Ident { name: p.as_str().into(), span: self.span(p) }
     }
 
     fn string(&self, p: &P) -> String {
@@ -876,6 +876,7 @@ impl Builder {
         for c in kids(&body) {
             clauses.push(self.action_clause(c)?);
         }
+        clauses.shrink_to_fit();
         Ok(Action { kind, name, label, clauses })
     }
 
@@ -981,6 +982,7 @@ impl Builder {
             }
             terms.push(CostTerm { amount, pool, per });
         }
+        terms.shrink_to_fit();
         Ok(CostTerms { terms, span })
     }
 
@@ -1268,6 +1270,9 @@ impl Builder {
         for s in kids(&p) {
             stmts.push(self.stmt(s)?);
         }
+        // A block holds one or two statements most often; a vector grown by pushes keeps room
+        // for four, and the tree is most of a compile's peak memory (issue 10, item 6).
+        stmts.shrink_to_fit();
         Ok(Block { stmts, span })
     }
 
