@@ -2664,6 +2664,7 @@ stat wings = 0
 pool ap { max 1; refresh at turn_start }
 terrain mud "Mud" { slows 3 unless wings > 0 }
 terrain pit "Pit" { blocks unless wings > 0 }
+terrain gate "Gate" { blocks if wings > 0 }
 action walk { cost 1 ap; resolve { move 7 leap jump } }
 action creep { cost 1 ap; resolve { move 7 / 2 } }
 "#;
@@ -2688,6 +2689,10 @@ action creep { cost 1 ap; resolve { move 7 / 2 } }
     assert_in_order(&play(rules, &s("\"jump\": 1", "walk", pit)).expect("runs"), &["A moves from 0 to 2."]);
     // A leap of 2 clears it: 2 open places, 2 in the air, the landing place, then 2 more.
     assert_in_order(&play(rules, &s("\"jump\": 2", "walk", pit)).expect("runs"), &["A moves from 0 to 7."]);
+    // `if` applies a clause only when it holds: the gate stops the winged, not the others.
+    let gate = r#"(kind: "gate", from: 4)"#;
+    assert_in_order(&play(rules, &s("\"wings\": 1", "walk", gate)).expect("runs"), &["A moves from 0 to 3."]);
+    assert_in_order(&play(rules, &s("\"jump\": 0", "walk", gate)).expect("runs"), &["A moves from 0 to 7."]);
     // Without terrain in the scenario, the same rules walk the whole way.
     assert_in_order(&play(rules, &s("\"jump\": 0", "walk", "")).expect("runs"), &["A moves from 0 to 7."]);
     // A terrain kind the ruleset does not declare is a scenario error with a did-you-mean.

@@ -244,29 +244,15 @@ impl<'a> Lowerer<'a> {
                     r.objects.push(ir::Named { name: name.name.to_string(), label: label.clone() })
                 }
                 Decl::Terrain(t) => {
-                    let slows = t.slows.as_ref().map(|(amount, guard)| {
-                        let amount = self.int(amount, plain);
-                        // Kept as "spared when": `unless C` spares when C, `if C` when not C.
-                        let spared = guard.as_ref().map(|g| {
-                            let c = self.cond(&g.cond, plain);
-                            if g.negated {
-                                c
-                            } else {
-                                ir::Expr::Not(Box::new(c))
-                            }
-                        });
-                        (amount, spared)
-                    });
-                    let blocks = t.blocks.as_ref().map(|(_, guard)| {
-                        guard.as_ref().map(|g| {
-                            let c = self.cond(&g.cond, plain);
-                            if g.negated {
-                                c
-                            } else {
-                                ir::Expr::Not(Box::new(c))
-                            }
+                    // Kept as "spared when", the guard's negation: `unless C` spares when C holds.
+                    let spared = |this: &mut Self, g: &Option<ast::Guard>| {
+                        this.guard(g, plain).map(|c| match c {
+                            ir::Expr::Not(c) => *c,
+                            c => ir::Expr::Not(Box::new(c)),
                         })
-                    });
+                    };
+                    let blocks = t.blocks.as_ref().map(|(_, guard)| spared(self, guard));
+                    let slows = t.slows.as_ref().map(|(amount, guard)| (self.int(amount, plain), spared(self, guard)));
                     r.terrains.push(ir::Terrain {
                         name: t.name.name.to_string(),
                         label: t.label.clone(),

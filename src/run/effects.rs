@@ -352,37 +352,21 @@ impl<'r, S: Sink> Engine<'r, S> {
                 return self.run_flow(branch, c, cause);
             }
             Effect::Move(amount) | Effect::MoveAway(amount) | Effect::MoveThrough(amount) => {
-                let n = self.eval(amount, c)?.max(0);
-                if self.world.movement_blocked(c.owner).is_some() {
-                    return Ok(false);
-                }
                 let way = match e {
                     Effect::Move(_) => Way::Toward,
                     Effect::MoveAway(_) => Way::Away,
                     _ => Way::Through,
                 };
-                if let Some(to) = self.destination(way, c.owner, c.target, n, 0)? {
-                    return self.travel(c.owner, to, c);
-                }
+                return self.voluntary_move(way, amount, None, c);
             }
-            Effect::MoveLeaping { way, amount, leap } => {
-                let n = self.eval(amount, c)?.max(0);
-                let leap = self.eval(leap, c)?.clamp(0, 2 * MAX_POSITION);
-                if self.world.movement_blocked(c.owner).is_some() {
-                    return Ok(false);
-                }
-                if let Some(to) = self.destination(*way, c.owner, c.target, n, leap)? {
-                    return self.travel(c.owner, to, c);
-                }
-            }
+            Effect::MoveLeaping { way, amount, leap } => return self.voluntary_move(*way, amount, Some(leap), c),
             Effect::Take { kind, from, within } => {
                 let found = match from {
+                    // Out of one's own hands into one's own hands is no taking.
+                    Some(w) if c.who(*w)? == c.owner => None,
                     Some(w) => {
                         let w = c.who(*w)?;
-                        self.world
-                            .objects
-                            .iter()
-                            .position(|o| o.kind == *kind && o.holders.contains(&w) && w != c.owner)
+                        self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w))
                     }
                     None => {
                         let reach = match within {
@@ -486,6 +470,29 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         Ok(false)
+    }
+
+    /// `move [away|through] N [leap L]` by the rule's owner: nothing while something blocks its
+    /// movement or there is nobody to move toward or away from; else it travels.
+    fn voluntary_move(
+        &mut self,
+        way: Way,
+        amount: &ir::Expr,
+        leap: Option<&ir::Expr>,
+        c: &Ctx,
+    ) -> Result<bool, RunError> {
+        let n = self.eval(amount, c)?.max(0);
+        let leap = match leap {
+            Some(x) => self.eval(x, c)?.clamp(0, 2 * MAX_POSITION),
+            None => 0,
+        };
+        if self.world.movement_blocked(c.owner).is_some() {
+            return Ok(false);
+        }
+        match self.destination(way, c.owner, c.target, n, leap)? {
+            Some(to) => self.travel(c.owner, to, c),
+            None => Ok(false),
+        }
     }
 
     /// Where a move of `n` units the way `way` would take `who` (`None`: nobody to move toward
