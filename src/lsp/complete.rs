@@ -80,7 +80,7 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
     })
 }
 
-const DECL_KINDS: [&str; 15] = [
+const DECL_KINDS: [&str; 17] = [
     "pool",
     "stat",
     "derive",
@@ -96,10 +96,12 @@ const DECL_KINDS: [&str; 15] = [
     "outro",
     "effect",
     "degrees",
+    "terrain",
+    "object",
 ];
 
 /// Words after which a new name is written.
-const DECLARING: [&str; 13] = [
+const DECLARING: [&str; 15] = [
     "ruleset",
     "pool",
     "stat",
@@ -113,6 +115,8 @@ const DECLARING: [&str; 13] = [
     "outro",
     "hook",
     "effect",
+    "terrain",
+    "object",
 ];
 
 fn want(before: &[Token<'_>]) -> Want {
@@ -137,6 +141,8 @@ fn want(before: &[Token<'_>]) -> Want {
         "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "apply" | "has" | "implies" | "applies" => return Want::Names(CONDITIONS),
+        "holds" | "take" | "handle" | "drop" | "handlers" => return Want::Names(&[KindSet::Of("object")]),
+        "(" if prev2 == "handlers" => return Want::Names(&[KindSet::Of("object")]),
         "remove" if depth > 0 => return Want::Names(CONDITIONS),
         "remove" => return Want::DeclKinds,
         "into" | "spend" | "state_order" => return Want::Names(POOLS),
@@ -165,6 +171,8 @@ fn want(before: &[Token<'_>]) -> Want {
                 "outro" => &[KindSet::Of("outro")],
                 "effect" => &[KindSet::Of("effect")],
                 "degrees" => &[KindSet::Of("degrees")],
+                "terrain" => &[KindSet::Of("terrain")],
+                "object" => &[KindSet::Of("object")],
                 _ => &[],
             });
         }
@@ -244,6 +252,8 @@ fn in_scope(documents: &Documents, doc: &Document) -> Vec<Declaration> {
             "event" => next(1).map(|t| (Kind::Event, t)),
             "condition" => next(1).map(|t| (Kind::Condition, t)),
             "trigger" => next(1).map(|t| (Kind::Trigger, t)),
+            "object" => next(1).map(|t| (Kind::Object, t)),
+            "terrain" => next(1).map(|t| (Kind::Terrain, t)),
             word => ActionKind::from_word(word).and_then(|kind| {
                 let n = if word == "free" && tokens.get(i + 1).is_some_and(|t| t.text == "action") { 2 } else { 1 };
                 next(n).map(|t| (Kind::Action(kind), t))
@@ -329,5 +339,11 @@ mod tests {
             want_at_end("reaction r { on "),
             Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event])
         );
+        let objects = Want::Names(&[KindSet::Of("object")]);
+        assert_eq!(want_at_end("action a { requires target holds "), objects);
+        assert_eq!(want_at_end("action a { resolve { drop "), objects);
+        assert_eq!(want_at_end("action a { cost 1 ap when handlers("), objects);
+        assert_eq!(want_at_end("object "), Want::Nothing);
+        assert_eq!(want_at_end("terrain "), Want::Nothing);
     }
 }
