@@ -991,6 +991,19 @@ impl<'r, S: Sink> Engine<'r, S> {
             .collect()
     }
 
+    /// Where each object is, in the scenario's order.
+    pub fn final_objects(&self) -> Vec<super::trace::FinalObject> {
+        self.world
+            .objects
+            .iter()
+            .map(|o| super::trace::FinalObject {
+                object: o.name.clone(),
+                at: o.holders.is_empty().then_some(o.at),
+                held_by: o.holders.iter().map(|&h| self.names.who[h].clone()).collect(),
+            })
+            .collect()
+    }
+
     /// Hours of downtime after the encounter; an interrupted hour recovers nothing.
     /// Plays the hours of downtime; returns how many hours at its end went uninterrupted.
     pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<u32, RunError> {

@@ -434,7 +434,7 @@ fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "rest", rest);
             field(out, "outcome", outcome);
         }
-        Event::EncounterEnd { reason, state } => {
+        Event::EncounterEnd { reason, state, objects } => {
             tag(out, "encounter_end");
             field(out, "reason", reason);
             key(out, "state");
@@ -451,6 +451,24 @@ fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
                 out.push(b'}');
             }
             out.push(b'}');
+            if !objects.is_empty() {
+                out.extend_from_slice(b",\"objects\":[");
+                for (i, o) in objects.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(b"{\"object\":");
+                    string(out, &o.object);
+                    match o.at {
+                        Some(at) => int_field(out, "at", at),
+                        None => out.extend_from_slice(b",\"at\":null"),
+                    }
+                    out.extend_from_slice(b",\"held_by\":");
+                    list(out, &o.held_by);
+                    out.push(b'}');
+                }
+                out.push(b']');
+            }
         }
     }
 }
@@ -768,8 +786,19 @@ mod tests {
                 chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None }),
             },
             Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None },
-            Event::EncounterEnd { reason: n.to_string(), state },
-            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new() },
+            Event::EncounterEnd {
+                reason: n.to_string(),
+                state,
+                objects: vec![
+                    super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
+                    super::super::trace::FinalObject {
+                        object: name("chest"),
+                        at: None,
+                        held_by: vec![n.clone(), name("B")],
+                    },
+                ],
+            },
+            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), objects: vec![] },
         ]);
         events
     }

@@ -72,8 +72,8 @@ impl<'a, S: Sink> Runner<'a, S> {
         let (e, s) = (&mut self.engine, self.scenario);
         e.reset(&self.setup, seed.unwrap_or(s.seed))?;
         let reason = e.encounter(s.rounds, s.outro.as_ref())?;
-        let state = e.final_state();
-        e.emit(Event::EncounterEnd { reason, state });
+        let (state, objects) = (e.final_state(), e.final_objects());
+        e.emit(Event::EncounterEnd { reason, state, objects });
         e.clock.ended = None;
         if let Some(after) = &s.after {
             let slept = if after.downtime_hours > 0 {
@@ -85,8 +85,8 @@ impl<'a, S: Sink> Runner<'a, S> {
                 e.rest(rest, slept)?;
             }
             if after.downtime_hours > 0 || after.rest.is_some() {
-                let state = e.final_state();
-                e.emit(Event::EncounterEnd { reason: "after downtime".into(), state });
+                let (state, objects) = (e.final_state(), e.final_objects());
+                e.emit(Event::EncounterEnd { reason: "after downtime".into(), state, objects });
             }
         }
         Ok(())

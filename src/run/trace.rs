@@ -162,6 +162,15 @@ pub struct FinalState {
     pub conditions: Vec<Name>,
 }
 
+/// One object at the end: where it lies, or who holds it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FinalObject {
+    pub object: Name,
+    /// Where it lies; `None` while someone holds it.
+    pub at: Option<i64>,
+    pub held_by: Vec<Name>,
+}
+
 /// An entry of `initiative.order`: one name, or a group acting together.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -285,6 +294,9 @@ pub enum Event {
     EncounterEnd {
         reason: String,
         state: BTreeMap<Name, FinalState>,
+        /// Where each of the scenario's objects is (none listed when it has none).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        objects: Vec<FinalObject>,
     },
     /// A policy's turn decision, with what it considered (`tempo run --decisions` only).
     Decision {
@@ -541,7 +553,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             };
             format!("  {who} ({policy}) considers {options}; takes {chosen}.")
         }
-        Event::EncounterEnd { reason, state } => {
+        Event::EncounterEnd { reason, state, objects } => {
             let mut s = format!("\nEncounter ends: {reason}.");
             for (name, st) in state {
                 let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{} {v}", l.pool(p))).collect();
@@ -550,6 +562,16 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
                     let conditions: Vec<&str> = st.conditions.iter().map(|c| l.condition(c)).collect();
                     let _ = write!(s, "; {}", conditions.join(", "));
                 }
+            }
+            if !objects.is_empty() {
+                let each: Vec<String> = objects
+                    .iter()
+                    .map(|o| match o.at {
+                        Some(at) => format!("{} lies at {at}", o.object),
+                        None => format!("{} held by {}", o.object, o.held_by.join(" and ")),
+                    })
+                    .collect();
+                let _ = write!(s, "\n  Objects: {}.", each.join("; "));
             }
             s
         }
