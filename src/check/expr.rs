@@ -98,7 +98,8 @@ impl Lowerer<'_> {
             },
             ExprKind::Bool(b) => (Expr::Bool(*b), Ty::Bool),
             ExprKind::Dice { count, sides } => self.dice(e, count, sides),
-            ExprKind::Path(path) => self.value_path(path, ctx),
+            ExprKind::Path(path) => self.value_path(&path.parts, path.span, ctx),
+            ExprKind::Name(name) => self.value_path(std::slice::from_ref(name), name.span, ctx),
             ExprKind::Call { func, args } => self.call(e, func, args, ctx),
             ExprKind::Neg(inner) => (Expr::Neg(Box::new(self.int(inner, ctx))), Ty::Int),
             ExprKind::Not(inner) => (Expr::Not(Box::new(self.cond(inner, ctx))), Ty::Bool),
@@ -208,8 +209,8 @@ impl Lowerer<'_> {
             }
             "amount" => {
                 arity(1, self);
-                let event = match args.first().map(|a| &a.kind) {
-                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => self.event_named(&p.parts[0]),
+                let event = match args.first().and_then(|a| a.kind.single_name()) {
+                    Some(name) => self.event_named(name),
                     _ => {
                         if let Some(a) = args.first() {
                             self.error(
@@ -260,10 +261,8 @@ impl Lowerer<'_> {
             }
             "handlers" => {
                 arity(1, self);
-                match args.first().map(|a| &a.kind) {
-                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => {
-                        (Expr::Handlers(self.object_ref(&p.parts[0])), Ty::Int)
-                    }
+                match args.first().and_then(|a| a.kind.single_name()) {
+                    Some(name) => (Expr::Handlers(self.object_ref(name)), Ty::Int),
                     _ => {
                         if let Some(a) = args.first() {
                             self.error(
@@ -278,8 +277,8 @@ impl Lowerer<'_> {
             }
             "count_near" => {
                 arity(3, self);
-                let relation = match args.first().map(|a| &a.kind) {
-                    Some(ExprKind::Path(p)) if p.parts.len() == 1 => self.relation(&p.parts[0]),
+                let relation = match args.first().and_then(|a| a.kind.single_name()) {
+                    Some(name) => self.relation(name),
                     _ => {
                         if let Some(a) = args.first() {
                             self.error(
@@ -318,8 +317,8 @@ impl Lowerer<'_> {
     }
 
     fn is(&mut self, who: &ast::Expr, relation: &ast::Ident, ctx: Ctx) -> (Expr, Ty) {
-        if let ExprKind::Path(p) = &who.kind {
-            if p.parts.len() == 1 && p.parts[0].name == "trigger" {
+        if let Some(word) = who.kind.single_name() {
+            if word.name == "trigger" {
                 if !ctx.event {
                     self.misplaced(
                         who.span,
@@ -371,17 +370,15 @@ impl Lowerer<'_> {
 
     /// `self`, `target` or `actor` as written in an expression.
     fn who_expr(&mut self, e: &ast::Expr, ctx: Ctx) -> Who {
-        match &e.kind {
-            ExprKind::Path(p) if p.parts.len() == 1 => self.who_word(&p.parts[0], ctx),
-            _ => {
-                self.error(
-                    Diagnostic::error(Code::UnknownOption, e.span, "expected a participant here")
-                        .label("not a participant")
-                        .help("participants are `self`, `target`, `actor`, `victim` and `source`"),
-                );
-                Who::Owner
-            }
+        if let Some(word) = e.kind.single_name() {
+            return self.who_word(word, ctx);
         }
+        self.error(
+            Diagnostic::error(Code::UnknownOption, e.span, "expected a participant here")
+                .label("not a participant")
+                .help("participants are `self`, `target`, `actor`, `victim` and `source`"),
+        );
+        Who::Owner
     }
 
     pub fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
@@ -428,15 +425,14 @@ impl Lowerer<'_> {
     }
 
     /// A name used as a value: a stat, derived value, pool, built-in, or `pool.max`.
-    fn value_path(&mut self, path: &ast::Path, ctx: Ctx) -> (Expr, Ty) {
-        let parts = &path.parts;
-        if let [trigger, amount] = parts.as_slice() {
+    fn value_path(&mut self, parts: &[ast::Ident], span: crate::source::Span, ctx: Ctx) -> (Expr, Ty) {
+        if let [trigger, amount] = parts {
             if trigger.name == "trigger" && amount.name == "amount" {
                 self.option_word(trigger);
                 self.option_word(amount);
                 if !ctx.event {
                     self.misplaced(
-                        path.span,
+                        span,
                         "`trigger.amount` is the amount of the event a reaction or trigger answers; there is none here",
                     );
                 }
@@ -447,13 +443,13 @@ impl Lowerer<'_> {
             Some(w) if WHO_WORDS.contains(&w) && parts.len() > 1 => (self.who_word(&parts[0], ctx), &parts[1..]),
             Some(w) if WHO_WORDS.contains(&w) || w == "trigger" => {
                 self.error(
-                    Diagnostic::error(Code::TypeMismatch, path.span, format!("`{w}` is a participant, not a value"))
+                    Diagnostic::error(Code::TypeMismatch, span, format!("`{w}` is a participant, not a value"))
                         .label("a participant")
                         .help(format!("read one of its values, e.g. `{w}.hp`, or test it with `has` / `is`")),
                 );
                 return (Expr::Int(0), Ty::Unknown);
             }
-            _ => (Who::Owner, &parts[..]),
+            _ => (Who::Owner, parts),
         };
         let Some(first) = rest.first() else {
             return (Expr::Int(0), Ty::Unknown);
@@ -540,7 +536,7 @@ impl Lowerer<'_> {
             };
         }
         self.error(
-            Diagnostic::error(Code::UnknownName, path.span, "this name has too many parts")
+            Diagnostic::error(Code::UnknownName, span, "this name has too many parts")
                 .label("not a value")
                 .help("values are written `name`, `who.name`, `pool.max` or `who.pool.max`"),
         );

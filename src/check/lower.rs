@@ -142,7 +142,9 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    pub fn lower(&mut self, name: &ast::Ident, entries: &[Entry]) -> ir::Ruleset {
+    /// Lowers the merged declarations; with `release`, each action's and trigger's body is freed
+    /// once lowered (see `Entry::release_body`).
+    pub fn lower(&mut self, name: &ast::Ident, entries: &mut [Entry], release: bool) -> ir::Ruleset {
         let plain = Ctx::default();
         let mut r = ir::Ruleset {
             format_version: ir::FORMAT_VERSION,
@@ -188,7 +190,7 @@ impl<'a> Lowerer<'a> {
             dispatch: ir::Dispatch::default(),
         };
         // Before any check is lowered: checks name their levels.
-        for entry in entries {
+        for entry in entries.iter() {
             if let Decl::Degrees(d) = &entry.item.decl {
                 let degrees = self.degrees(d);
                 r.degrees.push(degrees);
@@ -196,7 +198,7 @@ impl<'a> Lowerer<'a> {
         }
         self.levels =
             r.degrees.iter().map(|d| d.levels.iter().map(|l| (l.name.clone(), l.success)).collect()).collect();
-        for entry in entries {
+        for entry in entries.iter() {
             if let Decl::DefaultDegrees(name) = &entry.item.decl {
                 self.default_degrees = self.degrees_ref(name);
             }
@@ -218,7 +220,7 @@ impl<'a> Lowerer<'a> {
         let mut has_initiative = false;
         // Actions are the bulk of a large ruleset: one allocation of the right size.
         r.actions.reserve_exact(entries.iter().filter(|e| matches!(e.item.decl, Decl::Action(_))).count());
-        for entry in entries {
+        for entry in entries.iter_mut() {
             let loc = self.loc(entry.item.span);
             match &entry.item.decl {
                 Decl::Title(t) => r.title = Some(t.clone()),
@@ -437,6 +439,9 @@ impl<'a> Lowerer<'a> {
                     let when = when.as_ref().map(|w| self.cond(w, plain));
                     r.cost_adjustments.push(ir::CostAdjust { subject, except, op, when, loc });
                 }
+            }
+            if release {
+                entry.release_body();
             }
         }
         // An effect no `do` names is still checked, read where anything may be named.
@@ -1145,10 +1150,7 @@ impl<'a> Lowerer<'a> {
                     for t in ties {
                         let tb = match t {
                             ast::TieBreak::Higher(name) => {
-                                let e = ast::Expr::new(
-                                    ast::ExprKind::Path(ast::Path { parts: vec![name.clone()], span: name.span }),
-                                    name.span,
-                                );
+                                let e = ast::Expr::new(ast::ExprKind::Name(name.clone()), name.span);
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),

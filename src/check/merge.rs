@@ -104,6 +104,65 @@ pub enum Merged<'a> {
     Overridden(Box<Item>),
 }
 
+impl Entry<'_> {
+    /// Frees what lowering has read of this declaration's body (an action's or trigger's
+    /// clauses), when the entry owns its item; a borrowed item is left as it is. Lowering a large
+    /// ruleset then holds the syntax tree and the IR together for one declaration at a time, not
+    /// for all of them (issue 10, item 6).
+    pub fn release_body(&mut self) {
+        if let Merged::Overridden(item) = &mut self.item {
+            if let Decl::Action(a) | Decl::Trigger(a) = &mut item.decl {
+                a.clauses = Vec::new();
+            }
+        }
+    }
+}
+
+/// Where an entry's item is: in a file (file, index), or owned already (an override's result).
+pub struct Place {
+    at: Result<(usize, usize), Box<Item>>,
+    file_index: usize,
+}
+
+/// Where each entry's item sits in `files` (by its address), so the entries can be let go of and
+/// then made again, owning their items ([`owned`]).
+pub fn places(entries: Vec<Entry<'_>>, files: &[File]) -> Vec<Place> {
+    let mut at: HashMap<*const Item, (usize, usize)> = HashMap::new();
+    for (f, file) in files.iter().enumerate() {
+        for (i, item) in file.items.iter().enumerate() {
+            at.insert(item as *const Item, (f, i));
+        }
+    }
+    entries
+        .into_iter()
+        .map(|e| Place {
+            at: match e.item {
+                Merged::Written(item) => at.get(&(item as *const Item)).copied().ok_or_else(|| Box::new(item.clone())),
+                Merged::Overridden(item) => Err(item),
+            },
+            file_index: e.file_index,
+        })
+        .collect()
+}
+
+/// The entries again, each owning its item, taken out of `files` (which are left without
+/// items): a compile that does not keep its trees can then free each declaration once it is
+/// lowered (`Entry::release_body`).
+pub fn owned(places: Vec<Place>, files: &mut [File]) -> Vec<Entry<'static>> {
+    let mut items: Vec<Vec<Option<Item>>> =
+        files.iter_mut().map(|f| std::mem::take(&mut f.items).into_iter().map(Some).collect()).collect();
+    places
+        .into_iter()
+        .filter_map(|p| {
+            let item = match p.at {
+                Ok((f, i)) => Box::new(items.get_mut(f)?.get_mut(i)?.take()?),
+                Err(item) => item,
+            };
+            Some(Entry { item: Merged::Overridden(item), file_index: p.file_index })
+        })
+        .collect()
+}
+
 impl std::ops::Deref for Merged<'_> {
     type Target = Item;
 

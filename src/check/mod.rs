@@ -96,12 +96,19 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
     let mut ruleset = None;
     let mut option_words = Vec::new();
     let mut names_read = Vec::new();
-    let files = std::mem::take(&mut loaded.files);
+    let mut files = std::mem::take(&mut loaded.files);
     if let Some(root_name) = files.last().map(|root| root.name.clone()) {
-        let entries = merge::merge(&files, &mut diagnostics);
+        let mut entries = merge::merge(&files, &mut diagnostics);
+        // Without trees to hand back, the entries own their declarations, and lowering frees
+        // each one's body once it is read: the tree and the IR are not both whole at the end.
+        let release = !keep;
+        if release {
+            let places = merge::places(entries, &files);
+            entries = merge::owned(places, &mut files);
+        }
         let scope = scope::Scope::new(&entries);
         let mut lowerer = lower::Lowerer::new(&scope, &sources);
-        let r = lowerer.lower(&root_name, &entries);
+        let r = lowerer.lower(&root_name, &mut entries, release);
         diagnostics.append(&mut lowerer.diagnostics);
         option_words = std::mem::take(&mut lowerer.option_words);
         names_read = std::mem::take(&mut lowerer.names_read);

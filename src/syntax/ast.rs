@@ -69,7 +69,7 @@ pub enum Decl {
         order: Ident,
         depth: Option<Expr>,
     },
-    Limit(Limit),
+    Limit(Box<Limit>),
     DefaultCost(CostTerms),
     Action(Action),
     Trigger(Action),
@@ -126,7 +126,7 @@ pub enum Decl {
     /// `reach EXPR`: how far each participant threatens.
     Reach(Expr),
     /// `terrain NAME ["Label"] { slows EXPR [unless COND]; blocks [unless COND] }`.
-    Terrain(Terrain),
+    Terrain(Box<Terrain>),
     /// `object NAME ["Label"]`: a kind of thing on the map or in someone's hands.
     Object {
         name: Ident,
@@ -825,13 +825,18 @@ impl Expr {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
-    /// The digits as written; the checker turns them into a number and reports overflow.
-    Int(String),
+    /// The digits as written; the checker turns them into a number and reports overflow. Held
+    /// inline: most numbers are a few digits, and one allocation each added up in a large file.
+    Int(compact_str::CompactString),
     Bool(bool),
     Dice {
         count: Box<str>,
         sides: Box<str>,
     },
+    /// A name alone (`hp`, `damage`, `self`): a path of one part, without a vector of its own
+    /// (most paths are one name; the allocation each added up in a large file).
+    Name(Ident),
+    /// Names joined by dots: `target.hp`, `energy.max`.
     Path(Path),
     Call {
         func: Box<Ident>,
@@ -864,6 +869,17 @@ pub enum ExprKind {
         who: Box<Expr>,
         kind: Box<Ident>,
     },
+}
+
+impl ExprKind {
+    /// The name, when this is one name alone (not a dotted path, not anything else).
+    pub fn single_name(&self) -> Option<&Ident> {
+        match self {
+            ExprKind::Name(n) => Some(n),
+            ExprKind::Path(p) if p.parts.len() == 1 => p.parts.first(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

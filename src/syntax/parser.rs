@@ -706,7 +706,7 @@ impl Builder {
                     Some(g) => Some(self.guard(g)?),
                     None => None,
                 };
-                Decl::Limit(Limit { each, subject, except, amount, guard })
+                Decl::Limit(Box::new(Limit { each, subject, except, amount, guard }))
             }
             Rule::default_cost_item => {
                 it.next(); // `cost`
@@ -761,7 +761,7 @@ impl Builder {
                         t.blocks = Some((self.span(&word), guard));
                     }
                 }
-                Decl::Terrain(t)
+                Decl::Terrain(Box::new(t))
             }
             Rule::downtime_item => {
                 let mut name = None;
@@ -1502,7 +1502,7 @@ impl Builder {
                 }
                 self.deep(Expr::new(ExprKind::Neg(Box::new(e)), span))
             }
-            Rule::int => Ok(Expr::new(ExprKind::Int(p.as_str().to_string()), span)),
+            Rule::int => Ok(Expr::new(ExprKind::Int(p.as_str().into()), span)),
             Rule::dice => {
                 let (count, sides) = p.as_str().split_once('d').unwrap_or(("", "0"));
                 Ok(Expr::new(ExprKind::Dice { count: count.into(), sides: sides.into() }, span))
@@ -1511,7 +1511,14 @@ impl Builder {
                 let value = kids(&p).next().map(|k| k.as_rule()) == Some(Rule::kw_true);
                 Ok(Expr::new(ExprKind::Bool(value), span))
             }
-            Rule::path => Ok(Expr::new(ExprKind::Path(self.path(p)), span)),
+            Rule::path => {
+                let mut parts = kids(&p);
+                let kind = match (parts.next(), parts.next()) {
+                    (Some(name), None) => ExprKind::Name(self.ident(&name)),
+                    _ => ExprKind::Path(self.path(p)),
+                };
+                Ok(Expr::new(kind, span))
+            }
             Rule::call => {
                 let mut it = kids(&p);
                 let func = self.ident(&self.next(&mut it, &p)?);

@@ -469,6 +469,7 @@ impl Shift for ExprKind {
         match self {
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Dice { .. } => {}
             ExprKind::Path(p) => p.shift(by),
+            ExprKind::Name(n) => n.shift(by),
             ExprKind::Call { func, args } => {
                 func.shift(by);
                 args.shift(by);
