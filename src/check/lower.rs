@@ -829,7 +829,7 @@ impl<'a> Lowerer<'a> {
         let ctx = Ctx { target: has_target, event: has_on, ..Ctx::default() };
         let mut out = ir::Action {
             name: a.name.name.to_string(),
-            label: a.label.clone(),
+            label: a.label.as_ref().map(|l| l.to_string()),
             kind: a.kind,
             costs: Vec::new(),
             partner_cost: Vec::new(),

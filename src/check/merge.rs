@@ -52,7 +52,7 @@ fn key(decl: &Decl) -> Key {
             "turn_end" => Key::Single("sequence turn_end"),
             _ => Key::Single("sequence turn_start"),
         },
-        Decl::Hook(Hook { name: Some(name), .. }) => named(DeclKind::Hook, name),
+        Decl::Hook(h) if h.name.is_some() => h.name.as_ref().map_or(Key::None, |name| named(DeclKind::Hook, name)),
         Decl::Downtime { name: Some(name), .. } => named(DeclKind::Downtime, name),
         Decl::Limit(_) | Decl::Hook(_) | Decl::Downtime { .. } | Decl::Remove { .. } | Decl::CostAdjust { .. } => {
             Key::None
@@ -82,7 +82,8 @@ fn name_span(item: &Item) -> Span {
         Decl::Terrain(t) => t.name.span,
         Decl::Pool(p) => p.name.span,
         Decl::Degrees(d) => d.name.span,
-        Decl::Hook(Hook { name: Some(name), .. }) | Decl::Downtime { name: Some(name), .. } => name.span,
+        Decl::Hook(h) if h.name.is_some() => h.name.as_ref().map_or(item.span, |name| name.span),
+        Decl::Downtime { name: Some(name), .. } => name.span,
         Decl::Condition(c) => c.name.span,
         Decl::Action(a) | Decl::Trigger(a) => a.name.span,
         _ => Span { end: item.span.start + 1, ..item.span },

@@ -162,12 +162,12 @@ impl Rules<'_> {
             Decl::Trigger(t) => self.trigger(t, doc),
             Decl::Condition(c) => self.condition(c, doc),
             // An unnamed hook is shown (and matched with a base's) by what it says: `at TIMING`.
-            Decl::Hook(Hook { name: None, body, .. }) => {
+            Decl::Hook(h) if h.name.is_none() => {
                 let head = self.texts.head(item.span);
                 let mut summary = vec![code(head.clone())];
                 if doc.is_none() {
                     summary.push(text(": "));
-                    summary.extend(self.block(body));
+                    summary.extend(self.block(&h.body));
                 }
                 plain("rule", head, summary)
             }
@@ -515,7 +515,7 @@ impl Rules<'_> {
         Entry {
             kind: kind_word(action.kind).into(),
             name: action.name.name.to_string(),
-            label: action.label.clone(),
+            label: action.label.as_ref().map(|l| l.to_string()),
             summary,
             details: Vec::new(),
             doc,
@@ -610,7 +610,7 @@ impl Rules<'_> {
         Entry {
             kind: "trigger".into(),
             name: trigger.name.name.to_string(),
-            label: trigger.label.clone(),
+            label: trigger.label.as_ref().map(|l| l.to_string()),
             summary: joined(parts),
             details: Vec::new(),
             doc,

@@ -205,7 +205,7 @@ impl<'s> Texts<'s> {
 }
 
 /// Joins a doc comment's lines into one paragraph.
-fn paragraph(doc: &Option<String>) -> Option<String> {
+fn paragraph(doc: &Option<compact_str::CompactString>) -> Option<String> {
     let text = doc.as_ref()?.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
     (!text.is_empty()).then_some(text)
 }

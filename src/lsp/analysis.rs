@@ -118,7 +118,7 @@ impl Chain {
                 kind,
                 name_span: name.span,
                 span,
-                doc: item.doc.clone(),
+                doc: item.doc.as_ref().map(|d| d.to_string()),
                 header: header(self.sources.text(span.file), span),
             });
         };
@@ -137,7 +137,11 @@ impl Chain {
             Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
             Decl::Object { name, .. } => push(Kind::Object, name, item.span),
             Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
-            Decl::Hook(ast::Hook { name: Some(name), .. }) => push(Kind::Hook, name, item.span),
+            Decl::Hook(h) if h.name.is_some() => {
+                if let Some(name) = &h.name {
+                    push(Kind::Hook, name, item.span)
+                }
+            }
             Decl::Downtime { name: Some(name), .. } => push(Kind::Downtime, name, item.span),
             Decl::Round(phases) => {
                 for phase in phases {

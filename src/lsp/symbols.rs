@@ -47,7 +47,10 @@ fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
         Decl::Degrees(d) => named(&d.name, SymbolKind::ENUM, "degrees"),
         Decl::Object { name, .. } => named(name, SymbolKind::STRUCT, "object"),
         Decl::Terrain(t) => named(&t.name, SymbolKind::ENUM, "terrain"),
-        Decl::Hook(ast::Hook { name: Some(name), .. }) => named(name, SymbolKind::FUNCTION, "hook"),
+        Decl::Hook(h) if h.name.is_some() => match &h.name {
+            Some(name) => named(name, SymbolKind::FUNCTION, "hook"),
+            None => (first_word(text, item.span), None, SymbolKind::FUNCTION, None),
+        },
         Decl::Downtime { name: Some(name), .. } => named(name, SymbolKind::FUNCTION, "downtime"),
         Decl::Initiative(_) | Decl::Round(_) => (first_word(text, item.span), None, SymbolKind::NAMESPACE, None),
         _ => (first_line(text, item.span), None, SymbolKind::KEY, None),

@@ -34,7 +34,7 @@ pub struct File {
 #[derive(Debug, Clone)]
 pub struct Item {
     /// The `##` lines directly above the item, joined with newlines.
-    pub doc: Option<String>,
+    pub doc: Option<compact_str::CompactString>,
     /// `override` was written in front of it.
     pub is_override: bool,
     pub decl: Decl,
@@ -73,7 +73,9 @@ pub enum Decl {
     DefaultCost(CostTerms),
     Action(Action),
     Trigger(Action),
-    Hook(Hook),
+    /// Boxed, as the larger declarations are: every item is as large as the largest kind, and a
+    /// large ruleset is mostly actions.
+    Hook(Box<Hook>),
     Space {
         kind: Ident,
         zones: Vec<Ident>,
@@ -81,15 +83,15 @@ pub enum Decl {
     Surprise(Option<Ident>),
     Downtime {
         name: Option<Ident>,
-        every: Expr,
+        every: Box<Expr>,
         body: Block,
     },
     Rest {
         name: Ident,
         label: Option<String>,
-        hours: Option<Expr>,
+        hours: Option<Box<Expr>>,
         /// `minutes 15`: a length in minutes instead of hours.
-        minutes: Option<Expr>,
+        minutes: Option<Box<Expr>>,
         body: Block,
     },
     Outro {
@@ -112,7 +114,7 @@ pub enum Decl {
         /// `except NAME, ...`: kinds, categories or actions of the subject left alone.
         except: Vec<Ident>,
         op: CostAdjustOp,
-        when: Option<Expr>,
+        when: Option<Box<Expr>>,
     },
     /// `effect NAME { ... }`: effects written once, used by `do NAME`.
     Effect {
@@ -181,7 +183,7 @@ pub struct CheckDegrees {
 /// How `adjust cost` changes a cost.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CostAdjustOp {
-    Scale(Expr),
+    Scale(Box<Expr>),
     Add(CostTerms),
 }
 
@@ -558,7 +560,7 @@ impl ActionKind {
 pub struct Action {
     pub kind: ActionKind,
     pub name: Ident,
-    pub label: Option<String>,
+    pub label: Option<compact_str::CompactString>,
     pub clauses: Vec<ActionClause>,
 }
 
@@ -566,32 +568,32 @@ pub struct Action {
 pub enum ActionClause {
     Cost {
         terms: CostTerms,
-        when: Option<Expr>,
+        when: Option<Box<Expr>>,
         span: Span,
     },
     Partner(CostTerms, Span),
     /// `partners 2 within 1`: how many helpers a combo needs, and how near.
     Partners {
-        count: Expr,
-        within: Option<Expr>,
+        count: Box<Expr>,
+        within: Option<Box<Expr>>,
         span: Span,
     },
     Category(Vec<Ident>, Span),
-    Limit(LimitAmount),
+    Limit(Box<LimitAmount>),
     Target {
         who: Ident,
-        within: Option<Expr>,
+        within: Option<Box<Expr>>,
         span: Span,
     },
     Requires(Expr, Span),
-    On(EventPattern),
+    On(Box<EventPattern>),
     Interrupts(Span),
     EndsTurn(Span),
     Rounds(Expr, Span),
     /// `interrupted when COND { ... }`: what makes a multi-round action under way fail, and
     /// what happens when it is lost.
     Interrupted {
-        when: Expr,
+        when: Box<Expr>,
         then: Option<Block>,
         span: Span,
     },

@@ -125,7 +125,7 @@ fn parse_by_items(file: FileId, text: &str) -> R<File> {
             match pair.as_rule() {
                 Rule::item => {
                     let mut item = b.item(pair)?;
-                    item.doc = doc_above(text, &comments, item.span.start as usize);
+                    item.doc = doc_above(text, &comments, item.span.start as usize).map(Into::into);
                     items.push(item);
                     done = false;
                 }
@@ -174,7 +174,7 @@ fn build_whole(file: FileId, text: &str, pairs: pest::iterators::Pairs<Rule>) ->
     for pair in it {
         if pair.as_rule() == Rule::item {
             let mut item = b.item(pair)?;
-            item.doc = doc_above(text, &comments, item.span.start as usize);
+            item.doc = doc_above(text, &comments, item.span.start as usize).map(Into::into);
             items.push(item);
         }
     }
@@ -236,7 +236,7 @@ pub(crate) fn parse_after_edit(file: FileId, text: &str, previous: &mut Option<P
     // The new items' docs, and the first kept one's: an item's span runs on over the comments
     // after it, so the doc of the item after the last one parsed may be what was edited.
     for item in items.iter_mut().skip(first_new).take(new_items + 1) {
-        item.doc = doc_above(text, &comments, item.span.start as usize);
+        item.doc = doc_above(text, &comments, item.span.start as usize).map(Into::into);
     }
     Some(File { file, name, extends, items, comments })
 }
@@ -733,7 +733,7 @@ impl Builder {
                     }
                 }
                 let body = body.ok_or_else(|| self.internal(self.span(&p).end as usize, "a hook without a block"))?;
-                Decl::Hook(Hook { name, at, guard, body })
+                Decl::Hook(Box::new(Hook { name, at, guard, body }))
             }
             Rule::space_item => {
                 let kind = self.ident(&self.next(&mut it, &p)?);
@@ -771,7 +771,7 @@ impl Builder {
                 it.next(); // `every`
                 let every = self.expr(self.next(&mut it, &p)?)?;
                 it.next(); // `hours`
-                Decl::Downtime { name, every, body: self.block(self.next(&mut it, &p)?)? }
+                Decl::Downtime { name, every: Box::new(every), body: self.block(self.next(&mut it, &p)?)? }
             }
             Rule::rest_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
@@ -788,7 +788,13 @@ impl Builder {
                     }
                     _ => {}
                 }
-                Decl::Rest { name, label, hours, minutes, body: self.block(self.next(&mut it, &p)?)? }
+                Decl::Rest {
+                    name,
+                    label,
+                    hours: hours.map(Box::new),
+                    minutes: minutes.map(Box::new),
+                    body: self.block(self.next(&mut it, &p)?)?,
+                }
             }
             Rule::outro_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
@@ -814,7 +820,7 @@ impl Builder {
                 let inner =
                     kids(&op_pair).next().ok_or_else(|| self.internal(self.span(&op_pair).end as usize, "adjust"))?;
                 let op = if op_pair.as_rule() == Rule::scale_adjust {
-                    CostAdjustOp::Scale(self.expr(inner)?)
+                    CostAdjustOp::Scale(Box::new(self.expr(inner)?))
                 } else {
                     CostAdjustOp::Add(self.cost_terms(inner)?)
                 };
@@ -824,7 +830,7 @@ impl Builder {
                     ),
                     None => None,
                 };
-                Decl::CostAdjust { subject, except, op, when }
+                Decl::CostAdjust { subject, except, op, when: when.map(Box::new) }
             }
             Rule::remove_item => {
                 let kind_pair = self.next(&mut it, &p)?;
@@ -877,7 +883,7 @@ impl Builder {
             clauses.push(self.action_clause(c)?);
         }
         clauses.shrink_to_fit();
-        Ok(Action { kind, name, label, clauses })
+        Ok(Action { kind, name, label: label.map(Into::into), clauses })
     }
 
     fn action_clause(&self, p: P) -> R<ActionClause> {
@@ -896,7 +902,7 @@ impl Builder {
                     }
                     None => None,
                 };
-                ActionClause::Cost { terms, when, span }
+                ActionClause::Cost { terms, when: when.map(Box::new), span }
             }
             Rule::partner_clause => {
                 it.next(); // `cost`
@@ -905,7 +911,7 @@ impl Builder {
             Rule::category_clause => ActionClause::Category(it.map(|i| self.ident(&i)).collect(), span),
             Rule::limit_clause => {
                 it.next(); // `limit`
-                ActionClause::Limit(self.limit_amount(self.next(&mut it, &p)?)?)
+                ActionClause::Limit(Box::new(self.limit_amount(self.next(&mut it, &p)?)?))
             }
             Rule::target_clause => {
                 let who = self.ident(&self.next(&mut it, &p)?);
@@ -913,10 +919,10 @@ impl Builder {
                     Some(_kw) => Some(self.expr(self.next(&mut it, &p)?)?),
                     None => None,
                 };
-                ActionClause::Target { who, within, span }
+                ActionClause::Target { who, within: within.map(Box::new), span }
             }
             Rule::requires_clause => ActionClause::Requires(self.expr(self.next(&mut it, &p)?)?, span),
-            Rule::on_clause => ActionClause::On(self.on_event(self.next(&mut it, &p)?)?),
+            Rule::on_clause => ActionClause::On(Box::new(self.on_event(self.next(&mut it, &p)?)?)),
             Rule::interrupts_clause => ActionClause::Interrupts(span),
             Rule::ends_turn_clause => ActionClause::EndsTurn(span),
             Rule::rounds_clause => ActionClause::Rounds(self.expr(self.next(&mut it, &p)?)?, span),
@@ -926,7 +932,7 @@ impl Builder {
                     Some(_) => Some(self.expr(self.next(&mut it, &p)?)?),
                     None => None,
                 };
-                ActionClause::Partners { count, within, span }
+                ActionClause::Partners { count: Box::new(count), within: within.map(Box::new), span }
             }
             Rule::interrupted_clause => {
                 it.next(); // `when`
@@ -935,7 +941,7 @@ impl Builder {
                     Some(b) => Some(self.block(b)?),
                     None => None,
                 };
-                ActionClause::Interrupted { when, then, span }
+                ActionClause::Interrupted { when: Box::new(when), then, span }
             }
             Rule::resolve_clause => ActionClause::Resolve(self.block(self.next(&mut it, &p)?)?),
             _ => return Err(self.internal(span.start as usize, "an unknown action clause")),
