@@ -936,10 +936,10 @@ impl<'a> Lowerer<'a> {
                     if !a.clauses.iter().any(|c| matches!(c, ActionClause::Partner(..))) {
                         self.misplaced(*span, "only a combo has partners; say what each pays with `partner cost`");
                     }
-                    out.partners = Some(ir::Partners {
+                    out.partners = Some(Box::new(ir::Partners {
                         count: self.count(count, ctx, 1, "a combo's partners"),
                         within: within.as_ref().map(|w| self.int(w, ctx)),
-                    });
+                    }));
                 }
                 ActionClause::Interrupted { when, then, span } => {
                     if !a.clauses.iter().any(|c| matches!(c, ActionClause::Rounds(..))) {
@@ -948,11 +948,11 @@ impl<'a> Lowerer<'a> {
                             "only a multi-round action is under way long enough to be interrupted; add `rounds N`",
                         );
                     }
-                    out.interrupted = Some(ir::Interruption {
+                    out.interrupted = Some(Box::new(ir::Interruption {
                         when: self.cond(when, ctx),
                         effects: then.as_ref().map(|b| self.block(b, ctx)).unwrap_or_default(),
                         loc: self.loc(*span),
-                    });
+                    }));
                 }
                 ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
             }

@@ -356,10 +356,10 @@ pub struct Action {
     /// A combo's helpers: how many, and how near the actor each must be (without it: one, the
     /// target if an ally, anywhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub partners: Option<Partners>,
+    pub partners: Option<Box<Partners>>,
     /// What makes a multi-round action under way fail, and what happens when it is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interrupted: Option<Interruption>,
+    pub interrupted: Option<Box<Interruption>>,
     pub effects: Vec<Effect>,
     pub loc: Loc,
 }
