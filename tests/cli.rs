@@ -58,6 +58,27 @@ fn compile_writes_ron_that_reads_back() {
     assert_eq!((code, stdout.as_str()), (1, ""), "no IR is written when there are errors");
 }
 
+// `tempo compile` streams the RON into its output: the bytes are what `Ruleset::to_ron` makes,
+// then a newline, on stdout and in a file alike; a file it cannot create is exit code 2.
+#[test]
+fn compile_streams_the_same_ron_to_stdout_and_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("cheatsheet.ron");
+    let (code, stdout, _) = tempo(&["compile", "rulesets/cheatsheet.rules"]);
+    assert_eq!(code, 0);
+    assert_eq!(tempo(&["compile", "rulesets/cheatsheet.rules", "-o", out.to_str().unwrap()]).0, 0);
+    let file = std::fs::read_to_string(&out).unwrap();
+    let compiled = tempo::check::compile_path(std::path::Path::new("rulesets/cheatsheet.rules"));
+    let expected = format!("{}\n", compiled.ruleset.expect("compiles").to_ron().unwrap());
+    assert_eq!(stdout, expected);
+    assert_eq!(file, expected);
+    let nowhere = dir.join("no-such-folder").join("x.ron");
+    let (code, _, stderr) = tempo(&["compile", "rulesets/cheatsheet.rules", "-o", nowhere.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+}
+
 #[test]
 fn explain_knows_every_code() {
     for code in tempo::diagnostics::Code::ALL {
