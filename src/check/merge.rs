@@ -97,12 +97,13 @@ pub struct Entry<'a> {
     pub file_index: usize,
 }
 
-/// A declaration as written, or as an override made it: a pointer either way, so the list of
-/// a large ruleset stays small (an `Item` is 360 bytes).
+/// A declaration as written (borrowed from its file), or owned: an override's result, or an
+/// item moved out of its file for a compile that frees it once lowered. A pointer either way, so
+/// the list of a large ruleset stays small.
 #[derive(Debug, Clone)]
 pub enum Merged<'a> {
     Written(&'a Item),
-    Overridden(Box<Item>),
+    Owned(Box<Item>),
 }
 
 impl Entry<'_> {
@@ -111,7 +112,7 @@ impl Entry<'_> {
     /// ruleset then holds the syntax tree and the IR together for one declaration at a time, not
     /// for all of them (issue 10, item 6).
     pub fn release_body(&mut self) {
-        if let Merged::Overridden(item) = &mut self.item {
+        if let Merged::Owned(item) = &mut self.item {
             if let Decl::Action(a) | Decl::Trigger(a) = &mut item.decl {
                 a.clauses = Vec::new();
             }
@@ -139,7 +140,7 @@ pub fn places(entries: Vec<Entry<'_>>, files: &[File]) -> Vec<Place> {
         .map(|e| Place {
             at: match e.item {
                 Merged::Written(item) => at.get(&(item as *const Item)).copied().ok_or_else(|| Box::new(item.clone())),
-                Merged::Overridden(item) => Err(item),
+                Merged::Owned(item) => Err(item),
             },
             file_index: e.file_index,
         })
@@ -159,7 +160,7 @@ pub fn owned(places: Vec<Place>, files: &mut [File]) -> Vec<Entry<'static>> {
                 Ok((f, i)) => Box::new(items.get_mut(f)?.get_mut(i)?.take()?),
                 Err(item) => item,
             };
-            Some(Entry { item: Merged::Overridden(item), file_index: p.file_index })
+            Some(Entry { item: Merged::Owned(item), file_index: p.file_index })
         })
         .collect()
 }
@@ -170,7 +171,7 @@ impl std::ops::Deref for Merged<'_> {
     fn deref(&self) -> &Item {
         match self {
             Merged::Written(item) => item,
-            Merged::Overridden(item) => item,
+            Merged::Owned(item) => item,
         }
     }
 }
@@ -227,7 +228,7 @@ pub fn merge<'a>(files: &'a [File], diagnostics: &mut Vec<Diagnostic>) -> Vec<En
                                 .help("delete the override, or change the value you meant to change"),
                             );
                         }
-                        entries[i].item = Merged::Overridden(Box::new(merged));
+                        entries[i].item = Merged::Owned(Box::new(merged));
                     }
                     Some(i) => diagnostics.push(duplicate(item, &entries[i].item, &k)),
                     None => {

@@ -838,7 +838,8 @@ pub enum ExprKind {
     /// A name alone (`hp`, `damage`, `self`): a path of one part, without a vector of its own
     /// (most paths are one name; the allocation each added up in a large file).
     Name(Ident),
-    /// Names joined by dots: `target.hp`, `energy.max`.
+    /// Names joined by dots: `target.hp`, `energy.max` (always two or more: the parser makes a
+    /// lone name a `Name`).
     Path(Path),
     Call {
         func: Box<Ident>,
@@ -878,7 +879,6 @@ impl ExprKind {
     pub fn single_name(&self) -> Option<&Ident> {
         match self {
             ExprKind::Name(n) => Some(n),
-            ExprKind::Path(p) if p.parts.len() == 1 => p.parts.first(),
             _ => None,
         }
     }
