@@ -538,9 +538,9 @@ impl World {
                 continue;
             }
             let run = self.same_ground(next, dir).min(places - moved);
-            let take = run.min(left / cost.max(1));
+            let take = run.min(left / cost);
             moved += take;
-            left -= take * cost.max(1);
+            left -= take * cost;
             if take < run {
                 break;
             }
