@@ -2,6 +2,7 @@
 //! in its children: `layout`, which turns the same pairs into tokens for the formatter, and
 //! `expected`, which puts the rules a syntax error expected into words.
 
+mod comments;
 mod expected;
 mod layout;
 pub(crate) use layout::tokens;
@@ -32,9 +33,9 @@ struct Builder {
     base: usize,
 }
 
-/// Children of a pair without the comments pest interleaves.
+/// Children of a pair (comments make none: the grammar skips them as blanks).
 fn kids<'i>(pair: &P<'i>) -> impl Iterator<Item = P<'i>> {
-    pair.clone().into_inner().filter(|p| p.as_rule() != Rule::COMMENT)
+    pair.clone().into_inner()
 }
 
 pub(crate) fn parse_file(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
@@ -55,7 +56,7 @@ fn syntax_errors(file: FileId, text: &str, first: pest::error::Error<Rule>) -> V
     let starts = expected::declaration_keywords();
     while out.len() < MAX_SYNTAX_ERRORS {
         let Some(resume) = next_declaration(text, at, &starts) else { break };
-        let Err(mut e) = RulesParser::parse(Rule::file_tail, text.get(resume..).unwrap_or("")) else { break };
+        let Err(mut e) = parse_worded(Rule::file_tail, text.get(resume..).unwrap_or("")) else { break };
         e.location = match e.location {
             pest::error::InputLocation::Pos(p) => pest::error::InputLocation::Pos(p + resume),
             pest::error::InputLocation::Span((s, t)) => pest::error::InputLocation::Span((s + resume, t + resume)),
@@ -67,6 +68,88 @@ fn syntax_errors(file: FileId, text: &str, first: pest::error::Error<Rule>) -> V
         }
     }
     out
+}
+
+/// Parses `text` as `rule`; on a syntax error, parses it again with pest's detail on and places
+/// the error where parsing got furthest ([`placed`]).
+pub(super) fn parse_worded(
+    rule: Rule,
+    text: &str,
+) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    RulesParser::parse(rule, text).map_err(|_| placed(detailed(rule, text), text))
+}
+
+/// The error of parsing `text` as `rule` with pest's detail on: it then records every literal
+/// tried, not only rules (three times the work, so only to word an error). The switch is global;
+/// a count keeps it on while any such parse runs, and parses elsewhere meanwhile only go slower.
+fn detailed(rule: Rule, text: &str) -> pest::error::Error<Rule> {
+    static RUNNING: std::sync::Mutex<usize> = std::sync::Mutex::new(0);
+    let switch = |by: isize| {
+        let mut running = RUNNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        *running = running.saturating_add_signed(by);
+        pest::set_error_detail(*running > 0);
+    };
+    switch(1);
+    let result = RulesParser::parse(rule, text);
+    switch(-1);
+    match result {
+        Err(e) => e,
+        Ok(_) => pest::error::Error::new_from_pos(
+            pest::error::ErrorVariant::CustomError { message: "the text parsed the second time".to_string() },
+            pest::Position::from_start(text),
+        ),
+    }
+}
+
+/// pest places an error where the last rule was tried. Before comments were blanks, the comment
+/// rule was tried after every blank, so an error was placed where parsing got furthest even when
+/// only a literal (`{`, `=`, `:`) was wanted there: "expected something else, found `value`"
+/// under the word after a missing `{`. That place is kept: where a literal was tried further
+/// than any rule ([`blank_end`]), the error is placed there, with nothing named as expected.
+fn placed(e: pest::error::Error<Rule>, text: &str) -> pest::error::Error<Rule> {
+    let furthest = match (blank_end(&e, text), &e.variant) {
+        (Some(furthest), pest::error::ErrorVariant::ParsingError { .. }) if furthest > error_at(&e) => furthest,
+        _ => return e,
+    };
+    match pest::Position::new(text, furthest) {
+        Some(place) => pest::error::Error::new_from_pos(
+            pest::error::ErrorVariant::ParsingError { positives: Vec::new(), negatives: Vec::new() },
+            place,
+        ),
+        None => e,
+    }
+}
+
+/// Where parsing got furthest, when the comment rule would have been tried there: outside a
+/// word, before no blank and outside quoted text (elsewhere only a token's own characters were
+/// tried). Known only for an error parsed with pest's detail on ([`detailed`]).
+fn blank_end(e: &pest::error::Error<Rule>, text: &str) -> Option<usize> {
+    let furthest = e.parse_attempts()?.max_position;
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let before = text.get(..furthest).and_then(|t| t.chars().next_back());
+    let after = text.get(furthest..).and_then(|t| t.chars().next());
+    let blank = after.is_some_and(char::is_whitespace);
+    let mid_word = word(before) && word(after);
+    (!(blank || mid_word || in_quotes(text, furthest))).then_some(furthest)
+}
+
+/// Whether byte `at` is inside quoted text opened earlier on its line.
+fn in_quotes(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else { return false };
+    let line = &before[before.rfind(['\n', '\r']).map_or(0, |n| n + 1)..];
+    let mut quoted = false;
+    let mut bytes = line.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'\\' if quoted => {
+                bytes.next();
+            }
+            b'"' => quoted = !quoted,
+            b'#' if !quoted => return false,
+            _ => {}
+        }
+    }
+    quoted
 }
 
 fn error_at(e: &pest::error::Error<Rule>) -> usize {
@@ -103,10 +186,10 @@ fn next_declaration(text: &str, at: usize, words: &[&str]) -> Option<usize> {
 /// holds one item instead of the whole file: peak memory follows the largest item, not the file.
 fn parse_by_items(file: FileId, text: &str) -> R<File> {
     let mut comments: Vec<Comment> = Vec::new();
+    comments::scan(file, text, 0, text.len(), &mut comments);
     let mut items = Vec::new();
     let b = Builder { file, base: 0 };
     let pairs = RulesParser::parse(Rule::file_head, text).map_err(|_| b.internal(0, "not a file head"))?;
-    collect_comments(&b, pairs.clone(), &mut comments);
     let Some(head) = pairs.clone().next() else {
         return Err(b.internal(0, "the parser returned nothing"));
     };
@@ -116,7 +199,6 @@ fn parse_by_items(file: FileId, text: &str) -> R<File> {
         let rest = text.get(at..).unwrap_or("");
         let b = Builder { file, base: at };
         let pairs = RulesParser::parse(Rule::file_step, rest).map_err(|_| b.internal(0, "not an item"))?;
-        collect_comments(&b, pairs.clone(), &mut comments);
         let Some(step) = pairs.clone().next() else {
             return Err(b.internal(0, "the parser returned nothing"));
         };
@@ -145,18 +227,10 @@ fn parse_by_items(file: FileId, text: &str) -> R<File> {
     Ok(File { file, name, extends, items, comments })
 }
 
-/// The `COMMENT` pairs among `pairs` and their descendants, in file order.
-fn collect_comments(b: &Builder, pairs: pest::iterators::Pairs<Rule>, comments: &mut Vec<Comment>) {
-    comments.extend(pairs.flatten().filter(|p| p.as_rule() == Rule::COMMENT).map(|p| {
-        let text = p.as_str().to_string();
-        Comment { doc: text.starts_with("##"), text, span: b.span(&p) }
-    }));
-}
-
 /// The whole file in one parse: what [`parse_by_items`] falls back to when anything is wrong,
 /// so that errors are found and worded as the grammar's `file` rule finds them.
 fn parse_whole(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
-    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_errors(file, text, e))?;
+    let pairs = parse_worded(Rule::file, text).map_err(|e| syntax_errors(file, text, e))?;
     build_whole(file, text, pairs).map_err(|d| vec![*d])
 }
 
@@ -166,7 +240,7 @@ fn build_whole(file: FileId, text: &str, pairs: pest::iterators::Pairs<Rule>) ->
         return Err(b.internal(0, "the parser returned nothing"));
     };
     let mut comments: Vec<Comment> = Vec::new();
-    collect_comments(&b, pairs, &mut comments);
+    comments::scan(file, text, 0, text.len(), &mut comments);
     let mut it = kids(&root);
     let header = b.next(&mut it, &root)?;
     let (name, extends) = b.header(&header)?;
@@ -280,12 +354,16 @@ fn reparse_middle(file: FileId, text: &str, old_text: &str, old: &File) -> Optio
         return None;
     }
     let mut items = Vec::new();
-    let mut comments = Vec::new();
     let mut at = resume;
+    // The comments of the steps parsed again: from `resume` to the end of the last one.
+    let comments_to = |end: usize| {
+        let mut comments = Vec::new();
+        comments::scan(file, text, resume, end, &mut comments);
+        comments
+    };
     loop {
         let b = Builder { file, base: at };
         let pairs = RulesParser::parse(Rule::file_step, text.get(at..)?).ok()?;
-        collect_comments(&b, pairs.clone(), &mut comments);
         let step = pairs.clone().next()?;
         let mut item_end = None;
         for pair in kids(&step) {
@@ -297,7 +375,7 @@ fn reparse_middle(file: FileId, text: &str, old_text: &str, old: &File) -> Optio
         }
         let end = b.span(&step).end as usize;
         let Some(item_end) = item_end else {
-            return Some(Middle { keep, resume, items, comments, rest: None });
+            return Some(Middle { keep, resume, items, comments: comments_to(end), rest: None });
         };
         if end <= at {
             return None;
@@ -309,7 +387,7 @@ fn reparse_middle(file: FileId, text: &str, old_text: &str, old: &File) -> Optio
             let j = old.items.partition_point(|item| (item.span.end as usize) < old_end);
             if old.items.get(j).is_some_and(|item| item.span.end as usize == old_end) {
                 let old_rest = usize::try_from(end as i64 - delta).ok()?;
-                return Some(Middle { keep, resume, items, comments, rest: Some((j + 1, old_rest)) });
+                return Some(Middle { keep, resume, items, comments: comments_to(end), rest: Some((j + 1, old_rest)) });
             }
         }
         at = end;
@@ -372,7 +450,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     let span = Span::new(file, at, at + found.len());
     let (message, label) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let wanted = expected::describe(positives);
+            // The comment rule was among the rules tried where a blank ended, so the operators
+            // that could continue an expression were never the only thing expected there.
+            let operators = blank_end(&e, text) != Some(at);
+            let wanted = expected::describe(positives, operators);
             let got = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
             (format!("expected {wanted}, found {got}"), format!("expected {}", short(&wanted)))
         }

@@ -15,25 +15,29 @@ const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_slows, Rule::kw_blocks], "a terrain clause (`slows`, `blocks`)"),
 ];
 
+/// An operator that could continue an expression.
+pub fn continuation(r: &Rule) -> bool {
+    matches!(
+        r,
+        Rule::cmp_op
+            | Rule::add_op
+            | Rule::mul_op
+            | Rule::kw_or
+            | Rule::kw_and
+            | Rule::kw_has
+            | Rule::kw_is
+            | Rule::kw_holds
+    )
+}
+
 /// A description of what the parser expected, e.g. "`{` or a pool clause (...)".
-pub fn describe(positives: &[Rule]) -> String {
+/// `operators`: whether the operators that could continue an expression are named when nothing
+/// else was expected.
+pub fn describe(positives: &[Rule], operators: bool) -> String {
     // An expression could always go on (`+`, `and`, ...); when something else could come too,
     // that something else is what the designer meant, and the operators are noise.
-    let continuation = |r: &Rule| {
-        matches!(
-            r,
-            Rule::cmp_op
-                | Rule::add_op
-                | Rule::mul_op
-                | Rule::kw_or
-                | Rule::kw_and
-                | Rule::kw_has
-                | Rule::kw_is
-                | Rule::kw_holds
-        )
-    };
     let filtered: Vec<Rule> = positives.iter().copied().filter(|r| !continuation(r)).collect();
-    let positives: &[Rule] = if filtered.is_empty() { positives } else { &filtered };
+    let positives: &[Rule] = if filtered.is_empty() && operators { positives } else { &filtered };
     let mut words: Vec<String> = Vec::new();
     let mut covered: Vec<Rule> = Vec::new();
     for (members, name) in GROUPS {

@@ -2,16 +2,16 @@
 //!
 //! pest makes pairs for rules, not for the literal text a rule spells out (`{`, `:`, `;`, ...), so
 //! the text between the children of a pair is cut into one token per character here; the rule it
-//! belongs to says what each one is.
+//! belongs to says what each one is. Comments make no pairs (the grammar skips them as blanks):
+//! they are found in that same text between children, where every `#` starts one.
 
-use super::{syntax_error, Rule, RulesParser, P};
+use super::{parse_worded, syntax_error, Rule, P};
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Span};
 use crate::syntax::tokens::{Token, TokenKind};
-use pest::Parser as _;
 
 pub(crate) fn tokens(file: FileId, text: &str) -> Result<Vec<Token>, Box<Diagnostic>> {
-    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+    let pairs = parse_worded(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
     let mut out = Tokens { file, text, tokens: Vec::new() };
     for pair in pairs {
         out.pair(pair, false);
@@ -50,8 +50,7 @@ impl Tokens<'_> {
             for child in children {
                 in_braces = self.literals(rule, at, child.as_span().start(), in_braces);
                 at = child.as_span().end();
-                let is_line = in_braces && child.as_rule() != Rule::COMMENT;
-                self.pair(child, is_line);
+                self.pair(child, in_braces);
             }
             self.literals(rule, at, span.end(), in_braces);
         }
@@ -62,11 +61,26 @@ impl Tokens<'_> {
         }
     }
 
-    /// Adds the literal characters of `rule` between two of its children; returns whether the
-    /// text after them is inside the rule's braces.
+    /// Adds the literal characters and the comments of `rule` between two of its children;
+    /// returns whether the text after them is inside the rule's braces.
     fn literals(&mut self, rule: Rule, start: usize, end: usize, mut in_braces: bool) -> bool {
         let gap = self.text.get(start..end).unwrap_or("");
-        for (offset, ch) in gap.char_indices().filter(|(_, c)| !c.is_whitespace()) {
+        let mut offset = 0;
+        while let Some(ch) = gap.get(offset..).and_then(|rest| rest.chars().next()) {
+            let at = start + offset;
+            if ch.is_whitespace() {
+                offset += ch.len_utf8();
+                continue;
+            }
+            if ch == '#' {
+                // Quoted text is a pair of its own, so a `#` between pairs starts a comment.
+                let rest = gap.get(offset..).unwrap_or("");
+                let len = rest.find(['\n', '\r']).unwrap_or(rest.len());
+                self.push(TokenKind::Comment, at, at + len);
+                offset += len;
+                continue;
+            }
+            offset += ch.len_utf8();
             let kind = match ch {
                 '{' => {
                     in_braces = true;
@@ -86,7 +100,6 @@ impl Tokens<'_> {
                 '=' | '+' | '*' => TokenKind::Operator,
                 _ => TokenKind::Word,
             };
-            let at = start + offset;
             self.push(kind, at, at + ch.len_utf8());
         }
         in_braces
@@ -97,7 +110,6 @@ impl Tokens<'_> {
 fn leaf_kind(rule: Rule) -> Option<TokenKind> {
     Some(match rule {
         Rule::EOI => return None,
-        Rule::COMMENT => TokenKind::Comment,
         Rule::neg => TokenKind::Minus,
         Rule::add_op | Rule::mul_op | Rule::cmp_op | Rule::assign_op => TokenKind::Operator,
         _ => TokenKind::Word,

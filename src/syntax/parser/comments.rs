@@ -1,0 +1,86 @@
+//! The comments of a text that parses. The grammar skips comments as blanks (`WHITESPACE`), so
+//! pest makes no pairs for them; they are found here by the same lexical rule instead: outside
+//! quoted text, `#` starts a comment that runs to the end of its line (`\n` or `\r`).
+//!
+//! Only text that parsed is scanned, so every `"` outside a comment opens quoted text that
+//! closes on its line, and `\` in it escapes the byte after it.
+
+use crate::source::{FileId, Span};
+use crate::syntax::ast::Comment;
+
+/// Appends the comments of `text[start..end]` to `out`, in file order. `start` must be outside
+/// quoted text and comments (the start of the file, or where a `file_step` starts).
+pub(super) fn scan(file: FileId, text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
+    let bytes = text.as_bytes();
+    let end = end.min(bytes.len());
+    let mut at = start;
+    while at < end {
+        match bytes[at] {
+            b'"' => {
+                at += 1;
+                while at < end {
+                    match bytes[at] {
+                        b'\\' => at += 2,
+                        b'"' | b'\n' => {
+                            at += 1;
+                            break;
+                        }
+                        _ => at += 1,
+                    }
+                }
+            }
+            b'#' => {
+                let from = at;
+                while at < end && bytes[at] != b'\n' && bytes[at] != b'\r' {
+                    at += 1;
+                }
+                // `#`, `\n` and `\r` are ASCII, so both ends are character boundaries.
+                let body = text.get(from..at).unwrap_or("");
+                out.push(Comment {
+                    doc: body.starts_with("##"),
+                    text: body.to_string(),
+                    span: Span::new(file, from, at),
+                });
+            }
+            _ => at += 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(text: &str) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        scan(FileId(0), text, 0, text.len(), &mut out);
+        out.into_iter().map(|c| (c.text, c.span.start as usize, c.span.end as usize)).collect()
+    }
+
+    #[test]
+    fn a_comment_runs_to_the_end_of_its_line_and_quoted_text_hides_a_hash() {
+        let text = "## doc\r\nstat a = 1 # after \"quoted # not\"\ntitle \"a # b \\\" # c\" # real\n#";
+        assert_eq!(
+            texts(text),
+            vec![
+                ("## doc".to_string(), 0, 6),
+                ("# after \"quoted # not\"".to_string(), 19, 41),
+                ("# real".to_string(), 63, 69),
+                ("#".to_string(), 70, 71),
+            ]
+        );
+    }
+
+    #[test]
+    fn text_past_the_range_is_not_read() {
+        let text = "stat a = 1 # one\nstat b = 2 # two\n";
+        let mut out = Vec::new();
+        scan(FileId(0), text, 17, text.len(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].text, "# two");
+        let mut out = Vec::new();
+        scan(FileId(0), text, 0, 12, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].text, "#");
+    }
+}
