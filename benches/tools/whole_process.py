@@ -2,11 +2,13 @@
 """Whole-process compile comparison (docs/performance.md, "Compile", issue 10).
 
 For each size, runs `tempo compile STEM.rules -o /dev/null` (one run per tempo binary given) and
-`read-ir-json STEM.json` alternately, RUNS rounds, and prints for each: the best and median wall
+`read-ir-json STEM.json` alternately, RUNS rounds (and `pest-floor STEM.rules`, pest reading the
+same source as a flat stream of tokens, when that example is built), and prints for each: the best and median wall
 time, the median peak RSS (from wait4), the ratio of compile time to the JSON read (best against
 best, and median against median), and peak RSS divided by the source size.
 
-    cargo build --release --bin tempo --example compile-inputs --example read-ir-json
+    cargo build --release --bin tempo --example compile-inputs --example read-ir-json \
+        --example pest-floor
     T=${CARGO_TARGET_DIR:-target}/release
     python3 benches/tools/whole_process.py --bin $T --runs 5 --dir /tmp/tempo-sizes \
         --tempo after=$T/tempo [--tempo before=/path/to/old/tempo]
@@ -49,6 +51,9 @@ def main():
         source = os.path.getsize(stem + ".rules")
         programs = [(label, [path, "compile", stem + ".rules", "-o", "/dev/null"]) for label, path in tempos]
         programs.append(("serde_json", [os.path.join(examples, "read-ir-json"), stem + ".json"]))
+        floor = os.path.join(examples, "pest-floor")
+        if os.path.exists(floor):
+            programs.append(("pest floor", [floor, stem + ".rules"]))
         results = {label: [] for label, _ in programs}
         for _ in range(args.runs):
             for label, argv in programs:
