@@ -66,6 +66,13 @@ pub struct Engine<'r, S> {
     pub answerable_action: Vec<u8>,
     /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
     pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
+    /// Per participant and pool (`who * pools + pool`), the pool's max and min when their
+    /// expressions read only numbers and the owner's stats (`shape::fixed_for_owner`),
+    /// evaluated once at setup: pools are clamped on every change, and `max 3 + finesse_mod`
+    /// was evaluated each time. `None`: evaluated where read (an error is raised there, with
+    /// the round it happens in).
+    pub fixed_max: Vec<Option<i64>>,
+    pub fixed_min: Vec<Option<i64>>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -117,6 +124,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             answerable: super::shape::answerable(r),
             answerable_action: super::shape::answerable_action(r),
             trigger_needs: super::shape::trigger_needs(r),
+            fixed_max: Vec::new(),
+            fixed_min: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             rule: None,
@@ -178,6 +187,9 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     fn set_up(&mut self, setup: &Resolved) -> Result<(), RunError> {
         let r = self.r;
+        // Nothing of the last run's participants is read while the stats are set.
+        self.fixed_max.clear();
+        self.fixed_min.clear();
         // Stats: the scenario's values, else the ruleset's defaults (which may read other stats).
         for who in 0..self.world.n {
             for (i, stat) in r.stats.iter().enumerate() {
@@ -191,6 +203,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.world.stats[at] = v;
             }
         }
+        self.fix_bounds();
         // Pools start at their `start` (or the scenario's value).
         for who in 0..self.world.n {
             for (p, pool) in r.pools.iter().enumerate() {
@@ -215,6 +228,23 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         Ok(())
+    }
+
+    /// Fills `fixed_max` and `fixed_min` once the stats are set.
+    fn fix_bounds(&mut self) {
+        let r = self.r;
+        let (mut max, mut min) = (std::mem::take(&mut self.fixed_max), std::mem::take(&mut self.fixed_min));
+        max.clear();
+        min.clear();
+        for who in 0..self.world.n {
+            let c = Ctx::of(who);
+            for pool in &r.pools {
+                let fixed = |e: &crate::ir::Expr| super::shape::fixed_for_owner(r, e, 0);
+                max.push(pool.max.as_ref().filter(|e| fixed(e)).and_then(|e| self.eval(e, &c).ok()));
+                min.push(Some(&pool.min).filter(|e| fixed(e)).and_then(|e| self.eval(e, &c).ok()));
+            }
+        }
+        (self.fixed_max, self.fixed_min) = (max, min);
     }
 
     /// Writes an event to the sink (not in a dry run, not while setting up), naming the rule

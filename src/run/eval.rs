@@ -218,6 +218,10 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
+        let at = who * self.r.pools.len() + p.index();
+        if let Some(Some(max)) = self.fixed_max.get(at) {
+            return Ok(Some(*max));
+        }
         let pool = &self.r.pools[p.index()];
         match &pool.max {
             Some(e) => Ok(Some(
@@ -229,6 +233,10 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
+        let at = who * self.r.pools.len() + p.index();
+        if let Some(Some(min)) = self.fixed_min.get(at) {
+            return Ok(*min);
+        }
         let pool = &self.r.pools[p.index()];
         self.eval(&pool.min, &Ctx { owner: who, ..Ctx::default() })
             .map_err(|e| e.within(|| format!("the min of pool `{}`", pool.name)))

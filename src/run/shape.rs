@@ -125,6 +125,25 @@ fn fixed_cost(r: &Ruleset, id: ir::ActionId, a: &ir::Action) -> Option<(Costs, O
     Some((out, chosen.map(|rule| rule.loc)))
 }
 
+/// Whether `e` is the same number for its owner all run long: it reads only numbers and the
+/// owner's stats (which are set before the run and never change), through derived values and
+/// arithmetic. No dice, pools, conditions, positions or other participants. Deeper than the
+/// checker allows derived values to nest counts as "not fixed", the safe answer.
+pub fn fixed_for_owner(r: &Ruleset, e: &Expr, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    let deeper = |e: &Expr| fixed_for_owner(r, e, depth + 1);
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Stat(Who::Owner, _) => true,
+        Expr::Derived(Who::Owner, id) => r.derived.get(id.index()).is_some_and(|d| deeper(&d.value)),
+        Expr::Neg(x) | Expr::Not(x) => deeper(x),
+        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => deeper(a) && deeper(b),
+        Expr::Call(_, args) => args.iter().all(deeper),
+        _ => false,
+    }
+}
+
 /// Whether `e` reads anything of the target (through derived values too). Deeper than the
 /// checker allows derived values to nest counts as "reads it", the safe answer.
 fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
