@@ -190,8 +190,9 @@ impl Encoder {
     }
 }
 
-/// Slots of the names cache: a run names few participants, actions, pools and conditions.
-const NAME_SLOTS: usize = 64;
+/// Sets of the names cache, two slots each: a run names few participants, actions, pools and
+/// conditions.
+const NAME_SETS: usize = 64;
 /// The longest escaped name the cache keeps.
 const NAME_WIDTH: usize = 32;
 
@@ -201,6 +202,11 @@ const NAME_WIDTH: usize = 32;
 /// name's length: a copy of known size instead of a scan for characters to escape and a call to
 /// `memcpy` for every name of every event. Each slot holds a clone of its name, so a pointer it
 /// remembers is never freed and reused for other text (a static one never is).
+///
+/// A name's set is found from its address, and each set holds two names (the last one missed
+/// first): with one slot per set, two hot names landing on the same slot (as often as not, with
+/// twenty names in 64 slots) threw each other out on every line, and where they landed changed
+/// from run to run with the addresses, so did the instruction count.
 #[derive(Debug, Clone)]
 struct Quoted {
     slots: Vec<Option<(Kept, [u8; NAME_WIDTH], u8)>>,
@@ -215,7 +221,7 @@ enum Kept {
 
 impl Default for Quoted {
     fn default() -> Quoted {
-        Quoted { slots: vec![None; NAME_SLOTS] }
+        Quoted { slots: vec![None; 2 * NAME_SETS] }
     }
 }
 
@@ -224,9 +230,11 @@ impl Quoted {
     #[inline]
     fn escaped(&mut self, out: &mut Vec<u8>, name: &Name) {
         let slot = Self::slot(Rc::as_ptr(name).cast::<u8>());
-        if let Some(Some((Kept::Name(held), text, len))) = self.slots.get(slot) {
-            if Rc::ptr_eq(held, name) {
-                return Self::put(out, text, *len);
+        for way in [slot, slot + 1] {
+            if let Some(Some((Kept::Name(held), text, len))) = self.slots.get(way) {
+                if Rc::ptr_eq(held, name) {
+                    return Self::put(out, text, *len);
+                }
             }
         }
         self.miss(out, slot, name, Kept::Name(name.clone()));
@@ -236,17 +244,20 @@ impl Quoted {
     #[inline]
     fn fixed(&mut self, out: &mut Vec<u8>, word: &'static str) {
         let slot = Self::slot(word.as_ptr());
-        if let Some(Some((Kept::Static(held), text, len))) = self.slots.get(slot) {
-            if std::ptr::eq(*held, word) {
-                return Self::put(out, text, *len);
+        for way in [slot, slot + 1] {
+            if let Some(Some((Kept::Static(held), text, len))) = self.slots.get(way) {
+                if std::ptr::eq(*held, word) {
+                    return Self::put(out, text, *len);
+                }
             }
         }
         self.miss(out, slot, word, Kept::Static(word));
     }
 
+    /// The first slot of the address's set; the second follows it.
     fn slot(address: *const u8) -> usize {
         let a = address as usize;
-        ((a >> 4) ^ (a >> 12)) % NAME_SLOTS
+        ((a >> 4) ^ (a >> 12)) % NAME_SETS * 2
     }
 
     #[inline]
@@ -263,8 +274,10 @@ impl Quoted {
         if written.len() <= NAME_WIDTH {
             let mut text = [0; NAME_WIDTH];
             text[..written.len()].copy_from_slice(written);
-            if let Some(s) = self.slots.get_mut(slot) {
-                *s = Some((kept, text, written.len() as u8));
+            // The set's first name moves to its second slot, whose name is dropped.
+            if slot + 1 < self.slots.len() {
+                self.slots.swap(slot, slot + 1);
+                self.slots[slot] = Some((kept, text, written.len() as u8));
             }
         }
     }
