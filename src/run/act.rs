@@ -648,6 +648,7 @@ impl<S: Sink> Engine<'_, S> {
     /// Offers the event to everything that answers it: reactions (declared in priority order,
     /// resolved last-declared first), triggers and pool gains. `interrupting` selects the
     /// reactions and triggers that interrupt; gains count once, with the non-interrupting pass.
+    #[inline]
     pub fn answer(
         &mut self,
         info: EventInfo,
@@ -665,7 +666,9 @@ impl<S: Sink> Engine<'_, S> {
             return Err(RunError::Cycle(self.budget.cycle_names()));
         }
         // Nothing answers this event at this moment, and no readied action waits for it: the
-        // offer below would find nobody. Its number is still taken, as the offer would.
+        // offer would find nobody. Its number is still taken, as the offer would. Most events
+        // end here (three in four in a duel), so this part stays small and in line, and the
+        // offer (a large function, with its stack frame) is called only for the others.
         let moment = if interrupting { super::shape::ANSWERS_BEFORE } else { super::shape::ANSWERS_AFTER };
         let bits = match info.action {
             Some(a) => self.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
@@ -676,6 +679,20 @@ impl<S: Sink> Engine<'_, S> {
             self.clock.trigger_seq += 1;
             return Ok(());
         }
+        self.offer(info, actor, victim, interrupting, source)
+    }
+
+    /// `answer` past its check that someone may answer.
+    #[inline(never)]
+    fn offer(
+        &mut self,
+        info: EventInfo,
+        actor: usize,
+        victim: Option<usize>,
+        interrupting: bool,
+        source: &Name,
+    ) -> Result<(), RunError> {
+        let r = self.r;
         self.pending.chain_depth += 1;
         self.clock.trigger_seq += 1;
         let trigger_seq = self.clock.trigger_seq;
