@@ -166,11 +166,22 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// undone and made again pool by pool in `state_order`, each pool's thresholds looked at
     /// before the next pool's changes (the Wound at 0 HP before the Fatigue of the same hit);
     /// the condition changes those thresholds cause wait for the next `settle`.
+    #[inline]
     pub fn flush(&mut self) -> Result<(), RunError> {
-        let Some(first) = self.pending.staged.first() else {
-            return Ok(());
-        };
-        let pool = first.pool;
+        // Called around every rule's effects and before most effects; nothing is held most
+        // times, and then no call is made.
+        match self.pending.staged.first() {
+            None => Ok(()),
+            Some(first) => {
+                let pool = first.pool;
+                self.flush_staged(pool)
+            }
+        }
+    }
+
+    /// `flush` of the held changes, the first of them to `pool`.
+    #[inline(never)]
+    fn flush_staged(&mut self, pool: ir::PoolId) -> Result<(), RunError> {
         let mut staged = std::mem::take(&mut self.pending.staged);
         let done = if staged.iter().all(|s| s.pool == pool) {
             let outer = self.rule;
@@ -1115,14 +1126,20 @@ impl<'r, S: Sink> Engine<'r, S> {
                 next += 1;
             }
             at_rank.extend_from_slice(&batch[start..next]);
-            self.pending.changed.retain(|&change| {
-                let here = change.1 == p;
-                if here {
-                    at_rank.push(change);
-                }
-                !here
-            });
-            at_rank.sort_by_key(|(who, _, _, _)| *who);
+            // Changes made since the batch was taken are rare (a threshold's own): the common
+            // pass over `state_order` calls neither `retain` nor the sort for nothing.
+            if !self.pending.changed.is_empty() {
+                self.pending.changed.retain(|&change| {
+                    let here = change.1 == p;
+                    if here {
+                        at_rank.push(change);
+                    }
+                    !here
+                });
+            }
+            if at_rank.len() > 1 {
+                at_rank.sort_by_key(|(who, _, _, _)| *who);
+            }
             for (i, &(who, p, old, seq)) in at_rank.iter().enumerate() {
                 self.thresholds(who, p, old, seq, step_end(&at_rank, i), deferred)?;
             }
