@@ -725,6 +725,7 @@ pub enum Responder {
 
 impl Dispatch {
     /// The dense slot of an event: kinds, then categories, then actions, then custom events.
+    #[inline]
     pub fn slot(&self, event: EventRef) -> usize {
         let kinds = ActionKind::ALL.len();
         match event {
@@ -735,6 +736,7 @@ impl Dispatch {
         }
     }
 
+    #[inline]
     pub fn responders(&self, event: EventRef) -> &[Responder] {
         self.by_event.get(self.slot(event)).map(Vec::as_slice).unwrap_or(&[])
     }

@@ -1047,6 +1047,7 @@ fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &m
 }
 
 /// The dispatch slots of an event: the action, its categories and its kind, or the emitted event.
+#[inline]
 fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef> + '_ {
     let (action, categories, kind) = match info.action {
         Some(a) => {

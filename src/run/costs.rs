@@ -45,12 +45,14 @@ impl Costs {
         Ok(())
     }
 
+    #[inline]
     pub fn iter(&self) -> Iter<'_> {
         let len = usize::from(self.len);
         self.pools[..len].iter().copied().zip(self.amounts[..len].iter().copied())
     }
 
     /// The amount of one pool (0 if the cost does not name it).
+    #[inline]
     pub fn of(&self, pool: ir::PoolId) -> i64 {
         self.iter().filter(|(p, _)| *p == pool).map(|(_, n)| n).sum()
     }
@@ -66,6 +68,7 @@ impl<'a> IntoIterator for &'a Costs {
     type Item = (ir::PoolId, i64);
     type IntoIter = Iter<'a>;
 
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }

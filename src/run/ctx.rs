@@ -39,6 +39,7 @@ impl Ctx {
     }
 
     /// The participant a `Who` names here.
+    #[inline]
     pub fn who(&self, w: Who) -> Result<usize, RunError> {
         match w {
             Who::Owner => Ok(self.owner),

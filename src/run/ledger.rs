@@ -118,6 +118,7 @@ impl Ledger {
     }
 
     /// Whether `who` declared action `a` in turn `turn`.
+    #[inline]
     pub fn used_in_turn(&self, who: usize, a: ir::ActionId, turn: u64) -> bool {
         self.round_log[who].iter().any(|d| d.action == a && d.turn == turn)
     }

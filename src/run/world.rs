@@ -202,6 +202,11 @@ impl World {
         self.layout_version += 1;
     }
 
+    // The accessors below are `#[inline]`: the runner's modules land in different codegen
+    // units, and a call across units is not inlined without it (`next_held`, `blocked`,
+    // `pool` and the like are called tens of thousands of times a duel, each for a few
+    // instructions).
+    #[inline]
     pub fn stat_at(&self, who: usize, s: usize) -> usize {
         who * self.n_stats + s
     }
@@ -211,6 +216,7 @@ impl World {
         who * self.pool_stride[p.index()] + p.index()
     }
 
+    #[inline]
     pub fn cond_at(&self, who: usize, c: ir::ConditionId) -> usize {
         who * self.n_conditions + c.index()
     }
@@ -220,14 +226,17 @@ impl World {
         self.pools[self.pool_at(who, p)]
     }
 
+    #[inline]
     pub fn stat(&self, who: usize, s: ir::StatId) -> i64 {
         self.stats[self.stat_at(who, s.index())]
     }
 
+    #[inline]
     pub fn held(&self, who: usize, c: ir::ConditionId) -> Option<&Held> {
         self.conds.get(self.cond_at(who, c)).and_then(Option::as_ref)
     }
 
+    #[inline]
     pub fn has(&self, who: usize, c: ir::ConditionId) -> bool {
         let i = c.index();
         i < self.n_conditions && self.held_bits[who * self.words + i / 64] & (1 << (i % 64)) != 0
@@ -237,6 +246,7 @@ impl World {
     /// over the conditions someone holds go through this, re-reading as they go, so a
     /// condition applied or removed by an earlier step of the loop is seen as a walk over
     /// every condition would see it.
+    #[inline]
     pub fn next_held(&self, who: usize, from: usize) -> Option<usize> {
         if from >= self.n_conditions {
             return None;
@@ -299,6 +309,7 @@ impl World {
     }
 
     /// Everyone who holds `c`, in no particular order.
+    #[inline]
     pub fn holders(&self, c: ir::ConditionId) -> &[usize] {
         self.holders.get(c.index()).map_or(&[], Vec::as_slice)
     }
@@ -317,6 +328,7 @@ impl World {
     }
 
     /// Is `other` in relation `rel` to `me`?
+    #[inline]
     pub fn relates(&self, me: usize, other: usize, rel: ir::Relation) -> bool {
         use ir::Relation::*;
         match rel {
@@ -331,6 +343,7 @@ impl World {
     }
 
     /// The first condition (in declaration order) that `who` holds and `mask` names.
+    #[inline]
     fn first_held(&self, who: usize, mask: &[u64]) -> Option<ir::ConditionId> {
         let held = &self.held_bits[who * self.words..(who + 1) * self.words];
         held.iter().zip(mask).enumerate().find_map(|(w, (h, m))| {
@@ -339,6 +352,7 @@ impl World {
         })
     }
 
+    #[inline]
     fn kind_mask(&self, kind: ir::ActionKind) -> &[u64] {
         let k = ir::ActionKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
         &self.kind_blocks[k * self.words..(k + 1) * self.words]
@@ -362,20 +376,24 @@ impl World {
     }
 
     /// A held condition that forbids `kind` of action.
+    #[inline]
     pub fn blocked(&self, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
         self.first_held(who, self.kind_mask(kind))
     }
 
+    #[inline]
     pub fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
         self.first_held(who, &self.movement_blocks)
     }
 
+    #[inline]
     pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
         let p = pool.index();
         self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first_held(who, mask))
     }
 
     /// Able to take part: present and not kept from both actions and reactions.
+    #[inline]
     pub fn standing(&self, who: usize) -> bool {
         self.present[who]
             && !(self.blocked(who, ir::ActionKind::Action).is_some()
@@ -400,6 +418,7 @@ impl World {
     }
 
     /// Positions stay within [`MAX_POSITION`] of 0, so this cannot overflow.
+    #[inline]
     pub fn distance(&self, a: usize, b: usize) -> i64 {
         (self.positions[a] - self.positions[b]).abs()
     }
