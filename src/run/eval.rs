@@ -217,11 +217,19 @@ impl<S: Sink> Engine<'_, S> {
         ))
     }
 
+    /// The pool's max for `who`: the one found at setup when it cannot change, else evaluated.
+    /// In line (it is read on every pool change), the evaluation out of line.
+    #[inline]
     pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
         let at = who * self.r.pools.len() + p.index();
         if let Some(Some(max)) = self.fixed_max.get(at) {
             return Ok(Some(*max));
         }
+        self.pool_max_evaluated(who, p)
+    }
+
+    #[inline(never)]
+    fn pool_max_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
         let pool = &self.r.pools[p.index()];
         match &pool.max {
             Some(e) => Ok(Some(
@@ -232,11 +240,18 @@ impl<S: Sink> Engine<'_, S> {
         }
     }
 
+    /// `pool_max`'s counterpart.
+    #[inline]
     pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
         let at = who * self.r.pools.len() + p.index();
         if let Some(Some(min)) = self.fixed_min.get(at) {
             return Ok(*min);
         }
+        self.pool_min_evaluated(who, p)
+    }
+
+    #[inline(never)]
+    fn pool_min_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
         let pool = &self.r.pools[p.index()];
         self.eval(&pool.min, &Ctx { owner: who, ..Ctx::default() })
             .map_err(|e| e.within(|| format!("the min of pool `{}`", pool.name)))
