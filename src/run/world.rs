@@ -573,11 +573,21 @@ impl World {
         seen.clear();
         seen.resize(self.n, false);
         out.clear();
-        for w in self.order.iter().flatten().copied().chain(0..self.n) {
+        // Two plain loops, not a flattened chain: this runs at every turn and every offered
+        // event, and the chain's adapters were most of its cost.
+        let mut visit = |w: usize| {
             if self.present[w] && !seen[w] {
                 seen[w] = true;
                 out.push(w);
             }
+        };
+        for group in &self.order {
+            for &w in group {
+                visit(w);
+            }
+        }
+        for w in 0..self.n {
+            visit(w);
         }
     }
 }
