@@ -13,10 +13,11 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A comment kept for the formatter. `doc` is true for `##` comments.
+/// A comment kept for the formatter. `doc` is true for `##` comments. The text is held inline
+/// up to 24 bytes, like names: a generated or well-commented file has one per declaration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
-    pub text: String,
+    pub text: compact_str::CompactString,
     pub doc: bool,
     pub span: Span,
 }

@@ -187,6 +187,7 @@ fn next_declaration(text: &str, at: usize, words: &[&str]) -> Option<usize> {
 fn parse_by_items(file: FileId, text: &str) -> R<File> {
     let mut comments: Vec<Comment> = Vec::new();
     comments::scan(file, text, 0, text.len(), &mut comments);
+    comments.shrink_to_fit();
     let mut items = Vec::new();
     let b = Builder { file, base: 0 };
     let pairs = RulesParser::parse(Rule::file_head, text).map_err(|_| b.internal(0, "not a file head"))?;

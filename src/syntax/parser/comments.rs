@@ -36,11 +36,7 @@ pub(super) fn scan(file: FileId, text: &str, start: usize, end: usize, out: &mut
                 }
                 // `#`, `\n` and `\r` are ASCII, so both ends are character boundaries.
                 let body = text.get(from..at).unwrap_or("");
-                out.push(Comment {
-                    doc: body.starts_with("##"),
-                    text: body.to_string(),
-                    span: Span::new(file, from, at),
-                });
+                out.push(Comment { doc: body.starts_with("##"), text: body.into(), span: Span::new(file, from, at) });
             }
             _ => at += 1,
         }
@@ -54,7 +50,7 @@ mod tests {
     fn texts(text: &str) -> Vec<(String, usize, usize)> {
         let mut out = Vec::new();
         scan(FileId(0), text, 0, text.len(), &mut out);
-        out.into_iter().map(|c| (c.text, c.span.start as usize, c.span.end as usize)).collect()
+        out.into_iter().map(|c| (c.text.to_string(), c.span.start as usize, c.span.end as usize)).collect()
     }
 
     #[test]
