@@ -156,6 +156,15 @@ fn the_longest_accepted_else_if_chain_inside_the_deepest_brackets_fits_a_small_s
 }
 
 #[test]
+fn brackets_after_a_lone_carriage_return_in_a_comment_are_counted() {
+    // The grammar ends a comment at `\r`; the depth check read on to `\n` and let these through
+    // to pest, whose recursion overflowed the stack.
+    let deep = format!("ruleset x\nstat a = 1 # note\rstat b = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let c = compile_str("x.rules", &deep);
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec![Code::TooDeep]);
+}
+
+#[test]
 fn separate_else_if_chains_in_one_block_do_not_add_up() {
     let one = "if true { } else if true { } else { }\n".repeat(tempo::syntax::MAX_ELSE_IF);
     let text = format!("{BASE}at turn_start {{\n{one}}}\n");

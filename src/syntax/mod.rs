@@ -160,12 +160,13 @@ fn precheck(file: FileId, text: &str) -> Option<Diagnostic> {
 
 /// The characters of `text` outside comments and strings, with their byte offsets. The `#` that
 /// opens a comment and the `"` that opens a string are given (they end what came before); what
-/// they open is not, up to the end of the line or the closing `"`.
+/// they open is not, up to the end of the line or the closing `"`. A comment ends at `\r` too,
+/// as in the grammar: brackets after a lone `\r` are code, and the depth check must count them.
 pub(crate) fn code_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let (mut in_comment, mut in_string, mut escaped) = (false, false, false);
     text.char_indices().filter(move |&(_, ch)| {
         if in_comment {
-            in_comment = ch != '\n';
+            in_comment = ch != '\n' && ch != '\r';
             return false;
         }
         if in_string {
