@@ -1,9 +1,7 @@
 //! The comments of a text that parses. The grammar skips comments as blanks (`WHITESPACE`), so
-//! pest makes no pairs for them; they are found here by the same lexical rule instead: outside
-//! quoted text, `#` starts a comment that runs to the end of its line (`\n` or `\r`).
-//!
-//! Only text that parsed is scanned, so every `"` outside a comment opens quoted text that
-//! closes on its line, and `\` in it escapes the byte after it.
+//! pest makes no pairs for them; they are found here by the same lexical rule instead, the one
+//! the bracket-depth check reads the text by ([`crate::syntax::code_chars`]): outside quoted
+//! text, `#` starts a comment that runs to the end of its line (`\n` or `\r`).
 
 use crate::source::{FileId, Span};
 use crate::syntax::ast::Comment;
@@ -11,35 +9,16 @@ use crate::syntax::ast::Comment;
 /// Appends the comments of `text[start..end]` to `out`, in file order. `start` must be outside
 /// quoted text and comments (the start of the file, or where a `file_step` starts).
 pub(super) fn scan(file: FileId, text: &str, start: usize, end: usize, out: &mut Vec<Comment>) {
-    let bytes = text.as_bytes();
-    let end = end.min(bytes.len());
-    let mut at = start;
-    while at < end {
-        match bytes[at] {
-            b'"' => {
-                at += 1;
-                while at < end {
-                    match bytes[at] {
-                        b'\\' => at += 2,
-                        b'"' | b'\n' => {
-                            at += 1;
-                            break;
-                        }
-                        _ => at += 1,
-                    }
-                }
-            }
-            b'#' => {
-                let from = at;
-                while at < end && bytes[at] != b'\n' && bytes[at] != b'\r' {
-                    at += 1;
-                }
-                // `#`, `\n` and `\r` are ASCII, so both ends are character boundaries.
-                let body = text.get(from..at).unwrap_or("");
-                out.push(Comment { doc: body.starts_with("##"), text: body.into(), span: Span::new(file, from, at) });
-            }
-            _ => at += 1,
-        }
+    let Some(part) = text.get(start..end.min(text.len())) else { return };
+    for (at, _) in crate::syntax::code_chars(part).filter(|&(_, ch)| ch == '#') {
+        let rest = part.get(at..).unwrap_or("");
+        let body = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+        let from = start + at;
+        out.push(Comment {
+            doc: body.starts_with("##"),
+            text: body.into(),
+            span: Span::new(file, from, from + body.len()),
+        });
     }
 }
 
