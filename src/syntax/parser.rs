@@ -50,19 +50,19 @@ const MAX_SYNTAX_ERRORS: usize = 20;
 /// The first syntax error (`first`, from the whole-file parse), then one for each later part of
 /// the file that does not parse either: after each error, parsing starts again at the next line
 /// that begins, in its first column, with a declaration's first word, and goes to the end.
-fn syntax_errors(file: FileId, text: &str, first: pest::error::Error<Rule>) -> Vec<Diagnostic> {
-    let mut at = error_at(&first);
+fn syntax_errors(file: FileId, text: &str, first: Failure) -> Vec<Diagnostic> {
+    let mut at = error_at(&first.e);
     let mut out = vec![syntax_error(file, text, first)];
     let starts = expected::declaration_keywords();
     while out.len() < MAX_SYNTAX_ERRORS {
         let Some(resume) = next_declaration(text, at, &starts) else { break };
-        let Err(mut e) = parse_worded(Rule::file_tail, text.get(resume..).unwrap_or("")) else { break };
-        e.location = match e.location {
+        let Err(mut failure) = parse_worded(Rule::file_tail, text.get(resume..).unwrap_or("")) else { break };
+        failure.e.location = match failure.e.location {
             pest::error::InputLocation::Pos(p) => pest::error::InputLocation::Pos(p + resume),
             pest::error::InputLocation::Span((s, t)) => pest::error::InputLocation::Span((s + resume, t + resume)),
         };
-        at = error_at(&e).max(resume + 1);
-        let d = syntax_error(file, text, e);
+        at = error_at(&failure.e).max(resume + 1);
+        let d = syntax_error(file, text, *failure);
         if !out.iter().any(|o| o.primary.span == d.primary.span && o.message == d.message) {
             out.push(d);
         }
@@ -70,13 +70,21 @@ fn syntax_errors(file: FileId, text: &str, first: pest::error::Error<Rule>) -> V
     out
 }
 
+/// A syntax error, and what the text around it says about its words (all worked out on the text
+/// that was parsed, so the error may then be moved to where that text starts in the file).
+pub(super) struct Failure {
+    pub(super) e: pest::error::Error<Rule>,
+    /// The error is where a blank ended ([`blank_end`]): the operators that could continue an
+    /// expression are not named as expected there.
+    at_blank_end: bool,
+    /// The marks (`{`, `=`, ...) wanted there ([`wanted_marks`]), for when no rule was.
+    marks: Option<String>,
+}
+
 /// Parses `text` as `rule`; on a syntax error, parses it again with pest's detail on and places
 /// the error where parsing got furthest ([`placed`]).
-pub(super) fn parse_worded(
-    rule: Rule,
-    text: &str,
-) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
-    RulesParser::parse(rule, text).map_err(|_| placed(detailed(rule, text), text))
+pub(super) fn parse_worded(rule: Rule, text: &str) -> Result<pest::iterators::Pairs<'_, Rule>, Box<Failure>> {
+    RulesParser::parse(rule, text).map_err(|_| Box::new(placed(detailed(rule, text), text)))
 }
 
 /// The error of parsing `text` as `rule` with pest's detail on: it then records every literal
@@ -103,21 +111,24 @@ fn detailed(rule: Rule, text: &str) -> pest::error::Error<Rule> {
 
 /// pest places an error where the last rule was tried. Before comments were blanks, the comment
 /// rule was tried after every blank, so an error was placed where parsing got furthest even when
-/// only a literal (`{`, `=`, `:`) was wanted there: "expected something else, found `value`"
-/// under the word after a missing `{`. That place is kept: where a literal was tried further
-/// than any rule ([`blank_end`]), the error is placed there, with nothing named as expected.
-fn placed(e: pest::error::Error<Rule>, text: &str) -> pest::error::Error<Rule> {
-    let furthest = match (blank_end(&e, text), &e.variant) {
-        (Some(furthest), pest::error::ErrorVariant::ParsingError { .. }) if furthest > error_at(&e) => furthest,
-        _ => return e,
-    };
-    match pest::Position::new(text, furthest) {
-        Some(place) => pest::error::Error::new_from_pos(
-            pest::error::ErrorVariant::ParsingError { positives: Vec::new(), negatives: Vec::new() },
-            place,
-        ),
-        None => e,
+/// only a mark (`{`, `=`, `:`) was wanted there, under the word after a missing `{`; and since
+/// that rule was among the ones expected there, the operators that could continue an expression
+/// were never the only thing named. Both are kept: where a mark was tried further than any rule
+/// ([`blank_end`]), the error is placed there with no rule expected, and the marks are named.
+fn placed(mut e: pest::error::Error<Rule>, text: &str) -> Failure {
+    let Some(furthest) = blank_end(&e, text) else { return Failure { e, at_blank_end: false, marks: None } };
+    let at = error_at(&e);
+    if furthest > at && matches!(e.variant, pest::error::ErrorVariant::ParsingError { .. }) {
+        e.variant = pest::error::ErrorVariant::ParsingError { positives: Vec::new(), negatives: Vec::new() };
+        e.location = pest::error::InputLocation::Pos(furthest);
+        if let Some(place) = pest::Position::new(text, furthest) {
+            e.line_col = pest::error::LineColLocation::Pos(place.line_col());
+        }
+    } else if furthest != at {
+        return Failure { e, at_blank_end: false, marks: None };
     }
+    let marks = wanted_marks(&e);
+    Failure { e, at_blank_end: true, marks }
 }
 
 /// Where parsing got furthest, when the comment rule would have been tried there: outside a
@@ -131,6 +142,32 @@ fn blank_end(e: &pest::error::Error<Rule>, text: &str) -> Option<usize> {
     let blank = after.is_some_and(char::is_whitespace);
     let mid_word = word(before) && word(after);
     (!(blank || mid_word || in_quotes(text, furthest))).then_some(furthest)
+}
+
+/// The marks (`{`, `=`, `:`, ...) pest tried where parsing got furthest, when the error was parsed with detail
+/// on: where no rule was wanted, the mark is what is missing ("expected `{`, found `value`").
+/// Letters, digits, `_` and ranges are left out: there they are a name's own characters, tried
+/// to see whether the name went on, or the blanks.
+fn wanted_marks(e: &pest::error::Error<Rule>) -> Option<String> {
+    let marks: Vec<String> = e
+        .parse_attempts()?
+        .expected_tokens()
+        .into_iter()
+        .map(|t| t.to_string())
+        // pest shows a literal as itself and a range as `a..b` (the grammar has no `..`): only
+        // literals are kept, and of those only marks.
+        .filter(|t| {
+            !t.is_empty()
+                && !t.contains("..")
+                && !t.chars().any(|c| c.is_alphanumeric() || c == '_' || c.is_whitespace())
+        })
+        .filter(|t| !expected::OPERATOR_MARKS.contains(&t.as_str()))
+        .map(|t| format!("`{t}`"))
+        .collect();
+    match marks.split_last()? {
+        (last, []) => Some(last.clone()),
+        (last, rest) => Some(format!("{} or {last}", rest.join(", "))),
+    }
 }
 
 /// Whether byte `at` is inside quoted text opened earlier on its line.
@@ -231,7 +268,7 @@ fn parse_by_items(file: FileId, text: &str) -> R<File> {
 /// The whole file in one parse: what [`parse_by_items`] falls back to when anything is wrong,
 /// so that errors are found and worded as the grammar's `file` rule finds them.
 fn parse_whole(file: FileId, text: &str) -> Result<File, Vec<Diagnostic>> {
-    let pairs = parse_worded(Rule::file, text).map_err(|e| syntax_errors(file, text, e))?;
+    let pairs = parse_worded(Rule::file, text).map_err(|e| syntax_errors(file, text, *e))?;
     build_whole(file, text, pairs).map_err(|d| vec![*d])
 }
 
@@ -442,7 +479,8 @@ fn doc_above(text: &str, comments: &[Comment], start: usize) -> Option<String> {
     Some(lines.join("\n"))
 }
 
-fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+fn syntax_error(file: FileId, text: &str, failure: Failure) -> Diagnostic {
+    let Failure { e, at_blank_end, marks } = failure;
     let at = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -451,10 +489,10 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     let span = Span::new(file, at, at + found.len());
     let (message, label) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            // The comment rule was among the rules tried where a blank ended, so the operators
-            // that could continue an expression were never the only thing expected there.
-            let operators = blank_end(&e, text) != Some(at);
-            let wanted = expected::describe(positives, operators);
+            let mut wanted = expected::describe(positives, !at_blank_end);
+            if wanted == expected::NOTHING_NAMED {
+                wanted = marks.unwrap_or(wanted);
+            }
             let got = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
             (format!("expected {wanted}, found {got}"), format!("expected {}", short(&wanted)))
         }

@@ -15,6 +15,13 @@ const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_slows, Rule::kw_blocks], "a terrain clause (`slows`, `blocks`)"),
 ];
 
+/// What [`describe`] says when none of the rules it is given has a name.
+pub const NOTHING_NAMED: &str = "something else";
+
+/// The operators that could continue an expression, as pest tries them: never named as what a
+/// syntax error expected (see [`describe`]).
+pub const OPERATOR_MARKS: &[&str] = &["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!="];
+
 /// An operator that could continue an expression.
 pub fn continuation(r: &Rule) -> bool {
     matches!(
@@ -57,7 +64,7 @@ pub fn describe(positives: &[Rule], operators: bool) -> String {
         }
     }
     match words.len() {
-        0 => "something else".to_string(),
+        0 => NOTHING_NAMED.to_string(),
         1 => words.remove(0),
         _ => {
             let last = words.pop().unwrap_or_default();

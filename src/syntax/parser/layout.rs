@@ -11,7 +11,7 @@ use crate::source::{FileId, Span};
 use crate::syntax::tokens::{Token, TokenKind};
 
 pub(crate) fn tokens(file: FileId, text: &str) -> Result<Vec<Token>, Box<Diagnostic>> {
-    let pairs = parse_worded(Rule::file, text).map_err(|e| Box::new(syntax_error(file, text, e)))?;
+    let pairs = parse_worded(Rule::file, text).map_err(|f| Box::new(syntax_error(file, text, *f)))?;
     let mut out = Tokens { file, text, tokens: Vec::new() };
     for pair in pairs {
         out.pair(pair, false);
