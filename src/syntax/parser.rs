@@ -144,10 +144,10 @@ fn blank_end(e: &pest::error::Error<Rule>, text: &str) -> Option<usize> {
     (!(blank || mid_word || in_quotes(text, furthest))).then_some(furthest)
 }
 
-/// The marks (`{`, `=`, `:`, ...) pest tried where parsing got furthest, when the error was parsed with detail
-/// on: where no rule was wanted, the mark is what is missing ("expected `{`, found `value`").
-/// Letters, digits, `_` and ranges are left out: there they are a name's own characters, tried
-/// to see whether the name went on, or the blanks.
+/// The marks (`{`, `=`, `:`, ...) pest tried where parsing got furthest, when the error was
+/// parsed with detail on: where no rule was wanted, the mark is what is missing ("expected `{`,
+/// found `value`"). Letters, digits, `_` and ranges are left out: there they are a name's own
+/// characters, tried to see whether the name went on, or the blanks.
 fn wanted_marks(e: &pest::error::Error<Rule>) -> Option<String> {
     let marks: Vec<String> = e
         .parse_attempts()?
