@@ -2819,3 +2819,32 @@ action hurl { cost 1 ap; target enemy; resolve { drop stone away 3000000000000 }
         &["A lets go of stone; it lies at -999999999998."],
     );
 }
+
+// A pool's max that reads only its owner's stats is worked out once per run (the stats never
+// change in a run): each participant keeps their own, and one that cannot be worked out still
+// stops the run where it is read, naming the pool.
+#[test]
+fn a_max_read_from_stats_is_each_participants_own_and_its_errors_still_stop_the_run() {
+    let rules = r#"ruleset bounds
+initiative { value speed; ties higher speed, then table }
+round { phase act: turns }
+stat speed = 0
+stat cap = 3
+stat div = 1
+pool ap { max 3; refresh at turn_start }
+pool charge { max cap * 2 / div; start 0 }
+action build { cost 1 ap; resolve { charge += 100 } }
+"#;
+    let scenario = |a_div: i64| {
+        format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 2, "cap": 1, "div": {a_div}}}, controller: Script(steps: [Act(round: 1, action: "build"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", stats: {{"speed": 1, "cap": 4}}, controller: Script(steps: [Act(round: 1, action: "build"), EndTurn(round: 1)], fallback: Passive)),
+])"#
+        )
+    };
+    let text = play(rules, &scenario(1)).expect("runs");
+    assert_in_order(&text, &["A: charge 0 -> 2", "B: charge 0 -> 8"]);
+    let err = play(rules, &scenario(0)).expect_err("a max divided by 0 stops the run");
+    assert!(err.to_string().contains("the max of pool `charge`"), "{err}");
+}
