@@ -233,15 +233,18 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Fills `fixed_max` and `fixed_min` once the stats are set.
     fn fix_bounds(&mut self) {
         let r = self.r;
+        let fixed = |e: &crate::ir::Expr| super::shape::fixed_for_owner(r, e, 0);
+        // Which bounds can be fixed depends on the pool alone; their values on the participant.
+        let bounds: Vec<(Option<&crate::ir::Expr>, Option<&crate::ir::Expr>)> =
+            r.pools.iter().map(|p| (p.max.as_ref().filter(|e| fixed(e)), Some(&p.min).filter(|e| fixed(e)))).collect();
         let (mut max, mut min) = (std::mem::take(&mut self.fixed_max), std::mem::take(&mut self.fixed_min));
         max.clear();
         min.clear();
         for who in 0..self.world.n {
             let c = Ctx::of(who);
-            for pool in &r.pools {
-                let fixed = |e: &crate::ir::Expr| super::shape::fixed_for_owner(r, e, 0);
-                max.push(pool.max.as_ref().filter(|e| fixed(e)).and_then(|e| self.eval(e, &c).ok()));
-                min.push(Some(&pool.min).filter(|e| fixed(e)).and_then(|e| self.eval(e, &c).ok()));
+            for &(top, floor) in &bounds {
+                max.push(top.and_then(|e| self.eval(e, &c).ok()));
+                min.push(floor.and_then(|e| self.eval(e, &c).ok()));
             }
         }
         (self.fixed_max, self.fixed_min) = (max, min);
