@@ -8,17 +8,13 @@
 
 use std::process::ExitCode;
 
+#[path = "../support/input.rs"]
+mod input;
+
 fn main() -> ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: read-ir-json FILE.json");
-        return ExitCode::from(2);
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("cannot read `{path}`: {e}");
-            return ExitCode::from(2);
-        }
+    let (path, text) = match input::first_file("read-ir-json FILE.json") {
+        Ok(read) => read,
+        Err(code) => return code,
     };
     match serde_json::from_str::<tempo::ir::Ruleset>(&text) {
         Ok(ruleset) => {
