@@ -604,6 +604,16 @@ fn a_half_typed_file_and_bad_requests_do_not_stop_the_server() {
     let panicked = server.request("tempo/debugPanic", json!({}));
     assert_eq!(panicked["error"]["code"], -32603, "{panicked}");
     assert!(panicked["error"]["message"].as_str().unwrap_or("").contains("internal error"), "{panicked}");
+    // So does a notification whose handling panics: the client is told in a log message
+    // (the library never writes to stderr).
+    server.notify("tempo/debugPanic", json!({}));
+    let logged = server.settle();
+    let log = logged.iter().find(|n| n["method"] == "window/logMessage").expect("a log message");
+    assert_eq!(log["params"]["type"], 1, "{log}");
+    assert!(
+        log["params"]["message"].as_str().unwrap_or("").contains("internal error while handling `tempo/debugPanic`"),
+        "{log}"
+    );
     let after = server.at("textDocument/hover", &file, 2, 19, json!({}));
     assert!(after["result"]["contents"]["value"].as_str().unwrap_or("").contains("pool mana"), "{after}");
     // Malformed notifications are ignored.

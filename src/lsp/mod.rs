@@ -27,7 +27,7 @@ pub use transport::{parse_message, Frame, FrameReader, MAX_BODY, MAX_HEADER_LINE
 use documents::Documents;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, LogMessage,
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
@@ -356,6 +356,11 @@ fn serve_with(transport: &mut impl Transport, debug_panic: bool) -> Result<(), S
                     let message = Notification::new(PublishDiagnostics::METHOD.to_string(), publish);
                     transport.send(Outgoing::Message(Message::Notification(message)))?;
                 }
+                for text in server.log.drain(..) {
+                    let params = lsp_types::LogMessageParams { typ: lsp_types::MessageType::ERROR, message: text };
+                    let message = Notification::new(LogMessage::METHOD.to_string(), params);
+                    transport.send(Outgoing::Message(Message::Notification(message)))?;
+                }
             }
             Message::Response(_) => {}
         }
@@ -374,6 +379,9 @@ struct Server {
     published: BTreeMap<Url, Vec<lsp_types::Diagnostic>>,
     /// Debug builds, over stdio or a connection: `tempo/debugPanic` panics (for the tests).
     debug_panic: bool,
+    /// Internal errors met while handling notifications, sent to the client as
+    /// `window/logMessage` (the library never prints, and stderr may be nobody's).
+    log: Vec<String>,
 }
 
 impl Server {
@@ -456,13 +464,17 @@ impl Server {
             let method = notification.method.clone();
             match panic::catch_unwind(AssertUnwindSafe(|| self.apply(notification))) {
                 Ok(more) => scope = scope.and(more),
-                Err(_) => eprintln!("tempo lsp: internal error while handling `{method}`; the server goes on"),
+                Err(_) => {
+                    self.log.push(format!("tempo lsp: internal error while handling `{method}`; the server goes on"))
+                }
             }
         }
         match scope {
             Recheck::Nothing => Vec::new(),
             scope => panic::catch_unwind(AssertUnwindSafe(|| self.recheck(&scope))).unwrap_or_else(|_| {
-                eprintln!("tempo lsp: internal error while checking the open documents; the server goes on");
+                self.log.push(
+                    "tempo lsp: internal error while checking the open documents; the server goes on".to_string(),
+                );
                 Vec::new()
             }),
         }
@@ -472,6 +484,7 @@ impl Server {
     fn apply(&mut self, notification: Notification) -> Recheck {
         let Notification { method, params } = notification;
         match method.as_str() {
+            "tempo/debugPanic" if self.debug_panic => panic!("a deliberate panic for the tests"),
             DidOpenTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidOpenTextDocumentParams>(params) else { return Recheck::Nothing };
                 let doc = p.text_document;
