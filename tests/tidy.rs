@@ -1,0 +1,554 @@
+//! Tidy checks: the shape of the code that docs/architecture.md promises, kept true by tests
+//! instead of by memory. Each reads `src/` as text (comments and strings blanked out first, so a
+//! word in a comment or a message never counts) and names every offender it finds.
+//!
+//! - the library never prints (`print!`, `println!`, `eprint!`, `eprintln!`, `dbg!`): only the
+//!   binary (`src/main.rs`, `src/cli/`) does;
+//! - no import circle between the files of `src/` (a file naming an item of its own folder's
+//!   parent module is not counted: the parent declares the child, that is not an import);
+//! - every `Expr` variant is named in the one walk over an expression's children;
+//! - sizes a reader can take in: `main.rs` at most 200 lines, no file in `src/run/` over 800
+//!   lines, no function in `src/` over 150 lines, no struct in `src/run/` over 25 fields.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("src is readable") {
+            let p = entry.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/")
+}
+
+/// The text with comments, string and character literals replaced by spaces (newlines kept, so
+/// line numbers and byte offsets stay those of the file).
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let (mut depth, mut j) = (1, i + 2);
+                while j < b.len() && depth > 0 {
+                    if b[j] == b'/' && b.get(j + 1) == Some(&b'*') {
+                        depth += 1;
+                        j += 2;
+                    } else if b[j] == b'*' && b.get(j + 1) == Some(&b'/') {
+                        depth -= 1;
+                        j += 2;
+                    } else {
+                        j += 1;
+                    }
+                }
+                blank(&mut out, i, j);
+                i = j;
+            }
+            b'r' if (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                let start = i + 2 + hashes;
+                let end = text[start..].find(&close).map_or(b.len(), |n| start + n + close.len());
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = (j + 1).min(b.len());
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'\'' => {
+                // A character literal ('a', '\n', '\u{..}', '"'), not a lifetime ('a).
+                let end = if b.get(i + 1) == Some(&b'\\') {
+                    text[i + 2..].find('\'').map(|n| i + 2 + n + 1)
+                } else if b.get(i + 2) == Some(&b'\'') {
+                    Some(i + 3)
+                } else {
+                    text[i + 1..].chars().next().filter(|c| c.len_utf8() > 1).and_then(|c| {
+                        let after = i + 1 + c.len_utf8();
+                        (b.get(after) == Some(&b'\'')).then_some(after + 1)
+                    })
+                };
+                match end {
+                    Some(end) => {
+                        blank(&mut out, i, end);
+                        i = end;
+                    }
+                    None => i += 1,
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at].matches('\n').count() + 1
+}
+
+/// The byte just past the `}` matching the `{` at `open`.
+fn matching_brace(code: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in code[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Each occurrence of the keyword `word` followed by a name: (offset of the keyword, the name).
+fn keyword_items<'a>(code: &'a str, word: &str) -> Vec<(usize, &'a str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(n) = code[from..].find(word) {
+        let at = from + n;
+        from = at + word.len();
+        let before_ok = at == 0 || !code[..at].ends_with(is_ident);
+        let rest = &code[at + word.len()..];
+        if !before_ok || !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let name_len = rest.find(|c: char| !is_ident(c)).unwrap_or(rest.len());
+        if name_len > 0 {
+            out.push((at, &rest[..name_len]));
+        }
+    }
+    out
+}
+
+/// Every function with a body: (name, first line, lines from `fn` to its closing brace).
+fn functions(code: &str) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (at, name) in keyword_items(code, "fn") {
+        // The body's `{` comes before any `;` (a declaration without body ends at `;`).
+        let rest = &code[at..];
+        let Some(open) = rest.find('{') else { continue };
+        if rest.find(';').is_some_and(|semi| semi < open) && !rest[..open].contains("where") {
+            // A `;` inside the signature (an array type `[u8; 4]`) is rare; a bodiless
+            // declaration is the common case.
+            if !rest[..open].contains('[') {
+                continue;
+            }
+        }
+        let end = matching_brace(code, at + open);
+        let (first, last) = (line_of(code, at), line_of(code, end - 1));
+        out.push((name.to_string(), first, last - first + 1));
+    }
+    out
+}
+
+/// Every struct with named fields: (name, first line, number of fields).
+fn structs(code: &str) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (at, name) in keyword_items(code, "struct") {
+        let rest = &code[at..];
+        let Some(open) = rest.find(['{', ';', '(']) else { continue };
+        if !rest[open..].starts_with('{') {
+            continue; // a tuple or unit struct
+        }
+        let body_end = matching_brace(code, at + open);
+        let body = &code[at + open + 1..body_end - 1];
+        // Fields are separated by commas outside any bracket; attributes are skipped.
+        let (mut depth, mut fields, mut current) = (0i32, 0, String::new());
+        let mut chars = body.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '-' if chars.peek() == Some(&'>') => {
+                    chars.next();
+                    current.push_str("->");
+                    continue;
+                }
+                '(' | '[' | '{' | '<' => depth += 1,
+                ')' | ']' | '}' | '>' => depth -= 1,
+                ',' if depth == 0 => {
+                    fields += usize::from(is_field(&current));
+                    current.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(c);
+        }
+        fields += usize::from(is_field(&current));
+        out.push((name.to_string(), line_of(code, at), fields));
+    }
+    out
+}
+
+fn is_field(text: &str) -> bool {
+    // Drop attributes (`#[...]`) and look for `name: Type`.
+    let mut t = text.trim();
+    while let Some(rest) = t.strip_prefix("#[") {
+        let mut depth = 1;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match c {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        t = rest[end..].trim_start();
+    }
+    t.contains(':')
+}
+
+#[test]
+fn the_library_never_prints() {
+    let mut found = Vec::new();
+    for path in rust_files(&src()) {
+        let name = rel(&path);
+        if name == "main.rs" || name.starts_with("cli/") {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(&path).unwrap());
+        for mac in ["print!", "println!", "eprint!", "eprintln!", "dbg!"] {
+            for (at, _) in code.match_indices(mac) {
+                if at == 0 || !code[..at].ends_with(is_ident) {
+                    found.push(format!("src/{name}:{}: {mac}", line_of(&code, at)));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "the library prints (only src/main.rs and src/cli/ may):\n{}", found.join("\n"));
+}
+
+/// The module path of a file: `run/effects.rs` → `run::effects`, `run/mod.rs` → `run`.
+fn module_of(name: &str) -> String {
+    let trimmed = name.trim_end_matches(".rs");
+    let trimmed = trimmed.strip_suffix("/mod").unwrap_or(trimmed);
+    if trimmed == "lib" || trimmed == "main" {
+        return String::new();
+    }
+    trimmed.replace('/', "::")
+}
+
+/// Which files each file names items of: module paths written in it (`crate::a::b`,
+/// `super::x`, `self::x`, and `x::` for a child `mod x`), mapped to the deepest file module.
+fn import_graph() -> BTreeMap<String, Vec<String>> {
+    let files: Vec<(String, String)> = rust_files(&src())
+        .into_iter()
+        .map(|p| (rel(&p), code_only(&std::fs::read_to_string(&p).unwrap())))
+        .filter(|(name, _)| name != "main.rs" && !name.starts_with("cli/"))
+        .collect();
+    let modules: BTreeMap<String, String> = files.iter().map(|(name, _)| (module_of(name), name.clone())).collect();
+    let mut graph = BTreeMap::new();
+    for (name, code) in &files {
+        let me = module_of(name);
+        let parent = me.rsplit_once("::").map_or(String::new(), |(p, _)| p.to_string());
+        // `super` of a file module is its parent; paths inside `mod tests { .. }` blocks are
+        // rare and read the same way.
+        let mut edges = Vec::new();
+        let bytes = code.as_bytes();
+        let mut i = 0;
+        while i < code.len() {
+            if !code[i..].starts_with(is_ident)
+                || (i > 0 && (is_ident(bytes[i - 1] as char) || code[..i].ends_with("::")))
+            {
+                i += 1;
+                continue;
+            }
+            // A path: idents joined by `::` (whitespace allowed in `use` braces is ignored:
+            // `use super::{a, b}` names the parent, and each of `a`, `b` is looked at below).
+            let mut end = i;
+            let mut parts = Vec::new();
+            loop {
+                let len = code[end..].find(|c: char| !is_ident(c)).unwrap_or(code.len() - end);
+                parts.push(&code[end..end + len]);
+                end += len;
+                if code[end..].starts_with("::") && code[end + 2..].starts_with(is_ident) {
+                    end += 2;
+                } else {
+                    break;
+                }
+            }
+            let brace_group = code[end..].starts_with("::{");
+            i = end.max(i + 1);
+            let base: Option<Vec<String>> = match parts[0] {
+                "crate" => Some(Vec::new()),
+                "super" => Some(parent.split("::").filter(|s| !s.is_empty()).map(String::from).collect()),
+                "self" => Some(me.split("::").filter(|s| !s.is_empty()).map(String::from).collect()),
+                _ => None,
+            };
+            let Some(mut path) = base else { continue };
+            let mut rest = &parts[1..];
+            // `super::super::x`
+            while rest.first() == Some(&"super") {
+                path.pop();
+                rest = &rest[1..];
+            }
+            path.extend(rest.iter().map(|s| s.to_string()));
+            let mut targets = vec![path.clone()];
+            if brace_group {
+                // `use super::{a, b::c}`: each first name of the group.
+                let open = end + 2;
+                let close = matching_brace(code, open);
+                for item in code[open + 1..close - 1].split(',') {
+                    let first = item.trim().split("::").next().unwrap_or("").trim();
+                    if !first.is_empty() && first.chars().all(is_ident) && first != "self" {
+                        let mut p = path.clone();
+                        p.push(first.to_string());
+                        targets.push(p);
+                    }
+                }
+            }
+            for mut t in targets {
+                // The deepest file module the path reaches.
+                while !t.is_empty() && !modules.contains_key(&t.join("::")) {
+                    t.pop();
+                }
+                let target = t.join("::");
+                // Naming its own module, an ancestor (which declares it) or the crate root is
+                // not an import between files.
+                if target.is_empty() || target == me || me.starts_with(&format!("{target}::")) {
+                    continue;
+                }
+                edges.push(target);
+            }
+        }
+        edges.sort();
+        edges.dedup();
+        graph.insert(me, edges);
+    }
+    graph
+}
+
+#[test]
+fn no_import_circle_between_files() {
+    let graph = import_graph();
+    // Tarjan's strongly connected components; any component of two or more files is a circle.
+    struct State<'g> {
+        graph: &'g BTreeMap<String, Vec<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: std::collections::BTreeSet<&'g str>,
+        next: usize,
+        circles: Vec<Vec<&'g str>>,
+    }
+    fn visit<'g>(s: &mut State<'g>, v: &'g str) {
+        s.index.insert(v, s.next);
+        s.low.insert(v, s.next);
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !s.graph.contains_key(w) {
+                continue;
+            }
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                component.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                s.circles.push(component);
+            }
+        }
+    }
+    let mut s = State {
+        graph: &graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: Default::default(),
+        next: 0,
+        circles: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    let circles: Vec<String> = s.circles.iter().map(|c| c.join(" <-> ")).collect();
+    assert!(
+        circles.is_empty(),
+        "modules that import each other (move the shared item to its owner):\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn the_import_graph_sees_imports() {
+    // The circle test is only as good as the graph: a few edges that must be there.
+    let graph = import_graph();
+    let has = |from: &str, to: &str| graph.get(from).is_some_and(|e| e.iter().any(|t| t == to));
+    assert!(has("run::engine", "run::world"), "{:?}", graph.get("run::engine"));
+    assert!(has("check::lower", "ir"), "{:?}", graph.get("check::lower"));
+    assert!(has("run", "ir"), "{:?}", graph.get("run"));
+}
+
+#[test]
+fn every_expression_variant_is_walked() {
+    let ir = code_only(&std::fs::read_to_string(src().join("ir/mod.rs")).unwrap())
+        + &code_only(&std::fs::read_to_string(src().join("ir/expr.rs")).unwrap());
+    let (at, _) = keyword_items(&ir, "enum").into_iter().find(|(_, n)| *n == "Expr").expect("enum Expr");
+    let open = at + ir[at..].find('{').unwrap();
+    let body = &ir[open + 1..matching_brace(&ir, open) - 1];
+    // Variant names: capitalised words at the enum's top level.
+    let mut variants = Vec::new();
+    let mut depth = 0;
+    let mut word_start = None;
+    for (i, c) in body.char_indices() {
+        match c {
+            '(' | '{' | '[' | '<' => depth += 1,
+            ')' | '}' | ']' | '>' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 && is_ident(c) {
+            word_start.get_or_insert(i);
+        } else if let Some(s) = word_start.take() {
+            let w = &body[s..i];
+            if w.starts_with(|c: char| c.is_ascii_uppercase()) && !body[..s].trim_end().ends_with("#[") {
+                variants.push(w.to_string());
+            }
+        }
+    }
+    variants.dedup();
+    assert!(variants.len() > 10, "found only {variants:?}");
+    let expr = code_only(&std::fs::read_to_string(src().join("ir/expr.rs")).unwrap());
+    let walk = functions(&expr)
+        .into_iter()
+        .find(|(name, _, _)| name == "for_each_child" || name == "children")
+        .expect("ir/expr.rs has the one walk over an expression's children (`for_each_child`)");
+    let start = expr.lines().take(walk.1 - 1).map(|l| l.len() + 1).sum::<usize>();
+    let end = expr.lines().take(walk.1 - 1 + walk.2).map(|l| l.len() + 1).sum::<usize>();
+    let body = &expr[start..end.min(expr.len())];
+    let missing: Vec<&String> = variants.iter().filter(|v| !body.contains(&format!("Expr::{v}"))).collect();
+    assert!(missing.is_empty(), "the walk does not name these variants: {missing:?}");
+    assert!(!body.contains("_ =>"), "the walk must name every variant, with no `_ =>` catch-all");
+}
+
+#[test]
+fn main_is_a_dispatcher() {
+    let lines = std::fs::read_to_string(src().join("main.rs")).unwrap().lines().count();
+    assert!(lines <= 200, "src/main.rs has {lines} lines; a command's code belongs in src/cli/");
+}
+
+#[test]
+fn no_file_in_run_is_over_800_lines() {
+    let long: Vec<String> = rust_files(&src().join("run"))
+        .into_iter()
+        .filter_map(|p| {
+            let n = std::fs::read_to_string(&p).unwrap().lines().count();
+            (n > 800).then(|| format!("src/{}: {n} lines", rel(&p)))
+        })
+        .collect();
+    assert!(long.is_empty(), "files in src/run/ over 800 lines:\n{}", long.join("\n"));
+}
+
+#[test]
+fn no_function_is_over_150_lines() {
+    let mut long = Vec::new();
+    for path in rust_files(&src()) {
+        let code = code_only(&std::fs::read_to_string(&path).unwrap());
+        for (name, line, len) in functions(&code) {
+            if len > 150 {
+                long.push(format!("src/{}:{line}: fn {name}, {len} lines", rel(&path)));
+            }
+        }
+    }
+    assert!(long.is_empty(), "functions over 150 lines:\n{}", long.join("\n"));
+}
+
+#[test]
+fn no_struct_in_run_has_over_25_fields() {
+    let mut big = Vec::new();
+    for path in rust_files(&src().join("run")) {
+        let code = code_only(&std::fs::read_to_string(&path).unwrap());
+        for (name, line, fields) in structs(&code) {
+            if fields > 25 {
+                big.push(format!("src/{}:{line}: struct {name}, {fields} fields", rel(&path)));
+            }
+        }
+    }
+    assert!(big.is_empty(), "structs in src/run/ over 25 fields:\n{}", big.join("\n"));
+}
+
+#[test]
+fn the_scanners_read_what_they_should() {
+    // The size checks are only as good as their scanner: a function, a struct, a string
+    // holding braces and a comment holding a print.
+    let code = code_only(
+        "fn a() {\n  let s = \"}{\";\n  // println!(\"x\")\n  if x { y }\n}\nstruct S {\n  #[doc = \"a, b\"]\n  a: Vec<(u8, u8)>,\n  f: Box<dyn Fn(i64) -> i64>,\n  c: [u8; 4],\n}\nfn b(x: [u8; 2]) -> u8 { 0 }\ntrait T { fn c(&self); }\n",
+    );
+    assert_eq!(functions(&code), vec![("a".into(), 1, 5), ("b".into(), 12, 1)]);
+    assert_eq!(structs(&code), vec![("S".into(), 6, 3)]);
+    assert!(!code.contains("println!"));
+}
