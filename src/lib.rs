@@ -5,12 +5,14 @@
 //! [`run`] plays an encounter under the IR and writes a trace; [`why`] follows one event of it
 //! back to what began it; [`testing`] runs golden-encounter test files against traces. [`doc`]
 //! makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
-//! [`diagnostics`] is how every stage reports problems. The library never prints and never exits.
+//! [`diagnostics`] is how every stage reports problems; [`api`] is the small embedding API over
+//! all of it (from memory, no files, threads or terminal). The library never prints and never exits.
 
 // pest is built without its `std` feature (Cargo.toml: its stack probe cost a fifth of parsing),
 // and the parser its derive writes then names `alloc` from the crate root.
 extern crate alloc;
 
+pub mod api;
 pub mod check;
 pub mod diagnostics;
 pub mod doc;
