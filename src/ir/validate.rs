@@ -19,30 +19,12 @@ pub enum ValueNode {
 }
 
 fn value_refs(e: &Expr, out: &mut Vec<ValueNode>) {
-    walk_expr(e, &mut |x| match x {
+    e.walk(&mut |x| match x {
         Expr::Derived(_, id) => out.push(ValueNode::Derived(id.0)),
         Expr::PoolMax(_, id) => out.push(ValueNode::PoolMax(id.0)),
         Expr::PoolMin(_, id) => out.push(ValueNode::PoolMin(id.0)),
         _ => {}
     });
-}
-
-/// Calls `f` on `e` and every expression inside it, without recursing on the call stack (a
-/// hand-written IR can nest as deep as its reader allows).
-pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        f(e);
-        match e {
-            Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => stack.push(x),
-            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => {
-                stack.push(b);
-                stack.push(a);
-            }
-            Expr::Call(_, args) => stack.extend(args.iter().rev()),
-            _ => {}
-        }
-    }
 }
 
 /// Every value (derived value, pool maximum or minimum) that reads itself, directly or through
@@ -201,7 +183,7 @@ impl Validator<'_> {
 
     fn expr(&mut self, e: &Expr) {
         let mut refs = Vec::new();
-        walk_expr(e, &mut |x| refs.push(x));
+        e.walk(&mut |x| refs.push(x));
         for x in refs {
             match x {
                 Expr::Dice { count, sides }
@@ -219,6 +201,7 @@ impl Validator<'_> {
                 Expr::TriggerIs(e) => self.event_ref(*e),
                 Expr::Amount(e) => self.event(*e),
                 Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
+                // Nothing else holds an index; children come through `walk` on their own.
                 _ => {}
             }
         }
