@@ -235,7 +235,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
     u
 }
 
-pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnostic> {
+pub fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let uses = collect(r);
     for (i, pool) in r.pools.iter().enumerate() {
