@@ -33,16 +33,11 @@ impl Uses {
     }
 
     fn expr(&mut self, e: &Expr) {
-        match e {
-            Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) => self.add(*p, Touch::Read),
-            Expr::Neg(x) | Expr::Not(x) | Expr::CountNear(_, _, x) => self.expr(x),
-            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => {
-                self.expr(a);
-                self.expr(b);
+        e.walk(&mut |x| {
+            if let Expr::Pool(_, p) | Expr::PoolMax(_, p) | Expr::PoolMin(_, p) = x {
+                self.add(*p, Touch::Read);
             }
-            Expr::Call(_, args) => args.iter().for_each(|a| self.expr(a)),
-            _ => {}
-        }
+        });
     }
 
     fn costs(&mut self, costs: &[ir::Cost]) {
@@ -240,7 +235,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
     u
 }
 
-pub fn lints(r: &ir::Ruleset, scope: &Scope, _entries: &[Entry]) -> Vec<Diagnostic> {
+pub fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let uses = collect(r);
     for (i, pool) in r.pools.iter().enumerate() {

@@ -146,7 +146,36 @@ impl<'a> Lowerer<'a> {
     /// once lowered (see `Entry::release_body`).
     pub fn lower(&mut self, name: &ast::Ident, entries: &mut [Entry], release: bool) -> ir::Ruleset {
         let plain = Ctx::default();
-        let mut r = ir::Ruleset {
+        let mut r = self.empty_ruleset(name);
+        self.lower_degrees(entries, &mut r);
+        let default_cost = entries.iter().find_map(|e| match &e.item.decl {
+            Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
+            _ => None,
+        });
+        let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
+        self.collect_effects(entries);
+        let mut has_round = false;
+        let mut has_initiative = false;
+        // Actions are the bulk of a large ruleset: one allocation of the right size.
+        r.actions.reserve_exact(entries.iter().filter(|e| matches!(e.item.decl, Decl::Action(_))).count());
+        for entry in entries.iter_mut() {
+            has_round |= matches!(entry.item.decl, Decl::Round(_));
+            has_initiative |= matches!(entry.item.decl, Decl::Initiative(_));
+            self.decl(&entry.item, default_cost.as_ref(), &mut r);
+            if release {
+                entry.release_body();
+            }
+        }
+        self.check_unused_effects();
+        self.require_round_and_initiative(name, has_round, has_initiative);
+        self.lower_reach(entries, &mut r);
+        r.dispatch = dispatch(&r);
+        r
+    }
+
+    /// A ruleset with nothing declared yet: the defaults of everything a ruleset may leave out.
+    fn empty_ruleset(&self, name: &ast::Ident) -> ir::Ruleset {
+        ir::Ruleset {
             format_version: ir::FORMAT_VERSION,
             name: name.name.to_string(),
             title: None,
@@ -188,8 +217,11 @@ impl<'a> Lowerer<'a> {
             terrains: Vec::new(),
             objects: Vec::new(),
             dispatch: ir::Dispatch::default(),
-        };
-        // Before any check is lowered: checks name their levels.
+        }
+    }
+
+    /// The degrees and `default degrees`, lowered before any check: checks name their levels.
+    fn lower_degrees(&mut self, entries: &[Entry], r: &mut ir::Ruleset) {
         for entry in entries.iter() {
             if let Decl::Degrees(d) = &entry.item.decl {
                 let degrees = self.degrees(d);
@@ -203,11 +235,10 @@ impl<'a> Lowerer<'a> {
                 self.default_degrees = self.degrees_ref(name);
             }
         }
-        let default_cost = entries.iter().find_map(|e| match &e.item.decl {
-            Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
-            _ => None,
-        });
-        let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
+    }
+
+    /// The named `effect` blocks, for `do NAME` to find wherever it is written.
+    fn collect_effects(&mut self, entries: &[Entry]) {
         self.effects = entries
             .iter()
             .filter_map(|e| match &e.item.decl {
@@ -216,235 +247,233 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         self.used_effects = vec![false; self.effects.len()];
-        let mut has_round = false;
-        let mut has_initiative = false;
-        // Actions are the bulk of a large ruleset: one allocation of the right size.
-        r.actions.reserve_exact(entries.iter().filter(|e| matches!(e.item.decl, Decl::Action(_))).count());
-        for entry in entries.iter_mut() {
-            let loc = self.loc(entry.item.span);
-            match &entry.item.decl {
-                Decl::Title(t) => r.title = Some(t.clone()),
-                // Lowered where `do` names it, in that place's context (an unused one below).
-                Decl::Effect { .. } => {}
-                // Lowered above, before the checks that use them.
-                Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
-                // Lowered below, once every declared event has its place.
-                Decl::Reach(_) => {}
-                Decl::Stat { name, default } => {
-                    r.stats.push(ir::Stat { name: name.name.to_string(), default: self.int(default, plain) })
-                }
-                Decl::Derive { name, value } => {
-                    r.derived.push(ir::Derived { name: name.name.to_string(), value: self.int(value, plain) })
-                }
-                Decl::Category { name, label } => {
-                    r.categories.push(ir::Named { name: name.name.to_string(), label: label.clone() })
-                }
-                Decl::Event { name, label } => {
-                    r.events.push(ir::Named { name: name.name.to_string(), label: label.clone() })
-                }
-                Decl::Object { name, label } => {
-                    r.objects.push(ir::Named { name: name.name.to_string(), label: label.clone() })
-                }
-                Decl::Terrain(t) => {
-                    // Kept as "spared when", the guard's negation: `unless C` spares when C holds.
-                    let spared = |this: &mut Self, g: &Option<ast::Guard>| {
-                        this.guard(g, plain).map(|c| match c {
-                            ir::Expr::Not(c) => *c,
-                            c => ir::Expr::Not(Box::new(c)),
-                        })
-                    };
-                    let blocks = t.blocks.as_ref().map(|(_, guard)| spared(self, guard));
-                    let slows = t.slows.as_ref().map(|(amount, guard)| (self.int(amount, plain), spared(self, guard)));
-                    r.terrains.push(ir::Terrain {
-                        name: t.name.name.to_string(),
-                        label: t.label.clone(),
-                        slows,
-                        blocks,
-                    });
-                }
-                Decl::Pool(p) => {
-                    let id = ir::PoolId(r.pools.len() as u32);
-                    let pool = self.pool(p, id);
-                    r.pools.push(pool);
-                }
-                Decl::Condition(c) => {
-                    let cond = self.condition(c, loc);
-                    r.conditions.push(cond);
-                }
-                Decl::Action(a) => {
-                    let action = self.action(a, default_cost.as_ref(), loc);
-                    r.actions.push(action);
-                }
-                Decl::Trigger(t) => {
-                    let trigger = self.trigger(t, loc);
-                    r.triggers.push(trigger);
-                }
-                Decl::Hook(h) => {
-                    let hook = ir::Hook {
-                        timing: self.timing(&h.at),
-                        guard: self.guard(&h.guard, plain),
-                        effects: self.block(&h.body, plain),
-                        loc,
-                    };
-                    r.hooks.push(hook);
-                }
-                Decl::Limit(l) => {
-                    let limit = self.limit(l, loc);
-                    r.limits.push(limit);
-                }
-                Decl::Initiative(clauses) => {
-                    has_initiative = true;
-                    r.initiative = self.initiative(clauses, loc);
-                }
-                Decl::Round(phases) => {
-                    has_round = true;
-                    r.phases = self.round(phases);
-                    if phases.is_empty() {
-                        self.error(
-                            Diagnostic::error(
-                                Code::MissingDeclaration,
-                                entry.item.span,
-                                "a round needs at least one phase",
-                            )
+    }
+
+    /// Lowers one declaration into `r`.
+    fn decl(&mut self, item: &ast::Item, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, r: &mut ir::Ruleset) {
+        let plain = Ctx::default();
+        let loc = self.loc(item.span);
+        match &item.decl {
+            Decl::Title(t) => r.title = Some(t.clone()),
+            // Lowered where `do` names it, in that place's context (an unused one below).
+            Decl::Effect { .. } => {}
+            // Lowered above, before the checks that use them.
+            Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
+            // Lowered below, once every declared event has its place.
+            Decl::Reach(_) => {}
+            Decl::Stat { name, default } => {
+                r.stats.push(ir::Stat { name: name.name.to_string(), default: self.int(default, plain) })
+            }
+            Decl::Derive { name, value } => {
+                r.derived.push(ir::Derived { name: name.name.to_string(), value: self.int(value, plain) })
+            }
+            Decl::Category { name, label } => {
+                r.categories.push(ir::Named { name: name.name.to_string(), label: label.clone() })
+            }
+            Decl::Event { name, label } => {
+                r.events.push(ir::Named { name: name.name.to_string(), label: label.clone() })
+            }
+            Decl::Object { name, label } => {
+                r.objects.push(ir::Named { name: name.name.to_string(), label: label.clone() })
+            }
+            Decl::Terrain(t) => {
+                let terrain = self.terrain(t);
+                r.terrains.push(terrain);
+            }
+            Decl::Pool(p) => {
+                let id = ir::PoolId(r.pools.len() as u32);
+                let pool = self.pool(p, id);
+                r.pools.push(pool);
+            }
+            Decl::Condition(c) => {
+                let cond = self.condition(c, loc);
+                r.conditions.push(cond);
+            }
+            Decl::Action(a) => {
+                let action = self.action(a, default_cost, loc);
+                r.actions.push(action);
+            }
+            Decl::Trigger(t) => {
+                let trigger = self.trigger(t, loc);
+                r.triggers.push(trigger);
+            }
+            Decl::Hook(h) => {
+                let hook = ir::Hook {
+                    timing: self.timing(&h.at),
+                    guard: self.guard(&h.guard, plain),
+                    effects: self.block(&h.body, plain),
+                    loc,
+                };
+                r.hooks.push(hook);
+            }
+            Decl::Limit(l) => {
+                let limit = self.limit(l, loc);
+                r.limits.push(limit);
+            }
+            Decl::Initiative(clauses) => {
+                r.initiative = self.initiative(clauses, loc);
+            }
+            Decl::Round(phases) => {
+                r.phases = self.round(phases);
+                if phases.is_empty() {
+                    self.error(
+                        Diagnostic::error(Code::MissingDeclaration, item.span, "a round needs at least one phase")
                             .label("no phases")
                             .help("e.g. `round { phase act: turns }`"),
-                        );
-                    }
-                }
-                Decl::Priority(steps) => {
-                    r.priority = steps
-                        .iter()
-                        .map(|s| match self.option_word(s) {
-                            "active" => ir::PriorityStep::Active,
-                            "initiative" => ir::PriorityStep::Initiative,
-                            "gm" => ir::PriorityStep::Gm,
-                            _ => {
-                                self.unknown_option(s, "priority step", &["active", "initiative", "gm"]);
-                                ir::PriorityStep::Gm
-                            }
-                        })
-                        .collect()
-                }
-                Decl::Chains { order, depth } => {
-                    let lifo = match self.option_word(order) {
-                        "lifo" => true,
-                        "fifo" => false,
-                        _ => {
-                            self.unknown_option(order, "chain order", &["lifo", "fifo"]);
-                            true
-                        }
-                    };
-                    let depth = match depth {
-                        Some(d) => match self.int(d, plain) {
-                            Expr::Int(n) if (1..=1000).contains(&n) => n as u32,
-                            _ => {
-                                self.error(
-                                    Diagnostic::error(
-                                        Code::UnknownOption,
-                                        d.span,
-                                        "a chain depth is a number from 1 to 1000",
-                                    )
-                                    .label("not a number from 1 to 1000"),
-                                );
-                                16
-                            }
-                        },
-                        None => 16,
-                    };
-                    r.chains = ir::Chains { lifo, depth };
-                }
-                Decl::DefaultCost(_) => {}
-                Decl::Space { kind, zones } => {
-                    r.space = match self.option_word(kind) {
-                        "none" => ir::Space::None,
-                        "grid" => {
-                            let (mut enemies_block, mut no_sharing) = (false, false);
-                            for rule in zones.iter() {
-                                match self.option_word(rule) {
-                                    "enemies_block" => enemies_block = true,
-                                    "no_sharing" => no_sharing = true,
-                                    _ => self.unknown_option(rule, "grid rule", &["enemies_block", "no_sharing"]),
-                                }
-                            }
-                            ir::Space::Grid { enemies_block, no_sharing }
-                        }
-                        "zones" => {
-                            if zones.is_empty() {
-                                self.error(
-                                    Diagnostic::error(Code::MissingDeclaration, kind.span, "zones need names")
-                                        .label("which zones?")
-                                        .help("e.g. `space zones: engaged, near, far`"),
-                                );
-                            }
-                            ir::Space::Zones(zones.iter().map(|z| z.name.to_string()).collect())
-                        }
-                        _ => {
-                            self.unknown_option(kind, "space", &["none", "grid", "zones"]);
-                            ir::Space::None
-                        }
-                    };
-                    if !zones.is_empty() && kind.name == "none" {
-                        self.misplaced(zones[0].span, "`space none` takes no list");
-                    }
-                }
-                Decl::Surprise(applies) => {
-                    r.surprise = Some(ir::Surprise { applies: applies.as_ref().map(|c| self.condition_ref(c)) })
-                }
-                Decl::Downtime { every, body, .. } => {
-                    let d = ir::Downtime {
-                        every_hours: self.count(every, plain, 1, "the hours between downtime"),
-                        effects: self.block(body, plain),
-                        loc,
-                    };
-                    r.downtime.push(d);
-                }
-                Decl::Rest { name, label, hours, minutes, body } => {
-                    let rest = ir::Rest {
-                        name: name.name.to_string(),
-                        label: label.clone(),
-                        hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
-                        minutes: minutes.as_ref().map(|m| self.count(m, plain, 1, "a rest's minutes")),
-                        effects: self.block(body, plain),
-                        loc,
-                    };
-                    r.rests.push(rest);
-                }
-                Decl::Outro { name, label, continues, body } => {
-                    let outro = ir::Outro {
-                        name: name.name.to_string(),
-                        label: label.clone(),
-                        continues: *continues,
-                        effects: self.block(body, plain),
-                        loc,
-                    };
-                    r.outros.push(outro);
-                }
-                Decl::StateOrder(pools) => r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect(),
-                Decl::Sequence { timing, steps } => {
-                    let lowered = steps.iter().map(|s| self.turn_step(s)).collect();
-                    match self.option_word(timing) {
-                        "turn_start" => r.turn_start = lowered,
-                        "turn_end" => r.turn_end = lowered,
-                        _ => self.unknown_option(timing, "sequence timing", &["turn_start", "turn_end"]),
-                    }
-                }
-                Decl::Remove { .. } => {}
-                Decl::CostAdjust { subject, except, op, when } => {
-                    let subject = if subject.name == "all" { None } else { Some(self.subject(subject)) };
-                    let except = except.iter().map(|e| self.subject(e)).collect();
-                    let op = match op {
-                        ast::CostAdjustOp::Scale(e) => ir::CostAdjustOp::Scale(self.int(e, plain)),
-                        ast::CostAdjustOp::Add(terms) => ir::CostAdjustOp::Add(self.costs(terms, plain)),
-                    };
-                    let when = when.as_ref().map(|w| self.cond(w, plain));
-                    r.cost_adjustments.push(ir::CostAdjust { subject, except, op, when, loc });
+                    );
                 }
             }
-            if release {
-                entry.release_body();
+            Decl::Priority(steps) => r.priority = self.priority(steps),
+            Decl::Chains { order, depth } => r.chains = self.chains(order, depth.as_ref()),
+            Decl::DefaultCost(_) => {}
+            Decl::Space { kind, zones } => r.space = self.space(kind, zones),
+            Decl::Surprise(applies) => {
+                r.surprise = Some(ir::Surprise { applies: applies.as_ref().map(|c| self.condition_ref(c)) })
+            }
+            Decl::Downtime { every, body, .. } => {
+                let d = ir::Downtime {
+                    every_hours: self.count(every, plain, 1, "the hours between downtime"),
+                    effects: self.block(body, plain),
+                    loc,
+                };
+                r.downtime.push(d);
+            }
+            Decl::Rest { name, label, hours, minutes, body } => {
+                let rest = ir::Rest {
+                    name: name.name.to_string(),
+                    label: label.clone(),
+                    hours: hours.as_ref().map(|h| self.count(h, plain, 1, "a rest's hours")),
+                    minutes: minutes.as_ref().map(|m| self.count(m, plain, 1, "a rest's minutes")),
+                    effects: self.block(body, plain),
+                    loc,
+                };
+                r.rests.push(rest);
+            }
+            Decl::Outro { name, label, continues, body } => {
+                let outro = ir::Outro {
+                    name: name.name.to_string(),
+                    label: label.clone(),
+                    continues: *continues,
+                    effects: self.block(body, plain),
+                    loc,
+                };
+                r.outros.push(outro);
+            }
+            Decl::StateOrder(pools) => r.state_order = pools.iter().map(|p| self.pool_ref(p)).collect(),
+            Decl::Sequence { timing, steps } => {
+                let lowered = steps.iter().map(|s| self.turn_step(s)).collect();
+                match self.option_word(timing) {
+                    "turn_start" => r.turn_start = lowered,
+                    "turn_end" => r.turn_end = lowered,
+                    _ => self.unknown_option(timing, "sequence timing", &["turn_start", "turn_end"]),
+                }
+            }
+            Decl::Remove { .. } => {}
+            Decl::CostAdjust { subject, except, op, when } => {
+                let subject = if subject.name == "all" { None } else { Some(self.subject(subject)) };
+                let except = except.iter().map(|e| self.subject(e)).collect();
+                let op = match op {
+                    ast::CostAdjustOp::Scale(e) => ir::CostAdjustOp::Scale(self.int(e, plain)),
+                    ast::CostAdjustOp::Add(terms) => ir::CostAdjustOp::Add(self.costs(terms, plain)),
+                };
+                let when = when.as_ref().map(|w| self.cond(w, plain));
+                r.cost_adjustments.push(ir::CostAdjust { subject, except, op, when, loc });
             }
         }
-        // An effect no `do` names is still checked, read where anything may be named.
+    }
+
+    fn terrain(&mut self, t: &ast::Terrain) -> ir::Terrain {
+        let plain = Ctx::default();
+        // Kept as "spared when", the guard's negation: `unless C` spares when C holds.
+        let spared = |this: &mut Self, g: &Option<ast::Guard>| {
+            this.guard(g, plain).map(|c| match c {
+                ir::Expr::Not(c) => *c,
+                c => ir::Expr::Not(Box::new(c)),
+            })
+        };
+        let blocks = t.blocks.as_ref().map(|(_, guard)| spared(self, guard));
+        let slows = t.slows.as_ref().map(|(amount, guard)| (self.int(amount, plain), spared(self, guard)));
+        ir::Terrain { name: t.name.name.to_string(), label: t.label.clone(), slows, blocks }
+    }
+
+    fn priority(&mut self, steps: &[ast::Ident]) -> Vec<ir::PriorityStep> {
+        steps
+            .iter()
+            .map(|s| match self.option_word(s) {
+                "active" => ir::PriorityStep::Active,
+                "initiative" => ir::PriorityStep::Initiative,
+                "gm" => ir::PriorityStep::Gm,
+                _ => {
+                    self.unknown_option(s, "priority step", &["active", "initiative", "gm"]);
+                    ir::PriorityStep::Gm
+                }
+            })
+            .collect()
+    }
+
+    fn chains(&mut self, order: &ast::Ident, depth: Option<&ast::Expr>) -> ir::Chains {
+        let plain = Ctx::default();
+        let lifo = match self.option_word(order) {
+            "lifo" => true,
+            "fifo" => false,
+            _ => {
+                self.unknown_option(order, "chain order", &["lifo", "fifo"]);
+                true
+            }
+        };
+        let depth = match depth {
+            Some(d) => match self.int(d, plain) {
+                Expr::Int(n) if (1..=1000).contains(&n) => n as u32,
+                _ => {
+                    self.error(
+                        Diagnostic::error(Code::UnknownOption, d.span, "a chain depth is a number from 1 to 1000")
+                            .label("not a number from 1 to 1000"),
+                    );
+                    16
+                }
+            },
+            None => 16,
+        };
+        ir::Chains { lifo, depth }
+    }
+
+    fn space(&mut self, kind: &ast::Ident, zones: &[ast::Ident]) -> ir::Space {
+        let space = match self.option_word(kind) {
+            "none" => ir::Space::None,
+            "grid" => {
+                let (mut enemies_block, mut no_sharing) = (false, false);
+                for rule in zones.iter() {
+                    match self.option_word(rule) {
+                        "enemies_block" => enemies_block = true,
+                        "no_sharing" => no_sharing = true,
+                        _ => self.unknown_option(rule, "grid rule", &["enemies_block", "no_sharing"]),
+                    }
+                }
+                ir::Space::Grid { enemies_block, no_sharing }
+            }
+            "zones" => {
+                if zones.is_empty() {
+                    self.error(
+                        Diagnostic::error(Code::MissingDeclaration, kind.span, "zones need names")
+                            .label("which zones?")
+                            .help("e.g. `space zones: engaged, near, far`"),
+                    );
+                }
+                ir::Space::Zones(zones.iter().map(|z| z.name.to_string()).collect())
+            }
+            _ => {
+                self.unknown_option(kind, "space", &["none", "grid", "zones"]);
+                ir::Space::None
+            }
+        };
+        if !zones.is_empty() && kind.name == "none" {
+            self.misplaced(zones[0].span, "`space none` takes no list");
+        }
+        space
+    }
+
+    /// An effect no `do` names is still checked, read where anything may be named.
+    fn check_unused_effects(&mut self) {
         for i in 0..self.effects.len() {
             if !self.used_effects.get(i).copied().unwrap_or(false) {
                 let body = self.effects[i].1.clone();
@@ -453,6 +482,9 @@ impl<'a> Lowerer<'a> {
                 self.expanding.pop();
             }
         }
+    }
+
+    fn require_round_and_initiative(&mut self, name: &ast::Ident, has_round: bool, has_initiative: bool) {
         if !has_round {
             self.error(
                 Diagnostic::error(
@@ -475,7 +507,11 @@ impl<'a> Lowerer<'a> {
                 .help("say how turn order is made, e.g. `initiative { value 1d20; order highest_first }`"),
             );
         }
-        // The events `reach` declares come after every declared event, as in the scope.
+    }
+
+    /// The events `reach` declares come after every declared event, as in the scope.
+    fn lower_reach(&mut self, entries: &[Entry], r: &mut ir::Ruleset) {
+        let plain = Ctx::default();
         let reach = entries.iter().find_map(|e| match &e.item.decl {
             Decl::Reach(x) => Some((x, e.item.span)),
             _ => None,
@@ -496,8 +532,6 @@ impl<'a> Lowerer<'a> {
             let range = self.int(range, plain);
             r.reach = Some(ir::Reach { range, enter, leave, move_in, loc: self.loc(span) });
         }
-        r.dispatch = dispatch(&r);
-        r
     }
 
     fn turn_step(&mut self, s: &ast::Ident) -> ir::TurnStep {
@@ -686,49 +720,7 @@ impl<'a> Lowerer<'a> {
         };
         for clause in &c.clauses {
             match clause {
-                ConditionClause::Blocks(things, span) => {
-                    out.blocks.loc = Some(self.loc(*span));
-                    for thing in things {
-                        match thing {
-                            ast::Blocked::Spend(pool) => {
-                                let p = self.pool_ref(pool);
-                                out.blocks.spend.push(p);
-                            }
-                            ast::Blocked::Thing(word) => {
-                                let kind = match self.option_word(word) {
-                                    "actions" => Some(ActionKind::Action),
-                                    "free_actions" | "free" => Some(ActionKind::Free),
-                                    "reactions" => Some(ActionKind::Reaction),
-                                    "preparations" => Some(ActionKind::Preparation),
-                                    "activities" => Some(ActionKind::Activity),
-                                    "movement" => {
-                                        out.blocks.movement = true;
-                                        None
-                                    }
-                                    _ => {
-                                        self.unknown_option(
-                                            word,
-                                            "thing a condition blocks",
-                                            &[
-                                                "actions",
-                                                "free_actions",
-                                                "reactions",
-                                                "preparations",
-                                                "activities",
-                                                "movement",
-                                                "spend POOL",
-                                            ],
-                                        );
-                                        None
-                                    }
-                                };
-                                if let Some(k) = kind {
-                                    out.blocks.kinds.push(k);
-                                }
-                            }
-                        }
-                    }
-                }
+                ConditionClause::Blocks(things, span) => self.blocks(&mut out.blocks, things, *span),
                 ConditionClause::Implies(names, _) => {
                     for n in names {
                         let id = self.condition_ref(n);
@@ -743,63 +735,7 @@ impl<'a> Lowerer<'a> {
                     out.maintain.push((t, effects, self.loc(*span)));
                 }
                 ConditionClause::Modify { against, by, with, on, .. } => {
-                    let scope = on.as_ref().map(|name| self.event_ref(name));
-                    if let (Some(ir::EventRef::Custom(_)), Some(name)) = (scope, on) {
-                        self.error(
-                            Diagnostic::error(
-                                Code::UnknownOption,
-                                name.span,
-                                format!("`{}` is an event, and checks are made by actions", name.name),
-                            )
-                            .label("not an action, category or kind")
-                            .help("name an action, a category or a kind: `on reaction`, `on attacks`"),
-                        );
-                    }
-                    // `against self`: the checks others make against the holder.
-                    let against = match against {
-                        Some(word) => {
-                            if self.option_word(word) != "self" {
-                                self.unknown_option(word, "whose checks (`against self`)", &["self"]);
-                            }
-                            true
-                        }
-                        None => false,
-                    };
-                    let edge = with.as_ref().and_then(|word| match self.option_word(word) {
-                        "advantage" => Some(ir::Edge::Advantage),
-                        "disadvantage" => Some(ir::Edge::Disadvantage),
-                        _ => {
-                            self.unknown_option(word, "check edge", &["advantage", "disadvantage"]);
-                            None
-                        }
-                    });
-                    let modifier = by.as_ref().map(|by| self.int(by, ctx));
-                    let (sum, sum_on, edge_slot, edge_on) = if against {
-                        (
-                            &mut out.against_modifier,
-                            &mut out.against_modifier_on,
-                            &mut out.against_edge,
-                            &mut out.against_edge_on,
-                        )
-                    } else {
-                        (
-                            &mut out.check_modifier,
-                            &mut out.check_modifier_on,
-                            &mut out.check_edge,
-                            &mut out.check_edge_on,
-                        )
-                    };
-                    if let Some(m) = modifier {
-                        *sum_on = scope;
-                        *sum = Some(match sum.take() {
-                            Some(prev) => Expr::Binary(ast::BinOp::Add, Box::new(prev), Box::new(m)),
-                            None => m,
-                        });
-                    }
-                    if with.is_some() {
-                        *edge_on = scope;
-                        *edge_slot = edge;
-                    }
+                    self.modify(&mut out, against.as_ref(), by.as_ref(), with.as_ref(), on.as_ref(), ctx)
                 }
                 ConditionClause::Hook { at, body, span } => {
                     let t = self.timing(at);
@@ -809,6 +745,110 @@ impl<'a> Lowerer<'a> {
             }
         }
         out
+    }
+
+    /// `blocks ...`: what a condition keeps its holder from doing.
+    fn blocks(&mut self, out: &mut ir::Blocks, things: &[ast::Blocked], span: Span) {
+        out.loc = Some(self.loc(span));
+        for thing in things {
+            match thing {
+                ast::Blocked::Spend(pool) => {
+                    let p = self.pool_ref(pool);
+                    out.spend.push(p);
+                }
+                ast::Blocked::Thing(word) => {
+                    let kind = match self.option_word(word) {
+                        "actions" => Some(ActionKind::Action),
+                        "free_actions" | "free" => Some(ActionKind::Free),
+                        "reactions" => Some(ActionKind::Reaction),
+                        "preparations" => Some(ActionKind::Preparation),
+                        "activities" => Some(ActionKind::Activity),
+                        "movement" => {
+                            out.movement = true;
+                            None
+                        }
+                        _ => {
+                            self.unknown_option(
+                                word,
+                                "thing a condition blocks",
+                                &[
+                                    "actions",
+                                    "free_actions",
+                                    "reactions",
+                                    "preparations",
+                                    "activities",
+                                    "movement",
+                                    "spend POOL",
+                                ],
+                            );
+                            None
+                        }
+                    };
+                    if let Some(k) = kind {
+                        out.kinds.push(k);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `modify checks ...`: a modifier or edge on the holder's checks, or on checks against it.
+    fn modify(
+        &mut self,
+        out: &mut ir::Condition,
+        against: Option<&ast::Ident>,
+        by: Option<&ast::Expr>,
+        with: Option<&ast::Ident>,
+        on: Option<&ast::Ident>,
+        ctx: Ctx,
+    ) {
+        let scope = on.map(|name| self.event_ref(name));
+        if let (Some(ir::EventRef::Custom(_)), Some(name)) = (scope, on) {
+            self.error(
+                Diagnostic::error(
+                    Code::UnknownOption,
+                    name.span,
+                    format!("`{}` is an event, and checks are made by actions", name.name),
+                )
+                .label("not an action, category or kind")
+                .help("name an action, a category or a kind: `on reaction`, `on attacks`"),
+            );
+        }
+        // `against self`: the checks others make against the holder.
+        let against = match against {
+            Some(word) => {
+                if self.option_word(word) != "self" {
+                    self.unknown_option(word, "whose checks (`against self`)", &["self"]);
+                }
+                true
+            }
+            None => false,
+        };
+        let edge = with.and_then(|word| match self.option_word(word) {
+            "advantage" => Some(ir::Edge::Advantage),
+            "disadvantage" => Some(ir::Edge::Disadvantage),
+            _ => {
+                self.unknown_option(word, "check edge", &["advantage", "disadvantage"]);
+                None
+            }
+        });
+        let modifier = by.map(|by| self.int(by, ctx));
+        let (sum, sum_on, edge_slot, edge_on) = if against {
+            (&mut out.against_modifier, &mut out.against_modifier_on, &mut out.against_edge, &mut out.against_edge_on)
+        } else {
+            (&mut out.check_modifier, &mut out.check_modifier_on, &mut out.check_edge, &mut out.check_edge_on)
+        };
+        if let Some(m) = modifier {
+            *sum_on = scope;
+            *sum = Some(match sum.take() {
+                Some(prev) => Expr::Binary(ast::BinOp::Add, Box::new(prev), Box::new(m)),
+                None => m,
+            });
+        }
+        if with.is_some() {
+            *edge_on = scope;
+            *edge_slot = edge;
+        }
     }
 
     fn use_limit(&mut self, l: &ast::LimitAmount, ctx: Ctx) -> ir::UseLimit {
@@ -873,47 +913,12 @@ impl<'a> Lowerer<'a> {
                     out.partner_cost = self.costs(terms, ctx);
                     out.partner_loc = Some(self.loc(*span));
                 }
-                ActionClause::Category(names, _) => {
-                    for n in names {
-                        match self.scope.categories.find(&n.name) {
-                            Some(i) => {
-                                self.read(n.span, super::NameKind::Category);
-                                out.categories.push(ir::CategoryId(i))
-                            }
-                            None => {
-                                let d = Diagnostic::error(
-                                    Code::UnknownAction,
-                                    n.span,
-                                    format!("no category named `{}`", n.name),
-                                )
-                                .label("unknown category")
-                                .suggest(&n.name, self.scope.categories.names())
-                                .or_help(format!("declare it: `category {}`", n.name));
-                                self.error(d);
-                            }
-                        }
-                    }
-                }
+                ActionClause::Category(names, _) => self.categories(names, &mut out.categories),
                 ActionClause::Limit(l) => {
                     let limit = self.use_limit(l, ctx);
                     out.limits.push(limit);
                 }
-                ActionClause::Target { who, within, .. } => {
-                    use ir::TargetKind::*;
-                    let kind = match self.option_word(who) {
-                        "none" => None,
-                        "self" => Self_,
-                        "ally" => Ally,
-                        "enemy" => Enemy,
-                        "any" => Any,
-                        "other" => Other,
-                        _ => {
-                            self.unknown_option(who, "target", &["none", "self", "ally", "enemy", "any", "other"]);
-                            Any
-                        }
-                    };
-                    out.target = ir::Target { kind, within: within.as_ref().map(|w| self.int(w, ctx)) };
-                }
+                ActionClause::Target { who, within, .. } => out.target = self.target(who, within.as_deref(), ctx),
                 ActionClause::Requires(e, span) => {
                     let cond = self.cond(e, ctx);
                     out.requires.push(ir::Require { cond, loc: self.loc(*span) });
@@ -983,6 +988,43 @@ impl<'a> Lowerer<'a> {
         out.costs.shrink_to_fit();
         out.requires.shrink_to_fit();
         out
+    }
+
+    /// `category A, B`: the categories an action belongs to, each a declared one.
+    fn categories(&mut self, names: &[ast::Ident], out: &mut Vec<ir::CategoryId>) {
+        for n in names {
+            match self.scope.categories.find(&n.name) {
+                Some(i) => {
+                    self.read(n.span, super::NameKind::Category);
+                    out.push(ir::CategoryId(i))
+                }
+                None => {
+                    let d = Diagnostic::error(Code::UnknownAction, n.span, format!("no category named `{}`", n.name))
+                        .label("unknown category")
+                        .suggest(&n.name, self.scope.categories.names())
+                        .or_help(format!("declare it: `category {}`", n.name));
+                    self.error(d);
+                }
+            }
+        }
+    }
+
+    /// `target WHO [within N]`: whom an action may be aimed at.
+    fn target(&mut self, who: &ast::Ident, within: Option<&ast::Expr>, ctx: Ctx) -> ir::Target {
+        use ir::TargetKind::*;
+        let kind = match self.option_word(who) {
+            "none" => None,
+            "self" => Self_,
+            "ally" => Ally,
+            "enemy" => Enemy,
+            "any" => Any,
+            "other" => Other,
+            _ => {
+                self.unknown_option(who, "target", &["none", "self", "ally", "enemy", "any", "other"]);
+                Any
+            }
+        };
+        ir::Target { kind, within: within.map(|w| self.int(w, ctx)) }
     }
 
     fn trigger(&mut self, t: &ast::Action, loc: ir::Loc) -> ir::Trigger {

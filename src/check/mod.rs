@@ -116,7 +116,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
         diagnostics.extend(lints::empty_ranges(&r, &scope, &entries));
         diagnostics.extend(lints::movement_units(&r, &scope));
         if !diagnostics.iter().any(Diagnostic::is_error) {
-            diagnostics.extend(lints::lints(&r, &scope, &entries));
+            diagnostics.extend(lints::lints(&r, &scope));
             ruleset = Some(r);
         }
     }

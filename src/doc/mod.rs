@@ -16,6 +16,7 @@
 //! the language server's hover shows one [`Entry`] through [`markdown::entry`]. No I/O but the
 //! loader's.
 
+mod block;
 mod changes;
 mod entries;
 pub mod html;
@@ -202,6 +203,14 @@ impl<'s> Texts<'s> {
             .map(|p| p.head(span))
             .unwrap_or_default()
     }
+}
+
+fn code(text: impl Into<String>) -> Piece {
+    Piece::Code(text.into())
+}
+
+fn text(text: impl Into<String>) -> Piece {
+    Piece::Text(text.into())
 }
 
 /// Joins a doc comment's lines into one paragraph.

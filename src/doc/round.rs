@@ -1,7 +1,7 @@
 //! The round on the sheet: its phases and timing points in the order they come, each with the
 //! names of what happens there (pools, conditions, hooks), so a table can follow a round.
 
-use super::{Bullet, Line, Piece, Texts};
+use super::{block, code, text, Bullet, Line, Piece, Texts};
 use crate::syntax::ast::*;
 
 /// The steps of a turn's start and end without a `sequence` (docs/language.md, sequence).
@@ -108,14 +108,6 @@ fn step_words(step: &str) -> &'static str {
     }
 }
 
-fn text(text: impl Into<String>) -> Piece {
-    Piece::Text(text.into())
-}
-
-fn code(text: impl Into<String>) -> Piece {
-    Piece::Code(text.into())
-}
-
 /// `` `timing`: pools `ap`, `mp`; hooks `wake` `` for the happenings at `timing`, steps in the
 /// order given; `None` when nothing happens then and `always` is false.
 fn at(timing: &str, order: &[&str], happenings: &[Happening], lead: Line, always: bool) -> Option<Line> {
@@ -210,7 +202,7 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
             PhaseKind::Step(block) if block.stmts.is_empty() => line.push(text(": a step with no effects of its own")),
             PhaseKind::Step(block) => {
                 line.push(text(": for each participant in initiative order: "));
-                line.extend(super::entries::block_summary(texts, block));
+                line.extend(block::summary(texts, block));
             }
         }
         push(1, Some(line));

@@ -93,6 +93,55 @@ pub enum Expr {
     Call(Func, Vec<Expr>),
 }
 
+impl Expr {
+    /// The expressions written directly inside this one, left to right. Every walker over
+    /// expressions goes through here, so a variant with children added later is walked
+    /// everywhere, or this match stops compiling.
+    pub fn children(&self) -> impl DoubleEndedIterator<Item = &Expr> {
+        let (pair, list): ([Option<&Expr>; 2], &[Expr]) = match self {
+            Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Dice { .. }
+            | Expr::Stat(..)
+            | Expr::Derived(..)
+            | Expr::Pool(..)
+            | Expr::PoolMax(..)
+            | Expr::PoolMin(..)
+            | Expr::Initiative(_)
+            | Expr::LastCheck(_)
+            | Expr::LastCritical(_)
+            | Expr::Roll(_)
+            | Expr::TriggerAmount
+            | Expr::Amount(_)
+            | Expr::Builtin(_)
+            | Expr::Distance(_)
+            | Expr::DistanceBetween(..)
+            | Expr::Has(..)
+            | Expr::HasFrom(..)
+            | Expr::Condition(..)
+            | Expr::Is(..)
+            | Expr::TriggerIs(_)
+            | Expr::Holds(..)
+            | Expr::Handlers(_) => ([None, None], &[]),
+            Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
+            Expr::DiceOf(a, b) | Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => ([Some(a), Some(b)], &[]),
+            Expr::Call(_, args) => ([None, None], args),
+        };
+        pair.into_iter().flatten().chain(list)
+    }
+
+    /// Calls `f` on this expression and every expression inside it, each before its children,
+    /// children left to right. Uses a stack of its own rather than the call stack: a
+    /// hand-written IR can nest as deep as its reader allows.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            stack.extend(e.children().rev());
+        }
+    }
+}
+
 /// Most passes of a `repeat while`: a loop a rule cannot end stops here.
 pub const MAX_REPEATS: u32 = 1000;
 
@@ -271,4 +320,138 @@ pub enum RollFact {
     Modifier,
     /// `total` minus what it is against.
     Margin,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child that says which slot it fills.
+    fn marker(k: i64) -> Expr {
+        Expr::Int(7000 + k)
+    }
+
+    fn boxed(k: i64) -> Box<Expr> {
+        Box::new(marker(k))
+    }
+
+    /// Which variant `e` is. Naming every variant here means a new one does not compile until
+    /// it has a sample below.
+    fn variant(e: &Expr) -> usize {
+        match e {
+            Expr::Int(_) => 0,
+            Expr::Bool(_) => 1,
+            Expr::Dice { .. } => 2,
+            Expr::DiceOf(..) => 3,
+            Expr::Stat(..) => 4,
+            Expr::Derived(..) => 5,
+            Expr::Pool(..) => 6,
+            Expr::PoolMax(..) => 7,
+            Expr::PoolMin(..) => 8,
+            Expr::Initiative(_) => 9,
+            Expr::LastCheck(_) => 10,
+            Expr::LastCritical(_) => 11,
+            Expr::Roll(_) => 12,
+            Expr::TriggerAmount => 13,
+            Expr::Amount(_) => 14,
+            Expr::CountNear(..) => 15,
+            Expr::Builtin(_) => 16,
+            Expr::Distance(_) => 17,
+            Expr::DistanceBetween(..) => 18,
+            Expr::Neg(_) => 19,
+            Expr::Not(_) => 20,
+            Expr::Binary(..) => 21,
+            Expr::Compare(..) => 22,
+            Expr::Has(..) => 23,
+            Expr::HasFrom(..) => 24,
+            Expr::Condition(..) => 25,
+            Expr::Is(..) => 26,
+            Expr::TriggerIs(_) => 27,
+            Expr::Holds(..) => 28,
+            Expr::Handlers(_) => 29,
+            Expr::Call(..) => 30,
+        }
+    }
+    const VARIANTS: usize = 31;
+
+    /// One expression of every variant, each child a distinct marker.
+    fn samples() -> Vec<Expr> {
+        let w = Who::Owner;
+        vec![
+            Expr::Int(1),
+            Expr::Bool(true),
+            Expr::Dice { count: 1, sides: 6 },
+            Expr::DiceOf(boxed(0), boxed(1)),
+            Expr::Stat(w, StatId(0)),
+            Expr::Derived(w, DerivedId(0)),
+            Expr::Pool(w, PoolId(0)),
+            Expr::PoolMax(w, PoolId(0)),
+            Expr::PoolMin(w, PoolId(0)),
+            Expr::Initiative(w),
+            Expr::LastCheck(w),
+            Expr::LastCritical(w),
+            Expr::Roll(RollFact::Total),
+            Expr::TriggerAmount,
+            Expr::Amount(EventId(0)),
+            Expr::CountNear(Relation::Ally, Who::Target, boxed(0)),
+            Expr::Builtin(Builtin::Round),
+            Expr::Distance(Who::Target),
+            Expr::DistanceBetween(w, Who::Target),
+            Expr::Neg(boxed(0)),
+            Expr::Not(boxed(0)),
+            Expr::Binary(BinOp::Add, boxed(0), boxed(1)),
+            Expr::Compare(CmpOp::Lt, boxed(0), boxed(1)),
+            Expr::Has(w, ConditionId(0)),
+            Expr::HasFrom(w, ConditionId(0), Who::Source),
+            Expr::Condition(w, ConditionId(0)),
+            Expr::Is(Who::Target, Relation::Enemy),
+            Expr::TriggerIs(EventRef::Custom(EventId(0))),
+            Expr::Holds(w, ObjectId(0)),
+            Expr::Handlers(ObjectId(0)),
+            Expr::Call(Func::Max, vec![marker(0), marker(1), marker(2)]),
+        ]
+    }
+
+    #[test]
+    fn the_samples_cover_every_variant() {
+        let mut seen = [false; VARIANTS];
+        for e in samples() {
+            seen[variant(&e)] = true;
+        }
+        let missing: Vec<usize> = (0..VARIANTS).filter(|&i| !seen[i]).collect();
+        assert!(missing.is_empty(), "no sample of variants {missing:?}");
+    }
+
+    /// The serialised form names every expression inside a sample, whatever `children` says: a
+    /// variant whose children `children` skips shows as fewer markers than written.
+    #[test]
+    fn children_are_every_expression_inside_left_to_right() {
+        for e in samples() {
+            let written = ron::to_string(&e).unwrap().matches("Int(70").count();
+            let children: Vec<&Expr> = e.children().collect();
+            let expected: Vec<Expr> = (0..written as i64).map(marker).collect();
+            assert_eq!(children, expected.iter().collect::<Vec<_>>(), "children of {e:?}");
+            let backwards: Vec<&Expr> = e.children().rev().collect();
+            assert_eq!(backwards, expected.iter().rev().collect::<Vec<_>>(), "children of {e:?}, reversed");
+        }
+    }
+
+    #[test]
+    fn walk_visits_each_expression_before_its_children() {
+        let e = Expr::Binary(
+            BinOp::Add,
+            Box::new(Expr::Neg(boxed(0))),
+            Box::new(Expr::Call(Func::Min, vec![marker(1), Expr::Not(boxed(2))])),
+        );
+        let mut seen = Vec::new();
+        e.walk(&mut |x| seen.push(variant(x)));
+        assert_eq!(seen, [21, 19, 0, 30, 0, 20, 0]);
+        let mut markers = Vec::new();
+        e.walk(&mut |x| {
+            if let Expr::Int(n) = x {
+                markers.push(*n - 7000)
+            }
+        });
+        assert_eq!(markers, [0, 1, 2]);
+    }
 }

@@ -19,30 +19,12 @@ pub enum ValueNode {
 }
 
 fn value_refs(e: &Expr, out: &mut Vec<ValueNode>) {
-    walk_expr(e, &mut |x| match x {
+    e.walk(&mut |x| match x {
         Expr::Derived(_, id) => out.push(ValueNode::Derived(id.0)),
         Expr::PoolMax(_, id) => out.push(ValueNode::PoolMax(id.0)),
         Expr::PoolMin(_, id) => out.push(ValueNode::PoolMin(id.0)),
         _ => {}
     });
-}
-
-/// Calls `f` on `e` and every expression inside it, without recursing on the call stack (a
-/// hand-written IR can nest as deep as its reader allows).
-pub fn walk_expr<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        f(e);
-        match e {
-            Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => stack.push(x),
-            Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => {
-                stack.push(b);
-                stack.push(a);
-            }
-            Expr::Call(_, args) => stack.extend(args.iter().rev()),
-            _ => {}
-        }
-    }
 }
 
 /// Every value (derived value, pool maximum or minimum) that reads itself, directly or through
@@ -201,7 +183,7 @@ impl Validator<'_> {
 
     fn expr(&mut self, e: &Expr) {
         let mut refs = Vec::new();
-        walk_expr(e, &mut |x| refs.push(x));
+        e.walk(&mut |x| refs.push(x));
         for x in refs {
             match x {
                 Expr::Dice { count, sides }
@@ -219,6 +201,7 @@ impl Validator<'_> {
                 Expr::TriggerIs(e) => self.event_ref(*e),
                 Expr::Amount(e) => self.event(*e),
                 Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
+                // Nothing else holds an index; children come through `walk` on their own.
                 _ => {}
             }
         }
@@ -387,108 +370,13 @@ impl Validator<'_> {
             self.expr(&d.value);
         }
         for p in &r.pools {
-            if let Some(e) = p.on_spend {
-                self.event(e);
-            }
-            self.opt(&p.max);
-            self.expr(&p.min);
-            self.expr(&p.start);
-            for step in &p.at {
-                self.loc(step.loc);
-                self.timing(step.timing);
-                self.opt(&step.guard);
-                match &step.op {
-                    PoolOp::Refresh | PoolOp::Keep | PoolOp::Lose => {}
-                    PoolOp::Decay(e) => self.expr(e),
-                    PoolOp::Convert(to) => self.pool(*to),
-                    PoolOp::Gain { amount, cap } => {
-                        self.expr(amount);
-                        if let Some((c, _)) = cap {
-                            self.expr(c);
-                        }
-                    }
-                }
-            }
-            for g in &p.gains {
-                self.loc(g.loc);
-                self.pattern(&g.on);
-                self.expr(&g.amount);
-                self.opt(&g.guard);
-                if let Some((c, _)) = &g.cap {
-                    self.expr(c);
-                }
-            }
-            if let Some(o) = &p.overspend {
-                self.loc(o.loc);
-                self.expr(&o.floor);
-                self.effects(&o.price);
-            }
-            for t in &p.thresholds {
-                self.loc(t.loc);
-                self.expr(&t.value);
-                self.effects(&t.effects);
-            }
+            self.pool_def(p);
         }
         for c in &r.conditions {
-            self.loc(c.loc);
-            if let Some(loc) = c.blocks.loc {
-                self.loc(loc);
-            }
-            for p in &c.blocks.spend {
-                self.pool(*p);
-            }
-            for i in &c.implies {
-                self.condition(*i);
-            }
-            if let Some(d) = &c.lasts {
-                self.duration(d);
-            }
-            for (t, effects, loc) in c.maintain.iter().chain(&c.hooks) {
-                self.loc(*loc);
-                self.timing(*t);
-                self.effects(effects);
-            }
-            self.opt(&c.check_modifier);
-            self.opt(&c.against_modifier);
-            let scopes = [c.check_modifier_on, c.check_edge_on, c.against_modifier_on, c.against_edge_on];
-            for on in scopes.into_iter().flatten() {
-                self.event_ref(on);
-            }
+            self.condition_def(c);
         }
         for a in &r.actions {
-            self.loc(a.loc);
-            for rule in &a.costs {
-                self.loc(rule.loc);
-                self.opt(&rule.when);
-                self.costs(&rule.terms);
-            }
-            self.costs(&a.partner_cost);
-            if let Some(p) = &a.partners {
-                self.expr(&p.count);
-                self.opt(&p.within);
-            }
-            if let Some(loc) = a.partner_loc {
-                self.loc(loc);
-            }
-            for c in &a.categories {
-                self.category(*c);
-            }
-            self.limits(&a.limits);
-            self.opt(&a.target.within);
-            for req in &a.requires {
-                self.loc(req.loc);
-                self.expr(&req.cond);
-            }
-            if let Some(on) = &a.on {
-                self.pattern(on);
-            }
-            self.opt(&a.rounds);
-            if let Some(i) = &a.interrupted {
-                self.loc(i.loc);
-                self.expr(&i.when);
-                self.effects(&i.effects);
-            }
-            self.effects(&a.effects);
+            self.action_def(a);
         }
         for t in &r.triggers {
             self.loc(t.loc);
@@ -574,6 +462,116 @@ impl Validator<'_> {
             self.pool(*p);
         }
         self.dispatch();
+    }
+
+    /// A pool's expressions, steps, gains, overspending and thresholds.
+    fn pool_def(&mut self, p: &Pool) {
+        if let Some(e) = p.on_spend {
+            self.event(e);
+        }
+        self.opt(&p.max);
+        self.expr(&p.min);
+        self.expr(&p.start);
+        for step in &p.at {
+            self.loc(step.loc);
+            self.timing(step.timing);
+            self.opt(&step.guard);
+            match &step.op {
+                PoolOp::Refresh | PoolOp::Keep | PoolOp::Lose => {}
+                PoolOp::Decay(e) => self.expr(e),
+                PoolOp::Convert(to) => self.pool(*to),
+                PoolOp::Gain { amount, cap } => {
+                    self.expr(amount);
+                    if let Some((c, _)) = cap {
+                        self.expr(c);
+                    }
+                }
+            }
+        }
+        for g in &p.gains {
+            self.loc(g.loc);
+            self.pattern(&g.on);
+            self.expr(&g.amount);
+            self.opt(&g.guard);
+            if let Some((c, _)) = &g.cap {
+                self.expr(c);
+            }
+        }
+        if let Some(o) = &p.overspend {
+            self.loc(o.loc);
+            self.expr(&o.floor);
+            self.effects(&o.price);
+        }
+        for t in &p.thresholds {
+            self.loc(t.loc);
+            self.expr(&t.value);
+            self.effects(&t.effects);
+        }
+    }
+
+    /// A condition's blocks, implied conditions, duration, rules and modifiers.
+    fn condition_def(&mut self, c: &Condition) {
+        self.loc(c.loc);
+        if let Some(loc) = c.blocks.loc {
+            self.loc(loc);
+        }
+        for p in &c.blocks.spend {
+            self.pool(*p);
+        }
+        for i in &c.implies {
+            self.condition(*i);
+        }
+        if let Some(d) = &c.lasts {
+            self.duration(d);
+        }
+        for (t, effects, loc) in c.maintain.iter().chain(&c.hooks) {
+            self.loc(*loc);
+            self.timing(*t);
+            self.effects(effects);
+        }
+        self.opt(&c.check_modifier);
+        self.opt(&c.against_modifier);
+        let scopes = [c.check_modifier_on, c.check_edge_on, c.against_modifier_on, c.against_edge_on];
+        for on in scopes.into_iter().flatten() {
+            self.event_ref(on);
+        }
+    }
+
+    /// An action's costs, partners, categories, limits, target, requirements and effects.
+    fn action_def(&mut self, a: &Action) {
+        self.loc(a.loc);
+        for rule in &a.costs {
+            self.loc(rule.loc);
+            self.opt(&rule.when);
+            self.costs(&rule.terms);
+        }
+        self.costs(&a.partner_cost);
+        if let Some(p) = &a.partners {
+            self.expr(&p.count);
+            self.opt(&p.within);
+        }
+        if let Some(loc) = a.partner_loc {
+            self.loc(loc);
+        }
+        for c in &a.categories {
+            self.category(*c);
+        }
+        self.limits(&a.limits);
+        self.opt(&a.target.within);
+        for req in &a.requires {
+            self.loc(req.loc);
+            self.expr(&req.cond);
+        }
+        if let Some(on) = &a.on {
+            self.pattern(on);
+        }
+        self.opt(&a.rounds);
+        if let Some(i) = &a.interrupted {
+            self.loc(i.loc);
+            self.expr(&i.when);
+            self.effects(&i.effects);
+        }
+        self.effects(&a.effects);
     }
 
     fn dispatch(&mut self) {

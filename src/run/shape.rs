@@ -137,9 +137,10 @@ pub fn fixed_for_owner(r: &Ruleset, e: &Expr, depth: u32) -> bool {
     match e {
         Expr::Int(_) | Expr::Bool(_) | Expr::Stat(Who::Owner, _) => true,
         Expr::Derived(Who::Owner, id) => r.derived.get(id.index()).is_some_and(|d| deeper(&d.value)),
-        Expr::Neg(x) | Expr::Not(x) => deeper(x),
-        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => deeper(a) && deeper(b),
-        Expr::Call(_, args) => args.iter().all(deeper),
+        Expr::Neg(_) | Expr::Not(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::Call(..) => e.children().all(deeper),
+        // Skipping the children of the rest is on purpose: `count_near` reads positions and
+        // `dice(..)` rolls, whatever their children are, and a variant added later counts as
+        // "not fixed" until it is looked at, the safe answer.
         _ => false,
     }
 }
@@ -176,10 +177,10 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         Expr::Handlers(_) => false,
         Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
-        Expr::CountNear(_, w, reach) => who(w) || deeper(reach),
-        Expr::Neg(x) | Expr::Not(x) => deeper(x),
-        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) | Expr::DiceOf(a, b) => deeper(a) || deeper(b),
-        Expr::Call(_, args) => args.iter().any(deeper),
+        Expr::CountNear(_, w, _) => who(w) || e.children().any(deeper),
+        Expr::Neg(_) | Expr::Not(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::DiceOf(..) | Expr::Call(..) => {
+            e.children().any(deeper)
+        }
     }
 }
 

@@ -740,25 +740,7 @@ impl Builder {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 Decl::Effect { name, body: self.block(self.next(&mut it, &p)?)? }
             }
-            Rule::degrees_item => {
-                let name = self.ident(&self.next(&mut it, &p)?);
-                let (mut levels, mut shifts) = (Vec::new(), Vec::new());
-                for clause in it {
-                    let mut ci = kids(&clause);
-                    if clause.as_rule() == Rule::degree_level {
-                        let level = self.ident(&self.next(&mut ci, &clause)?);
-                        let side = self.ident(&self.next(&mut ci, &clause)?);
-                        let when = match ci.nth(1) {
-                            Some(e) => Some(self.expr(e)?),
-                            None => None,
-                        };
-                        levels.push(DegreeLevel { name: level, side, when });
-                    } else {
-                        shifts.push(self.degree_shift(&clause)?);
-                    }
-                }
-                Decl::Degrees(Degrees { name, levels, shifts })
-            }
+            Rule::degrees_item => self.degrees_decl(it, &p)?,
             Rule::default_degrees_item => {
                 it.next(); // `degrees`
                 Decl::DefaultDegrees(self.ident(&self.next(&mut it, &p)?))
@@ -808,26 +790,7 @@ impl Builder {
                 };
                 Decl::Chains { order, depth }
             }
-            Rule::limit_item => {
-                let mut each = false;
-                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_each) {
-                    each = true;
-                    it.next();
-                }
-                let subject = self.ident(&self.next(&mut it, &p)?);
-                let mut next = self.next(&mut it, &p)?;
-                let mut except = Vec::new();
-                if next.as_rule() == Rule::adjust_except {
-                    except = kids(&next).skip(1).map(|i| self.ident(&i)).collect();
-                    next = self.next(&mut it, &p)?;
-                }
-                let amount = self.limit_amount(next)?;
-                let guard = match it.next() {
-                    Some(g) => Some(self.guard(g)?),
-                    None => None,
-                };
-                Decl::Limit(Box::new(Limit { each, subject, except, amount, guard }))
-            }
+            Rule::limit_item => self.limit_decl(it, &p)?,
             Rule::default_cost_item => {
                 it.next(); // `cost`
                 Decl::DefaultCost(self.cost_terms(self.next(&mut it, &p)?)?)
@@ -837,24 +800,7 @@ impl Builder {
                 Decl::Action(self.action_rest(kind, it, &p)?)
             }
             Rule::trigger_item => Decl::Trigger(self.action_rest(ActionKind::Action, it, &p)?),
-            Rule::hook_item => {
-                let mut name = None;
-                if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hook) {
-                    it.next();
-                    name = Some(self.ident(&self.next(&mut it, &p)?));
-                }
-                let at = self.at_timing(self.next(&mut it, &p)?)?;
-                let mut guard = None;
-                let mut body = None;
-                for c in it {
-                    match c.as_rule() {
-                        Rule::guard => guard = Some(self.guard(c)?),
-                        _ => body = Some(self.block(c)?),
-                    }
-                }
-                let body = body.ok_or_else(|| self.internal(self.span(&p).end as usize, "a hook without a block"))?;
-                Decl::Hook(Box::new(Hook { name, at, guard, body }))
-            }
+            Rule::hook_item => self.hook_decl(it, &p)?,
             Rule::space_item => {
                 let kind = self.ident(&self.next(&mut it, &p)?);
                 Decl::Space { kind, zones: it.map(|z| self.ident(&z)).collect() }
@@ -864,25 +810,7 @@ impl Builder {
             Rule::object_item => {
                 Decl::Object { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
             }
-            Rule::terrain_item => {
-                let name = self.ident(&self.next(&mut it, &p)?);
-                let label = self.opt_string(&mut it);
-                let mut t = Terrain { name, label, slows: None, blocks: None };
-                for c in it {
-                    let rule = c.as_rule();
-                    let mut ci = kids(&c);
-                    let word = self.next(&mut ci, &c)?;
-                    if rule == Rule::slows_clause {
-                        let amount = self.expr(self.next(&mut ci, &c)?)?;
-                        let guard = ci.next().map(|g| self.guard(g)).transpose()?;
-                        t.slows = Some((amount, guard));
-                    } else {
-                        let guard = ci.next().map(|g| self.guard(g)).transpose()?;
-                        t.blocks = Some((self.span(&word), guard));
-                    }
-                }
-                Decl::Terrain(Box::new(t))
-            }
+            Rule::terrain_item => self.terrain_decl(it, &p)?,
             Rule::downtime_item => {
                 let mut name = None;
                 if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {
@@ -893,29 +821,7 @@ impl Builder {
                 it.next(); // `hours`
                 Decl::Downtime { name, every: Box::new(every), body: self.block(self.next(&mut it, &p)?)? }
             }
-            Rule::rest_item => {
-                let name = self.ident(&self.next(&mut it, &p)?);
-                let label = self.opt_string(&mut it);
-                let (mut hours, mut minutes) = (None, None);
-                match it.peek().map(|x| x.as_rule()) {
-                    Some(Rule::kw_hours) => {
-                        it.next();
-                        hours = Some(self.expr(self.next(&mut it, &p)?)?);
-                    }
-                    Some(Rule::kw_minutes) => {
-                        it.next();
-                        minutes = Some(self.expr(self.next(&mut it, &p)?)?);
-                    }
-                    _ => {}
-                }
-                Decl::Rest {
-                    name,
-                    label,
-                    hours: hours.map(Box::new),
-                    minutes: minutes.map(Box::new),
-                    body: self.block(self.next(&mut it, &p)?)?,
-                }
-            }
+            Rule::rest_item => self.rest_decl(it, &p)?,
             Rule::outro_item => {
                 let name = self.ident(&self.next(&mut it, &p)?);
                 let label = self.opt_string(&mut it);
@@ -928,55 +834,169 @@ impl Builder {
                 let timing = self.ident(&self.next(&mut it, &p)?);
                 Decl::Sequence { timing, steps: it.map(|i| self.ident(&i)).collect() }
             }
-            Rule::cost_adjust_item => {
-                it.next(); // `cost`
-                let subject = self.ident(&self.next(&mut it, &p)?);
-                let mut op_pair = self.next(&mut it, &p)?;
-                let mut except = Vec::new();
-                if op_pair.as_rule() == Rule::adjust_except {
-                    except = kids(&op_pair).skip(1).map(|i| self.ident(&i)).collect();
-                    op_pair = self.next(&mut it, &p)?;
-                }
-                let inner =
-                    kids(&op_pair).next().ok_or_else(|| self.internal(self.span(&op_pair).end as usize, "adjust"))?;
-                let op = if op_pair.as_rule() == Rule::scale_adjust {
-                    CostAdjustOp::Scale(Box::new(self.expr(inner)?))
-                } else {
-                    CostAdjustOp::Add(self.cost_terms(inner)?)
-                };
-                let when = match it.next() {
-                    Some(w) => Some(
-                        self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(self.span(&w).end as usize, "when"))?)?,
-                    ),
-                    None => None,
-                };
-                Decl::CostAdjust { subject, except, op, when: when.map(Box::new) }
-            }
-            Rule::remove_item => {
-                let kind_pair = self.next(&mut it, &p)?;
-                let kind = match kids(&kind_pair).next().map(|k| k.as_rule()) {
-                    Some(Rule::kw_pool) => DeclKind::Pool,
-                    Some(Rule::kw_stat) => DeclKind::Stat,
-                    Some(Rule::kw_derive) => DeclKind::Derive,
-                    Some(Rule::kw_action) => DeclKind::Action,
-                    Some(Rule::kw_trigger) => DeclKind::Trigger,
-                    Some(Rule::kw_condition) => DeclKind::Condition,
-                    Some(Rule::kw_limit) => DeclKind::Limit,
-                    Some(Rule::kw_category) => DeclKind::Category,
-                    Some(Rule::kw_hook) => DeclKind::Hook,
-                    Some(Rule::kw_downtime) => DeclKind::Downtime,
-                    Some(Rule::kw_rest) => DeclKind::Rest,
-                    Some(Rule::kw_outro) => DeclKind::Outro,
-                    Some(Rule::kw_effect) => DeclKind::Effect,
-                    Some(Rule::kw_degrees) => DeclKind::Degrees,
-                    Some(Rule::kw_terrain) => DeclKind::Terrain,
-                    Some(Rule::kw_object) => DeclKind::Object,
-                    _ => DeclKind::Event,
-                };
-                Decl::Remove { kind, name: self.ident(&self.next(&mut it, &p)?) }
-            }
+            Rule::cost_adjust_item => self.cost_adjust_decl(it, &p)?,
+            Rule::remove_item => self.remove_decl(it, &p)?,
             _ => return Err(self.internal(self.span(&p).start as usize, "an unknown declaration")),
         })
+    }
+
+    /// `degrees NAME { LEVEL: SIDE [when EXPR]; (up | down) when EXPR; ... }`.
+    fn degrees_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let name = self.ident(&self.next(&mut it, p)?);
+        let (mut levels, mut shifts) = (Vec::new(), Vec::new());
+        for clause in it {
+            let mut ci = kids(&clause);
+            if clause.as_rule() == Rule::degree_level {
+                let level = self.ident(&self.next(&mut ci, &clause)?);
+                let side = self.ident(&self.next(&mut ci, &clause)?);
+                let when = match ci.nth(1) {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                levels.push(DegreeLevel { name: level, side, when });
+            } else {
+                shifts.push(self.degree_shift(&clause)?);
+            }
+        }
+        Ok(Decl::Degrees(Degrees { name, levels, shifts }))
+    }
+
+    /// `limit [each] SUBJECT [except ...]: AMOUNT per PERIOD [GUARD]`.
+    fn limit_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let mut each = false;
+        if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_each) {
+            each = true;
+            it.next();
+        }
+        let subject = self.ident(&self.next(&mut it, p)?);
+        let mut next = self.next(&mut it, p)?;
+        let mut except = Vec::new();
+        if next.as_rule() == Rule::adjust_except {
+            except = kids(&next).skip(1).map(|i| self.ident(&i)).collect();
+            next = self.next(&mut it, p)?;
+        }
+        let amount = self.limit_amount(next)?;
+        let guard = match it.next() {
+            Some(g) => Some(self.guard(g)?),
+            None => None,
+        };
+        Ok(Decl::Limit(Box::new(Limit { each, subject, except, amount, guard })))
+    }
+
+    /// `[hook NAME] at TIMING [GUARD] { ... }`.
+    fn hook_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let mut name = None;
+        if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hook) {
+            it.next();
+            name = Some(self.ident(&self.next(&mut it, p)?));
+        }
+        let at = self.at_timing(self.next(&mut it, p)?)?;
+        let mut guard = None;
+        let mut body = None;
+        for c in it {
+            match c.as_rule() {
+                Rule::guard => guard = Some(self.guard(c)?),
+                _ => body = Some(self.block(c)?),
+            }
+        }
+        let body = body.ok_or_else(|| self.internal(self.span(p).end as usize, "a hook without a block"))?;
+        Ok(Decl::Hook(Box::new(Hook { name, at, guard, body })))
+    }
+
+    /// `terrain NAME ["Label"] { slows N [GUARD]; blocks [GUARD] }`.
+    fn terrain_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let name = self.ident(&self.next(&mut it, p)?);
+        let label = self.opt_string(&mut it);
+        let mut t = Terrain { name, label, slows: None, blocks: None };
+        for c in it {
+            let rule = c.as_rule();
+            let mut ci = kids(&c);
+            let word = self.next(&mut ci, &c)?;
+            if rule == Rule::slows_clause {
+                let amount = self.expr(self.next(&mut ci, &c)?)?;
+                let guard = ci.next().map(|g| self.guard(g)).transpose()?;
+                t.slows = Some((amount, guard));
+            } else {
+                let guard = ci.next().map(|g| self.guard(g)).transpose()?;
+                t.blocks = Some((self.span(&word), guard));
+            }
+        }
+        Ok(Decl::Terrain(Box::new(t)))
+    }
+
+    /// `rest NAME ["Label"] [hours N | minutes N] { ... }`.
+    fn rest_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let name = self.ident(&self.next(&mut it, p)?);
+        let label = self.opt_string(&mut it);
+        let (mut hours, mut minutes) = (None, None);
+        match it.peek().map(|x| x.as_rule()) {
+            Some(Rule::kw_hours) => {
+                it.next();
+                hours = Some(self.expr(self.next(&mut it, p)?)?);
+            }
+            Some(Rule::kw_minutes) => {
+                it.next();
+                minutes = Some(self.expr(self.next(&mut it, p)?)?);
+            }
+            _ => {}
+        }
+        Ok(Decl::Rest {
+            name,
+            label,
+            hours: hours.map(Box::new),
+            minutes: minutes.map(Box::new),
+            body: self.block(self.next(&mut it, p)?)?,
+        })
+    }
+
+    /// `adjust cost SUBJECT [except ...]: (* N | + COSTS) [when EXPR]`.
+    fn cost_adjust_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        it.next(); // `cost`
+        let subject = self.ident(&self.next(&mut it, p)?);
+        let mut op_pair = self.next(&mut it, p)?;
+        let mut except = Vec::new();
+        if op_pair.as_rule() == Rule::adjust_except {
+            except = kids(&op_pair).skip(1).map(|i| self.ident(&i)).collect();
+            op_pair = self.next(&mut it, p)?;
+        }
+        let inner = kids(&op_pair).next().ok_or_else(|| self.internal(self.span(&op_pair).end as usize, "adjust"))?;
+        let op = if op_pair.as_rule() == Rule::scale_adjust {
+            CostAdjustOp::Scale(Box::new(self.expr(inner)?))
+        } else {
+            CostAdjustOp::Add(self.cost_terms(inner)?)
+        };
+        let when = match it.next() {
+            Some(w) => {
+                Some(self.expr(kids(&w).nth(1).ok_or_else(|| self.internal(self.span(&w).end as usize, "when"))?)?)
+            }
+            None => None,
+        };
+        Ok(Decl::CostAdjust { subject, except, op, when: when.map(Box::new) })
+    }
+
+    /// `remove KIND NAME`.
+    fn remove_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+        let kind_pair = self.next(&mut it, p)?;
+        let kind = match kids(&kind_pair).next().map(|k| k.as_rule()) {
+            Some(Rule::kw_pool) => DeclKind::Pool,
+            Some(Rule::kw_stat) => DeclKind::Stat,
+            Some(Rule::kw_derive) => DeclKind::Derive,
+            Some(Rule::kw_action) => DeclKind::Action,
+            Some(Rule::kw_trigger) => DeclKind::Trigger,
+            Some(Rule::kw_condition) => DeclKind::Condition,
+            Some(Rule::kw_limit) => DeclKind::Limit,
+            Some(Rule::kw_category) => DeclKind::Category,
+            Some(Rule::kw_hook) => DeclKind::Hook,
+            Some(Rule::kw_downtime) => DeclKind::Downtime,
+            Some(Rule::kw_rest) => DeclKind::Rest,
+            Some(Rule::kw_outro) => DeclKind::Outro,
+            Some(Rule::kw_effect) => DeclKind::Effect,
+            Some(Rule::kw_degrees) => DeclKind::Degrees,
+            Some(Rule::kw_terrain) => DeclKind::Terrain,
+            Some(Rule::kw_object) => DeclKind::Object,
+            _ => DeclKind::Event,
+        };
+        Ok(Decl::Remove { kind, name: self.ident(&self.next(&mut it, p)?) })
     }
 
     fn action_kind(&self, p: &P) -> ActionKind {
@@ -1446,21 +1466,7 @@ impl Builder {
                 let body = self.block(self.next(&mut it, &p)?)?;
                 Stmt::Repeat { cond, body, span }
             }
-            Rule::apply_stmt => {
-                let condition = self.ident(&self.next(&mut it, &p)?);
-                let mut to = None;
-                let mut duration = None;
-                let mut magnitude = None;
-                while let Some(x) = it.next() {
-                    match x.as_rule() {
-                        Rule::expr => magnitude = Some(self.expr(x)?),
-                        Rule::kw_to => to = Some(self.ident(&self.next(&mut it, &p)?)),
-                        Rule::duration => duration = Some(Box::new(self.duration(x)?)),
-                        _ => {}
-                    }
-                }
-                Stmt::Apply { condition, magnitude, to, duration, span }
-            }
+            Rule::apply_stmt => self.apply_stmt(it, &p, span)?,
             Rule::remove_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);
                 let from = it.nth(1).map(|f| self.ident(&f));
@@ -1485,50 +1491,8 @@ impl Builder {
                 }
                 Stmt::Choose { chooser, question, options, span }
             }
-            Rule::check_stmt => {
-                let roll = self.expr(self.next(&mut it, &p)?)?;
-                it.next(); // `vs`
-                let against = self.expr(self.next(&mut it, &p)?)?;
-                let mut degrees = None;
-                let mut it = it.peekable();
-                if let Some(d) = it.next_if(|x| x.as_rule() == Rule::check_degrees) {
-                    let mut di = kids(&d);
-                    di.next(); // `degrees`
-                    let name = self.ident(&self.next(&mut di, &d)?);
-                    let shifts = di.map(|s| self.degree_shift(&s)).collect::<R<Vec<_>>>()?;
-                    degrees = Some(Box::new(CheckDegrees { name, shifts }));
-                }
-                let mut outcomes = Vec::new();
-                for o in it {
-                    let mut oi = kids(&o);
-                    let name = self.ident(&self.next(&mut oi, &o)?);
-                    outcomes.push((name, self.block(self.next(&mut oi, &o)?)?));
-                }
-                Stmt::Check { roll, against, degrees, outcomes, span }
-            }
-            Rule::move_stmt => {
-                let mut first = self.next(&mut it, &p)?;
-                let how = first.as_rule();
-                if matches!(how, Rule::kw_away | Rule::kw_through) {
-                    first = self.next(&mut it, &p)?;
-                }
-                let distance = self.expr(first)?;
-                if it.next().is_some() {
-                    // `leap L` follows.
-                    let leap = self.expr(self.next(&mut it, &p)?)?;
-                    let way = match how {
-                        Rule::kw_away => Way::Away,
-                        Rule::kw_through => Way::Through,
-                        _ => Way::Toward,
-                    };
-                    return Ok(Stmt::MoveLeaping { way, amount: distance, leap, span });
-                }
-                match how {
-                    Rule::kw_away => Stmt::MoveAway(distance, span),
-                    Rule::kw_through => Stmt::MoveThrough(distance, span),
-                    _ => Stmt::Move(distance, span),
-                }
-            }
+            Rule::check_stmt => self.check_stmt(it, &p, span)?,
+            Rule::move_stmt => self.move_stmt(it, &p, span)?,
             Rule::push_stmt => {
                 let who = self.ident(&self.next(&mut it, &p)?);
                 Stmt::Push { who, distance: self.expr(self.next(&mut it, &p)?)?, span }
@@ -1557,23 +1521,91 @@ impl Builder {
                 };
                 Stmt::Handle { kind, within, span }
             }
-            Rule::drop_stmt => {
-                let kind = self.ident(&self.next(&mut it, &p)?);
-                let (mut from, mut toward, mut distance) = (None, false, None);
-                while let Some(word) = it.next() {
-                    let value = self.next(&mut it, &p)?;
-                    match word.as_rule() {
-                        Rule::kw_from => from = Some(self.ident(&value)),
-                        rule => {
-                            toward = rule == Rule::kw_toward;
-                            distance = Some(self.expr(value)?);
-                        }
-                    }
-                }
-                Stmt::Drop { kind, from, toward, distance, span }
-            }
+            Rule::drop_stmt => self.drop_stmt(it, &p, span)?,
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
+    }
+
+    /// `apply CONDITION[(MAGNITUDE)] [to WHO] [DURATION]`.
+    fn apply_stmt<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>, span: Span) -> R<Stmt> {
+        let condition = self.ident(&self.next(&mut it, p)?);
+        let mut to = None;
+        let mut duration = None;
+        let mut magnitude = None;
+        while let Some(x) = it.next() {
+            match x.as_rule() {
+                Rule::expr => magnitude = Some(self.expr(x)?),
+                Rule::kw_to => to = Some(self.ident(&self.next(&mut it, p)?)),
+                Rule::duration => duration = Some(Box::new(self.duration(x)?)),
+                _ => {}
+            }
+        }
+        Ok(Stmt::Apply { condition, magnitude, to, duration, span })
+    }
+
+    /// `check ROLL vs AGAINST [degrees NAME ...] { OUTCOME { ... } ... }`.
+    fn check_stmt<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>, span: Span) -> R<Stmt> {
+        let roll = self.expr(self.next(&mut it, p)?)?;
+        it.next(); // `vs`
+        let against = self.expr(self.next(&mut it, p)?)?;
+        let mut degrees = None;
+        let mut it = it.peekable();
+        if let Some(d) = it.next_if(|x| x.as_rule() == Rule::check_degrees) {
+            let mut di = kids(&d);
+            di.next(); // `degrees`
+            let name = self.ident(&self.next(&mut di, &d)?);
+            let shifts = di.map(|s| self.degree_shift(&s)).collect::<R<Vec<_>>>()?;
+            degrees = Some(Box::new(CheckDegrees { name, shifts }));
+        }
+        let mut outcomes = Vec::new();
+        for o in it {
+            let mut oi = kids(&o);
+            let name = self.ident(&self.next(&mut oi, &o)?);
+            outcomes.push((name, self.block(self.next(&mut oi, &o)?)?));
+        }
+        Ok(Stmt::Check { roll, against, degrees, outcomes, span })
+    }
+
+    /// `move [away | through] DISTANCE [leap L]`.
+    fn move_stmt<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>, span: Span) -> R<Stmt> {
+        let mut first = self.next(&mut it, p)?;
+        let how = first.as_rule();
+        if matches!(how, Rule::kw_away | Rule::kw_through) {
+            first = self.next(&mut it, p)?;
+        }
+        let distance = self.expr(first)?;
+        if it.next().is_some() {
+            // `leap L` follows.
+            let leap = self.expr(self.next(&mut it, p)?)?;
+            let way = match how {
+                Rule::kw_away => Way::Away,
+                Rule::kw_through => Way::Through,
+                _ => Way::Toward,
+            };
+            return Ok(Stmt::MoveLeaping { way, amount: distance, leap, span });
+        }
+        Ok(match how {
+            Rule::kw_away => Stmt::MoveAway(distance, span),
+            Rule::kw_through => Stmt::MoveThrough(distance, span),
+            _ => Stmt::Move(distance, span),
+        })
+    }
+
+    /// `drop KIND [from WHO] [toward | away N]`.
+    fn drop_stmt<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>, span: Span) -> R<Stmt> {
+        let kind = self.ident(&self.next(&mut it, p)?);
+        let (mut from, mut toward, mut distance) = (None, false, None);
+        while let Some(word) = it.next() {
+            let value = self.next(&mut it, p)?;
+            match word.as_rule() {
+                Rule::kw_from => from = Some(self.ident(&value)),
+                rule => {
+                    toward = rule == Rule::kw_toward;
+                    distance = Some(self.expr(value)?);
+                }
+            }
+        }
+        Ok(Stmt::Drop { kind, from, toward, distance, span })
     }
 
     fn path(&self, p: P) -> Path {

@@ -273,8 +273,3 @@ fn final_state(want: &BTreeMap<String, FinalState>, records: &[trace::Record], a
         Err(format!("{}{at}", problems.join("\n")))
     }
 }
-
-/// Why a scenario does not fit a ruleset, every problem (`run::scenario::resolve`), or `None`.
-pub fn misfits(scenario: &run::scenario::Scenario, ruleset: &Ruleset) -> Option<Vec<String>> {
-    run::scenario::resolve(scenario, ruleset).err()
-}

@@ -95,11 +95,7 @@ fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     match e {
         Expr::Dice { .. } | Expr::DiceOf(..) => true,
         Expr::Derived(_, id) => r.derived.get(id.index()).is_none_or(|x| d(&x.value)),
-        Expr::CountNear(_, _, reach) => d(reach),
-        Expr::Neg(x) | Expr::Not(x) => d(x),
-        Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => d(a) || d(b),
-        Expr::Call(_, args) => args.iter().any(d),
-        _ => false,
+        _ => e.children().any(d),
     }
 }
 

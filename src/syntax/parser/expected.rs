@@ -249,6 +249,14 @@ fn word(rule: Rule) -> Option<&'static str> {
         choice_option => "an option like `wound: { ... }`",
         phase => "`phase NAME: KIND`",
         blocked => "what it blocks (`actions`, `reactions`, `movement`, `spend POOL`, ...)",
+        _ => return keyword(rule),
+    })
+}
+
+/// The words for a keyword (or a rule that is only its keyword), or `None`.
+fn keyword(rule: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rule {
         kw_extends => "`extends`",
         kw_override => "`override`",
         kw_remove => "`remove`",
