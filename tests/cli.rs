@@ -544,3 +544,82 @@ action knock { cost 1 ap; target enemy; resolve { apply down to target } }
     assert!(jsonl.contains(r#""who":"B","pool":"ap""#), "{jsonl}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A folder of its own under the temporary folder, emptied.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tempo_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_tempo")).args(args).current_dir(dir).env("NO_COLOR", "1").output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+const JAB: &str = "ruleset jab
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 3; refresh at turn_start }
+pool hp { max 10 }
+action jab {
+  cost 1 ap
+  target enemy
+  resolve { target.hp -= 2 }
+}
+";
+
+/// A test file playing A's one jab at B under RULESET, expecting B at 8 hp.
+fn jab_test(ruleset: &str) -> String {
+    format!(
+        r#"(ruleset: "{ruleset}", scenario: (rounds: 1, participants: [
+    (name: "A", side: "a", position: 0,
+     controller: Script(steps: [Act(round: 1, action: "jab", target: "B"), EndTurn(round: 1)], fallback: Passive)),
+    (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+  ]), final: {{"B": (pools: {{"hp": 8}})}})"#
+    )
+}
+
+/// `tempo test` reads a test's ruleset as `tempo run` reads it: a base outside the ruleset's
+/// folder only with `--allow-outside`.
+#[test]
+fn test_reads_a_ruleset_under_the_limits_of_run() {
+    let dir = scratch("test-outside");
+    std::fs::create_dir_all(dir.join("v")).unwrap();
+    std::fs::write(dir.join("base.rules"), JAB).unwrap();
+    std::fs::write(dir.join("v/v.rules"), "ruleset v\nextends \"../base.rules\"\n").unwrap();
+    std::fs::write(dir.join("a.test.ron"), jab_test("v/v.rules")).unwrap();
+    let (code, out, err) = tempo_in(&dir, &["test", "."]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("tempo::outside-folder"), "{out}");
+    let (code, out, err) = tempo_in(&dir, &["test", "--allow-outside", "."]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A compiled IR is read for `tempo test` as for `tempo run`: a byte-order mark skipped, a folder
+/// refused by name.
+#[test]
+fn test_reads_a_compiled_ruleset_as_run_does() {
+    let dir = scratch("test-ir");
+    std::fs::write(dir.join("jab.rules"), JAB).unwrap();
+    let (code, ir, err) = tempo_in(&dir, &["compile", "jab.rules"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join("jab.ron"), format!("\u{feff}{ir}")).unwrap();
+    std::fs::write(dir.join("a.test.ron"), jab_test("jab.ron")).unwrap();
+    let (code, out, err) = tempo_in(&dir, &["test", "."]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::create_dir_all(dir.join("folder.ron")).unwrap();
+    std::fs::write(dir.join("a.test.ron"), jab_test("folder.ron")).unwrap();
+    let (code, out, _) = tempo_in(&dir, &["test", "."]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("cannot read `folder.ron`: it is a folder, not a file"), "{out}");
+    let (code, _, err) = tempo_in(&dir, &["run", "folder.ron", "a.test.ron"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("error: cannot read `folder.ron`: it is a folder, not a file"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

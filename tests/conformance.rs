@@ -39,7 +39,7 @@ fn check_citation(path: &Path) -> Result<(), String> {
 fn check_case(name: &str, path: &Path) -> Result<(), Failed> {
     check_citation(path)?;
     let show = std::env::var_os("CONFORMANCE_TRACE").is_some();
-    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show });
+    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show, ..Options::default() });
     for (seed, trace) in &outcome.traces {
         let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
         println!("--- {name}{at}\n{trace}");

@@ -11,11 +11,13 @@ mod lints;
 pub mod load;
 mod lower;
 mod merge;
+mod open;
 mod scope;
 mod words;
 
 pub use load::{FsLoader, Limits, Loader};
 pub use merge::Entry;
+pub use open::{load_ruleset, read_text, LoadedRuleset, RulesetError, MAX_INPUT_BYTES};
 
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir;

@@ -1,9 +1,64 @@
-//! The command line's larger commands, one module each; `main.rs` holds the rest.
+//! The command line: one module per command, each with its arguments (their doc comments are
+//! the `--help` text) and its handler; here what several share. A handler reports what went
+//! wrong on stderr and returns a [`Failure`]; [`exit_code`] is the one place that turns it into
+//! the exit code.
 
+pub mod check;
+pub mod compile;
+pub mod doc;
+pub mod explain;
+pub mod fmt;
+pub mod lsp;
+pub mod run;
 pub mod sim;
+pub mod test;
+pub mod why;
 
-use clap::Args;
-use tempo::check::Limits;
+use clap::{Args, ValueEnum};
+use std::fmt::Display;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use tempo::check::{Compilation, Limits, LoadedRuleset, RulesetError};
+use tempo::diagnostics::{render, Code};
+
+/// Why a command did not succeed, already reported on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The input has problems: a ruleset with errors, a scenario that does not fit, a rule that
+    /// failed while running, a test that failed, a file `fmt --check` would change, a language
+    /// client that left without `shutdown`.
+    Problems,
+    /// The tool could not do its work: a file could not be read or written, an argument names
+    /// nothing there is.
+    CannotRun,
+}
+
+/// What a command's handler returns.
+pub type Outcome = Result<(), Failure>;
+
+/// The exit code of a command (../shared/design/contracts.md, and each command's `--help`):
+/// 0 done, 1 problems found, 2 it could not run.
+pub fn exit_code(outcome: Outcome) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Problems) => ExitCode::from(1),
+        Err(Failure::CannotRun) => ExitCode::from(2),
+    }
+}
+
+/// Prints `error: MESSAGE`: the tool could not do its work.
+pub fn cannot(message: impl Display) -> Failure {
+    eprintln!("error: {message}");
+    Failure::CannotRun
+}
+
+/// Prints a problem found outside the compiler's diagnostics (a scenario, a run, an IR) as a
+/// diagnostic line with its code.
+pub fn problem(code: Code, message: impl Display) -> Failure {
+    eprintln!("error[{}]: {message}", code.name());
+    Failure::Problems
+}
 
 /// How rules files may be read: shared by every command that compiles one.
 #[derive(Args, Clone, Copy, Debug, Default)]
@@ -20,31 +75,69 @@ impl LoadArgs {
     }
 }
 
-/// Writes `text` to stdout: exit 0, also when the reader stopped reading (`| head`); 2 when
-/// it cannot be written (`what` names it in the message).
-pub fn write_stdout(what: &str, text: &str) -> std::process::ExitCode {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write {what}: {e}");
-            std::process::ExitCode::from(2)
-        }
+/// `text` or `json`, for the commands that write diagnostics or a report.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// How diagnostics are drawn on stderr: colour when it is a terminal and `NO_COLOR` is unset,
+/// as wide as `COLUMNS` says.
+pub fn text_style() -> render::TextStyle {
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal();
+    let width = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
+    render::TextStyle { color, width }
+}
+
+/// Prints every diagnostic of a compilation on stderr.
+pub fn print_diagnostics(compilation: &Compilation) {
+    let text = render::to_text(&compilation.diagnostics, &compilation.sources, text_style());
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+/// What a set of compilations comes to: a file that could not be read beats errors.
+pub fn compiled(compilations: &[Compilation]) -> Outcome {
+    if compilations.iter().any(|c| c.unreadable) {
+        Err(Failure::CannotRun)
+    } else if compilations.iter().any(Compilation::has_errors) {
+        Err(Failure::Problems)
+    } else {
+        Ok(())
     }
 }
 
-/// Largest scenario or compiled `.ron` IR read, in bytes (an IR is larger than its source).
-pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+/// Writes `text` to stdout; done also when the reader stopped reading (`| head`). `what` names
+/// it in the message when it cannot be written.
+pub fn write_stdout(what: &str, text: &str) -> Outcome {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(cannot(format!("cannot write {what}: {e}"))),
+    }
+}
 
-/// Reads a scenario or an IR named on the command line as the file loader reads rules files
-/// (a regular file only, since a pipe or a device could hang or never end), at most
-/// [`MAX_INPUT_BYTES`], with a UTF-8 byte-order mark skipped.
-pub fn read_input(path: &std::path::Path) -> Result<String, String> {
-    use tempo::check::{FsLoader, Loader};
-    let loader = FsLoader::new(Limits { max_file_bytes: MAX_INPUT_BYTES, ..Limits::default() });
-    let bytes = loader.read(path).map_err(|e| e.to_string())?;
-    let body = bytes.strip_prefix(tempo::check::load::BOM).unwrap_or(&bytes);
-    String::from_utf8(body.to_vec()).map_err(|_| "it is not UTF-8 text".to_string())
+/// Reads a scenario, an IR or a shard named on the command line (`tempo::check::read_text`).
+pub fn read_input(path: &Path) -> Result<String, String> {
+    tempo::check::read_text(path, tempo::check::MAX_INPUT_BYTES)
+}
+
+/// A ruleset from `.rules` source or `.ron` IR (`tempo::check::load_ruleset`); what is wrong
+/// with it printed (for source, every diagnostic) when it is not one.
+pub fn load_ruleset(path: &Path, load: LoadArgs) -> Result<LoadedRuleset, Failure> {
+    tempo::check::load_ruleset(path, load.limits()).map_err(|e| match e {
+        RulesetError::Unreadable(message) => cannot(message),
+        RulesetError::NotIr(message) => problem(Code::BadIr, message),
+        RulesetError::Compile(compilation) => {
+            print_diagnostics(&compilation);
+            compiled(std::slice::from_ref(&compilation)).err().unwrap_or(Failure::Problems)
+        }
+    })
+}
+
+/// A scenario file, parsed; what is wrong printed when it cannot be read or is not a scenario.
+pub fn load_scenario(path: &Path) -> Result<tempo::run::scenario::Scenario, Failure> {
+    let text = read_input(path).map_err(|e| cannot(format!("cannot read `{}`: {e}", path.display())))?;
+    tempo::run::scenario::parse(&text).map_err(|e| problem(Code::BadScenario, e))
 }

@@ -2,13 +2,20 @@
 //! writing the summary, the shard or the HTML page, and the exit codes. The counting and the
 //! statistics are the library's (`tempo::sim`).
 
+use super::{Failure, Outcome};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use tempo::sim::{self, compare, shard, summary, Batch};
 
+/// Play many encounters and summarise them: outcomes, length, pool use and waste, action
+/// use, reactions, conditions, each estimate with its 95% interval (see docs/simulation.md).
+///
+/// Run i plays with a seed derived from --seed and i, so any run can be replayed with
+/// `tempo run`; the summary is the same whatever --jobs is. `tempo sim merge` merges shards.
+/// Exit code 0: summary written (runs that failed are counted in it); 1: the ruleset or
+/// scenario is wrong; 2: a file could not be read or written.
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SimArgs {
@@ -45,6 +52,10 @@ enum SimCommand {
     },
 }
 
+/// Play one scenario under two rulesets on the same seeds and show what B changes.
+///
+/// Each count for A and B, and the paired difference A - B with its 95% interval; a
+/// difference that is not noise is marked `*`. Exit codes as for `sim`.
 #[derive(Args)]
 pub struct CompareArgs {
     /// Ruleset A (the base).
@@ -116,15 +127,9 @@ fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn write_html(path: &Path, page: Result<String, String>) -> Result<(), ExitCode> {
-    let page = page.map_err(|e| {
-        eprintln!("error: cannot draw the charts: {e}");
-        ExitCode::from(2)
-    })?;
-    std::fs::write(path, page).map_err(|e| {
-        eprintln!("error: cannot write `{}`: {e}", path.display());
-        ExitCode::from(2)
-    })
+fn write_html(path: &Path, page: Result<String, String>) -> Outcome {
+    let page = page.map_err(|e| super::cannot(format!("cannot draw the charts: {e}")))?;
+    std::fs::write(path, page).map_err(|e| super::cannot(format!("cannot write `{}`: {e}", path.display())))
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
@@ -132,11 +137,9 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).map(|s| s + "\n").unwrap_or_default()
 }
 
-fn print_summary(s: &summary::Summary, output: &OutputArgs) -> ExitCode {
+fn print_summary(s: &summary::Summary, output: &OutputArgs) -> Outcome {
     if let Some(path) = &output.html {
-        if let Err(code) = write_html(path, sim::html::sim_page(s)) {
-            return code;
-        }
+        write_html(path, sim::html::sim_page(s))?;
     }
     match output.format {
         SimFormat::Text => super::write_stdout("the summary", &summary::to_text(s)),
@@ -148,26 +151,16 @@ fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
 }
 
-pub fn sim(args: SimArgs) -> ExitCode {
+pub fn sim(args: SimArgs) -> Outcome {
     if let Some(SimCommand::Merge { files, output }) = &args.merge {
         return merge(files, output);
     }
     let (Some(rules_path), Some(scenario_path)) = (&args.rules, &args.scenario) else {
-        eprintln!("error: give a ruleset and a scenario (or `tempo sim merge FILES...`)");
-        return ExitCode::from(2);
+        return Err(super::cannot("give a ruleset and a scenario (or `tempo sim merge FILES...`)"));
     };
-    let ruleset = match crate::load_ruleset(rules_path, args.load) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let scenario = match crate::load_scenario(scenario_path) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let layout = match sim::layout(&ruleset, &scenario) {
-        Ok(l) => l,
-        Err(e) => return crate::scenario_failed(&e, scenario_path),
-    };
+    let ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
+    let scenario = super::load_scenario(scenario_path)?;
+    let layout = sim::layout(&ruleset, &scenario).map_err(|e| super::run::scenario_failed(&e, scenario_path))?;
     let seed = args.batch.seed.unwrap_or(scenario.seed);
     let runs = match args.shard {
         Some((k, n)) => sim::shard_range(args.batch.runs, k, n),
@@ -177,10 +170,8 @@ pub fn sim(args: SimArgs) -> ExitCode {
     let bar = progress_bar(runs.end - runs.start, args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
     let jobs = args.batch.jobs.map(usize::from);
-    let totals = match sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress) {
-        Ok(t) => t,
-        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
-    };
+    let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
+        .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
     let name = file_name(rules_path);
     if args.shard.is_some() {
@@ -202,21 +193,15 @@ pub fn sim(args: SimArgs) -> ExitCode {
     print_summary(&summary::summarise(&name, seed, &layout, &totals), &args.output)
 }
 
-fn merge(files: &[PathBuf], output: &OutputArgs) -> ExitCode {
+fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     let mut shards = Vec::new();
     for f in files {
-        let text = match super::read_input(f) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        };
+        let text = super::read_input(f).map_err(|e| super::cannot(format!("cannot read `{}`: {e}", f.display())))?;
         match serde_json::from_str::<shard::Shard>(&text) {
             Ok(s) => shards.push(s),
             Err(e) => {
                 eprintln!("error: `{}` is not a tempo shard: {e}", f.display());
-                return ExitCode::from(1);
+                return Err(Failure::Problems);
             }
         }
     }
@@ -226,20 +211,18 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> ExitCode {
         }
         Err(problems) => {
             eprintln!("error: these shards do not make one batch:\n  {}", problems.join("\n  "));
-            ExitCode::from(1)
+            Err(Failure::Problems)
         }
     }
 }
 
-pub fn compare(args: CompareArgs) -> ExitCode {
-    let (a, b) = match (crate::load_ruleset(&args.rules_a, args.load), crate::load_ruleset(&args.rules_b, args.load)) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(code), _) | (_, Err(code)) => return code,
+pub fn compare(args: CompareArgs) -> Outcome {
+    // Both are read, so that the problems of both are printed.
+    let (a, b) = match (super::load_ruleset(&args.rules_a, args.load), super::load_ruleset(&args.rules_b, args.load)) {
+        (Ok(a), Ok(b)) => (a.ruleset, b.ruleset),
+        (Err(failure), _) | (_, Err(failure)) => return Err(failure),
     };
-    let scenario = match crate::load_scenario(&args.scenario) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+    let scenario = super::load_scenario(&args.scenario)?;
     // Every problem of both rulesets with the scenario, before anything is played.
     let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));
     let (la, lb) = match (la, lb) {
@@ -250,7 +233,7 @@ pub fn compare(args: CompareArgs) -> ExitCode {
                     eprintln!("error[{}]: under {label} (`{}`), {e}", e.code().name(), path.display());
                 }
             }
-            return ExitCode::from(1);
+            return Err(Failure::Problems);
         }
     };
     let seed = args.batch.seed.unwrap_or(scenario.seed);
@@ -258,17 +241,13 @@ pub fn compare(args: CompareArgs) -> ExitCode {
     let bar = progress_bar(args.batch.runs, args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
     let jobs = args.batch.jobs.map(usize::from);
-    let compared = match compare::compare((&a, &b), &scenario, (&la, &lb), &batch, jobs, &progress) {
-        Ok(c) => c,
-        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
-    };
+    let compared = compare::compare((&a, &b), &scenario, (&la, &lb), &batch, jobs, &progress)
+        .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
     let names = (file_name(&args.rules_a), file_name(&args.rules_b));
     let c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
     if let Some(path) = &args.output.html {
-        if let Err(code) = write_html(path, sim::html::compare_page(&c)) {
-            return code;
-        }
+        write_html(path, sim::html::compare_page(&c))?;
     }
     match args.output.format {
         SimFormat::Text => super::write_stdout("the summary", &compare::to_text(&c)),

@@ -3,7 +3,7 @@
 
 use super::file::{self, FinalState, Pattern, TestFile};
 use super::golden;
-use crate::check::{compile_path_limited, Limits};
+use crate::check::{Limits, RulesetError};
 use crate::diagnostics::render::{self, TextStyle};
 use crate::ir::Ruleset;
 use crate::run::{self, trace};
@@ -17,6 +17,8 @@ pub struct Options {
     pub bless: bool,
     /// Keep each seed's text trace in the outcome (to show it).
     pub keep_traces: bool,
+    /// How rulesets are read, as for `tempo run` (`--allow-outside`).
+    pub limits: Limits,
 }
 
 /// What one test came to.
@@ -42,21 +44,16 @@ pub struct LoadError {
     pub message: String,
 }
 
-/// Loads a ruleset as `tempo run` does: `.rules` compiled (bases inside its folder), `.ron` read
-/// as IR.
-pub fn load_ruleset(path: &Path) -> Loaded {
-    if path.extension().is_some_and(|e| e == "ron") {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError { codes: Vec::new(), message: format!("cannot read `{}`: {e}", path.display()) })?;
-        return Ruleset::from_ron(&text).map_err(|e| LoadError {
-            codes: vec![crate::diagnostics::Code::BadIr.name()],
-            message: format!("`{}` is not a tempo IR: {e}", path.display()),
-        });
-    }
-    let compilation = compile_path_limited(path, Limits::default());
-    match compilation.ruleset {
-        Some(ruleset) if !compilation.has_errors() => Ok(ruleset),
-        _ => {
+/// Loads a ruleset as `tempo run` does (`check::load_ruleset`): `.rules` compiled under
+/// `limits`, `.ron` read as IR.
+pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
+    match crate::check::load_ruleset(path, limits) {
+        Ok(loaded) => Ok(loaded.ruleset),
+        Err(RulesetError::Unreadable(message)) => Err(LoadError { codes: Vec::new(), message }),
+        Err(RulesetError::NotIr(message)) => {
+            Err(LoadError { codes: vec![crate::diagnostics::Code::BadIr.name()], message })
+        }
+        Err(RulesetError::Compile(compilation)) => {
             let errors: Vec<_> = compilation.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
             let shown = render::to_text(&errors, &compilation.sources, TextStyle { color: false, width: 100 });
             Err(LoadError {

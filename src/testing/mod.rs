@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub fn run_file(name: &str, path: &Path, options: Options) -> Outcome {
     match read(path) {
         Ok(test) => {
-            let ruleset = check::load_ruleset(&file::beside(path, &test.ruleset));
+            let ruleset = check::load_ruleset(&file::beside(path, &test.ruleset), options.limits);
             check::run_test(name, path, &test, &ruleset, options)
         }
         Err(message) => failed(name, path, message),
@@ -40,7 +40,7 @@ pub fn run_all(found: &[Found], options: Options) -> Vec<Outcome> {
     wanted.sort();
     wanted.dedup();
     let loaded: BTreeMap<PathBuf, check::Loaded> =
-        wanted.into_par_iter().map(|p| (p.clone(), check::load_ruleset(&p))).collect();
+        wanted.into_par_iter().map(|p| (p.clone(), check::load_ruleset(&p, options.limits))).collect();
     found
         .par_iter()
         .zip(parsed.par_iter())

@@ -1,0 +1,68 @@
+//! `tempo why`: one event of a run explained by the chain of its causes, each shown in its
+//! source.
+
+use super::{LoadArgs, Outcome};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use tempo::check::LoadedRuleset;
+use tempo::diagnostics::render;
+use tempo::why;
+
+/// Explain one event of a run: the chain of its causes back to the turn, phase or round
+/// that began it, each with the rule that caused it, shown in its source.
+///
+/// Plays the encounter as `tempo run` does (same seed, same events) and follows event SEQ
+/// back: a pool change to the action that paid it, a reaction to the trigger it answered, an
+/// outcome to its check, a threshold's effect to the change that crossed it, a refusal to
+/// the rule that refused. Event numbers are `seq` in `tempo run --format jsonl`, and `#SEQ`
+/// in `tempo run --why`. Exit code 0: explained; 1: the ruleset or scenario is wrong, or the
+/// run failed before the event; 2: a file could not be read, or there is no event SEQ.
+#[derive(Args)]
+pub struct WhyArgs {
+    /// The ruleset: `.rules` source or `.ron` IR from `tempo compile` (its sources are read
+    /// for excerpts when they are at hand).
+    rules: PathBuf,
+    /// The scenario (RON).
+    scenario: PathBuf,
+    /// The event to explain: its `seq`.
+    #[arg(long, value_name = "SEQ")]
+    event: u64,
+    /// Seed for the dice; overrides the scenario's (use the one the run was made with).
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    load: LoadArgs,
+}
+
+pub fn why(args: WhyArgs) -> Outcome {
+    let event = args.event;
+    let LoadedRuleset { ruleset, sources } = super::load_ruleset(&args.rules, args.load)?;
+    // The sources, for excerpts: the compilation's own, or for an IR the files it names.
+    let (sources, found) = match sources {
+        Some(sources) => (sources, vec![true; ruleset.files.len()]),
+        None => why::sources_of(&ruleset, |name| super::read_input(Path::new(name)).ok()),
+    };
+    let scenario = super::load_scenario(&args.scenario)?;
+    let mut runner = tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event))
+        .map_err(|e| super::run::scenario_failed(&e, &args.scenario))?;
+    // Abandoned past the event (`Output`): everything that could be a cause was written.
+    let played = runner.play(args.seed);
+    let kept = runner.into_sink();
+    let Some(chain) = why::chain(&kept.steps, event) else {
+        if let Err(e) = &played {
+            if !matches!(e, tempo::run::RunError::Output) {
+                eprintln!("the run stopped before event #{event}:");
+                return Err(super::run::run_failed(e));
+            }
+        }
+        let last = kept.steps.len();
+        return Err(super::cannot(format!(
+            "there is no event #{event}: this run wrote {last} events (#0 to #{})",
+            last.saturating_sub(1)
+        )));
+    };
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal();
+    let style = render::TextStyle { color, ..super::text_style() };
+    super::write_stdout("the explanation", &why::to_text(&chain, &ruleset.files, &sources, &found, style))
+}
