@@ -3,7 +3,9 @@
 
 use super::file::{self, FinalState, Pattern, TestFile};
 use super::golden;
+#[cfg(feature = "fs")]
 use crate::check::{compile_path_limited, Limits};
+#[cfg(feature = "fs")]
 use crate::diagnostics::render::{self, TextStyle};
 use crate::ir::Ruleset;
 use crate::run::{self, trace};
@@ -44,6 +46,7 @@ pub struct LoadError {
 
 /// Loads a ruleset as `tempo run` does: `.rules` compiled (bases inside its folder), `.ron` read
 /// as IR.
+#[cfg(feature = "fs")]
 pub fn load_ruleset(path: &Path) -> Loaded {
     if path.extension().is_some_and(|e| e == "ron") {
         let text = std::fs::read_to_string(path)
