@@ -7,6 +7,10 @@
 //! makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
 //! [`diagnostics`] is how every stage reports problems; [`api`] is the small embedding API over
 //! all of it (from memory, no files, threads or terminal). The library never prints and never exits.
+//!
+//! Files, threads and the language server are default features (`fs`, `parallel`, `lsp`; `cli`
+//! for the binary): without them the core builds for `wasm32-unknown-unknown`
+//! (docs/architecture.md, "Features").
 
 // pest is built without its `std` feature (Cargo.toml: its stack probe cost a fifth of parsing),
 // and the parser its derive writes then names `alloc` from the crate root.
@@ -18,7 +22,9 @@ pub mod diagnostics;
 pub mod doc;
 pub mod fmt;
 pub mod ir;
+#[cfg(feature = "lsp")]
 pub mod lsp;
+mod par;
 pub mod run;
 pub mod sim;
 pub mod source;

@@ -50,13 +50,19 @@ pub trait Loader {
     }
 }
 
+/// Why a file cannot be read in a build without the `fs` feature (the browser's, say).
+#[cfg(not(feature = "fs"))]
+pub const NO_FILES: &str = "this build of tempo reads no files (it lacks the `fs` feature)";
+
 /// Reads from the file system: regular files only (a device or a pipe could hang or never end),
 /// at most `limits.max_file_bytes`.
+#[cfg(feature = "fs")]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FsLoader {
     pub limits: Limits,
 }
 
+#[cfg(feature = "fs")]
 impl FsLoader {
     pub fn new(limits: Limits) -> FsLoader {
         FsLoader { limits }
@@ -68,6 +74,7 @@ fn too_large(len: u64, max: u64) -> io::Error {
     io::Error::new(io::ErrorKind::FileTooLarge, format!("it is {len} bytes, more than the limit of {max}"))
 }
 
+#[cfg(feature = "fs")]
 impl Loader for FsLoader {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         use std::io::Read;

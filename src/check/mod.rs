@@ -11,12 +11,16 @@ mod lints;
 pub mod load;
 mod lower;
 mod merge;
+#[cfg(feature = "fs")]
 mod open;
 mod scope;
 mod words;
 
-pub use load::{FsLoader, Limits, Loader};
+#[cfg(feature = "fs")]
+pub use load::FsLoader;
+pub use load::{Limits, Loader};
 pub use merge::Entry;
+#[cfg(feature = "fs")]
 pub use open::{load_ruleset, read_text, LoadedRuleset, RulesetError, MAX_INPUT_BYTES};
 
 use crate::diagnostics::{self, Diagnostic};
@@ -67,11 +71,13 @@ impl Compilation {
 }
 
 /// Compiles the file at `path`, reading it and its bases from the file system.
+#[cfg(feature = "fs")]
 pub fn compile_path(path: &Path) -> Compilation {
     compile_with(&FsLoader::default(), path)
 }
 
 /// [`compile_path`] with other limits (`--allow-outside`).
+#[cfg(feature = "fs")]
 pub fn compile_path_limited(path: &Path, limits: Limits) -> Compilation {
     compile_with(&FsLoader::new(limits), path)
 }

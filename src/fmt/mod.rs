@@ -6,6 +6,7 @@
 //! layout itself is in `print.rs` and documented in `docs/formatting.md`; reading and writing files
 //! is in `files.rs`.
 
+#[cfg(feature = "fs")]
 pub mod files;
 mod print;
 

@@ -8,9 +8,9 @@ use super::summary::{self, Summary};
 use super::totals::Totals;
 use super::{seed_of, Batch, Counter};
 use crate::ir::Ruleset;
+use crate::par::*;
 use crate::run::scenario::Scenario;
 use crate::run::RunError;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 

@@ -19,10 +19,10 @@ pub mod tally;
 pub mod totals;
 
 use crate::ir::Ruleset;
+use crate::par::*;
 use crate::run::scenario::{self, Scenario};
 use crate::run::{RunError, Runner};
 use layout::Layout;
-use rayon::prelude::*;
 use std::ops::Range;
 use tally::Tally;
 use totals::Totals;
@@ -139,11 +139,18 @@ pub fn simulate(
 
 /// Runs `work` on a pool of `jobs` threads (one per core if `None`); on this thread if no pool
 /// can be had.
+#[cfg(feature = "parallel")]
 fn on_threads<T: Send>(jobs: Option<usize>, work: impl FnOnce() -> T + Send) -> T {
     match rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build() {
         Ok(pool) => pool.install(work),
         Err(_) => work(),
     }
+}
+
+/// Without threads, `work` runs here (it gives the same results on any number of threads).
+#[cfg(not(feature = "parallel"))]
+fn on_threads<T>(_jobs: Option<usize>, work: impl FnOnce() -> T) -> T {
+    work()
 }
 
 fn blocks(runs: &Range<u64>) -> Vec<Range<u64>> {

@@ -3,7 +3,9 @@
 
 use super::file::{self, FinalState, Pattern, TestFile};
 use super::golden;
+#[cfg(feature = "fs")]
 use crate::check::{Limits, RulesetError};
+#[cfg(feature = "fs")]
 use crate::diagnostics::render::{self, TextStyle};
 use crate::ir::Ruleset;
 use crate::run::{self, trace};
@@ -46,6 +48,7 @@ pub struct LoadError {
 
 /// Loads a ruleset as `tempo run` does (`check::load_ruleset`): `.rules` compiled under
 /// `limits`, `.ron` read as IR.
+#[cfg(feature = "fs")]
 pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
     match crate::check::load_ruleset(path, limits) {
         Ok(loaded) => Ok(loaded.ruleset),

@@ -93,14 +93,24 @@ pub fn scenario_of(test: &TestFile, path: &Path) -> Result<Scenario, String> {
         (Some(s), None) => Ok(s.clone()),
         (None, Some(relative)) => {
             let at = beside(path, relative);
-            let text = std::fs::read_to_string(&at)
-                .map_err(|e| format!("cannot read the scenario `{}`: {e}", at.display()))?;
+            let text = read_to_string(&at).map_err(|e| format!("cannot read the scenario `{}`: {e}", at.display()))?;
             crate::run::scenario::parse(text.strip_prefix('\u{feff}').unwrap_or(&text))
                 .map_err(|e| format!("`{}`: {e}", at.display()))
         }
         (Some(_), Some(_)) => Err("give `scenario` or `scenario_file`, not both".into()),
         (None, None) => Err("the test has no scenario: give `scenario: (...)` or `scenario_file: \"FILE\"`".into()),
     }
+}
+
+#[cfg(feature = "fs")]
+fn read_to_string(path: &Path) -> std::io::Result<String> {
+    std::fs::read_to_string(path)
+}
+
+/// A file a test names cannot be read in a build without files: the test fails saying so.
+#[cfg(not(feature = "fs"))]
+fn read_to_string(_path: &Path) -> std::io::Result<String> {
+    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, crate::check::load::NO_FILES))
 }
 
 /// Parses a test file; the error says where (line and column) and what.
@@ -136,6 +146,7 @@ pub struct Found {
 
 /// The test files named or under the folders named, sorted by name within each argument. A
 /// path that does not exist is an error; so is finding no test at all.
+#[cfg(feature = "fs")]
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
     let mut out = Vec::new();
     for path in paths {
@@ -159,8 +170,10 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
 }
 
 /// Folders nest at most this deep below the one given (a loop of links ends here).
+#[cfg(feature = "fs")]
 const MAX_DEPTH: usize = 32;
 
+#[cfg(feature = "fs")]
 fn walk(root: &Path, dir: &Path, out: &mut Vec<Found>, depth: usize) -> Result<(), String> {
     if depth > MAX_DEPTH {
         return Ok(());

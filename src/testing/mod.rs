@@ -17,11 +17,15 @@ pub mod report;
 pub use check::{Options, Outcome};
 pub use file::{Found, TestFile};
 
-use rayon::prelude::*;
+#[cfg(feature = "fs")]
+use crate::par::*;
+#[cfg(feature = "fs")]
 use std::collections::BTreeMap;
+#[cfg(feature = "fs")]
 use std::path::{Path, PathBuf};
 
 /// Reads, parses and runs one test file (its ruleset loaded for it alone).
+#[cfg(feature = "fs")]
 pub fn run_file(name: &str, path: &Path, options: Options) -> Outcome {
     match read(path) {
         Ok(test) => {
@@ -33,6 +37,7 @@ pub fn run_file(name: &str, path: &Path, options: Options) -> Outcome {
 }
 
 /// Runs every test found, in parallel, each ruleset loaded once; outcomes in the order found.
+#[cfg(feature = "fs")]
 pub fn run_all(found: &[Found], options: Options) -> Vec<Outcome> {
     let parsed: Vec<Result<TestFile, String>> = found.par_iter().map(|f| read(&f.path)).collect();
     let mut wanted: Vec<PathBuf> =
@@ -54,11 +59,13 @@ pub fn run_all(found: &[Found], options: Options) -> Vec<Outcome> {
         .collect()
 }
 
+#[cfg(feature = "fs")]
 fn read(path: &Path) -> Result<TestFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     file::parse(&text)
 }
 
+#[cfg(feature = "fs")]
 fn failed(name: &str, path: &Path, message: String) -> Outcome {
     Outcome { name: name.to_string(), file: path.to_path_buf(), passed: false, message, traces: Vec::new() }
 }
