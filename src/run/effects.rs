@@ -1269,14 +1269,6 @@ fn op_word(op: &ir::PoolOp) -> &'static str {
     }
 }
 
-/// Whether an action is movement: its own effects (not a branch of a check or a choice) move
-/// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
-pub fn moves(effects: &[Effect]) -> bool {
-    effects.iter().any(|e| {
-        matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_) | Effect::MoveLeaping { .. })
-    })
-}
-
 /// Where the change at `i` of a list of changes (who, pool, value before) ended: at the value
 /// before the next change to the same pool of the same participant, if one follows in the list
 /// (the list keeps the order they were made in), else `None` (the pool's value now). So several

@@ -10,6 +10,18 @@ use crate::ir;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+/// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`); `files`
+/// is the ruleset's file table, which rule locations index.
+pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
+    let mut out = Vec::new();
+    let mut json = Encoder::new(files);
+    for r in records {
+        json.write(&mut out, r);
+    }
+    // Every piece written is a `str` or ASCII: the bytes are UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// What each rule location of a run begins with: `,"rule":"FILE:` per file of the ruleset's file
 /// table, escaped once per run rather than on every event.
 #[derive(Debug, Clone, Default)]
