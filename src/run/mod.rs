@@ -13,6 +13,7 @@
 
 mod act;
 mod budget;
+mod checks;
 mod clock;
 mod controller;
 mod costs;
@@ -26,12 +27,15 @@ mod eval;
 mod jsonl;
 pub mod labels;
 mod ledger;
+mod movement;
 pub(crate) mod names;
 mod pending;
+mod pools;
 pub mod scenario;
 mod scratch;
 mod shape;
 pub mod sink;
+mod thresholds;
 pub mod trace;
 mod world;
 pub use world::MAX_POSITION;
