@@ -177,23 +177,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.flush()?;
         }
         match e {
-            Effect::Pool { who, pool, op, value } => {
-                let who = c.who(*who)?;
-                let v = self.eval(value, c)?;
-                let next = assign(self.world.pool(who, *pool), *op, v);
-                if self.pending.staging && self.r.state_order.contains(pool) {
-                    // Held: the world shows the new value (the rule's own reads see it), the
-                    // rest waits for the flush.
-                    let to = self.clamp_pool(who, *pool, next)?;
-                    let at = self.world.pool_at(who, *pool);
-                    let from = std::mem::replace(&mut self.world.pools[at], to);
-                    self.changes += u64::from(from != to);
-                    let (pool, op, value, cause, rule) = (*pool, *op, v, cause.clone(), self.rule);
-                    self.pending.staged.push(Staged { who, pool, op, value, from, to, cause, rule });
-                } else {
-                    self.set_pool(who, *pool, next, cause)?;
-                }
-            }
+            Effect::Pool { who, pool, op, value } => self.change_pool(who, pool, op, value, c, cause)?,
             Effect::Initiative { who, op, value } => {
                 let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
@@ -229,41 +213,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             Effect::Choose { chooser, question, options, loc } => {
-                let who = match chooser {
-                    ir::Chooser::Owner => Some(c.owner),
-                    ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
-                    ir::Chooser::Gm => None,
-                };
-                let pick = self.ask_choice(who, question, options, c).min(options.len().saturating_sub(1));
-                if let Some(o) = options.get(pick) {
-                    let who_name = match who {
-                        Some(w) => self.names.who[w].clone(),
-                        None => self.names.intern("GM"),
-                    };
-                    let (question, answer) = (self.names.intern(question), self.names.intern(&o.name));
-                    let seq = self.emit_by(Event::Choice { who: who_name, question, answer }, Some(*loc));
-                    let outer = self.caused_by(seq);
-                    let halted = self.run_flow(&o.effects, c, cause);
-                    self.because = outer;
-                    return halted;
-                }
+                return self.choose(chooser, question, options, *loc, c, cause)
             }
             Effect::Check { roll, against, outcomes } => return self.check(roll, against, outcomes, c, cause),
-            Effect::Repeat { cond, body } => {
-                for _ in 0..ir::MAX_REPEATS {
-                    if self.eval(cond, c)? == 0 {
-                        break;
-                    }
-                    let before = self.changes;
-                    if self.run_flow(body, c, cause)? {
-                        return Ok(true);
-                    }
-                    // A pass that changed nothing would be followed by the same pass.
-                    if self.changes == before {
-                        break;
-                    }
-                }
-            }
+            Effect::Repeat { cond, body } => return self.repeat(cond, body, c, cause),
             Effect::If { cond, then, otherwise } => {
                 let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
                 return self.run_flow(branch, c, cause);
@@ -277,29 +230,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 return self.voluntary_move(way, amount, None, c);
             }
             Effect::MoveLeaping { way, amount, leap } => return self.voluntary_move(*way, amount, Some(leap), c),
-            Effect::Take { kind, from, within } => {
-                let found = match from {
-                    // Out of one's own hands into one's own hands is no taking.
-                    Some(w) if c.who(*w)? == c.owner => None,
-                    Some(w) => {
-                        let w = c.who(*w)?;
-                        self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w))
-                    }
-                    None => {
-                        let reach = match within {
-                            Some(x) => self.eval(x, c)?,
-                            None => 0,
-                        };
-                        self.nearest_object(*kind, c.owner, reach, true)
-                    }
-                };
-                if let Some(o) = found {
-                    for h in std::mem::take(&mut self.world.objects[o].holders) {
-                        self.let_go(o, h, None);
-                    }
-                    self.take_hold(o, c.owner);
-                }
-            }
+            Effect::Take { kind, from, within } => self.take(kind, from, within, c)?,
             Effect::Handle { kind, within } => {
                 let reach = match within {
                     Some(x) => self.eval(x, c)?,
@@ -309,23 +240,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     self.take_hold(o, c.owner);
                 }
             }
-            Effect::Drop { kind, from, toward, distance } => {
-                let w = c.who(*from)?;
-                let Some(o) = self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w)) else {
-                    return Ok(false);
-                };
-                let n = match distance {
-                    Some(x) => self.eval(x, c)?.max(0),
-                    None => 0,
-                };
-                self.world.objects[o].holders.retain(|h| *h != w);
-                let lies =
-                    if self.world.objects[o].holders.is_empty() { Some(self.landing(w, c, *toward, n)) } else { None };
-                if let Some(at) = lies {
-                    self.world.objects[o].at = at;
-                }
-                self.let_go(o, w, lies);
-            }
+            Effect::Drop { kind, from, toward, distance } => return self.drop_held(kind, from, *toward, distance, c),
             Effect::Push { who, distance } => {
                 let who = c.who(*who)?;
                 let n = self.eval(distance, c)?.max(0);
@@ -333,30 +248,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let to = self.world.positions[who].saturating_add(dir * n);
                 self.place(who, to, true);
             }
-            Effect::Pay(costs) => {
-                // Only meaningful in `maintain`; the caller checks the result through `cancelled`.
-                let mut plan = Costs::default();
-                for cost in costs {
-                    let amount = self.eval(&cost.amount, c)?;
-                    plan.add(cost.pool, amount)?;
-                }
-                let mut affordable = true;
-                for (p, a) in &plan {
-                    affordable &= self.past_bounds(c.owner, p, a)? == 0;
-                }
-                if affordable {
-                    for (p, a) in &plan {
-                        let now = self.world.pool(c.owner, p);
-                        let next = self.after_paying(p, now, a);
-                        self.set_pool_raw(c.owner, p, next, cause);
-                    }
-                    if self.spend_events {
-                        self.spent(&plan, c)?;
-                    }
-                } else {
-                    self.pending.cancelled = true;
-                }
-            }
+            Effect::Pay(costs) => self.pay(costs, c, cause)?,
             Effect::Follow(who) => {
                 let who = c.who(*who)?;
                 // "Immediately after": the next value after theirs, ahead of anyone already at
@@ -387,6 +279,171 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         Ok(false)
+    }
+
+    /// A pool effect: set at once, or held while the rule's `state_order` changes follow one
+    /// another (`flush`).
+    #[inline]
+    fn change_pool(
+        &mut self,
+        who: &ir::Who,
+        pool: &ir::PoolId,
+        op: &AssignOp,
+        value: &ir::Expr,
+        c: &Ctx,
+        cause: &Cause,
+    ) -> Result<(), RunError> {
+        let who = c.who(*who)?;
+        let v = self.eval(value, c)?;
+        let next = assign(self.world.pool(who, *pool), *op, v);
+        if self.pending.staging && self.r.state_order.contains(pool) {
+            // Held: the world shows the new value (the rule's own reads see it), the
+            // rest waits for the flush.
+            let to = self.clamp_pool(who, *pool, next)?;
+            let at = self.world.pool_at(who, *pool);
+            let from = std::mem::replace(&mut self.world.pools[at], to);
+            self.changes += u64::from(from != to);
+            let (pool, op, value, cause, rule) = (*pool, *op, v, cause.clone(), self.rule);
+            self.pending.staged.push(Staged { who, pool, op, value, from, to, cause, rule });
+        } else {
+            self.set_pool(who, *pool, next, cause)?;
+        }
+        Ok(())
+    }
+
+    /// `choose`: the chooser picks an option, whose effects run; returns whether they halted.
+    fn choose(
+        &mut self,
+        chooser: &ir::Chooser,
+        question: &str,
+        options: &[ir::ChoiceOption],
+        loc: ir::Loc,
+        c: &Ctx,
+        cause: &Cause,
+    ) -> Result<bool, RunError> {
+        let who = match chooser {
+            ir::Chooser::Owner => Some(c.owner),
+            ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
+            ir::Chooser::Gm => None,
+        };
+        let pick = self.ask_choice(who, question, options, c).min(options.len().saturating_sub(1));
+        if let Some(o) = options.get(pick) {
+            let who_name = match who {
+                Some(w) => self.names.who[w].clone(),
+                None => self.names.intern("GM"),
+            };
+            let (question, answer) = (self.names.intern(question), self.names.intern(&o.name));
+            let seq = self.emit_by(Event::Choice { who: who_name, question, answer }, Some(loc));
+            let outer = self.caused_by(seq);
+            let halted = self.run_flow(&o.effects, c, cause);
+            self.because = outer;
+            return halted;
+        }
+        Ok(false)
+    }
+
+    /// `repeat while COND`: at most `ir::MAX_REPEATS` passes; returns whether a pass halted.
+    fn repeat(&mut self, cond: &ir::Expr, body: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+        for _ in 0..ir::MAX_REPEATS {
+            if self.eval(cond, c)? == 0 {
+                break;
+            }
+            let before = self.changes;
+            if self.run_flow(body, c, cause)? {
+                return Ok(true);
+            }
+            // A pass that changed nothing would be followed by the same pass.
+            if self.changes == before {
+                break;
+            }
+        }
+        Ok(false)
+    }
+
+    /// `take KIND [from WHO | within N]`: out of another's hands or off the ground, into the owner's.
+    fn take(
+        &mut self,
+        kind: &ir::ObjectId,
+        from: &Option<ir::Who>,
+        within: &Option<ir::Expr>,
+        c: &Ctx,
+    ) -> Result<(), RunError> {
+        let found = match from {
+            // Out of one's own hands into one's own hands is no taking.
+            Some(w) if c.who(*w)? == c.owner => None,
+            Some(w) => {
+                let w = c.who(*w)?;
+                self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w))
+            }
+            None => {
+                let reach = match within {
+                    Some(x) => self.eval(x, c)?,
+                    None => 0,
+                };
+                self.nearest_object(*kind, c.owner, reach, true)
+            }
+        };
+        if let Some(o) = found {
+            for h in std::mem::take(&mut self.world.objects[o].holders) {
+                self.let_go(o, h, None);
+            }
+            self.take_hold(o, c.owner);
+        }
+        Ok(())
+    }
+
+    /// `drop KIND`: the holder lets go of it; let go by its last holder, it lands.
+    fn drop_held(
+        &mut self,
+        kind: &ir::ObjectId,
+        from: &ir::Who,
+        toward: bool,
+        distance: &Option<ir::Expr>,
+        c: &Ctx,
+    ) -> Result<bool, RunError> {
+        let w = c.who(*from)?;
+        let Some(o) = self.world.objects.iter().position(|o| o.kind == *kind && o.holders.contains(&w)) else {
+            return Ok(false);
+        };
+        let n = match distance {
+            Some(x) => self.eval(x, c)?.max(0),
+            None => 0,
+        };
+        self.world.objects[o].holders.retain(|h| *h != w);
+        let lies = if self.world.objects[o].holders.is_empty() { Some(self.landing(w, c, toward, n)) } else { None };
+        if let Some(at) = lies {
+            self.world.objects[o].at = at;
+        }
+        self.let_go(o, w, lies);
+        Ok(false)
+    }
+
+    /// `pay COSTS` (in `maintain`): all of them if every pool affords its part, else nothing and
+    /// the maintenance is cancelled.
+    fn pay(&mut self, costs: &[ir::Cost], c: &Ctx, cause: &Cause) -> Result<(), RunError> {
+        // Only meaningful in `maintain`; the caller checks the result through `cancelled`.
+        let mut plan = Costs::default();
+        for cost in costs {
+            let amount = self.eval(&cost.amount, c)?;
+            plan.add(cost.pool, amount)?;
+        }
+        let mut affordable = true;
+        for (p, a) in &plan {
+            affordable &= self.past_bounds(c.owner, p, a)? == 0;
+        }
+        if affordable {
+            for (p, a) in &plan {
+                let now = self.world.pool(c.owner, p);
+                let next = self.after_paying(p, now, a);
+                self.set_pool_raw(c.owner, p, next, cause);
+            }
+            if self.spend_events {
+                self.spent(&plan, c)?;
+            }
+        } else {
+            self.pending.cancelled = true;
+        }
+        Ok(())
     }
 }
 
