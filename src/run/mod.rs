@@ -12,6 +12,7 @@
 //! `eval` (expressions) → `sink` (a writer, a vector, a count) in `trace`'s vocabulary.
 
 mod act;
+mod answers;
 mod budget;
 mod checks;
 mod clock;
