@@ -1,9 +1,10 @@
 //! What each event, cause and timing writes as JSON: the fields in serde_json's order.
 
-use super::super::trace::{Cause, Event, FinalState, OrderEntry, Timing};
+use super::super::trace::{Cause, Event, FinalObject, FinalState, Name, OrderEntry, Paid, Targets, Timing};
 use super::write::{
     escaped, field, int, int_field, int_map, key, list, lit, name_field, quoted, static_field, string, tag, Quoted,
 };
+use std::collections::BTreeMap;
 
 pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
     match e {
@@ -12,23 +13,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             key(out, "participants");
             list(out, participants);
         }
-        Event::Initiative { order, values } => {
-            tag(out, "initiative");
-            key(out, "order");
-            out.push(b'[');
-            for (i, entry) in order.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                match entry {
-                    OrderEntry::One(name) => string(out, name),
-                    OrderEntry::Together(names) => list(out, names),
-                }
-            }
-            out.push(b']');
-            key(out, "values");
-            int_map(out, values);
-        }
+        Event::Initiative { order, values } => initiative_event(out, order, values),
         // The events of every turn are written with the text between two values as one
         // literal (the tag, the next key and the quotes around a name): a third of the copies
         // and capacity checks of writing each piece alone, on most of a run's lines.
@@ -78,26 +63,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             int(out, *result);
         }
         Event::Action { actor, action, kind, targets, paid } => {
-            lit(out, b"\"action\",\"actor\":\"");
-            q.escaped(out, actor);
-            lit(out, b"\",\"action\":\"");
-            q.escaped(out, action);
-            lit(out, b"\",\"kind\":\"");
-            q.fixed(out, kind);
-            lit(out, b"\",\"targets\":[");
-            if let Some(t) = &targets.0 {
-                quoted(out, q, t);
-            }
-            lit(out, b"],\"paid\":{");
-            for (i, (pool, n)) in paid.sorted().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                quoted(out, q, pool);
-                out.push(b':');
-                int(out, *n);
-            }
-            out.push(b'}');
+            action_event(out, q, actor, action, kind, targets, paid)
         }
         Event::Rejected { actor, action, code, reason } => {
             tag(out, "rejected");
@@ -136,18 +102,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "answer", answer);
         }
         Event::Check { who, roll, against, outcome, opposed } => {
-            lit(out, b"\"check\",\"who\":\"");
-            q.escaped(out, who);
-            lit(out, b"\",\"roll\":");
-            int(out, *roll);
-            lit(out, b",\"against\":");
-            int(out, *against);
-            lit(out, b",\"outcome\":\"");
-            q.escaped(out, outcome);
-            out.push(b'"');
-            if let Some(theirs) = opposed {
-                name_field(out, q, "opposed", theirs);
-            }
+            check_event(out, q, who, *roll, *against, outcome, opposed)
         }
         Event::Downtime { hour } => {
             tag(out, "downtime");
@@ -161,20 +116,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             key(out, "forced");
             out.extend_from_slice(if *forced { b"true" } else { b"false" });
         }
-        Event::Object { object, who, holds, at } => {
-            tag(out, "object");
-            name_field(out, q, "object", object);
-            name_field(out, q, "who", who);
-            key(out, "holds");
-            out.extend_from_slice(if *holds { b"true" } else { b"false" });
-            match at {
-                Some(at) => int_field(out, "at", *at),
-                None => {
-                    key(out, "at");
-                    out.extend_from_slice(b"null");
-                }
-            }
-        }
+        Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
@@ -200,42 +142,141 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "rest", rest);
             field(out, "outcome", outcome);
         }
-        Event::EncounterEnd { reason, state, objects } => {
-            tag(out, "encounter_end");
-            field(out, "reason", reason);
-            key(out, "state");
-            out.push(b'{');
-            for (i, (name, FinalState { pools, conditions })) in state.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                string(out, name);
-                out.extend_from_slice(b":{\"pools\":");
-                int_map(out, pools);
-                out.extend_from_slice(b",\"conditions\":");
-                list(out, conditions);
-                out.push(b'}');
-            }
-            out.push(b'}');
-            if !objects.is_empty() {
-                out.extend_from_slice(b",\"objects\":[");
-                for (i, o) in objects.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(b"{\"object\":");
-                    string(out, &o.object);
-                    match o.at {
-                        Some(at) => int_field(out, "at", at),
-                        None => out.extend_from_slice(b",\"at\":null"),
-                    }
-                    out.extend_from_slice(b",\"held_by\":");
-                    list(out, &o.held_by);
-                    out.push(b'}');
-                }
-                out.push(b']');
-            }
+        Event::EncounterEnd { reason, state, objects } => encounter_end_event(out, reason, state, objects),
+    }
+}
+
+/// `initiative`: the order (ties written together as a list) and each value.
+#[inline]
+fn initiative_event(out: &mut Vec<u8>, order: &[OrderEntry], values: &BTreeMap<Name, i64>) {
+    tag(out, "initiative");
+    key(out, "order");
+    out.push(b'[');
+    for (i, entry) in order.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
         }
+        match entry {
+            OrderEntry::One(name) => string(out, name),
+            OrderEntry::Together(names) => list(out, names),
+        }
+    }
+    out.push(b']');
+    key(out, "values");
+    int_map(out, values);
+}
+
+/// `action`: who declared what, of which kind, at whom, paying what (pools in name order).
+#[inline]
+fn action_event(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    actor: &Name,
+    action: &Name,
+    kind: &'static str,
+    targets: &Targets,
+    paid: &Paid,
+) {
+    lit(out, b"\"action\",\"actor\":\"");
+    q.escaped(out, actor);
+    lit(out, b"\",\"action\":\"");
+    q.escaped(out, action);
+    lit(out, b"\",\"kind\":\"");
+    q.fixed(out, kind);
+    lit(out, b"\",\"targets\":[");
+    if let Some(t) = &targets.0 {
+        quoted(out, q, t);
+    }
+    lit(out, b"],\"paid\":{");
+    for (i, (pool, n)) in paid.sorted().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        quoted(out, q, pool);
+        out.push(b':');
+        int(out, *n);
+    }
+    out.push(b'}');
+}
+
+/// `check`: the roll against its target number, the outcome, and the opposing roller if any.
+#[inline]
+fn check_event(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    who: &Name,
+    roll: i64,
+    against: i64,
+    outcome: &Name,
+    opposed: &Option<Name>,
+) {
+    lit(out, b"\"check\",\"who\":\"");
+    q.escaped(out, who);
+    lit(out, b"\",\"roll\":");
+    int(out, roll);
+    lit(out, b",\"against\":");
+    int(out, against);
+    lit(out, b",\"outcome\":\"");
+    q.escaped(out, outcome);
+    out.push(b'"');
+    if let Some(theirs) = opposed {
+        name_field(out, q, "opposed", theirs);
+    }
+}
+
+/// `object`: who holds it or lets go of it, and where it lies (`null` while held).
+#[inline]
+fn object_event(out: &mut Vec<u8>, q: &mut Quoted, object: &Name, who: &Name, holds: bool, at: &Option<i64>) {
+    tag(out, "object");
+    name_field(out, q, "object", object);
+    name_field(out, q, "who", who);
+    key(out, "holds");
+    out.extend_from_slice(if holds { b"true" } else { b"false" });
+    match at {
+        Some(at) => int_field(out, "at", *at),
+        None => {
+            key(out, "at");
+            out.extend_from_slice(b"null");
+        }
+    }
+}
+
+/// `encounter_end`: the reason, each participant's pools and conditions, and the objects.
+#[inline]
+fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, FinalState>, objects: &[FinalObject]) {
+    tag(out, "encounter_end");
+    field(out, "reason", reason);
+    key(out, "state");
+    out.push(b'{');
+    for (i, (name, FinalState { pools, conditions })) in state.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, name);
+        out.extend_from_slice(b":{\"pools\":");
+        int_map(out, pools);
+        out.extend_from_slice(b",\"conditions\":");
+        list(out, conditions);
+        out.push(b'}');
+    }
+    out.push(b'}');
+    if !objects.is_empty() {
+        out.extend_from_slice(b",\"objects\":[");
+        for (i, o) in objects.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"object\":");
+            string(out, &o.object);
+            match o.at {
+                Some(at) => int_field(out, "at", at),
+                None => out.extend_from_slice(b",\"at\":null"),
+            }
+            out.extend_from_slice(b",\"held_by\":");
+            list(out, &o.held_by);
+            out.push(b'}');
+        }
+        out.push(b']');
     }
 }
 
