@@ -63,76 +63,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
-                PhaseKind::Turns => {
-                    // Initiative changed since the order was made (an effect, a `follow`): the
-                    // new values order the turns from this phase on, never turns already taken.
-                    if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
-                        // Its tie-breaks (rolls, the GM's choice) are the initiative's.
-                        let outer = self.under(r.initiative.loc);
-                        self.order_by_initiative()?;
-                        self.rule = outer;
-                    }
-                    self.clock.allowed = Some(TURN_KINDS);
-                    self.clock.turn_phase = true;
-                    // The order, in a reused buffer, as this round's queue (delays change it).
-                    let mut queue = std::mem::take(&mut self.scratch.queue);
-                    queue.clone_from(self.world.order());
-                    let mut gi = 0;
-                    while gi < queue.len() {
-                        if self.clock.ended.is_some() {
-                            break;
-                        }
-                        if let [who] = queue[gi].as_slice() {
-                            let who = *who;
-                            if self.delay(who, &mut queue, gi) {
-                                continue;
-                            }
-                        }
-                        let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
-                        self.clock.final_turn = Some(gi) == last;
-                        self.turns(&queue[gi])?;
-                        gi += 1;
-                    }
-                    self.scratch.queue = queue;
-                    self.clock.final_turn = false;
-                    self.clock.turn_phase = false;
-                }
-                PhaseKind::Simultaneous(kinds) => {
-                    let kinds: &'r [ActionKind] = if kinds.is_empty() { &ActionKind::ALL } else { kinds };
-                    self.clock.allowed = Some(kinds);
-                    // Everyone declares (and pays) in initiative order, then all resolve; the
-                    // engine resolves each declaration as it is paid for, in that same order.
-                    let order = self.in_order();
-                    for &who in &order {
-                        if self.clock.ended.is_some() {
-                            break;
-                        }
-                        if self.clock.surprise_round && self.world.surprised[who] {
-                            continue;
-                        }
-                        self.clock.turn_seq += 1;
-                        self.controls[who].taken = 0;
-                        self.clock.turn_over = false;
-                        while !self.clock.turn_over && self.clock.ended.is_none() {
-                            match self.ask_turn(who)? {
-                                Decision::EndTurn => break,
-                                Decision::Act { action, target, units } => {
-                                    self.controls[who].taken += 1;
-                                    self.budget.fresh();
-                                    self.declare_or_defer(who, action, target, units, None, true)?;
-                                }
-                            }
-                        }
-                    }
-                    self.scratch.in_order = order;
-                    // Then everything declared resolves, in initiative order, all of it before the
-                    // encounter can end.
-                    for d in std::mem::take(&mut self.pending.deferred) {
-                        self.budget.fresh();
-                        self.resolve(&d, false)?;
-                    }
-                    self.check_end();
-                }
+                PhaseKind::Turns => self.turn_phase()?,
+                PhaseKind::Simultaneous(kinds) => self.simultaneous_phase(kinds)?,
                 PhaseKind::Step(effects) => {
                     let order = self.in_order();
                     for &who in &order {
@@ -185,6 +117,84 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.emit(Event::RoundEnd {});
         self.because = outer;
         self.clock.in_round = false;
+        Ok(())
+    }
+
+    /// A phase of turns: the groups of the initiative order (reordered first if values changed) take
+    /// their turns, delays moving them later in this round's queue.
+    fn turn_phase(&mut self) -> Result<(), RunError> {
+        // Initiative changed since the order was made (an effect, a `follow`): the
+        // new values order the turns from this phase on, never turns already taken.
+        if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
+            // Its tie-breaks (rolls, the GM's choice) are the initiative's.
+            let outer = self.under(self.r.initiative.loc);
+            self.order_by_initiative()?;
+            self.rule = outer;
+        }
+        self.clock.allowed = Some(TURN_KINDS);
+        self.clock.turn_phase = true;
+        // The order, in a reused buffer, as this round's queue (delays change it).
+        let mut queue = std::mem::take(&mut self.scratch.queue);
+        queue.clone_from(self.world.order());
+        let mut gi = 0;
+        while gi < queue.len() {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            if let [who] = queue[gi].as_slice() {
+                let who = *who;
+                if self.delay(who, &mut queue, gi) {
+                    continue;
+                }
+            }
+            let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
+            self.clock.final_turn = Some(gi) == last;
+            self.turns(&queue[gi])?;
+            gi += 1;
+        }
+        self.scratch.queue = queue;
+        self.clock.final_turn = false;
+        self.clock.turn_phase = false;
+        Ok(())
+    }
+
+    /// A phase of simultaneous declarations: everyone declares (and pays) in initiative order, then
+    /// everything declared resolves.
+    fn simultaneous_phase(&mut self, kinds: &'r [ActionKind]) -> Result<(), RunError> {
+        let kinds: &'r [ActionKind] = if kinds.is_empty() { &ActionKind::ALL } else { kinds };
+        self.clock.allowed = Some(kinds);
+        // Everyone declares (and pays) in initiative order, then all resolve; the
+        // engine resolves each declaration as it is paid for, in that same order.
+        let order = self.in_order();
+        for &who in &order {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            if self.clock.surprise_round && self.world.surprised[who] {
+                continue;
+            }
+            self.clock.turn_seq += 1;
+            self.controls[who].taken = 0;
+            self.clock.turn_over = false;
+            while !self.clock.turn_over && self.clock.ended.is_none() {
+                match self.ask_turn(who)? {
+                    Decision::EndTurn => break,
+                    Decision::Act { action, target, units } => {
+                        self.controls[who].taken += 1;
+                        self.budget.fresh();
+                        self.declare_or_defer(who, action, target, units, None, true)?;
+                    }
+                }
+            }
+        }
+        self.scratch.in_order = order;
+        // Then everything declared resolves, in initiative order, all of it before the
+        // encounter can end.
+        for d in std::mem::take(&mut self.pending.deferred) {
+            self.budget.fresh();
+            self.resolve(&d, false)?;
+        }
+        self.check_end();
         Ok(())
     }
 
