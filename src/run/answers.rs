@@ -5,6 +5,7 @@ use super::clock::TURN_KINDS;
 use super::ctx::{Ctx, EventInfo};
 use super::engine::Engine;
 use super::error::RunError;
+use super::pending::Deferred;
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, Name};
 use super::world::World;
@@ -118,116 +119,9 @@ impl<S: Sink> Engine<'_, S> {
             acting: None,
         };
         // Triggers and gains: automatic.
-        for slot in slots(r, info) {
-            for &responder in r.dispatch.responders(slot) {
-                match responder {
-                    ir::Responder::Trigger(t) => {
-                        let trig = &r.triggers[t.index()];
-                        if trig.interrupts != interrupting {
-                            continue;
-                        }
-                        let one = only(&trig.on, actor, victim);
-                        let needs = self.trigger_needs[t.index()];
-                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
-                            if needs.is_some_and(|c| !self.world.has(who, c)) {
-                                continue;
-                            }
-                            if !self.world.may_answer(who, actor, victim, &trig.on) {
-                                continue;
-                            }
-                            let c = Ctx { owner: who, ..ev_ctx };
-                            let mut ok = true;
-                            for req in &trig.requires {
-                                if self.eval(req, &c)? == 0 {
-                                    ok = false;
-                                    break;
-                                }
-                            }
-                            if !ok {
-                                continue;
-                            }
-                            self.budget.fired(self.names.trigger[t.index()].clone());
-                            self.step()?;
-                            let cause = Cause::Named(self.names.trigger[t.index()].clone());
-                            self.run_effects(&trig.effects, &c, &cause, trig.loc)?;
-                        }
-                    }
-                    ir::Responder::Gain(p, g) if !interrupting => {
-                        let gain = &r.pools[p.index()].gains[g as usize];
-                        let one = only(&gain.on, actor, victim);
-                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
-                            if !self.world.may_answer(who, actor, victim, &gain.on) {
-                                continue;
-                            }
-                            let c = Ctx { owner: who, ..ev_ctx };
-                            if let Some(guard) = &gain.guard {
-                                if self.eval(guard, &c)? == 0 {
-                                    continue;
-                                }
-                            }
-                            let mut n = self.eval(&gain.amount, &c)?;
-                            if let Some((cap, per)) = &gain.cap {
-                                let cap = self.eval(cap, &c)?;
-                                n = n
-                                    .min(cap - self.ledger.gained_this(who, p, g as usize, *per, self.clock.round))
-                                    .max(0);
-                            }
-                            if n == 0 {
-                                continue;
-                            }
-                            self.ledger.note_gain(who, p, g as usize, n, self.clock.round);
-                            let now = self.world.pool(who, p);
-                            let max = self.pool_max(who, p)?;
-                            let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
-                            let outer = self.under(gain.loc);
-                            self.set_pool(who, p, next, &Cause::Gain(source.clone()))?;
-                            self.rule = outer;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        // Readied actions whose event this is are taken now, outside their owner's turn, and
-        // their owner's place in the order moves here (001, Ready Action).
+        self.triggers_and_gains(info, interrupting, source, &order, ev_ctx)?;
         if !interrupting {
-            let mut fire = Vec::new();
-            let mut i = 0;
-            while i < self.pending.readied.len() {
-                let x = &self.pending.readied[i];
-                if x.who != actor && info.is(self.r, x.on) && self.world.present[x.who] {
-                    fire.push(self.pending.readied.remove(i));
-                } else {
-                    i += 1;
-                }
-            }
-            for ready in fire {
-                let saved = (self.clock.allowed, self.clock.turn_phase, self.clock.active);
-                self.clock.allowed = Some(TURN_KINDS);
-                self.clock.turn_phase = false;
-                let (who_name, action_name) =
-                    (self.names.who[ready.who].clone(), self.names.action[ready.action.index()].clone());
-                let rule = Some(r.actions[ready.action.index()].loc);
-                let fired = self
-                    .emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
-                let outer = self.caused_by(fired);
-                self.declare(ready.who, ready.action, ready.target, None, None)?;
-                self.because = outer;
-                (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
-                // The turn the ready held open ends after the action.
-                if std::mem::take(&mut self.pending.holding[ready.who]) {
-                    self.end_turn_of(ready.who)?;
-                }
-                // From now on the readied participant acts right after whoever set it off.
-                self.world.order_mut().retain(|g| g.as_slice() != [ready.who]);
-                let after = self
-                    .world
-                    .order()
-                    .iter()
-                    .position(|g| g.contains(&actor))
-                    .map_or(self.world.order().len(), |q| q + 1);
-                self.world.order_mut().insert(after, vec![ready.who]);
-            }
+            self.take_readied(info, actor, source)?;
         }
         // Reactions: each participant in priority order may declare one; resolve last first.
         // `chains depth` bounds how deep reactions to reactions go.
@@ -237,17 +131,7 @@ impl<S: Sink> Engine<'_, S> {
         let mut affordable = std::mem::take(&mut self.scratch.affordable);
         let mut reactions = std::mem::take(&mut self.scratch.reactions);
         // The reactions that answer this event at all, found once, not once per participant.
-        reactions.clear();
-        for slot in slots(r, info) {
-            for responder in r.dispatch.responders(slot) {
-                if let ir::Responder::Reaction(ra) = responder {
-                    let reaction = &r.actions[ra.index()];
-                    if reaction.interrupts == interrupting && reaction.on.is_some() && !reactions.contains(ra) {
-                        reactions.push(*ra);
-                    }
-                }
-            }
-        }
+        answering_reactions(r, info, interrupting, &mut reactions);
         // Who may be asked: when every reaction names its possible answerers (the victim for
         // `against self`, the actor for `by self`, the holders of the condition it needs),
         // only those, in priority order; otherwise everyone. An event is not offered to a whole
@@ -330,28 +214,7 @@ impl<S: Sink> Engine<'_, S> {
             // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in
             // the order the participants declared them, before any of them resolves; then
             // `chains lifo` resolves the last declared first, `fifo` the first declared first.
-            for &(who, ra, target) in &chain[from..] {
-                if self.clock.ended.is_some() {
-                    break;
-                }
-                let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
-                self.budget.fired(reaction.clone());
-                let fired = self.emit_by(
-                    Event::Trigger { source: source.clone(), reactor, reaction },
-                    Some(r.actions[ra.index()].loc),
-                );
-                self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
-                let c = Ctx { owner: who, ..ev_ctx };
-                self.clock.trigger_seq = trigger_seq;
-                self.pending.reaction_depth += 1;
-                let outer = self.caused_by(fired);
-                let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
-                self.because = outer;
-                self.pending.reaction_depth -= 1;
-                if let Some(paid) = paid? {
-                    declared.push(paid);
-                }
-            }
+            self.declare_chain(&chain[from..], source, ev_ctx, trigger_seq, &mut declared)?;
             if last_pass {
                 break;
             }
@@ -365,6 +228,178 @@ impl<S: Sink> Engine<'_, S> {
         // A declared reaction resolves even if an earlier resolution took its maker down: it
         // was declared and paid, like an action under way (Frontiers, "Damage While Down During
         // Resolution"). Only the encounter's end stops the chain.
+        let outcome = self.resolve_declared(&mut declared, trigger_seq);
+        self.scratch.declared = declared;
+        outcome?;
+        self.pending.chain_depth -= 1;
+        chain.clear();
+        self.scratch.chain = chain;
+        self.scratch.offers = offers;
+        self.scratch.affordable = affordable;
+        Ok(())
+    }
+
+    /// The triggers and pool gains that answer an event: automatic, in priority order.
+    fn triggers_and_gains(
+        &mut self,
+        info: EventInfo,
+        interrupting: bool,
+        source: &Name,
+        order: &[usize],
+        ev_ctx: Ctx,
+    ) -> Result<(), RunError> {
+        let r = self.r;
+        let (actor, victim) = (ev_ctx.owner, ev_ctx.victim);
+        for slot in slots(r, info) {
+            for &responder in r.dispatch.responders(slot) {
+                match responder {
+                    ir::Responder::Trigger(t) => {
+                        let trig = &r.triggers[t.index()];
+                        if trig.interrupts != interrupting {
+                            continue;
+                        }
+                        let one = only(&trig.on, actor, victim);
+                        let needs = self.trigger_needs[t.index()];
+                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
+                            if needs.is_some_and(|c| !self.world.has(who, c)) {
+                                continue;
+                            }
+                            if !self.world.may_answer(who, actor, victim, &trig.on) {
+                                continue;
+                            }
+                            let c = Ctx { owner: who, ..ev_ctx };
+                            let mut ok = true;
+                            for req in &trig.requires {
+                                if self.eval(req, &c)? == 0 {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                            if !ok {
+                                continue;
+                            }
+                            self.budget.fired(self.names.trigger[t.index()].clone());
+                            self.step()?;
+                            let cause = Cause::Named(self.names.trigger[t.index()].clone());
+                            self.run_effects(&trig.effects, &c, &cause, trig.loc)?;
+                        }
+                    }
+                    ir::Responder::Gain(p, g) if !interrupting => {
+                        let gain = &r.pools[p.index()].gains[g as usize];
+                        let one = only(&gain.on, actor, victim);
+                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
+                            if !self.world.may_answer(who, actor, victim, &gain.on) {
+                                continue;
+                            }
+                            let c = Ctx { owner: who, ..ev_ctx };
+                            if let Some(guard) = &gain.guard {
+                                if self.eval(guard, &c)? == 0 {
+                                    continue;
+                                }
+                            }
+                            let mut n = self.eval(&gain.amount, &c)?;
+                            if let Some((cap, per)) = &gain.cap {
+                                let cap = self.eval(cap, &c)?;
+                                n = n
+                                    .min(cap - self.ledger.gained_this(who, p, g as usize, *per, self.clock.round))
+                                    .max(0);
+                            }
+                            if n == 0 {
+                                continue;
+                            }
+                            self.ledger.note_gain(who, p, g as usize, n, self.clock.round);
+                            let now = self.world.pool(who, p);
+                            let max = self.pool_max(who, p)?;
+                            let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));
+                            let outer = self.under(gain.loc);
+                            self.set_pool(who, p, next, &Cause::Gain(source.clone()))?;
+                            self.rule = outer;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Readied actions whose event this is are taken now, outside their owner's turn, and
+    /// their owner's place in the order moves here (001, Ready Action).
+    fn take_readied(&mut self, info: EventInfo, actor: usize, source: &Name) -> Result<(), RunError> {
+        let r = self.r;
+        let mut fire = Vec::new();
+        let mut i = 0;
+        while i < self.pending.readied.len() {
+            let x = &self.pending.readied[i];
+            if x.who != actor && info.is(self.r, x.on) && self.world.present[x.who] {
+                fire.push(self.pending.readied.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        for ready in fire {
+            let saved = (self.clock.allowed, self.clock.turn_phase, self.clock.active);
+            self.clock.allowed = Some(TURN_KINDS);
+            self.clock.turn_phase = false;
+            let (who_name, action_name) =
+                (self.names.who[ready.who].clone(), self.names.action[ready.action.index()].clone());
+            let rule = Some(r.actions[ready.action.index()].loc);
+            let fired =
+                self.emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
+            let outer = self.caused_by(fired);
+            self.declare(ready.who, ready.action, ready.target, None, None)?;
+            self.because = outer;
+            (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
+            // The turn the ready held open ends after the action.
+            if std::mem::take(&mut self.pending.holding[ready.who]) {
+                self.end_turn_of(ready.who)?;
+            }
+            // From now on the readied participant acts right after whoever set it off.
+            self.world.order_mut().retain(|g| g.as_slice() != [ready.who]);
+            let after =
+                self.world.order().iter().position(|g| g.contains(&actor)).map_or(self.world.order().len(), |q| q + 1);
+            self.world.order_mut().insert(after, vec![ready.who]);
+        }
+        Ok(())
+    }
+
+    /// A chain's reactions declared and paid, in the order their makers declared them; each one
+    /// paid is added to `declared`.
+    fn declare_chain(
+        &mut self,
+        links: &[(usize, ir::ActionId, Option<usize>)],
+        source: &Name,
+        ev_ctx: Ctx,
+        trigger_seq: u64,
+        declared: &mut Vec<Deferred>,
+    ) -> Result<(), RunError> {
+        let r = self.r;
+        for &(who, ra, target) in links {
+            if self.clock.ended.is_some() {
+                break;
+            }
+            let (reactor, reaction) = (self.names.who[who].clone(), self.names.action[ra.index()].clone());
+            self.budget.fired(reaction.clone());
+            let fired = self
+                .emit_by(Event::Trigger { source: source.clone(), reactor, reaction }, Some(r.actions[ra.index()].loc));
+            self.tell(Fact::Answer { depth: self.pending.reaction_depth + 1 });
+            let c = Ctx { owner: who, ..ev_ctx };
+            self.clock.trigger_seq = trigger_seq;
+            self.pending.reaction_depth += 1;
+            let outer = self.caused_by(fired);
+            let paid = self.declare_and_pay(who, ra, target, None, Some(&c));
+            self.because = outer;
+            self.pending.reaction_depth -= 1;
+            if let Some(paid) = paid? {
+                declared.push(paid);
+            }
+        }
+        Ok(())
+    }
+
+    /// The declared reactions of a chain resolved in turn (`declared` is left empty).
+    fn resolve_declared(&mut self, declared: &mut Vec<Deferred>, trigger_seq: u64) -> Result<(), RunError> {
+        let r = self.r;
         let mut outcome = Ok(());
         for mut d in declared.drain(..) {
             if self.clock.ended.is_some() {
@@ -386,14 +421,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         declared.clear();
-        self.scratch.declared = declared;
-        outcome?;
-        self.pending.chain_depth -= 1;
-        chain.clear();
-        self.scratch.chain = chain;
-        self.scratch.offers = offers;
-        self.scratch.affordable = affordable;
-        Ok(())
+        outcome
     }
 
     /// The active participant first, then initiative order, then everyone else: remade only
@@ -419,6 +447,21 @@ impl<S: Sink> Engine<'_, S> {
             scratch.priority_key = key;
         }
         Rc::clone(&scratch.priority)
+    }
+}
+
+/// The reactions that answer an event at all (interrupting or not), each once.
+fn answering_reactions(r: &ir::Ruleset, info: EventInfo, interrupting: bool, reactions: &mut Vec<ir::ActionId>) {
+    reactions.clear();
+    for slot in slots(r, info) {
+        for responder in r.dispatch.responders(slot) {
+            if let ir::Responder::Reaction(ra) = responder {
+                let reaction = &r.actions[ra.index()];
+                if reaction.interrupts == interrupting && reaction.on.is_some() && !reactions.contains(ra) {
+                    reactions.push(*ra);
+                }
+            }
+        }
     }
 }
 
