@@ -63,9 +63,42 @@ impl<S: Sink> Engine<'_, S> {
         units: Option<i64>,
         as_reaction: Option<&Ctx>,
     ) -> Result<Result<Plan, Reject>, RunError> {
+        if let Err(no) = self.may_declare_now(who, a, as_reaction)? {
+            return Ok(Err(no));
+        }
+        if let Err(no) = self.check_target(who, a, target)? {
+            return Ok(Err(no));
+        }
+        let ctx = match as_reaction {
+            Some(ev) => Ctx { owner: who, target, ..*ev },
+            None => Ctx { owner: who, target, ..Ctx::default() },
+        };
+        if let Err(no) = self.check_limits(who, a, ctx, units)? {
+            return Ok(Err(no));
+        }
+        let (cost, cost_rule) = match self.check_cost(who, a, ctx, units)? {
+            Ok(paid) => paid,
+            Err(no) => return Ok(Err(no)),
+        };
+        let partners = match self.find_partners(who, a, target, ctx)? {
+            Ok(partners) => partners,
+            Err(no) => return Ok(Err(no)),
+        };
+        let partners = (!partners.is_empty()).then(|| partners.into_boxed_slice());
+        Ok(Ok(Plan { paid: cost, partners, cost_rule }))
+    }
+
+    /// Whether `who` may declare action `a` at all now: present, the kind allowed now (a
+    /// reaction only as an answer), not surprised, not blocked by a condition.
+    #[inline]
+    fn may_declare_now(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        as_reaction: Option<&Ctx>,
+    ) -> Result<Result<(), Reject>, RunError> {
         let r = self.r;
-        let action = &r.actions[a.index()];
-        let kind = action.kind;
+        let kind = r.actions[a.index()].kind;
         if !self.world.present[who] {
             return Ok(Err(reject("absent", "has left the encounter")));
         }
@@ -108,7 +141,18 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
             }
         }
-        // The target.
+        Ok(Ok(()))
+    }
+
+    /// The target: present, of the kind the action wants, and within its reach.
+    #[inline]
+    fn check_target(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+    ) -> Result<Result<(), Reject>, RunError> {
+        let action = &self.r.actions[a.index()];
         let wanted = action.target.kind;
         if wanted != ir::TargetKind::None && target.is_none() {
             return Ok(Err(reject("target", "needs a target")));
@@ -134,11 +178,21 @@ impl<S: Sink> Engine<'_, S> {
                 }
             }
         }
-        let ctx = match as_reaction {
-            Some(ev) => Ctx { owner: who, target, ..*ev },
-            None => Ctx { owner: who, target, ..Ctx::default() },
-        };
-        // Limits: the action's own, then the ruleset's on its kind, categories or itself.
+        Ok(Ok(()))
+    }
+
+    /// Limits: the action's own, then the ruleset's on its kind, categories or itself.
+    /// Then its requirements.
+    #[inline]
+    fn check_limits(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        ctx: Ctx,
+        units: Option<i64>,
+    ) -> Result<Result<(), Reject>, RunError> {
+        let r = self.r;
+        let action = &r.actions[a.index()];
         for l in &action.limits {
             let max = self.eval(&l.amount, &ctx)?;
             let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
@@ -209,7 +263,20 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ Some(req.loc), "requires", "a requirement of {} does not hold", action.name);
             }
         }
-        // The cost, paid in full.
+        Ok(Ok(()))
+    }
+
+    /// The cost, paid in full: every pool affords its part (within an overspend floor or a
+    /// meter's ceiling) and none is blocked. Returns the cost and the cost rule paid.
+    #[inline]
+    fn check_cost(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        ctx: Ctx,
+        units: Option<i64>,
+    ) -> Result<Result<(Costs, Option<ir::Loc>), Reject>, RunError> {
+        let r = self.r;
         let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
         for (p, amount) in &cost {
             if amount <= 0 {
@@ -245,7 +312,19 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
-        // A combo: partners (the target if an ally, then the first allies who can) pay too.
+        Ok(Ok((cost, cost_rule)))
+    }
+
+    /// A combo: partners (the target if an ally, then the first allies who can) pay too.
+    #[inline]
+    fn find_partners(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        ctx: Ctx,
+    ) -> Result<Result<Vec<(usize, Costs)>, Reject>, RunError> {
+        let action = &self.r.actions[a.index()];
         let mut partners = Vec::new();
         if !action.partner_cost.is_empty() {
             let (needed, within) = match &action.partners {
@@ -289,8 +368,7 @@ impl<S: Sink> Engine<'_, S> {
                 return Ok(Err(reject("partner", "needs an ally who can pay the partner cost")));
             }
         }
-        let partners = (!partners.is_empty()).then(|| partners.into_boxed_slice());
-        Ok(Ok(Plan { paid: cost, partners, cost_rule }))
+        Ok(Ok(partners))
     }
 
     /// The cost of an action now: the first cost rule whose guard holds, then adjustments.
