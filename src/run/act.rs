@@ -97,7 +97,7 @@ impl<S: Sink> Engine<'_, S> {
         a: ir::ActionId,
         as_reaction: Option<&Ctx>,
     ) -> Result<Result<(), Reject>, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let kind = r.actions[a.index()].kind;
         if !self.world.present[who] {
             return Ok(Err(reject("absent", "has left the encounter")));
@@ -152,7 +152,7 @@ impl<S: Sink> Engine<'_, S> {
         a: ir::ActionId,
         target: Option<usize>,
     ) -> Result<Result<(), Reject>, RunError> {
-        let action = &self.r.actions[a.index()];
+        let action = &self.ruleset().actions[a.index()];
         let wanted = action.target.kind;
         if wanted != ir::TargetKind::None && target.is_none() {
             return Ok(Err(reject("target", "needs a target")));
@@ -191,7 +191,7 @@ impl<S: Sink> Engine<'_, S> {
         ctx: Ctx,
         units: Option<i64>,
     ) -> Result<Result<(), Reject>, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let action = &r.actions[a.index()];
         for l in &action.limits {
             let max = self.eval(&l.amount, &ctx)?;
@@ -276,7 +276,7 @@ impl<S: Sink> Engine<'_, S> {
         ctx: Ctx,
         units: Option<i64>,
     ) -> Result<Result<(Costs, Option<ir::Loc>), Reject>, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
         for (p, amount) in &cost {
             if amount <= 0 {
@@ -324,7 +324,7 @@ impl<S: Sink> Engine<'_, S> {
         target: Option<usize>,
         ctx: Ctx,
     ) -> Result<Result<Vec<(usize, Costs)>, Reject>, RunError> {
-        let action = &self.r.actions[a.index()];
+        let action = &self.ruleset().actions[a.index()];
         let mut partners = Vec::new();
         if !action.partner_cost.is_empty() {
             let (needed, within) = match &action.partners {
@@ -404,7 +404,7 @@ impl<S: Sink> Engine<'_, S> {
         ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<(Costs, Option<ir::Loc>), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let action = &r.actions[a.index()];
         let mut chosen: Option<&ir::CostRule> = None;
         for rule in &action.costs {
@@ -438,7 +438,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Applies the ruleset's `adjust cost` rules that hold now to a cost of action `a`.
     fn adjust_costs(&mut self, a: ir::ActionId, ctx: &Ctx, out: &mut Costs) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let action = &r.actions[a.index()];
         for adj in &r.cost_adjustments {
             if !adj.covers(action, a) {
@@ -517,12 +517,12 @@ impl<S: Sink> Engine<'_, S> {
             Ok(plan) => plan,
             Err(rej) => {
                 let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
-                let rule = rej.rule.unwrap_or(self.r.actions[a.index()].loc);
+                let rule = rej.rule.unwrap_or(self.ruleset().actions[a.index()].loc);
                 self.emit_by(Event::Rejected { actor, action, code: rej.code, reason: rej.reason }, Some(rule));
                 return Ok(None);
             }
         };
-        let r = self.r;
+        let r = self.ruleset();
         let action = &r.actions[a.index()];
         let outer = self.rule;
         let cause = Cause::Action { action: self.names.action[a.index()].clone(), by: self.names.who[who].clone() };
@@ -611,7 +611,7 @@ impl<S: Sink> Engine<'_, S> {
     /// changes nothing.
     pub(super) fn spent(&mut self, paid: &Costs, c: &Ctx) -> Result<(), RunError> {
         for (p, amount) in paid.iter() {
-            if let (true, Some(e)) = (amount > 0, self.r.pools[p.index()].on_spend) {
+            if let (true, Some(e)) = (amount > 0, self.ruleset().pools[p.index()].on_spend) {
                 self.emit_with(e, Some(amount), c)?;
                 self.pending.retarget = None;
             }
@@ -639,7 +639,7 @@ impl<S: Sink> Engine<'_, S> {
         cause: &Cause,
         reaction: bool,
     ) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let action = &r.actions[a.index()];
         let info = EventInfo::action(a);
         let saved_cancel = std::mem::replace(&mut self.pending.cancelled, false);

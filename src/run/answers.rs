@@ -71,7 +71,7 @@ impl<S: Sink> Engine<'_, S> {
         if self.clock.ended.is_some() {
             return Ok(());
         }
-        let r = self.r;
+        let r = self.ruleset();
         // Answers nested this deep only happen when rules feed each other without end.
         if self.pending.chain_depth >= MAX_NESTING {
             return Err(RunError::Cycle(self.budget.cycle_names()));
@@ -103,7 +103,7 @@ impl<S: Sink> Engine<'_, S> {
         interrupting: bool,
         source: &Name,
     ) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         self.pending.chain_depth += 1;
         self.clock.trigger_seq += 1;
         let trigger_seq = self.clock.trigger_seq;
@@ -248,7 +248,7 @@ impl<S: Sink> Engine<'_, S> {
         order: &[usize],
         ev_ctx: Ctx,
     ) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let (actor, victim) = (ev_ctx.owner, ev_ctx.victim);
         for slot in slots(r, info) {
             for &responder in r.dispatch.responders(slot) {
@@ -326,12 +326,12 @@ impl<S: Sink> Engine<'_, S> {
     /// Readied actions whose event this is are taken now, outside their owner's turn, and
     /// their owner's place in the order moves here (001, Ready Action).
     fn take_readied(&mut self, info: EventInfo, actor: usize, source: &Name) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let mut fire = Vec::new();
         let mut i = 0;
         while i < self.pending.readied.len() {
             let x = &self.pending.readied[i];
-            if x.who != actor && info.is(self.r, x.on) && self.world.present[x.who] {
+            if x.who != actor && info.is(self.ruleset(), x.on) && self.world.present[x.who] {
                 fire.push(self.pending.readied.remove(i));
             } else {
                 i += 1;
@@ -373,7 +373,7 @@ impl<S: Sink> Engine<'_, S> {
         trigger_seq: u64,
         declared: &mut Vec<Deferred>,
     ) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         for &(who, ra, target) in links {
             if self.clock.ended.is_some() {
                 break;
@@ -399,7 +399,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// The declared reactions of a chain resolved in turn (`declared` is left empty).
     fn resolve_declared(&mut self, declared: &mut Vec<Deferred>, trigger_seq: u64) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let mut outcome = Ok(());
         for mut d in declared.drain(..) {
             if self.clock.ended.is_some() {
@@ -427,7 +427,7 @@ impl<S: Sink> Engine<'_, S> {
     /// The active participant first, then initiative order, then everyone else: remade only
     /// when the active participant or the initiative order changed.
     fn take_priority(&mut self) -> Rc<Vec<usize>> {
-        let (r, world, active, scratch) = (self.r, &self.world, self.clock.active, &mut self.scratch);
+        let (r, world, active, scratch) = (self.ruleset(), &self.world, self.clock.active, &mut self.scratch);
         let key = Some((active, world.order_version()));
         if scratch.priority_key != key {
             // Reuse the buffer unless an answer still reads the old order.

@@ -20,18 +20,18 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<bool, RunError> {
         let mut modifier = 0i64;
         let mut edge = 0i32;
-        let r = self.r;
+        let r = self.ruleset();
         // A modifier scoped to some actions (`on reaction`) reaches the checks of those alone.
         let reaches = |on: Option<ir::EventRef>| match on {
             None => true,
             Some(on) => c.acting.is_some_and(|a| super::ctx::EventInfo::action(a).is(r, on)),
         };
-        for cond in 0..self.r.conditions.len() {
+        for cond in 0..self.ruleset().conditions.len() {
             let id = ir::ConditionId(cond as u32);
             if !self.world.has(c.owner, id) {
                 continue;
             }
-            let def = &self.r.conditions[cond];
+            let def = &self.ruleset().conditions[cond];
             if let (Some(m), true) = (&def.check_modifier, reaches(def.check_modifier_on)) {
                 modifier = modifier.saturating_add(self.eval(m, c)?);
             }
@@ -48,12 +48,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         // self`), read as the target's.
         if let Some(t) = c.target.filter(|t| *t != c.owner) {
             let as_target = Ctx { owner: t, target: Some(c.owner), ..*c };
-            for cond in 0..self.r.conditions.len() {
+            for cond in 0..self.ruleset().conditions.len() {
                 let id = ir::ConditionId(cond as u32);
                 if !self.world.has(t, id) {
                     continue;
                 }
-                let def = &self.r.conditions[cond];
+                let def = &self.ruleset().conditions[cond];
                 if let (Some(m), true) = (&def.against_modifier, reaches(def.against_modifier_on)) {
                     modifier = modifier.saturating_add(self.eval(m, &as_target)?);
                 }
@@ -112,7 +112,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let Some(degrees) = r.degrees.get(g.degrees.index()) else {
             return Err(RunError::Rule(format!(
                 "a check names degrees #{} that the ruleset does not have",

@@ -10,7 +10,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Hours of downtime after the encounter; an interrupted hour recovers nothing.
     /// Plays the hours of downtime; returns how many hours at its end went uninterrupted.
     pub fn downtime(&mut self, hours: u32, interrupted: Option<u32>) -> Result<u32, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         self.clock.round = 0;
         let mut since_start = 0u32;
         let outer = self.because;
@@ -47,7 +47,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Takes a rest for everyone. `slept` is the uninterrupted hours the downtime ended with
     /// (`None` without downtime: the rest is simply taken); a rest of `hours N` needs N.
     pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
             // Downtime is played in whole hours; a length in minutes is met by the minutes of
             // those hours.

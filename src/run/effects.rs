@@ -22,7 +22,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         (implied_by, source): (Option<ir::ConditionId>, Option<usize>),
         ctx: &Ctx,
     ) -> Result<(), RunError> {
-        let def = &self.r.conditions[c.index()];
+        let def = &self.ruleset().conditions[c.index()];
         let duration = duration.or(def.lasts.as_ref());
         let mut held =
             Held { magnitude, until: None, rounds_left: None, while_: None, implied_by, source, until_source: None };
@@ -36,7 +36,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(ir::Duration::Maintained) | None => {}
         }
         if !self.world.set_held(who, c, held) {
-            self.changes += 1;
+            self.changes_made += 1;
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             // Outside any rule (held from the start), the condition's own declaration.
             let rule = self.rule.or(Some(def.loc));
@@ -57,14 +57,14 @@ impl<'r, S: Sink> Engine<'r, S> {
         if self.world.take_held(who, c).is_none() {
             return;
         }
-        self.changes += 1;
+        self.changes_made += 1;
         let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
         // A condition that ends outside any rule has run its course: its declaration says how
         // long it lasts.
-        let rule = self.rule.or(Some(self.r.conditions[c.index()].loc));
+        let rule = self.rule.or(Some(self.ruleset().conditions[c.index()].loc));
         let seq = self.emit_by(Event::Condition { who: name, condition: cond, on: false }, rule);
         let outer = self.caused_by(seq);
-        for other in 0..self.r.conditions.len() {
+        for other in 0..self.ruleset().conditions.len() {
             let id = ir::ConditionId(other as u32);
             if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
                 self.remove(who, id);
@@ -81,7 +81,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     ///
     /// `rule` is where the rule is written: the events its effects cause name it.
     pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause, rule: ir::Loc) -> Result<(), RunError> {
-        let staging = !self.r.state_order.is_empty();
+        let staging = !self.ruleset().state_order.is_empty();
         let was = std::mem::replace(&mut self.pending.staging, staging);
         let done = self.flush().and_then(|()| {
             let outer = self.under(rule);
@@ -207,7 +207,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 if let Some(slot) = c.event.and_then(|i| i.amount) {
                     if let Some(now) = self.amounts.get_mut(slot as usize) {
                         let next = assign(*now, *op, v);
-                        self.changes += u64::from(next != *now);
+                        self.changes_made += u64::from(next != *now);
                         *now = next;
                     }
                 }
@@ -253,7 +253,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let who = c.who(*who)?;
                 // "Immediately after": the next value after theirs, ahead of anyone already at
                 // it (003, Choose to Delay). Fixed now, so it does not move if they move later.
-                let later = if self.r.initiative.order == ir::Order::LowestFirst { 1 } else { -1 };
+                let later = if self.ruleset().initiative.order == ir::Order::LowestFirst { 1 } else { -1 };
                 self.world.initiative[c.owner] = self.world.initiative[who].saturating_add(later);
                 self.world.following[c.owner] = who != c.owner;
                 self.world.ordered_values.clear();
@@ -273,7 +273,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             Effect::RollInitiative => self.make_initiative()?,
             Effect::ClearConditions => {
-                for cond in 0..self.r.conditions.len() {
+                for cond in 0..self.ruleset().conditions.len() {
                     self.remove(c.owner, ir::ConditionId(cond as u32));
                 }
             }
@@ -296,13 +296,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         let who = c.who(*who)?;
         let v = self.eval(value, c)?;
         let next = assign(self.world.pool(who, *pool), *op, v);
-        if self.pending.staging && self.r.state_order.contains(pool) {
+        if self.pending.staging && self.ruleset().state_order.contains(pool) {
             // Held: the world shows the new value (the rule's own reads see it), the
             // rest waits for the flush.
             let to = self.clamp_pool(who, *pool, next)?;
             let at = self.world.pool_at(who, *pool);
             let from = std::mem::replace(&mut self.world.pools[at], to);
-            self.changes += u64::from(from != to);
+            self.changes_made += u64::from(from != to);
             let (pool, op, value, cause, rule) = (*pool, *op, v, cause.clone(), self.rule);
             self.pending.staged.push(Staged { who, pool, op, value, from, to, cause, rule });
         } else {
@@ -348,12 +348,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.eval(cond, c)? == 0 {
                 break;
             }
-            let before = self.changes;
+            let before = self.changes_made;
             if self.run_flow(body, c, cause)? {
                 return Ok(true);
             }
             // A pass that changed nothing would be followed by the same pass.
-            if self.changes == before {
+            if self.changes_made == before {
                 break;
             }
         }

@@ -34,7 +34,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn round(&mut self) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         self.clock.in_round = true;
         self.ledger.new_round();
         let outer = self.because;
@@ -127,7 +127,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         // new values order the turns from this phase on, never turns already taken.
         if self.world.initiative != self.world.ordered_values && !self.clock.table_rounds {
             // Its tie-breaks (rolls, the GM's choice) are the initiative's.
-            let outer = self.under(self.r.initiative.loc);
+            let outer = self.under(self.ruleset().initiative.loc);
             self.order_by_initiative()?;
             self.rule = outer;
         }
@@ -203,7 +203,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// its `while`), but its other effects (the Wound of falling, ending a turn) are history the
     /// scenario states itself (docs/scenario.md, "Starting inside a threshold").
     fn starting_conditions(&mut self) -> Result<(), RunError> {
-        let r: &'r ir::Ruleset = self.r;
+        let r: &'r ir::Ruleset = self.ruleset();
         for who in 0..self.world.n {
             for (p, pool) in r.pools.iter().enumerate() {
                 let now = self.world.pool(who, ir::PoolId(p as u32));
@@ -253,7 +253,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.starting_conditions()?;
         // Made at a phase's start, initiative is first made in round 1's phase; until then
         // the seating order stands.
-        if !matches!(self.r.initiative.made_at, Timing::PhaseStart(_)) {
+        if !matches!(self.ruleset().initiative.made_at, Timing::PhaseStart(_)) {
             self.make_initiative()?;
         }
         self.stays()?;
@@ -287,7 +287,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Winds the encounter down: the outro's effects for everyone; an outro that continues
     /// plays more rounds in table order, without initiative, upkeep and all (004).
     fn outro(&mut self, spec: &super::scenario::OutroSpec, reason: &str) -> Result<String, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
         self.clock.ended = None;
         for who in 0..self.world.n {
@@ -312,7 +312,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Every participant's pools and conditions.
     pub fn final_state(&self) -> BTreeMap<Name, FinalState> {
-        let r = self.r;
+        let r = self.ruleset();
         (0..self.world.n)
             .map(|w| {
                 let pools = r

@@ -44,7 +44,7 @@ impl<S: Sink> Engine<'_, S> {
     /// Evaluates, remembering the die that counts for criticals and fumbles: the first die
     /// rolled, except that `min` and `max` keep the die of the argument they keep.
     pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         Ok(match e {
             Expr::Int(n) => *n,
             Expr::Bool(b) => i64::from(*b),
@@ -148,7 +148,7 @@ impl<S: Sink> Engine<'_, S> {
                 i64::from(self.world.holds(who, *kind))
             }
             Expr::Handlers(kind) => self.world.handlers(c.owner, *kind),
-            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.r, *event))),
+            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.ruleset(), *event))),
             Expr::Call(f, args) => self.call(*f, args, c, first)?,
         })
     }
@@ -243,7 +243,7 @@ impl<S: Sink> Engine<'_, S> {
     /// In line (it is read on every pool change), the evaluation out of line.
     #[inline]
     pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
-        let at = who * self.r.pools.len() + p.index();
+        let at = who * self.ruleset().pools.len() + p.index();
         if let Some(Some(max)) = self.fixed_max.get(at) {
             return Ok(Some(*max));
         }
@@ -252,7 +252,7 @@ impl<S: Sink> Engine<'_, S> {
 
     #[inline(never)]
     fn pool_max_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
-        let pool = &self.r.pools[p.index()];
+        let pool = &self.ruleset().pools[p.index()];
         match &pool.max {
             Some(e) => Ok(Some(
                 self.eval(e, &Ctx { owner: who, ..Ctx::default() })
@@ -265,7 +265,7 @@ impl<S: Sink> Engine<'_, S> {
     /// `pool_max`'s counterpart.
     #[inline]
     pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
-        let at = who * self.r.pools.len() + p.index();
+        let at = who * self.ruleset().pools.len() + p.index();
         if let Some(Some(min)) = self.fixed_min.get(at) {
             return Ok(*min);
         }
@@ -274,7 +274,7 @@ impl<S: Sink> Engine<'_, S> {
 
     #[inline(never)]
     fn pool_min_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
-        let pool = &self.r.pools[p.index()];
+        let pool = &self.ruleset().pools[p.index()];
         self.eval(&pool.min, &Ctx { owner: who, ..Ctx::default() })
             .map_err(|e| e.within(|| format!("the min of pool `{}`", pool.name)))
     }

@@ -12,7 +12,7 @@ use rand_core::RngCore;
 impl<'r, S: Sink> Engine<'r, S> {
     /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
     pub fn make_initiative(&mut self) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let init = &r.initiative;
         // Its rolls and the GM's choices on ties are the initiative's.
         let outer = self.under(init.loc);
@@ -41,7 +41,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Orders participants by the current values and tie-breaks; emits `initiative`.
     pub fn order_by_initiative(&mut self) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let init = &r.initiative;
         let present: Vec<usize> = (0..self.world.n).filter(|w| self.world.present[*w]).collect();
         let mut groups: Vec<Vec<usize>> = match init.order {
@@ -127,7 +127,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Splits tied groups with the tie-breaks from index `k` on; unbroken ties act in the
     /// scenario's order, except `simultaneous`, which keeps them together.
     fn break_ties(&mut self, groups: Vec<Vec<usize>>, k: usize) -> Result<Vec<Vec<usize>>, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let mut out = Vec::new();
         for group in groups {
             if group.len() < 2 {

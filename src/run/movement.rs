@@ -46,7 +46,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         // The ground is read for the mover once per move, and only where there is terrain.
         let mut kinds = Vec::new();
         if !self.world.terrain.is_empty() {
-            let r = self.r;
+            let r = self.ruleset();
             let me = Ctx::of(who);
             for t in &r.terrains {
                 let cost = match &t.slows {
@@ -79,7 +79,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let g = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
         let gap = self.world.positions[g] - self.world.positions[who];
         let dir = if gap >= 0 { 1 } else { -1 };
-        Some(self.world.walk(self.r, who, dir, gap.abs() + 1, n, Some(g), ground))
+        Some(self.world.walk(self.ruleset(), who, dir, gap.abs() + 1, n, Some(g), ground))
     }
 
     /// Voluntary movement of `who` to `to`. With `reach` declared, the way is cut where it
@@ -88,7 +88,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// cancels it ends the move there and the rest of the rule (`true`); a mover that can no
     /// longer move, or was moved by an answer, stops there.
     fn travel(&mut self, who: usize, to: i64, c: &Ctx) -> Result<bool, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let to = self.bounded(to);
         let from = self.world.positions[who];
         let Some(reach) = r.reach.as_ref().filter(|_| from != to) else {
@@ -176,16 +176,16 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// next to it (in its zone with zones); `None` when there is nobody to move toward.
     pub(super) fn toward(&self, who: usize, target: Option<usize>, n: i64, ground: Option<Ground>) -> Option<i64> {
         let goal = target.or_else(|| self.world.nearest_enemy(who))?;
-        let closest = if matches!(self.r.space, ir::Space::Zones(_)) { 0 } else { 1 };
+        let closest = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
         let gap = self.world.positions[goal] - self.world.positions[who];
-        Some(self.world.walk(self.r, who, gap.signum(), (gap.abs() - closest).max(0), n, None, ground))
+        Some(self.world.walk(self.ruleset(), who, gap.signum(), (gap.abs() - closest).max(0), n, None, ground))
     }
 
     /// Voluntary movement away from `target`, or from the nearest standing enemy.
     /// Whether anything could answer `event` done by `actor` to `victim`, by who may answer it
     /// (a reaction's, trigger's or gain's `by` and `against`), or a readied action waiting for it.
     fn could_answer(&self, event: ir::EventId, actor: usize, victim: usize) -> bool {
-        let r = self.r;
+        let r = self.ruleset();
         let info = EventInfo { action: None, custom: Some(event), emitter: None, amount: None };
         let anyone =
             |on: &ir::EventPattern| (0..self.world.n).any(|w| self.world.may_answer(w, actor, Some(victim), on));
@@ -204,7 +204,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let from = target.filter(|t| *t != who).or_else(|| self.world.nearest_enemy(who))?;
         // Sharing a place, one steps back toward lower positions (the table's convention).
         let dir = if self.world.positions[who] > self.world.positions[from] { 1 } else { -1 };
-        Some(self.world.walk(self.r, who, dir, n, n, None, ground))
+        Some(self.world.walk(self.ruleset(), who, dir, n, n, None, ground))
     }
 
     /// The object of `kind` nearest `who` within `reach` (ties: the first in the scenario):
@@ -259,21 +259,21 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.objects[o].holders.push(who);
-        self.changes += 1;
+        self.changes_made += 1;
         let (object, name) = (self.world.objects[o].name.clone(), self.names.who[who].clone());
         self.emit(Event::Object { object, who: name, holds: true, at: None });
     }
 
     /// Records `who` letting go of object `o`; `lies`: where it now lies, if nobody holds it.
     pub(super) fn let_go(&mut self, o: usize, who: usize, lies: Option<i64>) {
-        self.changes += 1;
+        self.changes_made += 1;
         let (object, name) = (self.world.objects[o].name.clone(), self.names.who[who].clone());
         self.emit(Event::Object { object, who: name, holds: false, at: lies });
     }
 
     /// A position as `place` would hold it: inside the zone list, or within the edge.
     pub(super) fn bounded(&self, to: i64) -> i64 {
-        match &self.r.space {
+        match &self.ruleset().space {
             ir::Space::Zones(zones) => to.clamp(0, zones.len().saturating_sub(1) as i64),
             _ => to.clamp(-MAX_POSITION, MAX_POSITION),
         }
@@ -287,7 +287,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.place(who, to);
-        self.changes += 1;
+        self.changes_made += 1;
         let name = self.names.who[who].clone();
         self.emit(Event::Move { who: name, from, to, forced });
     }

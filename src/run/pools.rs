@@ -25,13 +25,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         // overspent above its max, the same way from above.
         let from = self.world.pool(who, p);
         let value = value.max(min.min(from));
-        let rising = self.r.pools[p.index()].rising;
+        let rising = self.ruleset().pools[p.index()].rising;
         Ok(max.map_or(value, |m| value.min(if rising { m.max(min).max(from) } else { m.max(min) })))
     }
 
     /// A pool after paying `amount` of it: a resource goes down, a rising meter up.
     pub(in crate::run) fn after_paying(&self, p: ir::PoolId, now: i64, amount: i64) -> i64 {
-        match self.r.pools[p.index()].rising {
+        match self.ruleset().pools[p.index()].rising {
             true => now.saturating_add(amount),
             false => now.saturating_sub(amount),
         }
@@ -42,7 +42,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub(in crate::run) fn past_bounds(&mut self, who: usize, p: ir::PoolId, amount: i64) -> Result<i64, RunError> {
         let now = self.world.pool(who, p);
         let next = self.after_paying(p, now, amount);
-        Ok(match self.r.pools[p.index()].rising {
+        Ok(match self.ruleset().pools[p.index()].rising {
             true => self.pool_max(who, p)?.map_or(0, |max| next.saturating_sub(max).clamp(0, amount.max(0))),
             false => self.pool_min(who, p)?.saturating_sub(next).clamp(0, amount.max(0)),
         })
@@ -56,7 +56,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.pools[at] = value;
-        self.changes += 1;
+        self.changes_made += 1;
         self.record_pool(who, p, from, value, cause);
     }
 
@@ -69,14 +69,14 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() })
         };
         self.pending.changed.push((who, p, from, seq));
-        if self.r.pools[p.index()].thresholds.iter().any(|t| t.immediately) {
+        if self.ruleset().pools[p.index()].thresholds.iter().any(|t| t.immediately) {
             self.pending.immediate.push((who, p, from, seq));
         }
     }
 
     /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
     pub fn pool_steps(&mut self, who: usize, timing: Timing) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         for (p, pool) in r.pools.iter().enumerate() {
             let id = ir::PoolId(p as u32);
             for (s, step) in pool.at.iter().enumerate() {

@@ -15,7 +15,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// full (its condition changes too) before the rule goes on. Changes they make are looked at
     /// in turn, as many times as the budget of steps allows.
     pub fn immediately(&mut self) -> Result<(), RunError> {
-        let r: &'r ir::Ruleset = self.r;
+        let r: &'r ir::Ruleset = self.ruleset();
         while !self.pending.immediate.is_empty() {
             let batch = std::mem::take(&mut self.pending.immediate);
             for (i, &(who, p, old, seq)) in batch.iter().enumerate() {
@@ -64,7 +64,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn settle_rounds(&mut self) -> Result<(), RunError> {
-        let r: &'r ir::Ruleset = self.r;
+        let r: &'r ir::Ruleset = self.ruleset();
         let ordered = r.state_order.len();
         let rank = |p: ir::PoolId| r.state_order.iter().position(|x| *x == p).unwrap_or(ordered + p.index());
         let mut rounds = 0;
@@ -109,7 +109,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         staged: &[Staged],
         deferred: &mut Vec<HeldChange<'r>>,
     ) -> Result<usize, RunError> {
-        let r: &'r ir::Ruleset = self.r;
+        let r: &'r ir::Ruleset = self.ruleset();
         let mut next = 0;
         let mut at_rank = std::mem::take(&mut self.scratch.at_rank);
         for (k, &p) in r.state_order.iter().enumerate() {
@@ -164,7 +164,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         to: Option<i64>,
         deferred: &mut Vec<HeldChange<'r>>,
     ) -> Result<(), RunError> {
-        let r: &'r ir::Ruleset = self.r;
+        let r: &'r ir::Ruleset = self.ruleset();
         let now = to.unwrap_or_else(|| self.world.pool(who, p));
         for t in r.pools[p.index()].thresholds.iter().filter(|t| !t.immediately) {
             let c = Ctx { owner: who, ..Ctx::default() };
@@ -221,7 +221,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             if !self.world.holds_whiles(Some(who)) {
                 continue;
             }
-            for cond in 0..self.r.conditions.len() {
+            for cond in 0..self.ruleset().conditions.len() {
                 let id = ir::ConditionId(cond as u32);
                 let Some((e, source)) = self.world.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source)))
                 else {

@@ -14,7 +14,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Everything that happens at a timing for one participant: pool steps, condition effects
     /// and expiries, hooks.
     fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         self.budget.fresh();
         let c = Ctx { owner: who, ..Ctx::default() };
         for step in steps {
@@ -167,7 +167,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return false;
         };
         let name = self.names.who[who].clone();
-        if !self.r.initiative.allow.delay {
+        if !self.ruleset().initiative.allow.delay {
             self.not_allowed(who, "delay", "the ruleset does not allow delaying");
             return false;
         }
@@ -175,7 +175,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
             let event = Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() };
-            self.emit_by(event, Some(self.r.initiative.loc));
+            self.emit_by(event, Some(self.ruleset().initiative.loc));
             return false;
         };
         queue.remove(at);
@@ -187,7 +187,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.world.order_mut().insert(pos, vec![who]);
         let answer = Name::from(format!("after {after}"));
         let question = self.names.intern("delay");
-        self.emit_by(Event::Choice { who: name, question, answer }, Some(self.r.initiative.loc));
+        self.emit_by(Event::Choice { who: name, question, answer }, Some(self.ruleset().initiative.loc));
         true
     }
 
@@ -196,7 +196,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let actor = self.names.who[who].clone();
         let action = self.names.intern(what);
         let event = Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() };
-        self.emit_by(event, Some(self.r.initiative.loc));
+        self.emit_by(event, Some(self.ruleset().initiative.loc));
     }
 
     /// Scripted stays: a later place chosen once, when the encounter starts, then locked (004).
@@ -209,7 +209,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }) else {
                 continue;
             };
-            if !self.r.initiative.allow.stay {
+            if !self.ruleset().initiative.allow.stay {
                 self.not_allowed(who, "stay", "the ruleset does not allow staying");
                 continue;
             }
@@ -241,7 +241,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 continue;
             }
             let mut going = self.pending.ongoing.remove(i);
-            let action = &self.r.actions[going.action.index()];
+            let action = &self.ruleset().actions[going.action.index()];
             let outer = self.under(action.loc);
             let (actor, name) = (self.names.who[who].clone(), self.names.action[going.action.index()].clone());
             // An interruption that holds now (changed by nothing that settled) loses it before
@@ -293,7 +293,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Multi-round actions under way whose `interrupted when` holds are lost: looked at each
     /// time the run settles.
     pub(super) fn interrupt_ongoing(&mut self) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let mut i = 0;
         while i < self.pending.ongoing.len() {
             let going = &self.pending.ongoing[i];
@@ -314,7 +314,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// A multi-round action is lost: said in the trace, then its `interrupted` block runs.
     fn lose_ongoing(&mut self, going: Ongoing, outcome: &'static str) -> Result<(), RunError> {
-        let action = &self.r.actions[going.action.index()];
+        let action = &self.ruleset().actions[going.action.index()];
         let (actor, name) = (self.names.who[going.who].clone(), self.names.action[going.action.index()].clone());
         let outer = self.under(action.loc);
         self.emit(Event::Ongoing { actor, action: name.clone(), outcome });
@@ -330,7 +330,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// each acts in turn, then their turns all end (004: tied participants gain their slots
     /// simultaneously). The surprised have no turn in the surprise round.
     pub(super) fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let mut members = std::mem::take(&mut self.scratch.members);
         members.clear();
         for &who in group {
@@ -441,7 +441,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// The end of one participant's turn: its turn-end work, then the `turn_end` event.
     pub(super) fn end_turn_of(&mut self, who: usize) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let saved = self.clock.active;
         self.clock.active = Some(who);
         let actor = self.names.who[who].clone();
