@@ -11,9 +11,10 @@
 //! - `names` (names.rs): the names events carry, made once.
 //! - `out`: the sink, and the sequence number of the next event.
 //!
-//! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs` (time), `act.rs`
-//! (declarations and answers), `effects.rs` (what effects do, settling), `decide.rs`
-//! (controllers), `eval.rs` (expressions). An engine is made once for a ruleset and a
+//! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs`, `initiative.rs`,
+//! `turns.rs`, `downtime.rs` (time), `act.rs` (declarations), `answers.rs` (reactions,
+//! triggers, gains), `effects.rs`, `pools.rs`, `movement.rs`, `checks.rs`, `thresholds.rs`
+//! (what effects do, settling), `decide.rs` (controllers), `eval.rs` (expressions). An engine is made once for a ruleset and a
 //! scenario and `reset` before each encounter, keeping its allocations.
 
 use super::budget::Budget;

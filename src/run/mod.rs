@@ -7,9 +7,11 @@
 //! hash-map iteration); a rule that would loop forever is stopped by a step budget.
 //!
 //! The pipeline inside: `scenario` (names → indices, once) → `engine` (the state, by owner:
-//! world, clock, ledger, pending, controllers, budget, scratch, names) → `encounter` (time),
-//! `act` (declarations and answers), `effects` (what effects do), `decide` (controllers),
-//! `eval` (expressions) → `sink` (a writer, a vector, a count) in `trace`'s vocabulary.
+//! world, clock, ledger, pending, controllers, budget, scratch, names) → `encounter` (the
+//! encounter and its rounds), `initiative`, `turns`, `downtime` (time), `act` (declarations),
+//! `answers` (reactions, triggers, gains), `effects` (what effects do), `pools`, `movement`,
+//! `checks`, `thresholds` (settling), `decide` (controllers), `eval` (expressions) → `sink` (a
+//! writer, a vector, a count) in `trace`'s vocabulary, `jsonl` (JSON lines).
 
 mod act;
 mod answers;
