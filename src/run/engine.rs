@@ -14,8 +14,9 @@
 //! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs`, `initiative.rs`,
 //! `turns.rs`, `downtime.rs` (time), `act.rs` (declarations), `answers.rs` (reactions,
 //! triggers, gains), `effects.rs`, `pools.rs`, `movement.rs`, `checks.rs`, `thresholds.rs`
-//! (what effects do, settling), `decide.rs` (controllers), `eval.rs` (expressions). An engine is made once for a ruleset and a
-//! scenario and `reset` before each encounter, keeping its allocations.
+//! (what effects do, settling), `decide.rs` (controllers), `eval.rs` (expressions). An engine
+//! is made once for a ruleset and a scenario and `reset` before each encounter, keeping its
+//! allocations.
 
 use super::budget::Budget;
 use super::clock::Clock;
