@@ -260,7 +260,7 @@ impl<S: Sink> Engine<'_, S> {
                         }
                         let one = only(&trig.on, actor, victim);
                         let needs = self.trigger_needs[t.index()];
-                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
+                        for &who in one.as_ref().map_or(order, Option::as_slice) {
                             if needs.is_some_and(|c| !self.world.has(who, c)) {
                                 continue;
                             }
@@ -287,7 +287,7 @@ impl<S: Sink> Engine<'_, S> {
                     ir::Responder::Gain(p, g) if !interrupting => {
                         let gain = &r.pools[p.index()].gains[g as usize];
                         let one = only(&gain.on, actor, victim);
-                        for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
+                        for &who in one.as_ref().map_or(order, Option::as_slice) {
                             if !self.world.may_answer(who, actor, victim, &gain.on) {
                                 continue;
                             }
