@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use tempo::check::compile_path;
 use tempo::diagnostics::render;
-use tempo::run::sink::{Format, Writer};
+use tempo::run::sink::{self, Format, Writer};
 use tempo::run::{run, run_into, scenario, trace, Runner};
 
 /// The files in `dir` ending in `.ext`, sorted by name; `tempo test` files (`.test.ron`) are
@@ -116,7 +116,7 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
         // The streaming writers write what the whole-trace renderers do, byte for byte.
         let files = &ruleset.files;
         for (format, why, whole) in [
-            (Format::Jsonl, false, trace::to_jsonl(&records, files)),
+            (Format::Jsonl, false, sink::to_jsonl(&records, files)),
             (Format::Text, false, trace::to_text(&records)),
             (Format::Text, true, trace::to_text_why(&records, files)),
         ] {
@@ -128,7 +128,7 @@ fn every_example_runs_deterministically_and_its_trace_is_snapshotted() {
         if let Err(e) = causes_hold(&records) {
             failures.push(format!("examples/{name}.ron: {e}"));
         }
-        insta::assert_snapshot!(format!("trace-{name}"), trace::to_jsonl(&records, files));
+        insta::assert_snapshot!(format!("trace-{name}"), sink::to_jsonl(&records, files));
     }
     assert!(failures.is_empty(), "{} problem(s):\n\n{}", failures.len(), failures.join("\n\n"));
 }

@@ -6,7 +6,7 @@
 
 use tempo::check::compile_str;
 use tempo::diagnostics::Code;
-use tempo::run::{run, scenario, trace, RunError};
+use tempo::run::{run, scenario, sink, trace, RunError};
 
 fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
     let c = compile_str("t.rules", rules);
@@ -116,12 +116,12 @@ fn runs_are_deterministic_and_ir_runs_like_source() {
     let ir = compile_str("frontiers.rules", &rules).ruleset.unwrap();
     let from_ron = tempo::ir::Ruleset::from_ron(&ir.to_ron().unwrap()).unwrap();
     let s = scenario::parse(&std::fs::read_to_string("examples/frontiers-duel.ron").unwrap()).unwrap();
-    let a = trace::to_jsonl(&run(&ir, &s, None).unwrap(), &ir.files);
-    let b = trace::to_jsonl(&run(&ir, &s, None).unwrap(), &ir.files);
-    let c = trace::to_jsonl(&run(&from_ron, &s, None).unwrap(), &from_ron.files);
+    let a = sink::to_jsonl(&run(&ir, &s, None).unwrap(), &ir.files);
+    let b = sink::to_jsonl(&run(&ir, &s, None).unwrap(), &ir.files);
+    let c = sink::to_jsonl(&run(&from_ron, &s, None).unwrap(), &from_ron.files);
     assert_eq!(a, b);
     assert_eq!(a, c);
-    let other = trace::to_jsonl(&run(&ir, &s, Some(12345)).unwrap(), &ir.files);
+    let other = sink::to_jsonl(&run(&ir, &s, Some(12345)).unwrap(), &ir.files);
     assert_ne!(a, other, "the seed changes the dice");
 }
 

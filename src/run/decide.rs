@@ -37,7 +37,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     fn action_id(&self, name: &str) -> Option<ir::ActionId> {
-        self.r.actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
+        self.ruleset().actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
     }
 
     fn participant(&self, name: &str) -> Option<usize> {
@@ -65,7 +65,7 @@ impl<S: Sink> Engine<'_, S> {
                 Step::Act { action, target, units, .. } => {
                     let id = self.action_id(action);
                     // An action waits for a phase that admits its kind.
-                    let kind = id.map(|a| self.r.actions[a.index()].kind);
+                    let kind = id.map(|a| self.ruleset().actions[a.index()].kind);
                     let admitted = kind.is_some_and(|k| self.clock.allowed.is_some_and(|ks| ks.contains(&k)));
                     // It waits only when a later phase of the round may admit it; otherwise it
                     // is declared now, so the planner says why not (`not-now`) instead of the
@@ -101,7 +101,7 @@ impl<S: Sink> Engine<'_, S> {
     /// Whether a phase after the current one in this round admits actions of this kind. Phase
     /// guards are not evaluated: a guarded phase might still run, so the step keeps waiting.
     fn admitted_later(&self, kind: ir::ActionKind) -> bool {
-        self.r.phases.iter().skip(self.clock.phase_at + 1).any(|p| match &p.kind {
+        self.ruleset().phases.iter().skip(self.clock.phase_at + 1).any(|p| match &p.kind {
             ir::PhaseKind::Turns => super::clock::TURN_KINDS.contains(&kind),
             ir::PhaseKind::Simultaneous(kinds) => kinds.is_empty() || kinds.contains(&kind),
             ir::PhaseKind::Step(_) => false,
@@ -149,7 +149,7 @@ impl<S: Sink> Engine<'_, S> {
         nearest: &[usize],
         out: &mut Vec<Decision>,
     ) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let first_suffices = matches!(policy, Chosen::Aggressive | Chosen::HoldBack(..));
         for (i, action) in r.actions.iter().enumerate() {
             if !matches!(action.kind, ActionKind::Action | ActionKind::Free | ActionKind::Preparation) {
@@ -491,7 +491,7 @@ impl<S: Sink> Engine<'_, S> {
         // Options past the 64th are always live; a question that long is not written by hand.
         let mut dead = 0u64;
         for (i, o) in options.iter().enumerate().take(64) {
-            if !o.effects.is_empty() && !self.changes(&o.effects, c, 0) {
+            if !o.effects.is_empty() && !self.would_change(&o.effects, c, 0) {
                 dead |= 1 << i;
             }
         }
@@ -528,7 +528,7 @@ impl<S: Sink> Engine<'_, S> {
     /// A scripted `Ready` for this round, if any: the turn is spent waiting.
     pub fn ask_ready(&mut self, who: usize) -> Option<Readied> {
         let round = self.clock.round;
-        let r = self.r;
+        let r = self.ruleset();
         let (action, on, target, keep) = self.take_step(who, |s| match s {
             Step::Ready { round: rd, action, on, target, keep } if *rd == round => {
                 Some((action.clone(), on.clone(), target.clone(), *keep))

@@ -11,10 +11,12 @@
 //! - `names` (names.rs): the names events carry, made once.
 //! - `out`: the sink, and the sequence number of the next event.
 //!
-//! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs` (time), `act.rs`
-//! (declarations and answers), `effects.rs` (what effects do, settling), `decide.rs`
-//! (controllers), `eval.rs` (expressions). An engine is made once for a ruleset and a
-//! scenario and `reset` before each encounter, keeping its allocations.
+//! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs`, `initiative.rs`,
+//! `turns.rs`, `downtime.rs` (time), `act.rs` (declarations), `answers.rs` (reactions,
+//! triggers, gains), `effects.rs`, `pools.rs`, `movement.rs`, `checks.rs`, `thresholds.rs`
+//! (what effects do, settling), `decide.rs` (controllers), `eval.rs` (expressions). An engine
+//! is made once for a ruleset and a scenario and `reset` before each encounter, keeping its
+//! allocations.
 
 use super::budget::Budget;
 use super::clock::Clock;
@@ -43,7 +45,8 @@ pub struct Out<S> {
 }
 
 pub struct Engine<'r, S> {
-    pub r: &'r Ruleset,
+    /// The ruleset being played (read through `ruleset()`).
+    ruleset: &'r Ruleset,
     pub world: World,
     pub clock: Clock<'r>,
     pub ledger: Ledger,
@@ -85,7 +88,7 @@ pub struct Engine<'r, S> {
     pub because: Option<u64>,
     /// How many changes of state (a pool's value, a condition held, a position) the engine has
     /// made: a `repeat while` stops after a pass that made none.
-    pub changes: u64,
+    pub changes_made: u64,
     /// The roll a `degrees` level is being read on: total, natural, modifier, margin
     /// (`ir::RollFact` order).
     pub facts: [i64; 4],
@@ -108,7 +111,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// each encounter.
     pub fn new(r: &'r Ruleset, setup: &Resolved, gm: Policy, sink: S) -> Engine<'r, S> {
         Engine {
-            r,
+            ruleset: r,
             world: World::default(),
             clock: Clock::default(),
             ledger: Ledger::default(),
@@ -141,16 +144,23 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 super::scenario::Controller::Policy(_) => false,
             }),
-            changes: 0,
+            changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
         }
+    }
+
+    /// The ruleset being played: borrowed for the engine's whole life, not from the engine, so
+    /// it can be read while any part of the engine is changed.
+    #[inline]
+    pub fn ruleset(&self) -> &'r Ruleset {
+        self.ruleset
     }
 
     /// Sets up the encounter's start: every part back to its initial state (allocations kept),
     /// the dice seeded, stats and pools at the scenario's values or the ruleset's defaults,
     /// conditions held from the start applied. Nothing of the setup is written to the sink.
     pub fn reset(&mut self, setup: &Resolved, seed: u64) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         let n = setup.names.len();
         self.world.reset(r, n);
         self.world.sides.copy_from_slice(&setup.sides);
@@ -177,7 +187,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.rule = None;
         self.because = None;
         self.amounts.clear();
-        super::world::refill(&mut self.last_amount, self.r.events.len(), 0);
+        super::world::refill(&mut self.last_amount, self.ruleset.events.len(), 0);
         self.out.seq = 0;
         self.out.muted = true;
         let set_up = self.set_up(setup);
@@ -186,7 +196,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     fn set_up(&mut self, setup: &Resolved) -> Result<(), RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         // Nothing of the last run's participants is read while the stats are set.
         self.fixed_max.clear();
         self.fixed_min.clear();
@@ -232,7 +242,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Fills `fixed_max` and `fixed_min` once the stats are set.
     fn fix_bounds(&mut self) {
-        let r = self.r;
+        let r = self.ruleset();
         let fixed = |e: &crate::ir::Expr| super::shape::fixed_for_owner(r, e, 0);
         // Which bounds can be fixed depends on the pool alone; their values on the participant.
         let bounds: Vec<(Option<&crate::ir::Expr>, Option<&crate::ir::Expr>)> =

@@ -44,7 +44,7 @@ impl<S: Sink> Engine<'_, S> {
     /// Evaluates, remembering the die that counts for criticals and fumbles: the first die
     /// rolled, except that `min` and `max` keep the die of the argument they keep.
     pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
-        let r = self.r;
+        let r = self.ruleset();
         Ok(match e {
             Expr::Int(n) => *n,
             Expr::Bool(b) => i64::from(*b),
@@ -55,23 +55,7 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 total
             }
-            Expr::DiceOf(count, sides) => {
-                let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
-                if n <= 0 {
-                    return Ok(0);
-                }
-                let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
-                let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
-                let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
-                let Some((count, sides)) = count.zip(sides) else {
-                    return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
-                };
-                let (total, face) = self.roll(c.owner, count, sides);
-                if first.is_none() {
-                    *first = Some((face, sides));
-                }
-                total
-            }
+            Expr::DiceOf(count, sides) => self.dice_of(count, sides, c, first)?,
             Expr::Stat(w, id) => {
                 let who = c.who(*w)?;
                 self.world.stat(who, *id)
@@ -118,20 +102,7 @@ impl<S: Sink> Engine<'_, S> {
                 c.event.and_then(|i| i.amount).and_then(|s| self.amounts.get(s as usize)).copied().unwrap_or(0)
             }
             Expr::Amount(e) => self.last_amount.get(e.index()).copied().unwrap_or(0),
-            Expr::CountNear(rel, w, reach) => {
-                let of = c.who(*w)?;
-                let mut count = 0;
-                for o in 0..self.world.n {
-                    if o == of || !self.world.standing(o) || !self.world.relates(c.owner, o, *rel) {
-                        continue;
-                    }
-                    let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;
-                    if self.world.distance(o, of) <= range {
-                        count += 1;
-                    }
-                }
-                count
-            }
+            Expr::CountNear(rel, w, reach) => self.count_near(*rel, *w, reach, c, first)?,
             Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(|| self.arith(c))?,
             Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
             Expr::Binary(op, a, b) => {
@@ -177,34 +148,85 @@ impl<S: Sink> Engine<'_, S> {
                 i64::from(self.world.holds(who, *kind))
             }
             Expr::Handlers(kind) => self.world.handlers(c.owner, *kind),
-            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.r, *event))),
-            Expr::Call(f, args) => {
-                // `min` and `max` keep one argument: its die is the one that counts for a
-                // critical (`min(1d20, 1d20)` is disadvantage: a 20 thrown away is no
-                // critical). Ties keep the first argument.
-                let mut kept: Option<(i64, Option<(i64, u32)>)> = None;
-                for a in args {
-                    let mut own = None;
-                    let v = self.eval_with_first(a, c, &mut own)?;
-                    let better = match (f, &kept) {
-                        (_, None) => true,
-                        (Func::Min, Some((k, _))) => v < *k,
-                        (Func::Max, Some((k, _))) => v > *k,
-                        (Func::Abs, Some(_)) => false,
-                    };
-                    if better {
-                        kept = Some((v, own));
-                    }
-                }
-                let (v, die) = kept.unwrap_or((0, None));
-                if first.is_none() {
-                    *first = die;
-                }
-                match f {
-                    Func::Min | Func::Max => v,
-                    Func::Abs => v.checked_abs().ok_or_else(|| self.arith(c))?,
-                }
+            Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.ruleset(), *event))),
+            Expr::Call(f, args) => self.call(*f, args, c, first)?,
+        })
+    }
+
+    /// `dice(N, S)`: a number of dice and sides known only now, within the IR's bounds.
+    fn dice_of(
+        &mut self,
+        count: &Expr,
+        sides: &Expr,
+        c: &Ctx,
+        first: &mut Option<(i64, u32)>,
+    ) -> Result<i64, RunError> {
+        let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
+        if n <= 0 {
+            return Ok(0);
+        }
+        let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
+        let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
+        let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
+        let Some((count, sides)) = count.zip(sides) else {
+            return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
+        };
+        let (total, face) = self.roll(c.owner, count, sides);
+        if first.is_none() {
+            *first = Some((face, sides));
+        }
+        Ok(total)
+    }
+
+    /// `count_near`: how many standing others of a relation are within reach of someone.
+    fn count_near(
+        &mut self,
+        rel: ir::Relation,
+        w: ir::Who,
+        reach: &Expr,
+        c: &Ctx,
+        first: &mut Option<(i64, u32)>,
+    ) -> Result<i64, RunError> {
+        let of = c.who(w)?;
+        let mut count = 0;
+        for o in 0..self.world.n {
+            if o == of || !self.world.standing(o) || !self.world.relates(c.owner, o, rel) {
+                continue;
             }
+            let range = self.eval_with_first(reach, &Ctx { owner: o, ..*c }, first)?;
+            if self.world.distance(o, of) <= range {
+                count += 1;
+            }
+        }
+        Ok(count)
+    }
+
+    /// `min`, `max` or `abs` of the arguments, with the die of the argument kept.
+    fn call(&mut self, f: Func, args: &[Expr], c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
+        // `min` and `max` keep one argument: its die is the one that counts for a
+        // critical (`min(1d20, 1d20)` is disadvantage: a 20 thrown away is no
+        // critical). Ties keep the first argument.
+        let mut kept: Option<(i64, Option<(i64, u32)>)> = None;
+        for a in args {
+            let mut own = None;
+            let v = self.eval_with_first(a, c, &mut own)?;
+            let better = match (f, &kept) {
+                (_, None) => true,
+                (Func::Min, Some((k, _))) => v < *k,
+                (Func::Max, Some((k, _))) => v > *k,
+                (Func::Abs, Some(_)) => false,
+            };
+            if better {
+                kept = Some((v, own));
+            }
+        }
+        let (v, die) = kept.unwrap_or((0, None));
+        if first.is_none() {
+            *first = die;
+        }
+        Ok(match f {
+            Func::Min | Func::Max => v,
+            Func::Abs => v.checked_abs().ok_or_else(|| self.arith(c))?,
         })
     }
 
@@ -221,7 +243,7 @@ impl<S: Sink> Engine<'_, S> {
     /// In line (it is read on every pool change), the evaluation out of line.
     #[inline]
     pub fn pool_max(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
-        let at = who * self.r.pools.len() + p.index();
+        let at = who * self.ruleset().pools.len() + p.index();
         if let Some(Some(max)) = self.fixed_max.get(at) {
             return Ok(Some(*max));
         }
@@ -230,7 +252,7 @@ impl<S: Sink> Engine<'_, S> {
 
     #[inline(never)]
     fn pool_max_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<Option<i64>, RunError> {
-        let pool = &self.r.pools[p.index()];
+        let pool = &self.ruleset().pools[p.index()];
         match &pool.max {
             Some(e) => Ok(Some(
                 self.eval(e, &Ctx { owner: who, ..Ctx::default() })
@@ -243,7 +265,7 @@ impl<S: Sink> Engine<'_, S> {
     /// `pool_max`'s counterpart.
     #[inline]
     pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
-        let at = who * self.r.pools.len() + p.index();
+        let at = who * self.ruleset().pools.len() + p.index();
         if let Some(Some(min)) = self.fixed_min.get(at) {
             return Ok(*min);
         }
@@ -252,7 +274,7 @@ impl<S: Sink> Engine<'_, S> {
 
     #[inline(never)]
     fn pool_min_evaluated(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
-        let pool = &self.r.pools[p.index()];
+        let pool = &self.ruleset().pools[p.index()];
         self.eval(&pool.min, &Ctx { owner: who, ..Ctx::default() })
             .map_err(|e| e.within(|| format!("the min of pool `{}`", pool.name)))
     }

@@ -7,32 +7,42 @@
 //! hash-map iteration); a rule that would loop forever is stopped by a step budget.
 //!
 //! The pipeline inside: `scenario` (names → indices, once) → `engine` (the state, by owner:
-//! world, clock, ledger, pending, controllers, budget, scratch, names) → `encounter` (time),
-//! `act` (declarations and answers), `effects` (what effects do), `decide` (controllers),
-//! `eval` (expressions) → `sink` (a writer, a vector, a count) in `trace`'s vocabulary.
+//! world, clock, ledger, pending, controllers, budget, scratch, names) → `encounter` (the
+//! encounter and its rounds), `initiative`, `turns`, `downtime` (time), `act` (declarations),
+//! `answers` (reactions, triggers, gains), `effects` (what effects do), `pools`, `movement`,
+//! `checks`, `thresholds` (settling), `decide` (controllers), `eval` (expressions) → `sink` (a
+//! writer, a vector, a count) in `trace`'s vocabulary, `jsonl` (JSON lines).
 
 mod act;
+mod answers;
 mod budget;
+mod checks;
 mod clock;
 mod controller;
 mod costs;
 mod ctx;
 mod decide;
+mod downtime;
 mod effects;
 mod encounter;
 mod engine;
 mod error;
 mod eval;
+mod initiative;
 mod jsonl;
 pub mod labels;
 mod ledger;
+mod movement;
 pub(crate) mod names;
 mod pending;
+mod pools;
 pub mod scenario;
 mod scratch;
 mod shape;
 pub mod sink;
+mod thresholds;
 pub mod trace;
+mod turns;
 mod world;
 pub use world::MAX_POSITION;
 

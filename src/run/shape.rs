@@ -5,7 +5,7 @@
 //! the next target would be refused the same way, so they stop at the first.
 
 use super::costs::Costs;
-use crate::ir::{self, Expr, Ruleset, Who};
+use crate::ir::{self, Effect, Expr, Ruleset, Who};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
@@ -55,7 +55,7 @@ impl Shape {
         // A pool's overspend floor is judged with the action's target in view.
         let floors = r.pools.iter().any(|p| p.overspend.as_ref().is_some_and(|o| sees(&o.floor)));
         Shape {
-            moves: super::effects::moves(&a.effects),
+            moves: moves(&a.effects),
             retreats: a
                 .effects
                 .iter()
@@ -247,4 +247,12 @@ fn needed(e: &Expr) -> Option<ir::ConditionId> {
         Expr::Binary(ir::BinOp::And, first, _) => needed(first),
         _ => None,
     }
+}
+
+/// Whether an action is movement: its own effects (not a branch of a check or a choice) move
+/// the actor. A move inside a branch is still stopped when it happens, by the effect itself.
+fn moves(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| {
+        matches!(e, Effect::Move(_) | Effect::MoveAway(_) | Effect::MoveThrough(_) | Effect::MoveLeaping { .. })
+    })
 }

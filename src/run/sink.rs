@@ -4,6 +4,9 @@
 //! already written everything that happened before the failure.
 
 use super::jsonl;
+// Offered beside `Writer`, which writes the same bytes. JSON lines are `jsonl`'s; `trace`, the
+// vocabulary they encode, is below `jsonl` and cannot offer them without an import circle.
+pub use super::jsonl::to_jsonl;
 use super::trace::{self, Name, Record};
 use std::io::{self, Write};
 

@@ -379,18 +379,6 @@ impl Serialize for Paid {
     }
 }
 
-/// The whole trace as JSON lines (what `sink::Writer` writes with `Format::Jsonl`); `files`
-/// is the ruleset's file table, which rule locations index.
-pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
-    let mut out = Vec::new();
-    let mut json = super::jsonl::Encoder::new(files);
-    for r in records {
-        json.write(&mut out, r);
-    }
-    // Every piece written is a `str` or ASCII: the bytes are UTF-8.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 /// The trace as a play-by-play for a person (what `sink::Writer` writes with `Format::Text`).
 pub fn to_text(records: &[Record]) -> String {
     let mut out = String::new();

@@ -8,7 +8,7 @@ use crate::check::{Limits, RulesetError};
 #[cfg(feature = "fs")]
 use crate::diagnostics::render::{self, TextStyle};
 use crate::ir::Ruleset;
-use crate::run::{self, trace};
+use crate::run::{self, sink, trace};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -174,7 +174,7 @@ fn expectations(
         }
     }
     if !(test.events.is_empty() && test.anywhere.is_empty() && test.never.is_empty()) {
-        let lines = trace::to_jsonl(records, files);
+        let lines = sink::to_jsonl(records, files);
         let lines: Vec<&str> = lines.lines().collect();
         let events = lines
             .iter()

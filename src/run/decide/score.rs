@@ -157,7 +157,7 @@ impl<S: Sink> Engine<'_, S> {
     /// The outcomes of an expression made of dice, sums, differences and constant multiples;
     /// `None` for anything else.
     fn dist(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<Dist> {
-        let r = self.r;
+        let r = self.ruleset();
         if depth > MAX_DEPTH {
             return None;
         }
@@ -206,8 +206,8 @@ impl<S: Sink> Engine<'_, S> {
     /// The expected value of an expression (a comparison's is its chance of holding); `None`
     /// if it cannot be evaluated here. Products, quotients, `min` and `max` of rolls use the
     /// rolls' averages.
-    fn expect(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
-        let r = self.r;
+    fn expected_value(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
+        let r = self.ruleset();
         if depth > MAX_DEPTH {
             return None;
         }
@@ -221,9 +221,9 @@ impl<S: Sink> Engine<'_, S> {
         match e {
             Expr::Derived(w, id) => {
                 let inner = Ctx { owner: c.who(*w).ok()?, ..*c };
-                self.expect(&r.derived.get(id.index())?.value, &inner, deeper)
+                self.expected_value(&r.derived.get(id.index())?.value, &inner, deeper)
             }
-            Expr::Neg(x) => Some(-self.expect(x, c, deeper)?),
+            Expr::Neg(x) => Some(-self.expected_value(x, c, deeper)?),
             Expr::Not(x) => Some(1.0 - self.truth(x, c, deeper)?),
             Expr::Compare(op, a, b) => self.chance(*op, a, b, c, deeper),
             Expr::Binary(op, a, b) => match op {
@@ -233,7 +233,7 @@ impl<S: Sink> Engine<'_, S> {
                     Some(1.0 - (1.0 - x) * (1.0 - y))
                 }
                 _ => {
-                    let (x, y) = (self.expect(a, c, deeper)?, self.expect(b, c, deeper)?);
+                    let (x, y) = (self.expected_value(a, c, deeper)?, self.expected_value(b, c, deeper)?);
                     match op {
                         BinOp::Add => Some(x + y),
                         BinOp::Sub => Some(x - y),
@@ -246,7 +246,7 @@ impl<S: Sink> Engine<'_, S> {
             Expr::Call(f, args) => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {
-                    values.push(self.expect(a, c, deeper)?);
+                    values.push(self.expected_value(a, c, deeper)?);
                 }
                 let first = values.first().copied()?;
                 Some(match f {
@@ -263,11 +263,11 @@ impl<S: Sink> Engine<'_, S> {
     fn truth(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
         match e {
             Expr::Compare(..) | Expr::Not(_) | Expr::Bool(_) | Expr::Binary(BinOp::And | BinOp::Or, ..) => {
-                self.expect(e, c, depth).map(|p| p.clamp(0.0, 1.0))
+                self.expected_value(e, c, depth).map(|p| p.clamp(0.0, 1.0))
             }
             _ => match self.dist(e, c, depth) {
                 Some(d) => Some(d.chance(CmpOp::Ne)),
-                None => self.expect(e, c, depth).map(|v| if v != 0.0 { 1.0 } else { 0.0 }),
+                None => self.expected_value(e, c, depth).map(|v| if v != 0.0 { 1.0 } else { 0.0 }),
             },
         }
     }
@@ -279,7 +279,7 @@ impl<S: Sink> Engine<'_, S> {
                 return Some(d.chance(op));
             }
         }
-        let (x, y) = (self.expect(a, c, depth)?, self.expect(b, c, depth)?);
+        let (x, y) = (self.expected_value(a, c, depth)?, self.expected_value(b, c, depth)?);
         let holds = match op {
             CmpOp::Lt => x < y,
             CmpOp::Le => x <= y,
@@ -295,7 +295,7 @@ impl<S: Sink> Engine<'_, S> {
     /// threshold (2 inside it, 1/n when n steps away), or for a resource (a maximum, no
     /// harmful threshold) its share of the maximum times 1/4; other pools are worth nothing.
     fn worth(&mut self, who: usize, p: ir::PoolId, v: f64) -> f64 {
-        let r = self.r;
+        let r = self.ruleset();
         let Some(pool) = r.pools.get(p.index()) else { return 0.0 };
         let mut danger = 0.0;
         let mut guarded = false;
@@ -345,11 +345,11 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     fn score_one(&mut self, e: &Effect, c: &Ctx, me: usize, depth: u32) -> f64 {
-        let r = self.r;
+        let r = self.ruleset();
         let deeper = depth + 1;
         match e {
             Effect::Pool { who, pool, op, value } => {
-                let (Ok(p), Some(v)) = (c.who(*who), self.expect(value, c, deeper)) else { return 0.0 };
+                let (Ok(p), Some(v)) = (c.who(*who), self.expected_value(value, c, deeper)) else { return 0.0 };
                 let now = self.world.pool(p, *pool) as f64;
                 let next = match op {
                     ir::AssignOp::Set => v,
@@ -451,7 +451,7 @@ impl<S: Sink> Engine<'_, S> {
     /// `false` only when every effect is known to leave things as they are (a pool held at its
     /// bound, a condition already held or already gone, an `if` whose branch does nothing).
     /// Anything the reader cannot tell (dice in an amount, movement, events) counts as a change.
-    pub(in crate::run) fn changes(&mut self, effects: &[Effect], c: &Ctx, depth: u32) -> bool {
+    pub(in crate::run) fn would_change(&mut self, effects: &[Effect], c: &Ctx, depth: u32) -> bool {
         if depth > MAX_DEPTH {
             return true;
         }
@@ -459,7 +459,7 @@ impl<S: Sink> Engine<'_, S> {
         effects.iter().any(|e| match e {
             Effect::Pool { who, pool, op, value } => {
                 let Ok(p) = c.who(*who) else { return true };
-                if has_dice(self.r, value, 0) {
+                if has_dice(self.ruleset(), value, 0) {
                     return true;
                 }
                 let Some(v) = self.exact(value, c) else { return true };
@@ -482,12 +482,12 @@ impl<S: Sink> Engine<'_, S> {
                     // duration or another magnitude.
                     Some(held) => {
                         let m = match magnitude {
-                            Some(x) if has_dice(self.r, x, 0) => return true,
+                            Some(x) if has_dice(self.ruleset(), x, 0) => return true,
                             Some(x) => self.exact(x, c),
                             None => Some(1),
                         };
                         duration.is_some()
-                            || self.r.conditions.get(condition.index()).is_none_or(|d| d.lasts.is_some())
+                            || self.ruleset().conditions.get(condition.index()).is_none_or(|d| d.lasts.is_some())
                             || m != Some(held)
                     }
                     None => true,
@@ -495,28 +495,28 @@ impl<S: Sink> Engine<'_, S> {
                 Err(_) => true,
             },
             Effect::Remove { who, condition } => c.who(*who).map_or(true, |p| self.world.has(p, *condition)),
-            Effect::Repeat { cond, body } => match has_dice(self.r, cond, 0) {
-                true => self.changes(body, c, deeper),
+            Effect::Repeat { cond, body } => match has_dice(self.ruleset(), cond, 0) {
+                true => self.would_change(body, c, deeper),
                 false => match self.exact(cond, c) {
                     Some(0) => false,
-                    Some(_) => self.changes(body, c, deeper),
+                    Some(_) => self.would_change(body, c, deeper),
                     None => true,
                 },
             },
-            Effect::If { cond, then, otherwise } => match has_dice(self.r, cond, 0) {
-                true => self.changes(then, c, deeper) || self.changes(otherwise, c, deeper),
+            Effect::If { cond, then, otherwise } => match has_dice(self.ruleset(), cond, 0) {
+                true => self.would_change(then, c, deeper) || self.would_change(otherwise, c, deeper),
                 false => match self.exact(cond, c) {
-                    Some(0) => self.changes(otherwise, c, deeper),
-                    Some(_) => self.changes(then, c, deeper),
+                    Some(0) => self.would_change(otherwise, c, deeper),
+                    Some(_) => self.would_change(then, c, deeper),
                     None => true,
                 },
             },
-            Effect::Check { outcomes, .. } => outcomes.blocks().any(|x| self.changes(x, c, deeper)),
-            Effect::Choose { options, .. } => options.iter().any(|o| self.changes(&o.effects, c, deeper)),
+            Effect::Check { outcomes, .. } => outcomes.blocks().any(|x| self.would_change(x, c, deeper)),
+            Effect::Choose { options, .. } => options.iter().any(|o| self.would_change(&o.effects, c, deeper)),
             // A move that would end where it starts: next to its goal already, against an edge,
             // or blocked.
             Effect::Move(amount) | Effect::MoveAway(amount) => {
-                if has_dice(self.r, amount, 0) {
+                if has_dice(self.ruleset(), amount, 0) {
                     return true;
                 }
                 let Some(n) = self.exact(amount, c) else { return true };
@@ -543,7 +543,7 @@ impl<S: Sink> Engine<'_, S> {
         units: Option<i64>,
         paid: &super::super::costs::Costs,
     ) -> f64 {
-        let r = self.r;
+        let r = self.ruleset();
         let Some(action) = r.actions.get(a.index()) else { return 0.0 };
         let c = Ctx { owner: who, target, units: units.unwrap_or(0), ..Ctx::default() };
         let mut s = self.score(&action.effects, &c, who, 0);

@@ -1,0 +1,340 @@
+//! What each event, cause and timing writes as JSON: the fields in serde_json's order.
+
+use super::super::trace::{Cause, Event, FinalObject, FinalState, Name, OrderEntry, Paid, Targets, Timing};
+use super::write::{
+    escaped, field, int, int_field, int_map, key, list, lit, name_field, quoted, static_field, string, tag, Quoted,
+};
+use std::collections::BTreeMap;
+
+pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
+    match e {
+        Event::EncounterStart { participants } => {
+            tag(out, "encounter_start");
+            key(out, "participants");
+            list(out, participants);
+        }
+        Event::Initiative { order, values } => initiative_event(out, order, values),
+        // The events of every turn are written with the text between two values as one
+        // literal (the tag, the next key and the quotes around a name): a third of the copies
+        // and capacity checks of writing each piece alone, on most of a run's lines.
+        Event::RoundStart {} => lit(out, b"\"round_start\""),
+        Event::RoundEnd {} => lit(out, b"\"round_end\""),
+        Event::PhaseStart { phase } => {
+            lit(out, b"\"phase_start\",\"phase\":\"");
+            q.escaped(out, phase);
+            out.push(b'"');
+        }
+        Event::PhaseEnd { phase } => {
+            lit(out, b"\"phase_end\",\"phase\":\"");
+            q.escaped(out, phase);
+            out.push(b'"');
+        }
+        Event::TurnStart { actor } => {
+            lit(out, b"\"turn_start\",\"actor\":\"");
+            q.escaped(out, actor);
+            out.push(b'"');
+        }
+        Event::TurnEnd { actor } => {
+            lit(out, b"\"turn_end\",\"actor\":\"");
+            q.escaped(out, actor);
+            out.push(b'"');
+        }
+        Event::Pool { who, pool, from, to, cause: c } => {
+            lit(out, b"\"pool\",\"who\":\"");
+            q.escaped(out, who);
+            lit(out, b"\",\"pool\":\"");
+            q.escaped(out, pool);
+            lit(out, b"\",\"from\":");
+            int(out, *from);
+            lit(out, b",\"to\":");
+            int(out, *to);
+            lit(out, b",\"cause\":\"");
+            cause(out, q, c);
+            out.push(b'"');
+        }
+        Event::Roll { who, dice, result } => {
+            lit(out, b"\"roll\",\"who\":\"");
+            q.escaped(out, who);
+            lit(out, b"\",\"dice\":\"");
+            int(out, dice.count);
+            out.push(b'd');
+            int(out, dice.sides);
+            lit(out, b"\",\"result\":");
+            int(out, *result);
+        }
+        Event::Action { actor, action, kind, targets, paid } => {
+            action_event(out, q, actor, action, kind, targets, paid)
+        }
+        Event::Rejected { actor, action, code, reason } => {
+            tag(out, "rejected");
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
+            static_field(out, q, "code", code);
+            field(out, "reason", reason);
+        }
+        Event::Trigger { source, reactor, reaction } => {
+            lit(out, b"\"trigger\",\"source\":\"");
+            q.escaped(out, source);
+            lit(out, b"\",\"reactor\":\"");
+            q.escaped(out, reactor);
+            lit(out, b"\",\"reaction\":\"");
+            q.escaped(out, reaction);
+            out.push(b'"');
+        }
+        Event::Resolve { actor, action } => {
+            lit(out, b"\"resolve\",\"actor\":\"");
+            q.escaped(out, actor);
+            lit(out, b"\",\"action\":\"");
+            q.escaped(out, action);
+            out.push(b'"');
+        }
+        Event::Condition { who, condition, on } => {
+            tag(out, "condition");
+            name_field(out, q, "who", who);
+            name_field(out, q, "condition", condition);
+            key(out, "on");
+            out.extend_from_slice(if *on { b"true" } else { b"false" });
+        }
+        Event::Choice { who, question, answer } => {
+            tag(out, "choice");
+            name_field(out, q, "who", who);
+            name_field(out, q, "question", question);
+            name_field(out, q, "answer", answer);
+        }
+        Event::Check { who, roll, against, outcome, opposed } => {
+            check_event(out, q, who, *roll, *against, outcome, opposed)
+        }
+        Event::Downtime { hour } => {
+            tag(out, "downtime");
+            int_field(out, "hour", *hour);
+        }
+        Event::Move { who, from, to, forced } => {
+            tag(out, "move");
+            name_field(out, q, "who", who);
+            int_field(out, "from", *from);
+            int_field(out, "to", *to);
+            key(out, "forced");
+            out.extend_from_slice(if *forced { b"true" } else { b"false" });
+        }
+        Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
+        Event::Leave { who } => {
+            tag(out, "leave");
+            name_field(out, q, "who", who);
+        }
+        Event::Ongoing { actor, action, outcome } => {
+            tag(out, "ongoing");
+            name_field(out, q, "actor", actor);
+            name_field(out, q, "action", action);
+            static_field(out, q, "outcome", outcome);
+        }
+        Event::Decision { who, policy, considered, chosen } => {
+            tag(out, "decision");
+            name_field(out, q, "who", who);
+            static_field(out, q, "policy", policy);
+            // Rare (`--decisions` only) and holding numbers: written by serde_json itself.
+            key(out, "considered");
+            let _ = serde_json::to_writer(&mut *out, considered);
+            key(out, "chosen");
+            let _ = serde_json::to_writer(&mut *out, chosen);
+        }
+        Event::Rest { rest, outcome } => {
+            tag(out, "rest");
+            name_field(out, q, "rest", rest);
+            field(out, "outcome", outcome);
+        }
+        Event::EncounterEnd { reason, state, objects } => encounter_end_event(out, reason, state, objects),
+    }
+}
+
+/// `initiative`: the order (ties written together as a list) and each value.
+#[inline]
+fn initiative_event(out: &mut Vec<u8>, order: &[OrderEntry], values: &BTreeMap<Name, i64>) {
+    tag(out, "initiative");
+    key(out, "order");
+    out.push(b'[');
+    for (i, entry) in order.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        match entry {
+            OrderEntry::One(name) => string(out, name),
+            OrderEntry::Together(names) => list(out, names),
+        }
+    }
+    out.push(b']');
+    key(out, "values");
+    int_map(out, values);
+}
+
+/// `action`: who declared what, of which kind, at whom, paying what (pools in name order).
+#[inline]
+fn action_event(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    actor: &Name,
+    action: &Name,
+    kind: &'static str,
+    targets: &Targets,
+    paid: &Paid,
+) {
+    lit(out, b"\"action\",\"actor\":\"");
+    q.escaped(out, actor);
+    lit(out, b"\",\"action\":\"");
+    q.escaped(out, action);
+    lit(out, b"\",\"kind\":\"");
+    q.fixed(out, kind);
+    lit(out, b"\",\"targets\":[");
+    if let Some(t) = &targets.0 {
+        quoted(out, q, t);
+    }
+    lit(out, b"],\"paid\":{");
+    for (i, (pool, n)) in paid.sorted().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        quoted(out, q, pool);
+        out.push(b':');
+        int(out, *n);
+    }
+    out.push(b'}');
+}
+
+/// `check`: the roll against its target number, the outcome, and the opposing roller if any.
+#[inline]
+fn check_event(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    who: &Name,
+    roll: i64,
+    against: i64,
+    outcome: &Name,
+    opposed: &Option<Name>,
+) {
+    lit(out, b"\"check\",\"who\":\"");
+    q.escaped(out, who);
+    lit(out, b"\",\"roll\":");
+    int(out, roll);
+    lit(out, b",\"against\":");
+    int(out, against);
+    lit(out, b",\"outcome\":\"");
+    q.escaped(out, outcome);
+    out.push(b'"');
+    if let Some(theirs) = opposed {
+        name_field(out, q, "opposed", theirs);
+    }
+}
+
+/// `object`: who holds it or lets go of it, and where it lies (`null` while held).
+#[inline]
+fn object_event(out: &mut Vec<u8>, q: &mut Quoted, object: &Name, who: &Name, holds: bool, at: &Option<i64>) {
+    tag(out, "object");
+    name_field(out, q, "object", object);
+    name_field(out, q, "who", who);
+    key(out, "holds");
+    out.extend_from_slice(if holds { b"true" } else { b"false" });
+    match at {
+        Some(at) => int_field(out, "at", *at),
+        None => {
+            key(out, "at");
+            out.extend_from_slice(b"null");
+        }
+    }
+}
+
+/// `encounter_end`: the reason, each participant's pools and conditions, and the objects.
+#[inline]
+fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, FinalState>, objects: &[FinalObject]) {
+    tag(out, "encounter_end");
+    field(out, "reason", reason);
+    key(out, "state");
+    out.push(b'{');
+    for (i, (name, FinalState { pools, conditions })) in state.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        string(out, name);
+        out.extend_from_slice(b":{\"pools\":");
+        int_map(out, pools);
+        out.extend_from_slice(b",\"conditions\":");
+        list(out, conditions);
+        out.push(b'}');
+    }
+    out.push(b'}');
+    if !objects.is_empty() {
+        out.extend_from_slice(b",\"objects\":[");
+        for (i, o) in objects.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"object\":");
+            string(out, &o.object);
+            match o.at {
+                Some(at) => int_field(out, "at", at),
+                None => out.extend_from_slice(b",\"at\":null"),
+            }
+            out.extend_from_slice(b",\"held_by\":");
+            list(out, &o.held_by);
+            out.push(b'}');
+        }
+        out.push(b']');
+    }
+}
+
+/// The text of a cause, as `Cause`'s `Display` writes it, escaped.
+fn cause(out: &mut Vec<u8>, q: &mut Quoted, c: &Cause) {
+    // The words between two names are literals here, not a closure's argument: a copy of
+    // known size, not a call to `memcpy`, on most pool lines.
+    match c {
+        Cause::Action { action, by } => {
+            q.escaped(out, action);
+            lit(out, b" by ");
+            q.escaped(out, by);
+        }
+        Cause::Partner { action, with } => {
+            q.escaped(out, action);
+            lit(out, b" with ");
+            q.escaped(out, with);
+        }
+        Cause::Continued(action) => {
+            q.escaped(out, action);
+            out.extend_from_slice(b" (continued)");
+        }
+        Cause::Step { op, timing: t } => {
+            q.fixed(out, op);
+            out.extend_from_slice(b" at ");
+            timing(out, q, t);
+        }
+        Cause::Hook(t) => {
+            out.extend_from_slice(b"at ");
+            timing(out, q, t);
+        }
+        Cause::Threshold { pool, op, value } => {
+            q.escaped(out, pool);
+            out.push(b' ');
+            q.fixed(out, op);
+            out.push(b' ');
+            int(out, *value);
+        }
+        Cause::Gain(source) => {
+            out.extend_from_slice(b"gain on ");
+            q.escaped(out, source);
+        }
+        Cause::Maintain(name) => {
+            out.extend_from_slice(b"maintain ");
+            q.escaped(out, name);
+        }
+        Cause::Named(name) => q.escaped(out, name),
+        Cause::Static(text) => escaped(out, text),
+    }
+}
+
+fn timing(out: &mut Vec<u8>, q: &mut Quoted, t: &Timing) {
+    let (open, phase) = match t {
+        Timing::Plain(t) => return q.fixed(out, t),
+        Timing::PhaseStart(p) => ("phase_start(", p),
+        Timing::PhaseEnd(p) => ("phase_end(", p),
+    };
+    out.extend_from_slice(open.as_bytes());
+    q.escaped(out, phase);
+    out.push(b')');
+}
