@@ -9,6 +9,8 @@
 //!                       └ the bases alone ──► their entries ──► changes.rs ┘
 //! ```
 //!
+//! `block.rs` puts a block of effects on one line for both entries.rs and round.rs.
+//!
 //! Invariants: a sheet is made only for a chain that compiles without errors; every piece of
 //! rules text on it is the formatter's printing of the syntax tree ([`crate::fmt::Pieces`]), never
 //! spelled again here, so the sheet says what the file says; sections and entries follow the

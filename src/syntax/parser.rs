@@ -841,7 +841,7 @@ impl Builder {
     }
 
     /// `degrees NAME { LEVEL: SIDE [when EXPR]; (up | down) when EXPR; ... }`.
-    fn degrees_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn degrees_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let name = self.ident(&self.next(&mut it, p)?);
         let (mut levels, mut shifts) = (Vec::new(), Vec::new());
         for clause in it {
@@ -862,7 +862,7 @@ impl Builder {
     }
 
     /// `limit [each] SUBJECT [except ...]: AMOUNT per PERIOD [GUARD]`.
-    fn limit_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn limit_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let mut each = false;
         if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_each) {
             each = true;
@@ -884,7 +884,7 @@ impl Builder {
     }
 
     /// `[hook NAME] at TIMING [GUARD] { ... }`.
-    fn hook_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn hook_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let mut name = None;
         if it.peek().map(|x| x.as_rule()) == Some(Rule::kw_hook) {
             it.next();
@@ -904,7 +904,7 @@ impl Builder {
     }
 
     /// `terrain NAME ["Label"] { slows N [GUARD]; blocks [GUARD] }`.
-    fn terrain_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn terrain_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let name = self.ident(&self.next(&mut it, p)?);
         let label = self.opt_string(&mut it);
         let mut t = Terrain { name, label, slows: None, blocks: None };
@@ -925,7 +925,7 @@ impl Builder {
     }
 
     /// `rest NAME ["Label"] [hours N | minutes N] { ... }`.
-    fn rest_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn rest_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let name = self.ident(&self.next(&mut it, p)?);
         let label = self.opt_string(&mut it);
         let (mut hours, mut minutes) = (None, None);
@@ -950,7 +950,7 @@ impl Builder {
     }
 
     /// `adjust cost SUBJECT [except ...]: (* N | + COSTS) [when EXPR]`.
-    fn cost_adjust_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn cost_adjust_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         it.next(); // `cost`
         let subject = self.ident(&self.next(&mut it, p)?);
         let mut op_pair = self.next(&mut it, p)?;
@@ -975,7 +975,7 @@ impl Builder {
     }
 
     /// `remove KIND NAME`.
-    fn remove_decl<'i>(&self, mut it: std::iter::Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
+    fn remove_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let kind_pair = self.next(&mut it, p)?;
         let kind = match kids(&kind_pair).next().map(|k| k.as_rule()) {
             Some(Rule::kw_pool) => DeclKind::Pool,
