@@ -426,7 +426,7 @@ fn run(
             ExitCode::from(2)
         }
         (Ok(_), Ok(())) => ExitCode::SUCCESS,
-        (Ok(_), Err(e)) => run_failed(&e),
+        (Ok(_), Err(e)) => run_failed(&e, Some(&ruleset)),
     }
 }
 
@@ -467,7 +467,7 @@ fn why(rules: &Path, scenario: &Path, event: u64, seed: Option<u64>, load: cli::
         if let Err(e) = &played {
             if !matches!(e, tempo::run::RunError::Output) {
                 eprintln!("the run stopped before event #{event}:");
-                return run_failed(e);
+                return run_failed(e, Some(&ruleset));
             }
         }
         let last = kept.steps.len();
@@ -508,27 +508,36 @@ fn test(paths: Vec<PathBuf>, bless: bool, format: Format) -> ExitCode {
     }
 }
 
-/// A scenario that does not fit its ruleset: each problem once, at `FILE:LINE:COLUMN` of the
-/// name it is about when that name is written in the scenario.
+/// A scenario that does not fit its ruleset: each problem once, shown at its place in the
+/// scenario, as `check` shows the ruleset's.
 fn scenario_failed(e: &tempo::run::RunError, scenario: &Path) -> ExitCode {
-    let tempo::run::RunError::Scenario(problems) = e else { return run_failed(e) };
-    let text = cli::read_input(scenario).unwrap_or_default();
-    eprintln!("error[{}]: the scenario does not fit the ruleset:", e.code().name());
-    for problem in problems {
-        match tempo::run::scenario::locate(&text, problem) {
-            Some((at, _)) => {
-                let (line, column) = tempo::run::scenario::line_column(&text, at);
-                eprintln!("  {}:{line}:{column}: {problem}", scenario.display());
-            }
-            None => eprintln!("  {}: {problem}", scenario.display()),
-        }
+    if !matches!(e, tempo::run::RunError::Scenario(_)) {
+        return run_failed(e, None);
     }
+    let mut sources = tempo::source::SourceMap::new();
+    let file = sources.add(scenario.display().to_string(), cli::read_input(scenario).unwrap_or_default());
+    let diagnostics = e.diagnostics(&sources, Some((file, &[])), &[]).unwrap_or_default();
+    let _ = std::io::stderr().write_all(render::to_text(&diagnostics, &sources, text_style()).as_bytes());
     ExitCode::from(1)
 }
 
-/// A run that could not finish, as a diagnostic line with its code.
-fn run_failed(e: &tempo::run::RunError) -> ExitCode {
-    runtime_error(e.code(), &e.to_string())
+/// A run that could not finish, as a diagnostic with its code: a rule that failed is shown in
+/// its source when the ruleset's files can be read, else named by its place.
+fn run_failed(e: &tempo::run::RunError, ruleset: Option<&tempo::ir::Ruleset>) -> ExitCode {
+    let Some(r) = ruleset.filter(|_| matches!(e, tempo::run::RunError::Rule { rule: Some(_), .. })) else {
+        return runtime_error(e.code(), &e.to_string());
+    };
+    let (sources, _) = tempo::why::sources_of(r, |name| cli::read_input(Path::new(name)).ok());
+    match e.diagnostics(&sources, None, &r.files) {
+        Some(diagnostics) => {
+            let _ = std::io::stderr().write_all(render::to_text(&diagnostics, &sources, text_style()).as_bytes());
+            ExitCode::from(1)
+        }
+        None => {
+            let place = e.rule_place(&r.files).map(|p| format!(" (rule at {p})")).unwrap_or_default();
+            runtime_error(e.code(), &format!("{e}{place}"))
+        }
+    }
 }
 
 fn lsp() -> ExitCode {

@@ -471,8 +471,8 @@ fn a_scenario_that_does_not_fit_is_refused_with_every_problem() {
     match play(DUEL, s) {
         Err(RunError::Scenario(problems)) => {
             assert_eq!(problems.len(), 2, "{problems:?}");
-            assert!(problems[0].contains("did you mean `speed`"), "{problems:?}");
-            assert!(problems[1].contains("did you mean `strike`"), "{problems:?}");
+            assert!(problems[0].to_string().contains("did you mean `speed`"), "{problems:?}");
+            assert!(problems[1].to_string().contains("did you mean `strike`"), "{problems:?}");
         }
         other => panic!("expected scenario problems, got {other:?}"),
     }
@@ -792,7 +792,9 @@ action shove { cost 1 ap; target enemy within 1; resolve { push target 2 } }
     let s = two("Policy(Passive)", "Policy(Passive)", 1)
         .replace(r#"(name: "B", side: "b","#, r#"(name: "B", side: "b", position: 5,"#);
     match play(zoned, &s) {
-        Err(RunError::Scenario(problems)) => assert!(problems[0].contains("position 5 is not a zone"), "{problems:?}"),
+        Err(RunError::Scenario(problems)) => {
+            assert!(problems[0].to_string().contains("position 5 is not a zone"), "{problems:?}")
+        }
         other => panic!("expected a scenario problem, got {other:?}"),
     }
 }
@@ -2700,7 +2702,9 @@ action creep { cost 1 ap; resolve { move 7 / 2 } }
     let c = compile_str("t.rules", rules);
     let problems = scenario::resolve(&bad, c.ruleset.as_ref().expect("compiles")).expect_err("refused");
     assert!(
-        problems.iter().any(|p| p.contains("terrain at 1: the ruleset has no terrain `mudd`; did you mean `mud`?")),
+        problems
+            .iter()
+            .any(|p| p.to_string() == "terrain at 1: the ruleset has no terrain `mudd`; did you mean `mud`?"),
         "{problems:?}"
     );
 }

@@ -179,7 +179,7 @@ pub fn sim(args: SimArgs) -> ExitCode {
     let jobs = args.batch.jobs.map(usize::from);
     let totals = match sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress) {
         Ok(t) => t,
-        Err(e) => return crate::runtime_error(e.code(), &e.to_string()),
+        Err(e) => return crate::run_failed(&e, Some(&ruleset)),
     };
     bar.finish_and_clear();
     let name = file_name(rules_path);

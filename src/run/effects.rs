@@ -150,7 +150,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let was = std::mem::replace(&mut self.pending.staging, staging);
         let done = self.flush().and_then(|()| {
             let outer = self.under(rule);
-            let done = self.run_flow(effects, c, cause);
+            let done = self.run_flow(effects, c, cause).map_err(|e| e.at(self.rule));
             self.rule = outer;
             done
         });
@@ -869,10 +869,11 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<bool, RunError> {
         let r = self.r;
         let Some(degrees) = r.degrees.get(g.degrees.index()) else {
-            return Err(RunError::Rule(format!(
+            return Err(RunError::rule(format!(
                 "a check names degrees #{} that the ruleset does not have",
                 g.degrees.0
-            )));
+            ))
+            .at(self.rule));
         };
         let natural = first.map_or(0, |(face, _)| face);
         // The other side first: a contest's margin is the difference of the two totals.

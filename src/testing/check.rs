@@ -276,5 +276,6 @@ fn final_state(want: &BTreeMap<String, FinalState>, records: &[trace::Record], a
 
 /// Why a scenario does not fit a ruleset, every problem (`run::scenario::resolve`), or `None`.
 pub fn misfits(scenario: &run::scenario::Scenario, ruleset: &Ruleset) -> Option<Vec<String>> {
-    run::scenario::resolve(scenario, ruleset).err()
+    let problems = run::scenario::resolve(scenario, ruleset).err()?;
+    Some(problems.iter().map(ToString::to_string).collect())
 }
