@@ -82,6 +82,10 @@ impl Problem {
     /// What is wrong, in a sentence without the suggestion.
     pub fn message(&self) -> String {
         let said = match &self.what {
+            // Participants are the scenario's own names; everything else is the ruleset's.
+            What::Unknown { kind, name, .. } if kind.ends_with("participant") => {
+                format!("the scenario has no {kind} `{name}`")
+            }
             What::Unknown { kind, name, .. } => format!("the ruleset has no {kind} `{name}`"),
             What::ReadyOn { on, .. } => {
                 format!("`Ready` waits for `{on}`, which is no action, category, kind or event of the ruleset")
