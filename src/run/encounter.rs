@@ -903,11 +903,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Plays the encounter to its end and returns why it ended.
-    pub fn encounter(
-        &mut self,
-        max_rounds: u32,
-        outro: Option<&super::scenario::OutroSpec>,
-    ) -> Result<String, RunError> {
+    pub fn encounter(&mut self, max_rounds: u32, outro: Option<super::scenario::Outro>) -> Result<String, RunError> {
         let names = self.names.who.clone();
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });
@@ -948,9 +944,9 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Winds the encounter down: the outro's effects for everyone; an outro that continues
     /// plays more rounds in table order, without initiative, upkeep and all (004).
-    fn outro(&mut self, spec: &super::scenario::OutroSpec, reason: &str) -> Result<String, RunError> {
+    fn outro(&mut self, spec: super::scenario::Outro, reason: &str) -> Result<String, RunError> {
         let r = self.r;
-        let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
+        let Some(outro) = r.outros.get(spec.outro) else { return Ok(reason.to_string()) };
         self.clock.ended = None;
         for who in 0..self.world.n {
             let cause = Cause::Named(Name::from(outro.name.as_str()));
@@ -1044,9 +1040,9 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Takes a rest for everyone. `slept` is the uninterrupted hours the downtime ended with
     /// (`None` without downtime: the rest is simply taken); a rest of `hours N` needs N.
-    pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
+    pub fn rest(&mut self, rest: usize, slept: Option<u32>) -> Result<(), RunError> {
         let r = self.r;
-        if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
+        if let Some(rest) = r.rests.get(rest) {
             // Downtime is played in whole hours; a length in minutes is met by the minutes of
             // those hours.
             let (needed, per_hour, unit) = match (&rest.hours, &rest.minutes) {

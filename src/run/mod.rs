@@ -76,7 +76,7 @@ impl<'a, S: Sink> Runner<'a, S> {
     fn play_once(&mut self, seed: Option<u64>) -> Result<(), RunError> {
         let (e, s) = (&mut self.engine, self.scenario);
         e.reset(&self.setup, seed.unwrap_or(s.seed))?;
-        let reason = e.encounter(s.rounds, s.outro.as_ref())?;
+        let reason = e.encounter(s.rounds, self.setup.outro)?;
         let (state, objects) = (e.final_state(), e.final_objects());
         e.emit(Event::EncounterEnd { reason, state, objects });
         e.clock.ended = None;
@@ -86,7 +86,7 @@ impl<'a, S: Sink> Runner<'a, S> {
             } else {
                 None
             };
-            if let Some(rest) = &after.rest {
+            if let Some(rest) = self.setup.rest {
                 e.rest(rest, slept)?;
             }
             if after.downtime_hours > 0 || after.rest.is_some() {

@@ -238,6 +238,17 @@ pub struct Resolved {
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects: name, kind, place (when lying), holders.
     pub objects: Vec<(String, ir::ObjectId, i64, Vec<usize>)>,
+    /// How the encounter is wound down (`outro`).
+    pub outro: Option<Outro>,
+    /// The rest taken after the encounter (`after.rest`), an index into the ruleset's rests.
+    pub rest: Option<usize>,
+}
+
+/// The scenario's `outro`, resolved: an index into the ruleset's outros and the rounds more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outro {
+    pub outro: usize,
+    pub rounds: u32,
 }
 
 /// Most participants in one encounter. A table never comes close; the runner's work per round
@@ -267,6 +278,8 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         gm_answers: Vec::new(),
         terrain: Vec::new(),
         objects: Vec::new(),
+        outro: None,
+        rest: None,
     };
     if s.participants.is_empty() {
         check.problem(vec![Seg::Field("participants")], What::NoParticipants);
@@ -275,7 +288,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         check.participant(i, p, &mut out);
     }
     check.surprise(&mut out);
-    check.wind_down();
+    check.wind_down(&mut out);
     check.gm_answers(&mut out);
     check.terrain(&mut out);
     check.objects(&mut out);
@@ -512,16 +525,17 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The outro and the rest after the encounter, which are looked up by name when they run.
-    fn wind_down(&mut self) {
+    /// The outro and the rest after the encounter.
+    fn wind_down(&mut self, out: &mut Resolved) {
         let r = self.r;
         if let Some(outro) = &self.s.outro {
             let found = find(r.outros.iter().map(|x| x.name.as_str()), &outro.name, "outro");
-            self.found("outro", vec![Seg::Field("outro"), Seg::Field("name")], found);
+            let index = self.found("outro", vec![Seg::Field("outro"), Seg::Field("name")], found);
+            out.outro = index.map(|i| Outro { outro: i, rounds: outro.rounds });
         }
         if let Some(rest) = self.s.after.as_ref().and_then(|a| a.rest.as_ref()) {
             let found = find(r.rests.iter().map(|x| x.name.as_str()), rest, "rest");
-            self.found("after", vec![Seg::Field("after"), Seg::Field("rest")], found);
+            out.rest = self.found("after", vec![Seg::Field("after"), Seg::Field("rest")], found);
         }
     }
 
