@@ -59,7 +59,7 @@ impl Node {
     fn step(&self, seg: &Seg, text: &str) -> Option<&Node> {
         match (&self.kind, seg) {
             (Kind::Fields(fields), Seg::Field(name)) => {
-                fields.iter().find(|((s, e), _)| &text[*s..*e] == *name).map(|(_, v)| v)
+                fields.iter().find(|((s, e), _)| text.get(*s..*e) == Some(*name)).map(|(_, v)| v)
             }
             // A newtype variant (`Policy(HoldBack(...))`, `Some((...))`) is stepped through.
             (Kind::Items(items), Seg::Field(_)) if items.len() == 1 && self.name.is_some() => items[0].step(seg, text),
@@ -358,5 +358,40 @@ mod tests {
         let a = at(text, &path(0, &[Seg::Field("position")]));
         assert!(a.starts_with("(name: \"A\"") && a.ends_with("keep: 1)))"), "{a}");
         assert_eq!(span_of("(a: [", &[]), None);
+    }
+
+    #[test]
+    fn any_text_is_read_without_panicking() {
+        let path = [Seg::Field("a"), Seg::Index(0), Seg::Key("é".into()), Seg::Value("x".into())];
+        for text in [
+            "",
+            "(",
+            ")",
+            "r",
+            "r#",
+            "r#\"",
+            "'",
+            "'\\",
+            "\"\\",
+            "\"é\\",
+            "/*",
+            "/* /*",
+            "*/",
+            "//",
+            "é(",
+            "(é: 1)",
+            "{\"a\":",
+            "(a:",
+            "(a: [{\"é\": \"x\"}])",
+            "((((((",
+            "[,]",
+            "(a: b, c)",
+            "Some(",
+            "{:}",
+        ] {
+            let _ = span_of(text, &path);
+        }
+        let deep = "[".repeat(10_000);
+        assert_eq!(span_of(&deep, &[]), None);
     }
 }
