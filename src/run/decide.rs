@@ -261,6 +261,7 @@ impl<S: Sink> Engine<'_, S> {
     /// The plan of the action with the most units from `most` down to `fewest` it can pay
     /// for (`units` only for costs per unit), and the code of the last refusal met.
     #[allow(clippy::type_complexity)]
+    #[inline]
     fn most_units(
         &mut self,
         who: usize,
