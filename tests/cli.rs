@@ -433,11 +433,12 @@ fn scenario_problems_are_given_once_each_at_their_place() {
     let at = text.find("\"atack\"").unwrap();
     let line = text[..at].matches('\n').count() + 1;
     let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-    let want = format!("{}:{line}:{column}: ", scenario.display());
+    // Shown as `check` shows a ruleset's diagnostics: the message, the place, the help.
     let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("`atack`")).collect();
     assert_eq!(lines.len(), 1, "once, not once per step: {stderr}");
-    assert!(lines[0].trim_start().starts_with(&want), "{stderr}");
-    assert!(lines[0].contains("did you mean `attack`?"), "{stderr}");
+    assert!(lines[0].contains("× A: the ruleset has no action `atack`"), "{stderr}");
+    assert!(stderr.contains(&format!("[{}:{line}:{column}]", scenario.display())), "{stderr}");
+    assert!(stderr.contains("help: did you mean `attack`?"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -134,8 +134,8 @@ fn a_scenario_that_does_not_fit_is_refused_with_every_problem() {
     match play(DUEL, s) {
         Err(RunError::Scenario(problems)) => {
             assert_eq!(problems.len(), 2, "{problems:?}");
-            assert!(problems[0].contains("did you mean `speed`"), "{problems:?}");
-            assert!(problems[1].contains("did you mean `strike`"), "{problems:?}");
+            assert!(problems[0].to_string().contains("did you mean `speed`"), "{problems:?}");
+            assert!(problems[1].to_string().contains("did you mean `strike`"), "{problems:?}");
         }
         other => panic!("expected scenario problems, got {other:?}"),
     }
@@ -164,7 +164,9 @@ fn a_position_outside_the_zones_is_refused() {
     let s = two("Policy(Passive)", "Policy(Passive)", 1)
         .replace(r#"(name: "B", side: "b","#, r#"(name: "B", side: "b", position: 5,"#);
     match play(zoned, &s) {
-        Err(RunError::Scenario(problems)) => assert!(problems[0].contains("position 5 is not a zone"), "{problems:?}"),
+        Err(RunError::Scenario(problems)) => {
+            assert!(problems[0].to_string().contains("position 5 is not a zone"), "{problems:?}")
+        }
         other => panic!("expected a scenario problem, got {other:?}"),
     }
 }
@@ -869,7 +871,9 @@ fn an_undeclared_terrain_kind_is_a_scenario_error() {
     let c = compile_str("t.rules", rules);
     let problems = scenario::resolve(&bad, c.ruleset.as_ref().expect("compiles")).expect_err("refused");
     assert!(
-        problems.iter().any(|p| p.contains("terrain at 1: the ruleset has no terrain `mudd`; did you mean `mud`?")),
+        problems
+            .iter()
+            .any(|p| p.to_string() == "terrain at 1: the ruleset has no terrain `mudd`; did you mean `mud`?"),
         "{problems:?}"
     );
 }

@@ -21,7 +21,7 @@ fn folder() -> PathBuf {
 
 fn check_case(name: &str, path: &Path) -> Result<(), Failed> {
     let show = std::env::var_os("RUNNER_TRACE").is_some();
-    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show });
+    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show, ..Options::default() });
     for (seed, trace) in &outcome.traces {
         let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
         println!("--- {name}{at}\n{trace}");

@@ -4,7 +4,9 @@
 
 use super::{Failure, LoadArgs, Outcome};
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use tempo::diagnostics::render;
 use tempo::run::sink;
 
 /// Run one encounter headless and print its trace.
@@ -79,29 +81,39 @@ pub fn run(args: RunArgs) -> Outcome {
         (Err(e), _) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         (Err(e), _) => Err(super::cannot(format!("cannot write the trace: {e}"))),
         (Ok(_), Ok(())) => Ok(()),
-        (Ok(_), Err(e)) => Err(run_failed(&e)),
+        (Ok(_), Err(e)) => Err(run_failed(&e, Some(&ruleset))),
     }
 }
 
-/// A scenario that does not fit its ruleset: each problem once, at `FILE:LINE:COLUMN` of the
-/// name it is about when that name is written in the scenario.
+/// A scenario that does not fit its ruleset: each problem once, shown at its place in the
+/// scenario, as `check` shows the ruleset's.
 pub fn scenario_failed(e: &tempo::run::RunError, scenario: &Path) -> Failure {
-    let tempo::run::RunError::Scenario(problems) = e else { return run_failed(e) };
-    let text = super::read_input(scenario).unwrap_or_default();
-    eprintln!("error[{}]: the scenario does not fit the ruleset:", e.code().name());
-    for problem in problems {
-        match tempo::run::scenario::locate(&text, problem) {
-            Some((at, _)) => {
-                let (line, column) = tempo::run::scenario::line_column(&text, at);
-                eprintln!("  {}:{line}:{column}: {problem}", scenario.display());
-            }
-            None => eprintln!("  {}: {problem}", scenario.display()),
-        }
+    if !matches!(e, tempo::run::RunError::Scenario(_)) {
+        return run_failed(e, None);
     }
+    let mut sources = tempo::source::SourceMap::new();
+    let file = sources.add(scenario.display().to_string(), super::read_input(scenario).unwrap_or_default());
+    let diagnostics = e.diagnostics(&sources, Some((file, &[])), &[]).unwrap_or_default();
+    let _ = std::io::stderr().write_all(render::to_text(&diagnostics, &sources, super::text_style()).as_bytes());
     Failure::Problems
 }
 
-/// A run that could not finish, as a diagnostic line with its code.
-pub fn run_failed(e: &tempo::run::RunError) -> Failure {
-    super::problem(e.code(), e)
+/// A run that could not finish, as a diagnostic with its code: a rule that failed is shown in
+/// its source when the ruleset's files can be read, else named by its place.
+pub fn run_failed(e: &tempo::run::RunError, ruleset: Option<&tempo::ir::Ruleset>) -> Failure {
+    let Some(r) = ruleset.filter(|_| matches!(e, tempo::run::RunError::Rule { rule: Some(_), .. })) else {
+        return super::problem(e.code(), e);
+    };
+    let (sources, _) = tempo::why::sources_of(r, |name| super::read_input(Path::new(name)).ok());
+    match e.diagnostics(&sources, None, &r.files) {
+        Some(diagnostics) => {
+            let _ =
+                std::io::stderr().write_all(render::to_text(&diagnostics, &sources, super::text_style()).as_bytes());
+            Failure::Problems
+        }
+        None => {
+            let place = e.rule_place(&r.files).map(|p| format!(" (rule at {p})")).unwrap_or_default();
+            super::problem(e.code(), format!("{e}{place}"))
+        }
+    }
 }

@@ -171,7 +171,7 @@ pub fn sim(args: SimArgs) -> Outcome {
     let progress = |n: u64| bar.inc(n);
     let jobs = args.batch.jobs.map(usize::from);
     let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
-        .map_err(|e| super::problem(e.code(), e))?;
+        .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
     bar.finish_and_clear();
     let name = file_name(rules_path);
     if args.shard.is_some() {

@@ -53,7 +53,7 @@ pub fn why(args: WhyArgs) -> Outcome {
         if let Err(e) = &played {
             if !matches!(e, tempo::run::RunError::Output) {
                 eprintln!("the run stopped before event #{event}:");
-                return Err(super::run::run_failed(e));
+                return Err(super::run::run_failed(e, Some(&ruleset)));
             }
         }
         let last = kept.steps.len();

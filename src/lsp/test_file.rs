@@ -60,7 +60,8 @@ pub fn diagnostics(text: &str, path: &Path, loader: &dyn Loader) -> Vec<Diagnost
         }
     };
     if let Err(problems) = crate::run::scenario::resolve(&scenario, &ruleset) {
-        // Inline, each problem at the first name it quotes; from a file, at the file's name.
+        // Inline, each problem at the value at fault; from a file, at the file's name.
+        use crate::run::scenario::Seg;
         let fallback = match &test.scenario_file {
             Some(f) => string_at(text, f),
             None => key_at(text, "scenario"),
@@ -68,7 +69,11 @@ pub fn diagnostics(text: &str, path: &Path, loader: &dyn Loader) -> Vec<Diagnost
         .unwrap_or((0, 0));
         for problem in problems {
             let at = match &test.scenario_file {
-                None => crate::run::scenario::locate(text, &problem).unwrap_or(fallback),
+                None => {
+                    let path: Vec<Seg> =
+                        std::iter::once(Seg::Field("scenario")).chain(problem.at.iter().cloned()).collect();
+                    crate::run::scenario::span_of(text, &path).unwrap_or(fallback)
+                }
                 Some(_) => fallback,
             };
             out.push(diagnostic(

@@ -114,10 +114,11 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<bool, RunError> {
         let r = self.ruleset();
         let Some(degrees) = r.degrees.get(g.degrees.index()) else {
-            return Err(RunError::Rule(format!(
+            return Err(RunError::rule(format!(
                 "a check names degrees #{} that the ruleset does not have",
                 g.degrees.0
-            )));
+            ))
+            .at(self.rule));
         };
         let natural = first.map_or(0, |(face, _)| face);
         // The other side first: a contest's margin is the difference of the two totals.

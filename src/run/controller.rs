@@ -1,15 +1,70 @@
-//! Controllers: a participant's controller as the run holds it (the scenario's spec, how far its
-//! script has been used, its policy resolved to indices), and the decisions they make.
+//! Controllers: a participant's controller as the run holds it (its script with every name
+//! resolved to an index at load, how far the script has been used, its policy), and the
+//! decisions they make. Nothing here holds a scenario's name: the runtime never looks one up.
 
-use super::scenario::{Controller, Policy, Step};
 use crate::ir;
+
+/// A participant's controller, resolved from the scenario (`scenario::resolve`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Control {
+    /// The script, in the scenario's order; empty for a policy alone.
+    pub steps: Vec<Step>,
+    /// The policy for what the script does not cover.
+    pub policy: Chosen,
+}
+
+/// One scripted decision (`scenario::Step`), its actions, participants and events resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Act {
+        round: u32,
+        action: ir::ActionId,
+        target: Option<usize>,
+        units: Option<i64>,
+    },
+    EndTurn {
+        round: u32,
+    },
+    React {
+        round: u32,
+        reaction: ir::ActionId,
+        target: Option<usize>,
+    },
+    Decline {
+        round: u32,
+    },
+    /// The answer is an option's name: which question it answers is known only when asked.
+    Choose {
+        answer: String,
+    },
+    Adjust {
+        by: i64,
+    },
+    Stay {
+        after: usize,
+    },
+    Delay {
+        round: u32,
+        after: usize,
+    },
+    Leave {
+        round: u32,
+    },
+    Ready {
+        round: u32,
+        action: ir::ActionId,
+        on: ir::EventRef,
+        target: Option<usize>,
+        keep: bool,
+    },
+}
 
 /// A participant's controller and how far its script has been used.
 #[derive(Debug, Clone)]
 pub struct ControlState {
-    pub spec: Controller,
+    pub steps: Vec<Step>,
     pub used: Vec<bool>,
-    /// The policy for what the script does not cover, resolved to indices once.
+    /// The policy for what the script does not cover.
     pub policy: Chosen,
     /// Actions taken in the current turn, to stop a policy that never ends its turn.
     pub taken: u32,
@@ -25,22 +80,6 @@ pub enum Chosen {
     Passive,
 }
 
-impl Chosen {
-    pub fn of(policy: &Policy, r: &ir::Ruleset) -> Chosen {
-        match policy {
-            Policy::Aggressive => Chosen::Aggressive,
-            Policy::Greedy => Chosen::Greedy,
-            Policy::Random => Chosen::Random,
-            Policy::Passive => Chosen::Passive,
-            // The scenario check has made sure the pool exists.
-            Policy::HoldBack { pool, keep } => match r.pools.iter().position(|p| &p.name == pool) {
-                Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
-                None => Chosen::Aggressive,
-            },
-        }
-    }
-}
-
 /// Most actions one controller may take in one turn.
 pub const MAX_ACTIONS_PER_TURN: u32 = 50;
 
@@ -52,25 +91,19 @@ pub enum Decision {
 }
 
 impl ControlState {
-    pub fn new(spec: Controller, r: &ir::Ruleset) -> ControlState {
-        let (n, policy) = match &spec {
-            Controller::Script { steps, fallback } => (steps.len(), Chosen::of(fallback, r)),
-            Controller::Policy(p) => (0, Chosen::of(p, r)),
-        };
-        ControlState { spec, used: vec![false; n], policy, taken: 0 }
+    pub fn new(control: &Control) -> ControlState {
+        let steps = control.steps.clone();
+        ControlState { used: vec![false; steps.len()], steps, policy: control.policy, taken: 0 }
     }
 
     pub fn steps(&self) -> &[Step] {
-        match &self.spec {
-            Controller::Script { steps, .. } => steps,
-            Controller::Policy(_) => &[],
-        }
+        &self.steps
     }
 
     /// Whether the script still holds a reaction for `round`: only then is a participant asked
     /// for another answer to an event already answered.
     pub fn reaction_scripted(&self, round: u32) -> bool {
-        self.steps()
+        self.steps
             .iter()
             .zip(&self.used)
             .any(|(s, used)| !used && matches!(s, Step::React { round: r, .. } if *r == round))

@@ -37,7 +37,7 @@ impl Costs {
             return Ok(());
         }
         if len == MAX_COST_POOLS {
-            return Err(RunError::Rule(format!("a cost names more than {MAX_COST_POOLS} pools")));
+            return Err(RunError::rule(format!("a cost names more than {MAX_COST_POOLS} pools")));
         }
         self.pools[len] = pool;
         self.amounts[len] = amount;

@@ -43,12 +43,10 @@ impl Ctx {
     pub fn who(&self, w: Who) -> Result<usize, RunError> {
         match w {
             Who::Owner => Ok(self.owner),
-            Who::Target => {
-                self.target.ok_or_else(|| RunError::Rule("`target` was used, but the action has no target".into()))
-            }
-            Who::EventActor => self.actor.ok_or_else(|| RunError::Rule("`actor` was used outside an event".into())),
+            Who::Target => self.target.ok_or_else(|| RunError::rule("`target` was used, but the action has no target")),
+            Who::EventActor => self.actor.ok_or_else(|| RunError::rule("`actor` was used outside an event")),
             Who::EventTarget => {
-                self.victim.ok_or_else(|| RunError::Rule("`victim` was used, but the event has no target".into()))
+                self.victim.ok_or_else(|| RunError::rule("`victim` was used, but the event has no target"))
             }
             Who::Source => Ok(self.source.unwrap_or(self.owner)),
         }

@@ -2,12 +2,12 @@
 
 mod score;
 
-use super::controller::{Chosen, ControlState, Decision, MAX_ACTIONS_PER_TURN};
+use super::controller::{Chosen, Decision, Step, MAX_ACTIONS_PER_TURN};
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
 use super::pending::Readied;
-use super::scenario::{Controller, Policy, Step};
+use super::scenario::Policy;
 use super::sink::Sink;
 use super::trace::{Considered, Event};
 use crate::ir::{self, ActionKind};
@@ -36,14 +36,6 @@ impl<S: Sink> Engine<'_, S> {
         plan
     }
 
-    fn action_id(&self, name: &str) -> Option<ir::ActionId> {
-        self.ruleset().actions.iter().position(|a| a.name == name).map(|i| ir::ActionId(i as u32))
-    }
-
-    fn participant(&self, name: &str) -> Option<usize> {
-        self.names.who.iter().position(|n| &**n == name)
-    }
-
     /// The next decision of `who` on its turn (or in a declaration phase).
     pub fn ask_turn(&mut self, who: usize) -> Result<Decision, RunError> {
         let round = self.clock.round;
@@ -61,26 +53,18 @@ impl<S: Sink> Engine<'_, S> {
             if self.controls[who].used[i] {
                 continue;
             }
-            let decision = match step {
+            let decision = match *step {
                 Step::Act { action, target, units, .. } => {
-                    let id = self.action_id(action);
                     // An action waits for a phase that admits its kind.
-                    let kind = id.map(|a| self.ruleset().actions[a.index()].kind);
-                    let admitted = kind.is_some_and(|k| self.clock.allowed.is_some_and(|ks| ks.contains(&k)));
+                    let kind = self.ruleset().actions[action.index()].kind;
+                    let admitted = self.clock.allowed.is_some_and(|ks| ks.contains(&kind));
                     // It waits only when a later phase of the round may admit it; otherwise it
                     // is declared now, so the planner says why not (`not-now`) instead of the
                     // step silently never being used.
-                    if kind.is_some_and(|k| !admitted && self.admitted_later(k)) {
+                    if !admitted && self.admitted_later(kind) {
                         continue;
                     }
-                    match id {
-                        Some(a) => Decision::Act {
-                            action: a,
-                            target: target.as_deref().and_then(|t| self.participant(t)),
-                            units: *units,
-                        },
-                        None => Decision::EndTurn,
-                    }
+                    Decision::Act { action, target, units }
                 }
                 _ => Decision::EndTurn,
             };
@@ -156,41 +140,13 @@ impl<S: Sink> Engine<'_, S> {
                 continue;
             }
             let a = ir::ActionId(i as u32);
+            if self.passed_over(who, policy, a, first_suffices) {
+                continue;
+            }
             let shape = self.shapes[i];
-            // Policies do not wander: movement (costs per unit) is taken only to close in, and
-            // the offensive ones never retreat (a `move away` of its own is not an attack, and
-            // after a Dash it would walk them off from whoever they were closing on).
             let per_unit = shape.per_unit;
-            if first_suffices && shape.retreats {
-                continue;
-            }
-            // An untargeted action is taken at most once a turn, or a policy would repeat a free
-            // action that does nothing until its safety cap.
-            let turn = self.clock.turn_seq;
-            let kind = action.target.kind;
-            if kind == ir::TargetKind::None && self.ledger.used_in_turn(who, a, turn) {
-                continue;
-            }
-            // A cost that cannot change decides some answers before any plan: `HoldBack` would
-            // turn down every plan of it, or a pool without an overspend cannot pay it. Either
-            // way no target would give a candidate, so none is tried.
-            if let Some((fixed, _)) = self.fixed_costs[i] {
-                if let Chosen::HoldBack(p, keep) = policy {
-                    let pay = fixed.of(p);
-                    if pay > 0 && self.world.pool(who, p) - pay < keep {
-                        continue;
-                    }
-                }
-                let short = fixed.iter().any(|(p, amount)| {
-                    amount > 0
-                        && r.pools[p.index()].overspend.is_none()
-                        && self.past_bounds(who, p, amount).is_ok_and(|x| x > 0)
-                });
-                if short {
-                    continue;
-                }
-            }
             // Untargeted and self-targeted actions have one candidate target; others, everyone.
+            let kind = action.target.kind;
             let single = [who];
             let list: &[usize] = match kind {
                 ir::TargetKind::None | ir::TargetKind::Self_ => &single,
@@ -200,77 +156,20 @@ impl<S: Sink> Engine<'_, S> {
                 let target = match kind {
                     ir::TargetKind::None => None,
                     ir::TargetKind::Self_ => Some(who),
-                    _ => {
-                        let valid = match kind {
-                            ir::TargetKind::Enemy => {
-                                self.world.relates(who, t, ir::Relation::Enemy) && self.world.standing(t)
-                            }
-                            ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally),
-                            _ => t != who && self.world.standing(t),
-                        };
-                        if !valid {
-                            continue;
-                        }
-                        Some(t)
-                    }
+                    _ if self.may_target(who, t, kind) => Some(t),
+                    _ => continue,
                 };
-                // Movement: as far as it can pay for, up to the distance it needs (melee reach is
-                // adjacency on a grid, the same zone with zones); anything else: once.
+                // Movement: as far as it can pay for, up to the distance it needs; anything
+                // else: once.
                 let (most, fewest) = if per_unit {
-                    let reach = if matches!(r.space, ir::Space::Zones(_)) { 0 } else { 1 };
-                    // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy`
-                    // finds it, but from the list already sorted.
-                    let closest = nearest
-                        .iter()
-                        .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(o))
-                        .map(|&o| self.world.distance(o, who));
-                    match closest {
-                        Some(d) if d > reach => (d - reach, 1),
-                        _ => continue,
+                    match self.closing_in(who, nearest) {
+                        Some(range) => range,
+                        None => continue,
                     }
                 } else {
                     (0, 0)
                 };
-                let mut found = None;
-                let mut refused = None;
-                if most - fewest <= LINEAR_UNITS {
-                    let mut u = most;
-                    while u >= fewest {
-                        let units = per_unit.then_some(u);
-                        match self.dry_plan(who, a, target, units)? {
-                            Ok(plan) => {
-                                found = Some((plan, units));
-                                break;
-                            }
-                            Err(rejected) => refused = Some(rejected.code),
-                        }
-                        if u == 0 {
-                            break;
-                        }
-                        u -= 1;
-                    }
-                } else {
-                    // A long way to go (a far enemy): trying every count of units from the
-                    // farthest down would take as long as the distance. The most it can pay for
-                    // is found by halving instead, on the premise that a cost never falls as the
-                    // units rise.
-                    match self.dry_plan(who, a, target, Some(fewest))? {
-                        Err(rejected) => refused = Some(rejected.code),
-                        Ok(_) => {
-                            let (mut lo, mut hi) = (fewest, most);
-                            while lo < hi {
-                                let mid = lo + (hi - lo + 1) / 2;
-                                match self.dry_plan(who, a, target, Some(mid))? {
-                                    Ok(_) => lo = mid,
-                                    Err(_) => hi = mid - 1,
-                                }
-                            }
-                            if let Ok(plan) = self.dry_plan(who, a, target, Some(lo))? {
-                                found = Some((plan, Some(lo)));
-                            }
-                        }
-                    }
-                }
+                let (found, refused) = self.most_units(who, a, target, per_unit, (most, fewest))?;
                 let Some((plan, units)) = found else {
                     // Refused for a reason no other target changes: the rest are not tried.
                     if target.is_some() && !per_unit && refused.is_some_and(|code| shape.refuses_the_rest(code)) {
@@ -298,6 +197,111 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the policy passes an action over before trying any target.
+    #[inline]
+    fn passed_over(&mut self, who: usize, policy: Chosen, a: ir::ActionId, first_suffices: bool) -> bool {
+        let r = self.ruleset();
+        let i = a.index();
+        // Policies do not wander: movement (costs per unit) is taken only to close in, and
+        // the offensive ones never retreat (a `move away` of its own is not an attack, and
+        // after a Dash it would walk them off from whoever they were closing on).
+        if first_suffices && self.shapes[i].retreats {
+            return true;
+        }
+        // An untargeted action is taken at most once a turn, or a policy would repeat a free
+        // action that does nothing until its safety cap.
+        let turn = self.clock.turn_seq;
+        if r.actions[i].target.kind == ir::TargetKind::None && self.ledger.used_in_turn(who, a, turn) {
+            return true;
+        }
+        // A cost that cannot change decides some answers before any plan: `HoldBack` would
+        // turn down every plan of it, or a pool without an overspend cannot pay it. Either
+        // way no target would give a candidate, so none is tried.
+        let Some((fixed, _)) = self.fixed_costs[i] else { return false };
+        if let Chosen::HoldBack(p, keep) = policy {
+            let pay = fixed.of(p);
+            if pay > 0 && self.world.pool(who, p) - pay < keep {
+                return true;
+            }
+        }
+        fixed.iter().any(|(p, amount)| {
+            amount > 0
+                && r.pools[p.index()].overspend.is_none()
+                && self.past_bounds(who, p, amount).is_ok_and(|x| x > 0)
+        })
+    }
+
+    /// Whether `who` may aim an action of this target kind (one that names others) at `t`.
+    #[inline]
+    fn may_target(&self, who: usize, t: usize, kind: ir::TargetKind) -> bool {
+        match kind {
+            ir::TargetKind::Enemy => self.world.relates(who, t, ir::Relation::Enemy) && self.world.standing(t),
+            ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally),
+            _ => t != who && self.world.standing(t),
+        }
+    }
+
+    /// The units a move closing in on the nearest enemy standing may take, most and fewest
+    /// (melee reach is adjacency on a grid, the same zone with zones); `None` when none is
+    /// needed or there is no one to close in on.
+    #[inline]
+    fn closing_in(&self, who: usize, nearest: &[usize]) -> Option<(i64, i64)> {
+        let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
+        // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy` finds
+        // it, but from the list already sorted.
+        let closest = nearest
+            .iter()
+            .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(o))
+            .map(|&o| self.world.distance(o, who))?;
+        (closest > reach).then_some((closest - reach, 1))
+    }
+
+    /// The plan of the action with the most units from `most` down to `fewest` it can pay
+    /// for (`units` only for costs per unit), and the code of the last refusal met.
+    #[allow(clippy::type_complexity)]
+    #[inline]
+    fn most_units(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        target: Option<usize>,
+        per_unit: bool,
+        (most, fewest): (i64, i64),
+    ) -> Result<(Option<(super::act::Plan, Option<i64>)>, Option<&'static str>), RunError> {
+        let mut refused = None;
+        if most - fewest <= LINEAR_UNITS {
+            let mut u = most;
+            while u >= fewest {
+                let units = per_unit.then_some(u);
+                match self.dry_plan(who, a, target, units)? {
+                    Ok(plan) => return Ok((Some((plan, units)), refused)),
+                    Err(rejected) => refused = Some(rejected.code),
+                }
+                if u == 0 {
+                    break;
+                }
+                u -= 1;
+            }
+            return Ok((None, refused));
+        }
+        // A long way to go (a far enemy): trying every count of units from the farthest down
+        // would take as long as the distance. The most it can pay for is found by halving
+        // instead, on the premise that a cost never falls as the units rise.
+        if let Err(rejected) = self.dry_plan(who, a, target, Some(fewest))? {
+            return Ok((None, Some(rejected.code)));
+        }
+        let (mut lo, mut hi) = (fewest, most);
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            match self.dry_plan(who, a, target, Some(mid))? {
+                Ok(_) => lo = mid,
+                Err(_) => hi = mid - 1,
+            }
+        }
+        let found = self.dry_plan(who, a, target, Some(lo))?.ok().map(|plan| (plan, Some(lo)));
+        Ok((found, None))
     }
 
     fn policy_turn(&mut self, who: usize, policy: Chosen) -> Result<Decision, RunError> {
@@ -439,16 +443,14 @@ impl<S: Sink> Engine<'_, S> {
         let mut declined = false;
         let mut chosen: Option<(usize, (ir::ActionId, Option<usize>))> = None;
         for (i, step) in self.controls[who].steps().iter().enumerate() {
-            match step {
-                Step::React { round: r, reaction, target } if *r == round && !self.controls[who].used[i] => {
-                    let Some(a) = self.action_id(reaction) else { continue };
-                    if let Some((_, default_target)) = offers.iter().find(|(x, _)| *x == a) {
-                        let t = target.as_deref().and_then(|t| self.participant(t)).or(*default_target);
-                        chosen = Some((i, (a, t)));
+            match *step {
+                Step::React { round: r, reaction, target } if r == round && !self.controls[who].used[i] => {
+                    if let Some((_, default_target)) = offers.iter().find(|(x, _)| *x == reaction) {
+                        chosen = Some((i, (reaction, target.or(*default_target))));
                         break;
                     }
                 }
-                Step::Decline { round: r } if *r == round => declined = true,
+                Step::Decline { round: r } if r == round => declined = true,
                 _ => {}
             }
         }
@@ -528,37 +530,23 @@ impl<S: Sink> Engine<'_, S> {
     /// A scripted `Ready` for this round, if any: the turn is spent waiting.
     pub fn ask_ready(&mut self, who: usize) -> Option<Readied> {
         let round = self.clock.round;
-        let r = self.ruleset();
-        let (action, on, target, keep) = self.take_step(who, |s| match s {
-            Step::Ready { round: rd, action, on, target, keep } if *rd == round => {
-                Some((action.clone(), on.clone(), target.clone(), *keep))
+        self.take_step(who, |s| match *s {
+            Step::Ready { round: rd, action, on, target, keep } if rd == round => {
+                Some(Readied { who, action, target, on, keep })
             }
             _ => None,
-        })?;
-        let action = self.action_id(&action)?;
-        let on = if let Some(a) = self.action_id(&on) {
-            ir::EventRef::Action(a)
-        } else if let Some(c) = r.categories.iter().position(|c| c.name == on) {
-            ir::EventRef::Category(ir::CategoryId(c as u32))
-        } else if let Some(k) = ir::ActionKind::from_word(&on) {
-            ir::EventRef::Kind(k)
-        } else {
-            ir::EventRef::Custom(ir::EventId(r.events.iter().position(|e| e.name == on)? as u32))
-        };
-        let target = target.as_deref().and_then(|t| self.participant(t));
-        Some(Readied { who, action, target, on, keep })
+        })
     }
 
     /// A scripted step for `who` matching `pick`, marked used.
     pub fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
-        let ControlState { spec, used, .. } = &mut self.controls[who];
-        let Controller::Script { steps, .. } = spec else { return None };
-        for (i, step) in steps.iter().enumerate() {
-            if used[i] {
+        let control = &mut self.controls[who];
+        for (step, used) in control.steps.iter().zip(control.used.iter_mut()) {
+            if *used {
                 continue;
             }
             if let Some(found) = pick(step) {
-                used[i] = true;
+                *used = true;
                 return Some(found);
             }
         }
@@ -567,13 +555,11 @@ impl<S: Sink> Engine<'_, S> {
 
     /// How far `who` moves its initiative, within ±`max`.
     pub fn ask_adjust(&mut self, who: usize, max: i64) -> i64 {
-        let steps = self.controls[who].steps().to_vec();
-        for (i, step) in steps.iter().enumerate() {
-            if let Step::Adjust { by } = step {
-                if !self.controls[who].used[i] {
-                    self.controls[who].used[i] = true;
-                    return (*by).clamp(-max.abs(), max.abs());
-                }
+        let control = &mut self.controls[who];
+        for (step, used) in control.steps.iter().zip(control.used.iter_mut()) {
+            if let (Step::Adjust { by }, false) = (step, *used) {
+                *used = true;
+                return (*by).clamp(-max.abs(), max.abs());
             }
         }
         0

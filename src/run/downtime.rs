@@ -46,9 +46,9 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Takes a rest for everyone. `slept` is the uninterrupted hours the downtime ended with
     /// (`None` without downtime: the rest is simply taken); a rest of `hours N` needs N.
-    pub fn rest(&mut self, name: &str, slept: Option<u32>) -> Result<(), RunError> {
+    pub fn rest(&mut self, rest: usize, slept: Option<u32>) -> Result<(), RunError> {
         let r = self.ruleset();
-        if let Some(rest) = r.rests.iter().find(|x| x.name == name) {
+        if let Some(rest) = r.rests.get(rest) {
             // Downtime is played in whole hours; a length in minutes is met by the minutes of
             // those hours.
             let (needed, per_hour, unit) = match (&rest.hours, &rest.minutes) {

@@ -85,7 +85,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let was = std::mem::replace(&mut self.pending.staging, staging);
         let done = self.flush().and_then(|()| {
             let outer = self.under(rule);
-            let done = self.run_flow(effects, c, cause);
+            let done = self.run_flow(effects, c, cause).map_err(|e| e.at(self.rule));
             self.rule = outer;
             done
         });

@@ -241,11 +241,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Plays the encounter to its end and returns why it ended.
-    pub fn encounter(
-        &mut self,
-        max_rounds: u32,
-        outro: Option<&super::scenario::OutroSpec>,
-    ) -> Result<String, RunError> {
+    pub fn encounter(&mut self, max_rounds: u32, outro: Option<super::scenario::Outro>) -> Result<String, RunError> {
         let names = self.names.who.clone();
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });
@@ -286,9 +282,9 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Winds the encounter down: the outro's effects for everyone; an outro that continues
     /// plays more rounds in table order, without initiative, upkeep and all (004).
-    fn outro(&mut self, spec: &super::scenario::OutroSpec, reason: &str) -> Result<String, RunError> {
+    fn outro(&mut self, spec: super::scenario::Outro, reason: &str) -> Result<String, RunError> {
         let r = self.ruleset();
-        let Some(outro) = r.outros.iter().find(|o| o.name == spec.name) else { return Ok(reason.to_string()) };
+        let Some(outro) = r.outros.get(spec.outro) else { return Ok(reason.to_string()) };
         self.clock.ended = None;
         for who in 0..self.world.n {
             let cause = Cause::Named(Name::from(outro.name.as_str()));

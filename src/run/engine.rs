@@ -116,7 +116,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             clock: Clock::default(),
             ledger: Ledger::default(),
             pending: Pending::default(),
-            controls: setup.controllers.iter().cloned().map(|c| ControlState::new(c, r)).collect(),
+            controls: setup.controllers.iter().map(ControlState::new).collect(),
             gm,
             gm_answers: setup.gm_answers.clone(),
             budget: Budget::default(),
@@ -138,12 +138,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             last_amount: Vec::new(),
             decisions: false,
             spend_events: r.pools.iter().any(|p| p.on_spend.is_some()),
-            scripted_reactions: setup.controllers.iter().any(|c| match c {
-                super::scenario::Controller::Script { steps, .. } => {
-                    steps.iter().any(|s| matches!(s, super::scenario::Step::React { .. }))
-                }
-                super::scenario::Controller::Policy(_) => false,
-            }),
+            scripted_reactions: setup
+                .controllers
+                .iter()
+                .any(|c| c.steps.iter().any(|s| matches!(s, super::controller::Step::React { .. }))),
             changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
         }

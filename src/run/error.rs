@@ -1,27 +1,47 @@
 //! Why a run could not finish.
 
 use super::budget::STEP_BUDGET;
-use crate::diagnostics::Code;
+use super::scenario::{Problem, Seg};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::Loc;
+use crate::source::{FileId, SourceMap, Span};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunError {
     /// The scenario names things the ruleset does not have (every problem listed).
-    Scenario(Vec<String>),
+    Scenario(Vec<Problem>),
     /// Triggers or thresholds kept firing each other; the names of the rules in the cycle.
     Cycle(Vec<String>),
     /// A rule could not be evaluated (a value overflowed, a `target` that is not there).
-    Rule(String),
+    Rule {
+        message: String,
+        /// The innermost rule under way when it failed, if the engine knew one.
+        rule: Option<Loc>,
+    },
     /// The sink stopped taking events (its output failed, e.g. a closed pipe): the encounter
     /// was abandoned at the start of the next round.
     Output,
 }
 
 impl RunError {
+    /// A rule that could not be applied; where, `at` adds.
+    pub fn rule(message: impl Into<String>) -> RunError {
+        RunError::Rule { message: message.into(), rule: None }
+    }
+
+    /// Says which rule was under way when a rule failed, unless a rule further in already said.
+    pub fn at(self, rule: Option<Loc>) -> RunError {
+        match self {
+            RunError::Rule { message, rule: None } => RunError::Rule { message, rule },
+            other => other,
+        }
+    }
+
     /// Says where a rule failed: each caller on the way out adds the rule it was running, so the
     /// message reads from the failing value out to the action or timing that began it.
     pub fn within(self, place: impl FnOnce() -> String) -> RunError {
         match self {
-            RunError::Rule(message) => RunError::Rule(format!("{message}, in {}", place())),
+            RunError::Rule { message, rule } => RunError::Rule { message: format!("{message}, in {}", place()), rule },
             other => other,
         }
     }
@@ -32,16 +52,66 @@ impl RunError {
         match self {
             RunError::Scenario(_) => Code::BadScenario,
             RunError::Cycle(_) => Code::TriggerCycle,
-            RunError::Rule(_) | RunError::Output => Code::RuleFailed,
+            RunError::Rule { .. } | RunError::Output => Code::RuleFailed,
         }
     }
+
+    /// Where the rule that failed is written, `FILE:LINE:COLUMN`, for a line without its source.
+    pub fn rule_place(&self, files: &[String]) -> Option<String> {
+        let RunError::Rule { rule: Some(loc), .. } = self else { return None };
+        let file = files.get(usize::from(loc.file))?;
+        Some(format!("{file}:{}:{}", loc.line, loc.column))
+    }
+
+    /// This error as diagnostics, for `diagnostics::render`: each scenario problem at its place
+    /// in `scenario` (the file in `sources` holding it, and the path to the scenario inside that
+    /// file, empty when the file is the scenario); a rule that failed at that rule, when
+    /// `sources` holds its file (named `files[loc.file]`, as `ir::Ruleset::files` names them).
+    /// `None` when there is no place to show: the caller says it in a line.
+    pub fn diagnostics(
+        &self,
+        sources: &SourceMap,
+        scenario: Option<(FileId, &[Seg])>,
+        files: &[String],
+    ) -> Option<Vec<Diagnostic>> {
+        match self {
+            RunError::Scenario(problems) => {
+                let (file, within) = scenario?;
+                let text = sources.text(file);
+                Some(problems.iter().map(|p| p.diagnostic(file, text, within)).collect())
+            }
+            RunError::Rule { rule: Some(loc), .. } => {
+                let name = files.get(usize::from(loc.file))?;
+                let file = (0..sources.names().count()).map(|i| FileId(i as u32)).find(|f| sources.name(*f) == name)?;
+                let (start, end) = span_in(sources.text(file), loc)?;
+                let span = Span::new(file, start, end);
+                Some(vec![Diagnostic::error(self.code(), span, self.to_string()).label("while applying this rule")])
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Where a `Loc` is in `text`: from its line and column (1-based, in characters) to the end of
+/// that line, as `why` shows a rule. `None` when the text has no such place.
+fn span_in(text: &str, loc: &Loc) -> Option<(usize, usize)> {
+    let line_start = match loc.line {
+        0 => return None,
+        1 => 0,
+        n => text.match_indices('\n').nth(n as usize - 2).map(|(i, _)| i + 1)?,
+    };
+    let line = &text[line_start..];
+    let line = line[..line.find('\n').unwrap_or(line.len())].trim_end();
+    let start = line.char_indices().nth((loc.column as usize).checked_sub(1)?).map(|(i, _)| i)?;
+    Some((line_start + start, line_start + line.len()))
 }
 
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Scenario(problems) => {
-                write!(f, "the scenario does not fit the ruleset:\n  {}", problems.join("\n  "))
+                f.write_str("the scenario does not fit the ruleset:")?;
+                problems.iter().try_for_each(|p| write!(f, "\n  {p}"))
             }
             RunError::Cycle(names) => write!(
                 f,
@@ -49,7 +119,7 @@ impl std::fmt::Display for RunError {
                 STEP_BUDGET,
                 names.join(" -> ")
             ),
-            RunError::Rule(message) => write!(f, "a rule could not be applied: {message}"),
+            RunError::Rule { message, .. } => write!(f, "a rule could not be applied: {message}"),
             RunError::Output => f.write_str("the trace could not be written, so the encounter was abandoned"),
         }
     }

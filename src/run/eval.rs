@@ -169,7 +169,9 @@ impl<S: Sink> Engine<'_, S> {
         let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
         let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
         let Some((count, sides)) = count.zip(sides) else {
-            return Err(RunError::Rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")));
+            return Err(
+                RunError::rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")).at(self.rule)
+            );
         };
         let (total, face) = self.roll(c.owner, count, sides);
         if first.is_none() {
@@ -232,11 +234,12 @@ impl<S: Sink> Engine<'_, S> {
 
     /// A value that overflowed or was divided by zero, for whom and when.
     fn arith(&self, c: &Ctx) -> RunError {
-        RunError::Rule(format!(
+        RunError::rule(format!(
             "a value overflowed or was divided by zero, for {} in round {}",
             self.names.who.get(c.owner).map_or("nobody", |n| &**n),
             self.clock.round
         ))
+        .at(self.rule)
     }
 
     /// The pool's max for `who`: the one found at setup when it cannot change, else evaluated.

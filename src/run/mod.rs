@@ -79,9 +79,14 @@ impl<'a, S: Sink> Runner<'a, S> {
     /// Plays one encounter; `seed` overrides the scenario's. Every event goes to the sink as it
     /// happens, so after an error the sink holds everything up to it.
     pub fn play(&mut self, seed: Option<u64>) -> Result<(), RunError> {
+        // A rule that failed outside any rule's effects is placed at the rule under way.
+        self.play_once(seed).map_err(|e| e.at(self.engine.rule))
+    }
+
+    fn play_once(&mut self, seed: Option<u64>) -> Result<(), RunError> {
         let (e, s) = (&mut self.engine, self.scenario);
         e.reset(&self.setup, seed.unwrap_or(s.seed))?;
-        let reason = e.encounter(s.rounds, s.outro.as_ref())?;
+        let reason = e.encounter(s.rounds, self.setup.outro)?;
         let (state, objects) = (e.final_state(), e.final_objects());
         e.emit(Event::EncounterEnd { reason, state, objects });
         e.clock.ended = None;
@@ -91,7 +96,7 @@ impl<'a, S: Sink> Runner<'a, S> {
             } else {
                 None
             };
-            if let Some(rest) = &after.rest {
+            if let Some(rest) = self.setup.rest {
                 e.rest(rest, slept)?;
             }
             if after.downtime_hours > 0 || after.rest.is_some() {

@@ -2,7 +2,14 @@
 //! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
 //! every name into an index once.
 
+mod place;
+mod problem;
+
+pub use place::{span_of, Seg};
+pub use problem::{Problem, What};
+
 use crate::ir::{self, Ruleset};
+use crate::run::controller::{self, Chosen, Control};
 use crate::run::world::MAX_POSITION;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -222,7 +229,8 @@ pub struct Resolved {
     pub pools: Vec<Vec<Option<i64>>>,
     /// Conditions held from the start, with who applied them (if the scenario says).
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
-    pub controllers: Vec<Controller>,
+    /// Per participant, its script and policy with every name resolved.
+    pub controllers: Vec<Control>,
     pub surprise: Option<u32>,
     /// `gm_answers`, checked: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
@@ -230,6 +238,17 @@ pub struct Resolved {
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects: name, kind, place (when lying), holders.
     pub objects: Vec<(String, ir::ObjectId, i64, Vec<usize>)>,
+    /// How the encounter is wound down (`outro`).
+    pub outro: Option<Outro>,
+    /// The rest taken after the encounter (`after.rest`), an index into the ruleset's rests.
+    pub rest: Option<usize>,
+}
+
+/// The scenario's `outro`, resolved: an index into the ruleset's outros and the rounds more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outro {
+    pub outro: usize,
+    pub rounds: u32,
 }
 
 /// Most participants in one encounter. A table never comes close; the runner's work per round
@@ -237,24 +256,16 @@ pub struct Resolved {
 /// a round and look like a hang. 1,000 take about half a second a round.
 pub const MAX_PARTICIPANTS: usize = 1000;
 
-/// Checks names in the scenario against the ruleset; every problem is listed.
-pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
+/// Checks names in the scenario against the ruleset, turning each into an index once; every
+/// problem is listed, each once, with where it is in the scenario.
+pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
     if s.participants.len() > MAX_PARTICIPANTS {
-        return Err(vec![format!(
-            "the scenario has {} participants; an encounter holds at most {MAX_PARTICIPANTS}",
-            s.participants.len()
-        )]);
+        let what = What::TooManyParticipants { count: s.participants.len() };
+        return Err(vec![Problem::new(vec![Seg::Field("participants")], what)]);
     }
-    let mut problems = Vec::new();
-    let find = |list: Vec<&str>, name: &str| list.iter().position(|n| *n == name);
-    let stat_names: Vec<&str> = r.stats.iter().map(|x| x.name.as_str()).collect();
-    let pool_names: Vec<&str> = r.pools.iter().map(|x| x.name.as_str()).collect();
-    let cond_names: Vec<&str> = r.conditions.iter().map(|x| x.name.as_str()).collect();
-    let action_names: Vec<&str> = r.actions.iter().map(|x| x.name.as_str()).collect();
-    let names: Vec<String> = s.participants.iter().map(|p| p.name.clone()).collect();
-    let mut side_names: Vec<String> = Vec::new();
+    let mut check = Resolver::new(s, r);
     let mut out = Resolved {
-        names: names.clone(),
+        names: check.names.iter().map(|n| n.to_string()).collect(),
         sides: Vec::new(),
         side_names: Vec::new(),
         players: Vec::new(),
@@ -267,255 +278,362 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<String>> {
         gm_answers: Vec::new(),
         terrain: Vec::new(),
         objects: Vec::new(),
+        outro: None,
+        rest: None,
     };
     if s.participants.is_empty() {
-        problems.push("the scenario has no participants".to_string());
+        check.problem(vec![Seg::Field("participants")], What::NoParticipants);
     }
     for (i, p) in s.participants.iter().enumerate() {
-        if names[..i].contains(&p.name) {
-            problems.push(format!("two participants are named `{}`", p.name));
+        check.participant(i, p, &mut out);
+    }
+    check.surprise(&mut out);
+    check.wind_down(&mut out);
+    check.gm_answers(&mut out);
+    check.terrain(&mut out);
+    check.objects(&mut out);
+    let Resolver { problems, side_names, .. } = check;
+    out.side_names = side_names;
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problem::once_each(problems))
+    }
+}
+
+/// What `resolve` works with: the ruleset's names, the scenario's, and the problems found.
+struct Resolver<'a> {
+    s: &'a Scenario,
+    r: &'a Ruleset,
+    /// The participants' names, in seating order.
+    names: Vec<&'a str>,
+    side_names: Vec<String>,
+    problems: Vec<Problem>,
+}
+
+/// The index of `name` among `names`, or its problem: the ruleset (or the scenario) has no
+/// `kind` of that name.
+fn find<'n>(names: impl Iterator<Item = &'n str> + Clone, name: &str, kind: &'static str) -> Result<usize, What> {
+    names.clone().position(|n| n == name).ok_or_else(|| What::Unknown {
+        kind,
+        name: name.to_string(),
+        candidates: names.map(str::to_string).collect(),
+    })
+}
+
+fn at(path: &[Seg], more: impl IntoIterator<Item = Seg>) -> Vec<Seg> {
+    path.iter().cloned().chain(more).collect()
+}
+
+impl<'a> Resolver<'a> {
+    fn new(s: &'a Scenario, r: &'a Ruleset) -> Resolver<'a> {
+        let names = s.participants.iter().map(|p| p.name.as_str()).collect();
+        Resolver { s, r, names, side_names: Vec::new(), problems: Vec::new() }
+    }
+
+    fn problem(&mut self, at: Vec<Seg>, what: What) {
+        self.problems.push(Problem::new(at, what));
+    }
+
+    /// The problem of `who` (a participant, `outro`, ...) at `at`, if `found` is one.
+    fn found<T>(&mut self, who: &str, at: Vec<Seg>, found: Result<T, What>) -> Option<T> {
+        match found {
+            Ok(x) => Some(x),
+            Err(what) => {
+                self.problems.push(Problem::new(at, what).of(who));
+                None
+            }
         }
-        let side = match side_names.iter().position(|n| *n == p.side) {
+    }
+
+    fn participant_index(&mut self, who: &str, at: Vec<Seg>, name: &str) -> Option<usize> {
+        let found = find(self.names.iter().copied(), name, "participant");
+        self.found(who, at, found)
+    }
+
+    fn participant(&mut self, i: usize, p: &ParticipantSpec, out: &mut Resolved) {
+        let here = [Seg::Field("participants"), Seg::Index(i)];
+        let r = self.r;
+        if self.names[..i].contains(&p.name.as_str()) {
+            self.problem(at(&here, [Seg::Field("name")]), What::SameName { name: p.name.clone() });
+        }
+        let side = match self.side_names.iter().position(|n| *n == p.side) {
             Some(x) => x,
             None => {
-                side_names.push(p.side.clone());
-                side_names.len() - 1
+                self.side_names.push(p.side.clone());
+                self.side_names.len() - 1
             }
         };
         out.sides.push(side as u32);
         out.players.push(p.player);
-        if p.position.abs() > MAX_POSITION {
-            problems.push(format!(
-                "{}: position {} is farther from 0 than tempo places anyone ({MAX_POSITION})",
-                p.name, p.position
-            ));
-        }
-        if let ir::Space::Zones(zones) = &r.space {
-            if p.position < 0 || p.position >= zones.len() as i64 {
-                problems.push(format!(
-                    "{}: position {} is not a zone of the ruleset (zones 0 to {}: {})",
-                    p.name,
-                    p.position,
-                    zones.len().saturating_sub(1),
-                    zones.join(", ")
-                ));
-            }
-        }
+        self.position(&here, p);
         out.positions.push(p.position);
         let mut stats = vec![None; r.stats.len()];
         for (name, value) in &p.stats {
-            match find(stat_names.clone(), name) {
-                Some(x) => stats[x] = Some(*value),
-                None => problems.push(unknown(&p.name, "stat", name, &stat_names)),
+            let found = find(r.stats.iter().map(|x| x.name.as_str()), name, "stat");
+            if let Some(x) = self.found(&p.name, at(&here, [Seg::Field("stats"), Seg::Key(name.clone())]), found) {
+                stats[x] = Some(*value);
             }
         }
         out.stats.push(stats);
         let mut pools = vec![None; r.pools.len()];
         for (name, value) in &p.pools {
-            match find(pool_names.clone(), name) {
-                Some(x) => pools[x] = Some(*value),
-                None => problems.push(unknown(&p.name, "pool", name, &pool_names)),
+            let found = find(r.pools.iter().map(|x| x.name.as_str()), name, "pool");
+            if let Some(x) = self.found(&p.name, at(&here, [Seg::Field("pools"), Seg::Key(name.clone())]), found) {
+                pools[x] = Some(*value);
             }
         }
         out.pools.push(pools);
+        let conditions = self.conditions(&here, p);
+        out.conditions.push(conditions);
+        let control = self.controller(&at(&here, [Seg::Field("controller")]), p);
+        out.controllers.push(control);
+    }
+
+    fn position(&mut self, here: &[Seg], p: &ParticipantSpec) {
+        let place = at(here, [Seg::Field("position")]);
+        if p.position.abs() > MAX_POSITION {
+            self.problems.push(Problem::new(place.clone(), What::FarPosition { position: p.position }).of(&p.name));
+        }
+        if let ir::Space::Zones(zones) = &self.r.space {
+            if p.position < 0 || p.position >= zones.len() as i64 {
+                let what = What::NotAZone { position: p.position, zones: zones.clone() };
+                self.problems.push(Problem::new(place, what).of(&p.name));
+            }
+        }
+    }
+
+    fn conditions(&mut self, here: &[Seg], p: &ParticipantSpec) -> Vec<(ir::ConditionId, Option<usize>)> {
         let mut conds = Vec::new();
-        for held in &p.conditions {
+        for (j, held) in p.conditions.iter().enumerate() {
+            let held_at = at(here, [Seg::Field("conditions"), Seg::Index(j)]);
             let (name, by) = match held {
                 HeldSpec::Name(name) => (name, None),
                 HeldSpec::From { name, by } => (name, Some(by)),
             };
-            let source = match by {
-                Some(by) => match names.iter().position(|n| n == by) {
-                    Some(w) => Some(w),
-                    None => {
-                        let known: Vec<&str> = names.iter().map(String::as_str).collect();
-                        problems.push(unknown(&p.name, "participant", by, &known));
-                        None
-                    }
-                },
-                None => None,
-            };
-            match find(cond_names.clone(), name) {
-                Some(x) => conds.push((ir::ConditionId(x as u32), source)),
-                None => problems.push(unknown(&p.name, "condition", name, &cond_names)),
+            let source = by.and_then(|by| self.participant_index(&p.name, at(&held_at, [Seg::Field("by")]), by));
+            let found = find(self.r.conditions.iter().map(|x| x.name.as_str()), name, "condition");
+            if let Some(x) = self.found(&p.name, at(&held_at, [Seg::Field("name")]), found) {
+                conds.push((ir::ConditionId(x as u32), source));
             }
         }
-        out.conditions.push(conds);
-        let mut check_policy = |policy: &Policy| {
-            if let Policy::HoldBack { pool, .. } = policy {
-                if find(pool_names.clone(), pool).is_none() {
-                    problems.push(unknown(&p.name, "pool", pool, &pool_names));
+        conds
+    }
+
+    /// A policy with its pool resolved; `Aggressive` stands in for one that names no pool of
+    /// the ruleset (a problem, so it never runs).
+    fn policy(&mut self, who: &str, here: &[Seg], policy: &Policy) -> Chosen {
+        match policy {
+            Policy::Aggressive => Chosen::Aggressive,
+            Policy::Greedy => Chosen::Greedy,
+            Policy::Random => Chosen::Random,
+            Policy::Passive => Chosen::Passive,
+            Policy::HoldBack { pool, keep } => {
+                let found = find(self.r.pools.iter().map(|x| x.name.as_str()), pool, "pool");
+                match self.found(who, at(here, [Seg::Field("pool")]), found) {
+                    Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
+                    None => Chosen::Aggressive,
                 }
             }
-        };
+        }
+    }
+
+    fn controller(&mut self, here: &[Seg], p: &ParticipantSpec) -> Control {
         match &p.controller {
-            Controller::Policy(policy) => check_policy(policy),
+            Controller::Policy(policy) => Control { steps: Vec::new(), policy: self.policy(&p.name, here, policy) },
             Controller::Script { steps, fallback } => {
-                check_policy(fallback);
-                for step in steps {
-                    let (action, target) = match step {
-                        Step::Act { action, target, .. } => (Some(action), target.as_ref()),
-                        Step::React { reaction, target, .. } => (Some(reaction), target.as_ref()),
-                        Step::Stay { after } | Step::Delay { after, .. } => (None, Some(after)),
-                        Step::Ready { action, target, on, .. } => {
-                            let known = action_names.contains(&on.as_str())
-                                || r.categories.iter().any(|c| &c.name == on)
-                                || r.events.iter().any(|e| &e.name == on)
-                                || ir::ActionKind::from_word(on).is_some();
-                            if !known {
-                                problems.push(format!("{}: `Ready` waits for `{on}`, which is no action, category, kind or event of the ruleset", p.name));
-                            }
-                            (Some(action), target.as_ref())
-                        }
-                        _ => (None, None),
-                    };
-                    if let Some(a) = action {
-                        if find(action_names.clone(), a).is_none() {
-                            problems.push(unknown(&p.name, "action", a, &action_names));
-                        }
-                    }
-                    if let Some(t) = target {
-                        if !names.contains(t) {
-                            let all: Vec<&str> = names.iter().map(String::as_str).collect();
-                            problems.push(unknown(&p.name, "target participant", t, &all));
-                        }
-                    }
+                let policy = self.policy(&p.name, &at(here, [Seg::Field("fallback")]), fallback);
+                let mut resolved = Vec::with_capacity(steps.len());
+                for (k, step) in steps.iter().enumerate() {
+                    let step_at = at(here, [Seg::Field("steps"), Seg::Index(k)]);
+                    // A step naming something unknown is a problem, so the script never runs:
+                    // the index 0 put in its place is never read.
+                    resolved.push(self.step(&p.name, &step_at, step));
                 }
-            }
-        }
-        out.controllers.push(p.controller.clone());
-    }
-    if let Some(side) = &s.surprise {
-        match side_names.iter().position(|n| n == side) {
-            Some(x) => out.surprise = Some(x as u32),
-            None => problems.push(format!("the surprising side `{side}` has no participants")),
-        }
-        if r.surprise.is_none() {
-            problems.push("the scenario has a surprise side, but the ruleset has no `surprise round`".to_string());
-        }
-    }
-    if let Some(outro) = &s.outro {
-        if !r.outros.iter().any(|x| x.name == outro.name) {
-            let outros: Vec<&str> = r.outros.iter().map(|x| x.name.as_str()).collect();
-            problems.push(unknown("outro", "outro", &outro.name, &outros));
-        }
-    }
-    if let Some(after) = &s.after {
-        if let Some(rest) = &after.rest {
-            if !r.rests.iter().any(|x| &x.name == rest) {
-                let rests: Vec<&str> = r.rests.iter().map(|x| x.name.as_str()).collect();
-                problems.push(unknown("after", "rest", rest, &rests));
+                Control { steps: resolved, policy }
             }
         }
     }
-    if !s.gm_answers.is_empty() {
-        let questions = crate::ir::validate::gm_questions(r);
-        for (question, answer) in &s.gm_answers {
-            match questions.iter().find(|(q, _)| q == question) {
-                Some((_, options)) => match options.iter().position(|o| o == answer) {
-                    Some(i) => out.gm_answers.push((question.clone(), i)),
+
+    fn action(&mut self, who: &str, step_at: &[Seg], field: &'static str, name: &str) -> ir::ActionId {
+        let found = find(self.r.actions.iter().map(|x| x.name.as_str()), name, "action");
+        let index = self.found(who, at(step_at, [Seg::Field(field)]), found);
+        ir::ActionId(index.unwrap_or(0) as u32)
+    }
+
+    fn target(&mut self, who: &str, step_at: &[Seg], field: &'static str, name: Option<&String>) -> Option<usize> {
+        let name = name?;
+        let found = find(self.names.iter().copied(), name, "participant").map_err(|what| match what {
+            What::Unknown { name, candidates, .. } => What::Unknown { kind: "target participant", name, candidates },
+            other => other,
+        });
+        let index = self.found(who, at(step_at, [Seg::Field(field)]), found);
+        Some(index.unwrap_or(0))
+    }
+
+    fn step(&mut self, who: &str, step_at: &[Seg], step: &Step) -> controller::Step {
+        use controller::Step as S;
+        match step {
+            Step::Act { round, action, target, units } => S::Act {
+                round: *round,
+                action: self.action(who, step_at, "action", action),
+                target: self.target(who, step_at, "target", target.as_ref()),
+                units: *units,
+            },
+            Step::EndTurn { round } => S::EndTurn { round: *round },
+            Step::React { round, reaction, target } => S::React {
+                round: *round,
+                reaction: self.action(who, step_at, "reaction", reaction),
+                target: self.target(who, step_at, "target", target.as_ref()),
+            },
+            Step::Decline { round } => S::Decline { round: *round },
+            Step::Choose { answer } => S::Choose { answer: answer.clone() },
+            Step::Adjust { by } => S::Adjust { by: *by },
+            Step::Stay { after } => S::Stay { after: self.target(who, step_at, "after", Some(after)).unwrap_or(0) },
+            Step::Delay { round, after } => {
+                S::Delay { round: *round, after: self.target(who, step_at, "after", Some(after)).unwrap_or(0) }
+            }
+            Step::Leave { round } => S::Leave { round: *round },
+            Step::Ready { round, action, on, target, keep } => {
+                let on = match ready_on(self.r, on) {
+                    Some(event) => event,
                     None => {
-                        let options: Vec<&str> = options.iter().map(String::as_str).collect();
-                        problems.push(unknown(&format!("gm_answers (\"{question}\")"), "option", answer, &options));
+                        let what = What::ReadyOn { on: on.clone(), candidates: ready_candidates(self.r) };
+                        self.problems.push(Problem::new(at(step_at, [Seg::Field("on")]), what).of(who));
+                        ir::EventRef::Action(ir::ActionId(0))
                     }
-                },
-                None => {
-                    let asked: Vec<&str> = questions.iter().map(|(q, _)| q.as_str()).collect();
-                    problems.push(unknown("gm_answers", "GM question", question, &asked));
+                };
+                S::Ready {
+                    round: *round,
+                    action: self.action(who, step_at, "action", action),
+                    on,
+                    target: self.target(who, step_at, "target", target.as_ref()),
+                    keep: *keep,
                 }
             }
         }
     }
-    let terrain_names: Vec<&str> = r.terrains.iter().map(|x| x.name.as_str()).collect();
-    for t in &s.terrain {
-        let to = t.to.unwrap_or(t.from);
-        if t.from.abs() > MAX_POSITION || to.abs() > MAX_POSITION {
-            problems.push(format!(
-                "terrain `{}`: its places are farther from 0 than tempo places anyone ({MAX_POSITION})",
-                t.kind
-            ));
+
+    fn surprise(&mut self, out: &mut Resolved) {
+        let Some(side) = &self.s.surprise else { return };
+        match self.side_names.iter().position(|n| n == side) {
+            Some(x) => out.surprise = Some(x as u32),
+            None => self.problem(vec![Seg::Field("surprise")], What::NoSuchSide { side: side.clone() }),
         }
-        if matches!(r.space, ir::Space::Zones(_) | ir::Space::None) {
-            problems.push(format!(
-                "terrain `{}`: terrain lies on the places of `space grid`, which the ruleset does not use",
-                t.kind
-            ));
-        }
-        match terrain_names.iter().position(|n| *n == t.kind) {
-            Some(k) => out.terrain.push((t.from.min(to), t.from.max(to), ir::TerrainId(k as u32))),
-            None => problems.push(unknown(&format!("terrain at {}", t.from), "terrain", &t.kind, &terrain_names)),
+        if self.r.surprise.is_none() {
+            self.problem(vec![Seg::Field("surprise")], What::NoSurpriseRound);
         }
     }
-    let object_names: Vec<&str> = r.objects.iter().map(|x| x.name.as_str()).collect();
-    for o in &s.objects {
-        let name = o.name.clone().unwrap_or_else(|| o.kind.clone());
-        let kind = object_names.iter().position(|n| *n == o.kind);
-        if kind.is_none() {
-            problems.push(unknown(&format!("object `{name}`"), "object", &o.kind, &object_names));
+
+    /// The outro and the rest after the encounter.
+    fn wind_down(&mut self, out: &mut Resolved) {
+        let r = self.r;
+        if let Some(outro) = &self.s.outro {
+            let found = find(r.outros.iter().map(|x| x.name.as_str()), &outro.name, "outro");
+            let index = self.found("outro", vec![Seg::Field("outro"), Seg::Field("name")], found);
+            out.outro = index.map(|i| Outro { outro: i, rounds: outro.rounds });
         }
-        let mut holders = Vec::new();
-        for h in &o.held_by {
-            match names.iter().position(|n| n == h) {
-                Some(w) if !holders.contains(&w) => holders.push(w),
-                Some(_) => {}
-                None => {
-                    let known: Vec<&str> = names.iter().map(String::as_str).collect();
-                    problems.push(unknown(&format!("object `{name}`"), "participant", h, &known));
-                }
-            }
-        }
-        let at = match (o.at, o.held_by.is_empty()) {
-            (Some(at), true) => {
-                if at.abs() > MAX_POSITION {
-                    problems.push(format!(
-                        "object `{name}`: place {at} is farther from 0 than tempo places anyone ({MAX_POSITION})"
-                    ));
-                }
-                at
-            }
-            (None, false) => 0,
-            _ => {
-                problems.push(format!(
-                    "object `{name}`: say where it is, either `at: PLACE` or `held_by: [\"NAME\", ...]`"
-                ));
-                0
-            }
-        };
-        if let Some(k) = kind {
-            out.objects.push((name, ir::ObjectId(k as u32), at, holders));
+        if let Some(rest) = self.s.after.as_ref().and_then(|a| a.rest.as_ref()) {
+            let found = find(r.rests.iter().map(|x| x.name.as_str()), rest, "rest");
+            out.rest = self.found("after", vec![Seg::Field("after"), Seg::Field("rest")], found);
         }
     }
-    out.side_names = side_names;
-    if problems.is_empty() {
-        Ok(out)
+
+    fn gm_answers(&mut self, out: &mut Resolved) {
+        if self.s.gm_answers.is_empty() {
+            return;
+        }
+        let questions = crate::ir::validate::gm_questions(self.r);
+        for (question, answer) in &self.s.gm_answers {
+            let found = find(questions.iter().map(|(q, _)| q.as_str()), question, "GM question");
+            let Some(q) = self.found("gm_answers", vec![Seg::Field("gm_answers"), Seg::Key(question.clone())], found)
+            else {
+                continue;
+            };
+            let found = find(questions[q].1.iter().map(String::as_str), answer, "option");
+            let whose = format!("gm_answers (\"{question}\")");
+            let place = vec![Seg::Field("gm_answers"), Seg::Value(question.clone())];
+            if let Some(i) = self.found(&whose, place, found) {
+                out.gm_answers.push((question.clone(), i));
+            }
+        }
+    }
+
+    fn terrain(&mut self, out: &mut Resolved) {
+        let r = self.r;
+        for (j, t) in self.s.terrain.iter().enumerate() {
+            let here = vec![Seg::Field("terrain"), Seg::Index(j)];
+            let to = t.to.unwrap_or(t.from);
+            if t.from.abs() > MAX_POSITION || to.abs() > MAX_POSITION {
+                self.problem(here.clone(), What::FarTerrain { kind: t.kind.clone() });
+            }
+            if matches!(r.space, ir::Space::Zones(_) | ir::Space::None) {
+                self.problem(here.clone(), What::TerrainWithoutGrid { kind: t.kind.clone() });
+            }
+            let found = find(r.terrains.iter().map(|x| x.name.as_str()), &t.kind, "terrain");
+            let whose = format!("terrain at {}", t.from);
+            if let Some(k) = self.found(&whose, at(&here, [Seg::Field("kind")]), found) {
+                out.terrain.push((t.from.min(to), t.from.max(to), ir::TerrainId(k as u32)));
+            }
+        }
+    }
+
+    fn objects(&mut self, out: &mut Resolved) {
+        let r = self.r;
+        for (j, o) in self.s.objects.iter().enumerate() {
+            let here = vec![Seg::Field("objects"), Seg::Index(j)];
+            let name = o.name.clone().unwrap_or_else(|| o.kind.clone());
+            let whose = format!("object `{name}`");
+            let found = find(r.objects.iter().map(|x| x.name.as_str()), &o.kind, "object");
+            let kind = self.found(&whose, at(&here, [Seg::Field("kind")]), found);
+            let mut holders = Vec::new();
+            for (h, holder) in o.held_by.iter().enumerate() {
+                let place = at(&here, [Seg::Field("held_by"), Seg::Index(h)]);
+                match self.participant_index(&whose, place, holder) {
+                    Some(w) if !holders.contains(&w) => holders.push(w),
+                    _ => {}
+                }
+            }
+            let place = match (o.at, o.held_by.is_empty()) {
+                (Some(place), true) => {
+                    if place.abs() > MAX_POSITION {
+                        self.problem(at(&here, [Seg::Field("at")]), What::FarObject { name: name.clone(), place });
+                    }
+                    place
+                }
+                (None, false) => 0,
+                _ => {
+                    self.problem(here, What::ObjectNowhere { name: name.clone() });
+                    0
+                }
+            };
+            if let Some(k) = kind {
+                out.objects.push((name, ir::ObjectId(k as u32), place, holders));
+            }
+        }
+    }
+}
+
+/// What a `Ready` step's `on` names: an action, else a category, else an action kind, else an
+/// event of the ruleset, in that order.
+fn ready_on(r: &Ruleset, on: &str) -> Option<ir::EventRef> {
+    if let Some(a) = r.actions.iter().position(|a| a.name == on) {
+        Some(ir::EventRef::Action(ir::ActionId(a as u32)))
+    } else if let Some(c) = r.categories.iter().position(|c| c.name == on) {
+        Some(ir::EventRef::Category(ir::CategoryId(c as u32)))
+    } else if let Some(k) = ir::ActionKind::from_word(on) {
+        Some(ir::EventRef::Kind(k))
     } else {
-        // Once per problem: a name misspelt in ten script steps is one mistake.
-        let mut seen = std::collections::BTreeSet::new();
-        problems.retain(|p| seen.insert(p.clone()));
-        Err(problems)
+        let e = r.events.iter().position(|e| e.name == on)?;
+        Some(ir::EventRef::Custom(ir::EventId(e as u32)))
     }
 }
 
-/// Where a problem of `resolve` is written in the scenario's text: the byte offsets of the first
-/// string literal (`"jabb"`) holding the first name the problem quotes in backticks, if any.
-pub fn locate(text: &str, problem: &str) -> Option<(usize, usize)> {
-    let start = problem.find('`')? + 1;
-    let len = problem[start..].find('`')?;
-    let needle = format!("\"{}\"", &problem[start..start + len]);
-    text.find(&needle).map(|at| (at, at + needle.len()))
-}
-
-/// The 1-based line and character column of a byte offset in `text`.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
-}
-
-fn unknown(who: &str, what: &str, name: &str, known: &[&str]) -> String {
-    let hint = crate::diagnostics::did_you_mean(name, known.iter().copied())
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
-    format!("{who}: the ruleset has no {what} `{name}`{hint}")
+/// Every name a `Ready` step's `on` may take, for "did you mean".
+fn ready_candidates(r: &Ruleset) -> Vec<String> {
+    let actions = r.actions.iter().map(|a| a.name.clone());
+    let categories = r.categories.iter().map(|c| c.name.clone());
+    let kinds = ir::ActionKind::ALL.into_iter().map(|k| k.word().to_string());
+    let events = r.events.iter().map(|e| e.name.clone());
+    actions.chain(categories).chain(kinds).chain(events).collect()
 }

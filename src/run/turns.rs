@@ -160,8 +160,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// true when the queue changed.
     pub(super) fn delay(&mut self, who: usize, queue: &mut Vec<Vec<usize>>, at: usize) -> bool {
         let round = self.clock.round;
-        let Some(after) = self.take_step(who, |s| match s {
-            super::scenario::Step::Delay { round: r, after } if *r == round => Some(after.clone()),
+        let Some(other) = self.take_step(who, |s| match s {
+            super::controller::Step::Delay { round: r, after } if *r == round => Some(*after),
             _ => None,
         }) else {
             return false;
@@ -171,7 +171,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.not_allowed(who, "delay", "the ruleset does not allow delaying");
             return false;
         }
-        let Some(other) = self.names.who.iter().position(|n| **n == *after) else { return false };
+        let after = self.names.who[other].clone();
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
             let event = Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() };
@@ -203,8 +203,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub(super) fn stays(&mut self) -> Result<(), RunError> {
         let mut moved = false;
         for who in 0..self.world.n {
-            let Some(after) = self.take_step(who, |s| match s {
-                super::scenario::Step::Stay { after } => Some(after.clone()),
+            let Some(other) = self.take_step(who, |s| match s {
+                super::controller::Step::Stay { after } => Some(*after),
                 _ => None,
             }) else {
                 continue;
@@ -213,7 +213,6 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.not_allowed(who, "stay", "the ruleset does not allow staying");
                 continue;
             }
-            let Some(other) = self.names.who.iter().position(|n| **n == *after) else { continue };
             let mine = self.world.order().iter().position(|g| g.contains(&who));
             let theirs = self.world.order().iter().position(|g| g.contains(&other));
             if let (Some(m), Some(t)) = (mine, theirs) {
@@ -339,7 +338,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let round = self.clock.round;
             if self
-                .take_step(who, |s| matches!(s, super::scenario::Step::Leave { round: r } if *r == round).then_some(()))
+                .take_step(who, |s| {
+                    matches!(s, super::controller::Step::Leave { round: r } if *r == round).then_some(())
+                })
                 .is_some()
             {
                 self.world.set_present(who, false);

@@ -83,7 +83,7 @@ impl<'a> Counter<'a> {
         if tally.ended() {
             Ok(tally)
         } else {
-            Err(RunError::Rule("the encounter did not reach its end".into()))
+            Err(RunError::rule("the encounter did not reach its end"))
         }
     }
 

@@ -1,0 +1,72 @@
+//! Scenario and run-time problems are diagnostics: each at its place (the value at fault in the
+//! scenario, the rule under way in the ruleset), with "did you mean", rendered as the
+//! ruleset's are, for the terminal (no colour, 80 columns) and as JSON.
+
+use tempo::check::compile_path;
+use tempo::diagnostics::render;
+use tempo::run::{scenario, RunError, Runner};
+use tempo::source::SourceMap;
+
+const STYLE: render::TextStyle = render::TextStyle { color: false, width: 80 };
+
+fn ruleset(path: &str) -> tempo::ir::Ruleset {
+    compile_path(std::path::Path::new(path)).ruleset.expect("compiles")
+}
+
+#[test]
+fn scenario_problems_are_placed_with_did_you_mean() {
+    let path = "tests/scenario/misfit.ron";
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = scenario::parse(&text).expect("parses");
+    let r = ruleset("rulesets/frontiers.rules");
+    let Err(e) = Runner::new(&r, &s, Vec::<tempo::run::trace::Record>::new()) else { panic!("refused") };
+    let mut sources = SourceMap::new();
+    let file = sources.add(path, text.clone());
+    let diagnostics = e.diagnostics(&sources, Some((file, &[])), &r.files).expect("placed");
+    // Every problem is at the name it is about, `Ready`'s too.
+    let at = |needle: &str| text.find(needle).unwrap();
+    let starts: Vec<usize> = diagnostics.iter().map(|d| d.primary.span.start as usize).collect();
+    let want = ["\"finese\"", "\"Brut\"", "\"atack\"", "\"hitt\"", "\"apx\""].map(at);
+    assert_eq!(starts, want, "{diagnostics:#?}");
+    let helps: Vec<Option<&str>> = diagnostics.iter().map(|d| d.help.as_deref()).collect();
+    assert_eq!(
+        helps,
+        [
+            Some("did you mean `finesse`?"),
+            Some("did you mean `Brute`?"),
+            Some("did you mean `attack`?"),
+            Some("did you mean `hit`?"),
+            Some("did you mean `ap`?"),
+        ]
+    );
+    insta::assert_snapshot!("misfit-text", render::to_text(&diagnostics, &sources, STYLE));
+    insta::assert_snapshot!("misfit-json", render::to_json(&diagnostics, &sources));
+    // The one-line form (`tempo compare`, the language server) says the same.
+    assert!(e.to_string().contains("Aria: `Ready` waits for `hitt`, which is no action, category, kind or event of the ruleset; did you mean `hit`?"), "{e}");
+}
+
+#[test]
+fn a_problem_in_a_test_file_is_found_under_its_scenario_field() {
+    let text = r#"(ruleset: "x.rules", scenario: (rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"sped": 1}, controller: Policy(Passive)),
+]))"#;
+    let path = [scenario::Seg::Field("scenario"), scenario::Seg::Field("participants"), scenario::Seg::Index(0)];
+    let stat = [&path[..], &[scenario::Seg::Field("stats"), scenario::Seg::Key("sped".into())]].concat();
+    let (start, end) = scenario::span_of(text, &stat).expect("reads");
+    assert_eq!(&text[start..end], "\"sped\"");
+}
+
+#[test]
+fn a_rule_that_fails_is_shown_at_the_rule_under_way() {
+    let r = ruleset("tests/runtime/overflow.rules");
+    let s = scenario::parse(&std::fs::read_to_string("tests/runtime/start.ron").unwrap()).unwrap();
+    let mut runner = Runner::new(&r, &s, Vec::<tempo::run::trace::Record>::new()).expect("fits");
+    let e = runner.play(None).expect_err("overflows");
+    let RunError::Rule { rule: Some(loc), .. } = &e else { panic!("no rule: {e:?}") };
+    assert_eq!((loc.line, loc.column), (7, 1), "the action `boom`");
+    assert_eq!(e.rule_place(&r.files).as_deref(), Some("tests/runtime/overflow.rules:7:1"));
+    let (sources, _) = tempo::why::sources_of(&r, |name| std::fs::read_to_string(name).ok());
+    let diagnostics = e.diagnostics(&sources, None, &r.files).expect("placed");
+    insta::assert_snapshot!("rule-failed-text", render::to_text(&diagnostics, &sources, STYLE));
+    insta::assert_snapshot!("rule-failed-json", render::to_json(&diagnostics, &sources));
+}
