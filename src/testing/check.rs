@@ -3,8 +3,9 @@
 
 use super::file::{self, FinalState, Pattern, TestFile};
 use super::golden;
+use crate::check::Limits;
 #[cfg(feature = "fs")]
-use crate::check::{Limits, RulesetError};
+use crate::check::RulesetError;
 #[cfg(feature = "fs")]
 use crate::diagnostics::render::{self, TextStyle};
 use crate::ir::Ruleset;
