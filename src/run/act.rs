@@ -104,12 +104,12 @@ impl<S: Sink> Engine<'_, S> {
         if self.clock.surprise_round && self.world.surprised[who] {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
-        if let Some(c) = self.world.blocked(who, kind) {
+        if let Some(c) = self.world.held.blocked(who, kind) {
             let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
             refuse!(self, @ rule, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
-        if self.shapes[a.index()].moves {
-            if let Some(c) = self.world.movement_blocked(who) {
+        if self.tables.shapes[a.index()].moves {
+            if let Some(c) = self.world.held.movement_blocked(who) {
                 let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
                 refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
             }
@@ -221,7 +221,7 @@ impl<S: Sink> Engine<'_, S> {
             if amount <= 0 {
                 continue;
             }
-            if let Some(c) = self.world.spend_blocked(who, p) {
+            if let Some(c) = self.world.held.spend_blocked(who, p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
                 refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
@@ -276,7 +276,7 @@ impl<S: Sink> Engine<'_, S> {
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     pay.add(c.pool, amount)?;
-                    ok &= self.world.spend_blocked(p, c.pool).is_none();
+                    ok &= self.world.held.spend_blocked(p, c.pool).is_none();
                 }
                 // The partner pays for the same action: `adjust cost` applies to its share too,
                 // judged from its side (004: a combo in the Final Phase costs the partner more).
@@ -317,7 +317,7 @@ impl<S: Sink> Engine<'_, S> {
         ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<(Costs, Option<ir::Loc>), RunError> {
-        if let Some(fixed) = self.fixed_costs[a.index()] {
+        if let Some(fixed) = self.tables.fixed_costs[a.index()] {
             // Every test run in a debug build holds the shortcut to the evaluation.
             debug_assert_eq!(Some(fixed), self.evaluated_cost(a, ctx, units).ok());
             return Ok(fixed);
@@ -524,7 +524,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         // Payments that are events (`emit EVENT on spend`): the payer's, then a partner's.
-        if self.spend_events {
+        if self.tables.spend_events {
             self.spent(&plan.paid, &ctx)?;
             for &(p, pay) in plan.partners.iter().flat_map(|b| b.iter()) {
                 self.spent(&pay, &Ctx { owner: p, ..ctx })?;
@@ -671,8 +671,10 @@ impl<S: Sink> Engine<'_, S> {
         // offer (a large function, with its stack frame) is called only for the others.
         let moment = if interrupting { super::shape::ANSWERS_BEFORE } else { super::shape::ANSWERS_AFTER };
         let bits = match info.action {
-            Some(a) => self.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
-            None => slots(r, info).fold(0, |b, s| b | self.answerable.get(r.dispatch.slot(s)).copied().unwrap_or(0)),
+            Some(a) => self.tables.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
+            None => {
+                slots(r, info).fold(0, |b, s| b | self.tables.answerable.get(r.dispatch.slot(s)).copied().unwrap_or(0))
+            }
         };
         let nobody = bits & moment == 0;
         if nobody && (interrupting || self.pending.readied.is_empty()) {
@@ -717,9 +719,9 @@ impl<S: Sink> Engine<'_, S> {
                             continue;
                         }
                         let one = only(&trig.on, actor, victim);
-                        let needs = self.trigger_needs[t.index()];
+                        let needs = self.tables.trigger_needs[t.index()];
                         for &who in one.as_ref().map_or(&order[..], Option::as_slice) {
-                            if needs.is_some_and(|c| !self.world.has(who, c)) {
+                            if needs.is_some_and(|c| !self.world.held.has(who, c)) {
                                 continue;
                             }
                             if !self.world.may_answer(who, actor, victim, &trig.on) {
@@ -847,9 +849,9 @@ impl<S: Sink> Engine<'_, S> {
         let mut anyone = false;
         for &ra in &reactions {
             let Some(on) = &r.actions[ra.index()].on else { continue };
-            match (only(on, actor, victim), self.shapes[ra.index()].needs) {
+            match (only(on, actor, victim), self.tables.shapes[ra.index()].needs) {
                 (Some(one), _) => few.extend(one),
-                (None, Some(c)) => few.extend_from_slice(self.world.holders(c)),
+                (None, Some(c)) => few.extend_from_slice(self.world.held.holders(c)),
                 (None, None) => anyone = true,
             }
         }
@@ -878,7 +880,7 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 offers.clear();
                 for &ra in &reactions {
-                    if self.shapes[ra.index()].needs.is_some_and(|c| !self.world.has(who, c)) {
+                    if self.tables.shapes[ra.index()].needs.is_some_and(|c| !self.world.held.has(who, c)) {
                         continue;
                     }
                     if again && chain.iter().any(|&(w, a, _)| w == who && a == ra) {
@@ -916,7 +918,7 @@ impl<S: Sink> Engine<'_, S> {
             if chain.len() == from {
                 break;
             }
-            let last_pass = !self.scripted_reactions;
+            let last_pass = !self.tables.scripted_reactions;
             // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in
             // the order the participants declared them, before any of them resolves; then
             // `chains lifo` resolves the last declared first, `fifo` the first declared first.

@@ -156,7 +156,7 @@ impl<S: Sink> Engine<'_, S> {
                 continue;
             }
             let a = ir::ActionId(i as u32);
-            let shape = self.shapes[i];
+            let shape = self.tables.shapes[i];
             // Policies do not wander: movement (costs per unit) is taken only to close in, and
             // the offensive ones never retreat (a `move away` of its own is not an attack, and
             // after a Dash it would walk them off from whoever they were closing on).
@@ -174,7 +174,7 @@ impl<S: Sink> Engine<'_, S> {
             // A cost that cannot change decides some answers before any plan: `HoldBack` would
             // turn down every plan of it, or a pool without an overspend cannot pay it. Either
             // way no target would give a candidate, so none is tried.
-            if let Some((fixed, _)) = self.fixed_costs[i] {
+            if let Some((fixed, _)) = self.tables.fixed_costs[i] {
                 if let Chosen::HoldBack(p, keep) = policy {
                     let pay = fixed.of(p);
                     if pay > 0 && self.world.pool(who, p) - pay < keep {
@@ -482,7 +482,7 @@ impl<S: Sink> Engine<'_, S> {
         // The scenario told the GM how to answer this question: a standing order, taken as
         // given (docs/scenario.md, `gm_answers`).
         if who.is_none() {
-            if let Some((_, i)) = self.gm_answers.iter().find(|(q, _)| q == question) {
+            if let Some((_, i)) = self.tables.gm_answers.iter().find(|(q, _)| q == question) {
                 return *i;
             }
         }
@@ -511,7 +511,7 @@ impl<S: Sink> Engine<'_, S> {
         }
         let random = match who {
             Some(w) => self.controls[w].policy == Chosen::Random,
-            None => self.gm == Policy::Random,
+            None => self.tables.gm == Policy::Random,
         };
         let first_live = (0..options.len()).find(|i| live(*i)).unwrap_or(0);
         match who {

@@ -4,11 +4,12 @@ use super::costs::Costs;
 use super::ctx::{Ctx, EventInfo};
 use super::engine::Engine;
 use super::error::RunError;
+use super::held::Held;
 use super::pending::{Change, HeldChange, Staged};
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event};
 use super::world::MAX_POSITION;
-use super::world::{Ground, Held, LastCheck};
+use super::world::{Ground, LastCheck};
 use crate::ir::{self, AssignOp, Effect, Timing, Way};
 
 impl<'r, S: Sink> Engine<'r, S> {
@@ -83,7 +84,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         who: usize,
         c: ir::ConditionId,
         magnitude: i64,
-        duration: Option<&ir::Duration>,
+        duration: Option<&'r ir::Duration>,
         (implied_by, source): (Option<ir::ConditionId>, Option<usize>),
         ctx: &Ctx,
     ) -> Result<(), RunError> {
@@ -94,13 +95,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         match duration {
             Some(ir::Duration::Until(t)) => held.until = Some(*t),
             Some(ir::Duration::UntilSource { end }) => {
-                held.until_source = Some(super::world::SourceTurn { end: *end, armed: false });
+                held.until_source = Some(super::held::SourceTurn { end: *end, armed: false });
             }
             Some(ir::Duration::Rounds(e)) => held.rounds_left = Some(self.eval(e, ctx)?),
-            Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
+            Some(ir::Duration::While(e)) => held.while_ = Some(e),
             Some(ir::Duration::Maintained) | None => {}
         }
-        if !self.world.set_held(who, c, held) {
+        if !self.world.held.set(who, c, held) {
             self.changes += 1;
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             // Outside any rule (held from the start), the condition's own declaration.
@@ -109,7 +110,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             // What a condition implies, it implies because it is held.
             let outer = self.caused_by(seq);
             for implied in def.implies.clone() {
-                if !self.world.has(who, implied) {
+                if !self.world.held.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
             }
@@ -119,7 +120,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     pub fn remove(&mut self, who: usize, c: ir::ConditionId) {
-        if self.world.take_held(who, c).is_none() {
+        if self.world.held.take(who, c).is_none() {
             return;
         }
         self.changes += 1;
@@ -131,7 +132,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let outer = self.caused_by(seq);
         for other in 0..self.r.conditions.len() {
             let id = ir::ConditionId(other as u32);
-            if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
+            if self.world.held.get(who, id).is_some_and(|h| h.implied_by == Some(c)) {
                 self.remove(who, id);
             }
         }
@@ -145,7 +146,13 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// another and applied in that order when anything else happens or the rule ends (`flush`).
     ///
     /// `rule` is where the rule is written: the events its effects cause name it.
-    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause, rule: ir::Loc) -> Result<(), RunError> {
+    pub fn run_effects(
+        &mut self,
+        effects: &'r [Effect],
+        c: &Ctx,
+        cause: &Cause,
+        rule: ir::Loc,
+    ) -> Result<(), RunError> {
         let staging = !self.r.state_order.is_empty();
         let was = std::mem::replace(&mut self.pending.staging, staging);
         let done = self.flush().and_then(|()| {
@@ -214,7 +221,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Runs effects until one halts the rest: an `emit` whose event an interrupting answer
     /// cancelled stops everything after it in the same rule, branches included (001, Dodge:
     /// a dodged hit deals no damage). Returns whether it halted.
-    fn run_flow(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+    fn run_flow(&mut self, effects: &'r [Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         for (i, e) in effects.iter().enumerate() {
             self.step()?;
             if self.effect(e, c, cause)? {
@@ -264,7 +271,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(())
     }
 
-    fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+    fn effect(&mut self, e: &'r Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         // Anything seen other than a pool change (an event, a roll, a choice, a condition, a
         // move, a payment) ends a run of simultaneous pool changes: they apply first.
         if !self.pending.staged.is_empty() && ends_run(e) {
@@ -444,7 +451,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                         let next = self.after_paying(p, now, a);
                         self.set_pool_raw(c.owner, p, next, cause);
                     }
-                    if self.spend_events {
+                    if self.tables.spend_events {
                         self.spent(&plan, c)?;
                     }
                 } else {
@@ -497,7 +504,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(x) => self.eval(x, c)?.clamp(0, 2 * MAX_POSITION),
             None => 0,
         };
-        if self.world.movement_blocked(c.owner).is_some() {
+        if self.world.held.movement_blocked(c.owner).is_some() {
             return Ok(false);
         }
         match self.destination(way, c.owner, c.target, n, leap)? {
@@ -570,7 +577,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         };
         let answered = |e: ir::EventId| {
             let slot = r.dispatch.slot(ir::EventRef::Custom(e));
-            self.answerable.get(slot).copied().unwrap_or(u8::MAX) != 0 || !self.pending.readied.is_empty()
+            self.tables.answerable.get(slot).copied().unwrap_or(u8::MAX) != 0 || !self.pending.readied.is_empty()
         };
         if ![reach.enter, reach.leave, reach.move_in].into_iter().any(answered) {
             self.place(who, to, false);
@@ -635,7 +642,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let moved = self.world.positions[who] != here;
             if moved
                 || !self.world.standing(who)
-                || self.world.movement_blocked(who).is_some()
+                || self.world.held.movement_blocked(who).is_some()
                 || self.clock.ended.is_some()
             {
                 return Ok(false);
@@ -769,7 +776,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         &mut self,
         roll: &ir::Expr,
         against: &ir::Expr,
-        o: &ir::Outcomes,
+        o: &'r ir::Outcomes,
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {
@@ -783,7 +790,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         };
         for cond in 0..self.r.conditions.len() {
             let id = ir::ConditionId(cond as u32);
-            if !self.world.has(c.owner, id) {
+            if !self.world.held.has(c.owner, id) {
                 continue;
             }
             let def = &self.r.conditions[cond];
@@ -805,7 +812,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let as_target = Ctx { owner: t, target: Some(c.owner), ..*c };
             for cond in 0..self.r.conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                if !self.world.has(t, id) {
+                if !self.world.held.has(t, id) {
                     continue;
                 }
                 let def = &self.r.conditions[cond];
@@ -863,7 +870,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         total: i64,
         first: Option<(i64, u32)>,
         against: &ir::Expr,
-        g: &ir::Graded,
+        g: &'r ir::Graded,
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {
@@ -1211,17 +1218,16 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Conditions held `while` something holds end when it stops holding.
     pub fn expire_while(&mut self) -> Result<(), RunError> {
-        if !self.world.holds_whiles(None) {
+        if !self.world.held.any_whiles(None) {
             return Ok(());
         }
         for who in 0..self.world.n {
-            if !self.world.holds_whiles(Some(who)) {
+            if !self.world.held.any_whiles(Some(who)) {
                 continue;
             }
             for cond in 0..self.r.conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                let Some((e, source)) = self.world.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source)))
-                else {
+                let Some((e, source)) = self.world.held.get(who, id).and_then(|h| Some((h.while_?, h.source))) else {
                     continue;
                 };
                 if self.eval(&e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {

@@ -167,7 +167,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
                 ir::TieBreak::Gm => {
                     let mut order = group.clone();
-                    if self.gm == super::scenario::Policy::Random {
+                    if self.tables.gm == super::scenario::Policy::Random {
                         for i in (1..order.len()).rev() {
                             let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
                             order.swap(i, j);
@@ -217,13 +217,13 @@ impl<'r, S: Sink> Engine<'r, S> {
                         _ => None,
                     };
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let cond = &r.conditions[i];
                         if cond.positive != want {
                             continue;
                         }
-                        let source = self.world.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
+                        let source = self.world.held.get(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
                         for (at, effects, loc) in &cond.hooks {
                             if *at == t {
                                 let cause = Cause::Named(self.names.condition[i].clone());
@@ -252,7 +252,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 TurnStep::Maintain => {
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let (id, cond) = (ir::ConditionId(i as u32), &r.conditions[i]);
                         for (at, effects, loc) in &cond.maintain {
@@ -261,7 +261,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                             }
                             let saved = std::mem::replace(&mut self.pending.cancelled, false);
                             let cause = Cause::Maintain(self.names.condition[i].clone());
-                            let source = self.world.held(who, id).and_then(|h| h.source);
+                            let source = self.world.held.get(who, id).and_then(|h| h.source);
                             self.run_effects(effects, &Ctx { source, ..c }, &cause, *loc)?;
                             if std::mem::replace(&mut self.pending.cancelled, saved) {
                                 // The upkeep that could not be paid ends it.
@@ -274,14 +274,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 TurnStep::Expire => {
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let id = ir::ConditionId(i as u32);
-                        if self.world.held(who, id).is_some_and(|h| h.until == Some(t)) {
+                        if self.world.held.get(who, id).is_some_and(|h| h.until == Some(t)) {
                             self.remove(who, id);
                         }
                     }
-                    if matches!(t, Timing::TurnStart | Timing::TurnEnd) && self.world.holds_source_timed() {
+                    if matches!(t, Timing::TurnStart | Timing::TurnEnd) && self.world.held.any_source_timed() {
                         self.expire_by_source(who, t == Timing::TurnEnd);
                     }
                 }
@@ -295,10 +295,10 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn expire_by_source(&mut self, who: usize, end: bool) {
         for holder in 0..self.world.n {
             let mut next = 0;
-            while let Some(i) = self.world.next_held(holder, next) {
+            while let Some(i) = self.world.held.next(holder, next) {
                 next = i + 1;
                 let id = ir::ConditionId(i as u32);
-                let Some(h) = self.world.held_mut(holder, id) else { continue };
+                let Some(h) = self.world.held.get_mut(holder, id) else { continue };
                 let Some(turn) = h.until_source.as_mut().filter(|_| h.source == Some(who)) else { continue };
                 let ends = match (end, turn.end) {
                     (false, false) => true,
@@ -485,9 +485,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
-            let mut paid = self.world.blocked(who, action.kind).is_none();
+            let mut paid = self.world.held.blocked(who, action.kind).is_none();
             for (p, amount) in &cost {
-                paid &= self.past_bounds(who, p, amount)? == 0 && self.world.spend_blocked(who, p).is_none();
+                paid &= self.past_bounds(who, p, amount)? == 0 && self.world.held.spend_blocked(who, p).is_none();
             }
             if paid {
                 for (p, amount) in &cost {
@@ -495,7 +495,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let next = self.after_paying(p, now, amount);
                     self.set_pool_raw(who, p, next, &Cause::Continued(name.clone()));
                 }
-                if self.spend_events {
+                if self.tables.spend_events {
                     let c = Ctx { owner: who, ..going.ctx };
                     self.spent(&cost, &c)?;
                 }
@@ -511,8 +511,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 i += 1;
             } else {
                 self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete" });
-                let effects = action.effects.clone();
-                self.run_effects(&effects, &going.ctx, &Cause::Named(name), action.loc)?;
+                self.run_effects(&action.effects, &going.ctx, &Cause::Named(name), action.loc)?;
                 self.settle()?;
             }
             self.rule = outer;
@@ -612,8 +611,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.turn_over = self.clock.ended_at_start[who];
             // An incapacitated participant's turn ends at once; start and end still happen.
             let acting = !self.clock.turn_over
-                && (self.world.blocked(who, ActionKind::Action).is_none()
-                    || self.world.blocked(who, ActionKind::Free).is_none());
+                && (self.world.held.blocked(who, ActionKind::Action).is_none()
+                    || self.world.held.blocked(who, ActionKind::Free).is_none());
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names.who[who].clone();
@@ -838,16 +837,20 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.world.n {
             let mut next = 0;
-            while let Some(c) = self.world.next_held(who, next) {
+            while let Some(c) = self.world.held.next(who, next) {
                 next = c + 1;
-                let expired =
-                    match self.world.held_mut(who, ir::ConditionId(c as u32)).and_then(|h| h.rounds_left.as_mut()) {
-                        Some(left) => {
-                            *left -= 1;
-                            *left <= 0
-                        }
-                        None => false,
-                    };
+                let expired = match self
+                    .world
+                    .held
+                    .get_mut(who, ir::ConditionId(c as u32))
+                    .and_then(|h| h.rounds_left.as_mut())
+                {
+                    Some(left) => {
+                        *left -= 1;
+                        *left <= 0
+                    }
+                    None => false,
+                };
                 if expired {
                     self.remove(who, ir::ConditionId(c as u32));
                 }
@@ -901,12 +904,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(())
     }
 
-    /// Plays the encounter to its end and returns why it ended.
-    pub fn encounter(
-        &mut self,
-        max_rounds: u32,
-        outro: Option<&super::scenario::OutroSpec>,
-    ) -> Result<String, RunError> {
+    /// Starts the encounter: everything up to the first round. An encounter is `begin`, then
+    /// `next_round` until it plays none, then `end` (`Runner::play`).
+    pub fn begin(&mut self) -> Result<(), RunError> {
         let names = self.names.who.clone();
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });
@@ -918,21 +918,34 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.make_initiative()?;
         }
         self.stays()?;
-        self.at_all(Timing::EncounterStart)?;
-        while self.clock.ended.is_none() {
-            // Nobody takes the events any more: playing on would only burn time.
-            if self.out.sink.stopped() {
-                return Err(RunError::Output);
-            }
-            if self.clock.round >= max_rounds {
-                self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
-                break;
-            }
-            self.clock.round += 1;
-            self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
-            self.round()?;
-            self.check_end();
+        self.at_all(Timing::EncounterStart)
+    }
+
+    /// Plays the next round, unless the encounter has ended or has played `max_rounds`
+    /// (which ends it); returns whether it played one. Between two rounds the engine may be
+    /// copied (`copy_from`), and the copy plays on as this one would.
+    pub fn next_round(&mut self, max_rounds: u32) -> Result<bool, RunError> {
+        if self.clock.ended.is_some() {
+            return Ok(false);
         }
+        // Nobody takes the events any more: playing on would only burn time.
+        if self.out.sink.stopped() {
+            return Err(RunError::Output);
+        }
+        if self.clock.round >= max_rounds {
+            self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
+            return Ok(false);
+        }
+        self.clock.round += 1;
+        self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
+        self.round()?;
+        self.check_end();
+        Ok(true)
+    }
+
+    /// Ends the encounter once `next_round` has played its last round: the outro, if any, and
+    /// the end hooks. Returns why it ended.
+    pub fn end(&mut self, outro: Option<&super::scenario::OutroSpec>) -> Result<String, RunError> {
         // Who is standing is told as the end is decided, before outros and end hooks change it.
         self.tell_ended();
         let mut reason = self.clock.ended.clone().unwrap_or_default();
@@ -983,7 +996,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
                     .collect();
                 let conditions = (0..r.conditions.len())
-                    .filter(|c| self.world.has(w, ir::ConditionId(*c as u32)))
+                    .filter(|c| self.world.held.has(w, ir::ConditionId(*c as u32)))
                     .map(|c| self.names.condition[c].clone())
                     .collect();
                 (self.names.who[w].clone(), FinalState { pools, conditions })
