@@ -1230,7 +1230,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let Some((e, source)) = self.world.held.get(who, id).and_then(|h| Some((h.while_?, h.source))) else {
                     continue;
                 };
-                if self.eval(&e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {
+                if self.eval(e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {
                     self.remove(who, id);
                 }
             }
