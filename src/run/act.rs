@@ -131,12 +131,12 @@ impl<S: Sink> Engine<'_, S> {
         if self.clock.surprise_round && self.world.surprised[who] {
             return Ok(Err(reject("surprised", "is surprised: only the surprising side acts in the surprise round")));
         }
-        if let Some(c) = self.world.blocked(who, kind) {
+        if let Some(c) = self.world.held.blocked(who, kind) {
             let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
             refuse!(self, @ rule, "blocked", "is {cond}, which blocks {} actions", kind.word());
         }
-        if self.shapes[a.index()].moves {
-            if let Some(c) = self.world.movement_blocked(who) {
+        if self.tables.shapes[a.index()].moves {
+            if let Some(c) = self.world.held.movement_blocked(who) {
                 let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
                 refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
             }
@@ -282,7 +282,7 @@ impl<S: Sink> Engine<'_, S> {
             if amount <= 0 {
                 continue;
             }
-            if let Some(c) = self.world.spend_blocked(who, p) {
+            if let Some(c) = self.world.held.spend_blocked(who, p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
                 refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
             }
@@ -349,7 +349,7 @@ impl<S: Sink> Engine<'_, S> {
                 for c in &action.partner_cost {
                     let amount = self.eval(&c.amount, &pc)?;
                     pay.add(c.pool, amount)?;
-                    ok &= self.world.spend_blocked(p, c.pool).is_none();
+                    ok &= self.world.held.spend_blocked(p, c.pool).is_none();
                 }
                 // The partner pays for the same action: `adjust cost` applies to its share too,
                 // judged from its side (004: a combo in the Final Phase costs the partner more).
@@ -389,7 +389,7 @@ impl<S: Sink> Engine<'_, S> {
         ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<(Costs, Option<ir::Loc>), RunError> {
-        if let Some(fixed) = self.fixed_costs[a.index()] {
+        if let Some(fixed) = self.tables.fixed_costs[a.index()] {
             // Every test run in a debug build holds the shortcut to the evaluation.
             debug_assert_eq!(Some(fixed), self.evaluated_cost(a, ctx, units).ok());
             return Ok(fixed);
@@ -596,7 +596,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         // Payments that are events (`emit EVENT on spend`): the payer's, then a partner's.
-        if self.spend_events {
+        if self.tables.spend_events {
             self.spent(&plan.paid, &ctx)?;
             for &(p, pay) in plan.partners.iter().flat_map(|b| b.iter()) {
                 self.spent(&pay, &Ctx { owner: p, ..ctx })?;

@@ -82,8 +82,10 @@ impl<S: Sink> Engine<'_, S> {
         // offer (a large function, with its stack frame) is called only for the others.
         let moment = if interrupting { super::shape::ANSWERS_BEFORE } else { super::shape::ANSWERS_AFTER };
         let bits = match info.action {
-            Some(a) => self.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
-            None => slots(r, info).fold(0, |b, s| b | self.answerable.get(r.dispatch.slot(s)).copied().unwrap_or(0)),
+            Some(a) => self.tables.answerable_action.get(a.index()).copied().unwrap_or(u8::MAX),
+            None => {
+                slots(r, info).fold(0, |b, s| b | self.tables.answerable.get(r.dispatch.slot(s)).copied().unwrap_or(0))
+            }
         };
         let nobody = bits & moment == 0;
         if nobody && (interrupting || self.pending.readied.is_empty()) {
@@ -141,9 +143,9 @@ impl<S: Sink> Engine<'_, S> {
         let mut anyone = false;
         for &ra in &reactions {
             let Some(on) = &r.actions[ra.index()].on else { continue };
-            match (only(on, actor, victim), self.shapes[ra.index()].needs) {
+            match (only(on, actor, victim), self.tables.shapes[ra.index()].needs) {
                 (Some(one), _) => few.extend(one),
-                (None, Some(c)) => few.extend_from_slice(self.world.holders(c)),
+                (None, Some(c)) => few.extend_from_slice(self.world.held.holders(c)),
                 (None, None) => anyone = true,
             }
         }
@@ -172,7 +174,7 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 offers.clear();
                 for &ra in &reactions {
-                    if self.shapes[ra.index()].needs.is_some_and(|c| !self.world.has(who, c)) {
+                    if self.tables.shapes[ra.index()].needs.is_some_and(|c| !self.world.held.has(who, c)) {
                         continue;
                     }
                     if again && chain.iter().any(|&(w, a, _)| w == who && a == ra) {
@@ -210,7 +212,7 @@ impl<S: Sink> Engine<'_, S> {
             if chain.len() == from {
                 break;
             }
-            let last_pass = !self.scripted_reactions;
+            let last_pass = !self.tables.scripted_reactions;
             // A chain (Frontiers, "Reaction Chains"): every reaction is declared and paid, in
             // the order the participants declared them, before any of them resolves; then
             // `chains lifo` resolves the last declared first, `fifo` the first declared first.
@@ -259,9 +261,9 @@ impl<S: Sink> Engine<'_, S> {
                             continue;
                         }
                         let one = only(&trig.on, actor, victim);
-                        let needs = self.trigger_needs[t.index()];
+                        let needs = self.tables.trigger_needs[t.index()];
                         for &who in one.as_ref().map_or(order, Option::as_slice) {
-                            if needs.is_some_and(|c| !self.world.has(who, c)) {
+                            if needs.is_some_and(|c| !self.world.held.has(who, c)) {
                                 continue;
                             }
                             if !self.world.may_answer(who, actor, victim, &trig.on) {

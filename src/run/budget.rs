@@ -23,6 +23,15 @@ impl Budget {
     pub fn reset(&mut self) {
         self.steps = 0;
         self.recent.clear();
+        // Once, to its full length: a copy into this budget then never allocates.
+        self.recent.reserve(RECENT);
+    }
+
+    /// Becomes a copy of `other`, in the allocation it has.
+    pub fn copy_from(&mut self, other: &Budget) {
+        let Budget { steps, recent } = other;
+        self.steps = *steps;
+        self.recent.clone_from(recent);
     }
 
     /// Starts a new cascade: the step budget counts from zero again.

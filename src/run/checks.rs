@@ -14,7 +14,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         &mut self,
         roll: &ir::Expr,
         against: &ir::Expr,
-        o: &ir::Outcomes,
+        o: &'r ir::Outcomes,
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {
@@ -28,7 +28,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         };
         for cond in 0..self.ruleset().conditions.len() {
             let id = ir::ConditionId(cond as u32);
-            if !self.world.has(c.owner, id) {
+            if !self.world.held.has(c.owner, id) {
                 continue;
             }
             let def = &self.ruleset().conditions[cond];
@@ -50,7 +50,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let as_target = Ctx { owner: t, target: Some(c.owner), ..*c };
             for cond in 0..self.ruleset().conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                if !self.world.has(t, id) {
+                if !self.world.held.has(t, id) {
                     continue;
                 }
                 let def = &self.ruleset().conditions[cond];
@@ -108,7 +108,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         total: i64,
         first: Option<(i64, u32)>,
         against: &ir::Expr,
-        g: &ir::Graded,
+        g: &'r ir::Graded,
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {

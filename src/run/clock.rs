@@ -39,12 +39,49 @@ pub struct Clock<'r> {
     pub ended: Option<String>,
 }
 
-impl Clock<'_> {
+impl<'r> Clock<'r> {
     /// Back to before the first round, for `n` participants, keeping allocations.
     pub fn reset(&mut self, n: usize) {
         let mut ended_at_start = std::mem::take(&mut self.ended_at_start);
         super::world::refill(&mut ended_at_start, n, false);
         *self = Clock { ended_at_start, ..Clock::default() };
+    }
+
+    /// Becomes a copy of `other`, in the allocations it has.
+    pub fn copy_from(&mut self, other: &Clock<'r>) {
+        // Destructured whole, so that a field added later cannot be forgotten here.
+        let Clock {
+            round,
+            in_round,
+            surprise_round,
+            table_rounds,
+            phase_at,
+            allowed,
+            turn_phase,
+            active,
+            final_turn,
+            turn_over,
+            ended_at_start,
+            turn_seq,
+            phase_seq,
+            trigger_seq,
+            ended,
+        } = other;
+        self.round = *round;
+        self.in_round = *in_round;
+        self.surprise_round = *surprise_round;
+        self.table_rounds = *table_rounds;
+        self.phase_at = *phase_at;
+        self.allowed = *allowed;
+        self.turn_phase = *turn_phase;
+        self.active = *active;
+        self.final_turn = *final_turn;
+        self.turn_over = *turn_over;
+        self.ended_at_start.clone_from(ended_at_start);
+        self.turn_seq = *turn_seq;
+        self.phase_seq = *phase_seq;
+        self.trigger_seq = *trigger_seq;
+        self.ended.clone_from(ended);
     }
 
     /// The round an event happens in: none outside rounds.

@@ -114,4 +114,14 @@ impl ControlState {
         self.used.iter_mut().for_each(|u| *u = false);
         self.taken = 0;
     }
+
+    /// Becomes a copy of `other`, a controller of the same participant of the same scenario:
+    /// how far its script has got, its policy and its count of actions this turn. The steps
+    /// are the scenario's, resolved once, the same in both, and not copied.
+    pub fn copy_from(&mut self, other: &ControlState) {
+        let ControlState { steps: _, used, policy, taken } = other;
+        self.used.clone_from(used);
+        self.policy = *policy;
+        self.taken = *taken;
+    }
 }

@@ -143,7 +143,7 @@ impl<S: Sink> Engine<'_, S> {
             if self.passed_over(who, policy, a, first_suffices) {
                 continue;
             }
-            let shape = self.shapes[i];
+            let shape = self.tables.shapes[i];
             let per_unit = shape.per_unit;
             // Untargeted and self-targeted actions have one candidate target; others, everyone.
             let kind = action.target.kind;
@@ -207,7 +207,7 @@ impl<S: Sink> Engine<'_, S> {
         // Policies do not wander: movement (costs per unit) is taken only to close in, and
         // the offensive ones never retreat (a `move away` of its own is not an attack, and
         // after a Dash it would walk them off from whoever they were closing on).
-        if first_suffices && self.shapes[i].retreats {
+        if first_suffices && self.tables.shapes[i].retreats {
             return true;
         }
         // An untargeted action is taken at most once a turn, or a policy would repeat a free
@@ -219,7 +219,7 @@ impl<S: Sink> Engine<'_, S> {
         // A cost that cannot change decides some answers before any plan: `HoldBack` would
         // turn down every plan of it, or a pool without an overspend cannot pay it. Either
         // way no target would give a candidate, so none is tried.
-        let Some((fixed, _)) = self.fixed_costs[i] else { return false };
+        let Some((fixed, _)) = self.tables.fixed_costs[i] else { return false };
         if let Chosen::HoldBack(p, keep) = policy {
             let pay = fixed.of(p);
             if pay > 0 && self.world.pool(who, p) - pay < keep {
@@ -484,7 +484,7 @@ impl<S: Sink> Engine<'_, S> {
         // The scenario told the GM how to answer this question: a standing order, taken as
         // given (docs/scenario.md, `gm_answers`).
         if who.is_none() {
-            if let Some((_, i)) = self.gm_answers.iter().find(|(q, _)| q == question) {
+            if let Some((_, i)) = self.tables.gm_answers.iter().find(|(q, _)| q == question) {
                 return *i;
             }
         }
@@ -513,7 +513,7 @@ impl<S: Sink> Engine<'_, S> {
         }
         let random = match who {
             Some(w) => self.controls[w].policy == Chosen::Random,
-            None => self.gm == Policy::Random,
+            None => self.tables.gm == Policy::Random,
         };
         let first_live = (0..options.len()).find(|i| live(*i)).unwrap_or(0);
         match who {

@@ -5,10 +5,10 @@ use super::costs::Costs;
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
+use super::held::Held;
 use super::pending::Staged;
 use super::sink::Sink;
 use super::trace::{Cause, Event};
-use super::world::Held;
 use crate::ir::{self, AssignOp, Effect, Way};
 
 impl<'r, S: Sink> Engine<'r, S> {
@@ -18,7 +18,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         who: usize,
         c: ir::ConditionId,
         magnitude: i64,
-        duration: Option<&ir::Duration>,
+        duration: Option<&'r ir::Duration>,
         (implied_by, source): (Option<ir::ConditionId>, Option<usize>),
         ctx: &Ctx,
     ) -> Result<(), RunError> {
@@ -29,13 +29,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         match duration {
             Some(ir::Duration::Until(t)) => held.until = Some(*t),
             Some(ir::Duration::UntilSource { end }) => {
-                held.until_source = Some(super::world::SourceTurn { end: *end, armed: false });
+                held.until_source = Some(super::held::SourceTurn { end: *end, armed: false });
             }
             Some(ir::Duration::Rounds(e)) => held.rounds_left = Some(self.eval(e, ctx)?),
-            Some(ir::Duration::While(e)) => held.while_ = Some(e.clone()),
+            Some(ir::Duration::While(e)) => held.while_ = Some(e),
             Some(ir::Duration::Maintained) | None => {}
         }
-        if !self.world.set_held(who, c, held) {
+        if !self.world.held.set(who, c, held) {
             self.changes_made += 1;
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
             // Outside any rule (held from the start), the condition's own declaration.
@@ -44,7 +44,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             // What a condition implies, it implies because it is held.
             let outer = self.caused_by(seq);
             for implied in def.implies.clone() {
-                if !self.world.has(who, implied) {
+                if !self.world.held.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
             }
@@ -54,7 +54,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     pub fn remove(&mut self, who: usize, c: ir::ConditionId) {
-        if self.world.take_held(who, c).is_none() {
+        if self.world.held.take(who, c).is_none() {
             return;
         }
         self.changes_made += 1;
@@ -66,7 +66,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let outer = self.caused_by(seq);
         for other in 0..self.ruleset().conditions.len() {
             let id = ir::ConditionId(other as u32);
-            if self.world.held(who, id).is_some_and(|h| h.implied_by == Some(c)) {
+            if self.world.held.get(who, id).is_some_and(|h| h.implied_by == Some(c)) {
                 self.remove(who, id);
             }
         }
@@ -80,7 +80,13 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// another and applied in that order when anything else happens or the rule ends (`flush`).
     ///
     /// `rule` is where the rule is written: the events its effects cause name it.
-    pub fn run_effects(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause, rule: ir::Loc) -> Result<(), RunError> {
+    pub fn run_effects(
+        &mut self,
+        effects: &'r [Effect],
+        c: &Ctx,
+        cause: &Cause,
+        rule: ir::Loc,
+    ) -> Result<(), RunError> {
         let staging = !self.ruleset().state_order.is_empty();
         let was = std::mem::replace(&mut self.pending.staging, staging);
         let done = self.flush().and_then(|()| {
@@ -149,7 +155,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Runs effects until one halts the rest: an `emit` whose event an interrupting answer
     /// cancelled stops everything after it in the same rule, branches included (001, Dodge:
     /// a dodged hit deals no damage). Returns whether it halted.
-    pub(super) fn run_flow(&mut self, effects: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+    pub(super) fn run_flow(&mut self, effects: &'r [Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         for (i, e) in effects.iter().enumerate() {
             self.step()?;
             if self.effect(e, c, cause)? {
@@ -170,7 +176,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(false)
     }
 
-    pub(super) fn effect(&mut self, e: &Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+    pub(super) fn effect(&mut self, e: &'r Effect, c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         // Anything seen other than a pool change (an event, a roll, a choice, a condition, a
         // move, a payment) ends a run of simultaneous pool changes: they apply first.
         if !self.pending.staged.is_empty() && ends_run(e) {
@@ -316,7 +322,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         &mut self,
         chooser: &ir::Chooser,
         question: &str,
-        options: &[ir::ChoiceOption],
+        options: &'r [ir::ChoiceOption],
         loc: ir::Loc,
         c: &Ctx,
         cause: &Cause,
@@ -343,7 +349,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// `repeat while COND`: at most `ir::MAX_REPEATS` passes; returns whether a pass halted.
-    fn repeat(&mut self, cond: &ir::Expr, body: &[Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
+    fn repeat(&mut self, cond: &ir::Expr, body: &'r [Effect], c: &Ctx, cause: &Cause) -> Result<bool, RunError> {
         for _ in 0..ir::MAX_REPEATS {
             if self.eval(cond, c)? == 0 {
                 break;
@@ -437,7 +443,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let next = self.after_paying(p, now, a);
                 self.set_pool_raw(c.owner, p, next, cause);
             }
-            if self.spend_events {
+            if self.tables.spend_events {
                 self.spent(&plan, c)?;
             }
         } else {

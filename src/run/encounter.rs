@@ -99,16 +99,20 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Durations counted in rounds tick down at the end of each round.
         for who in 0..self.world.n {
             let mut next = 0;
-            while let Some(c) = self.world.next_held(who, next) {
+            while let Some(c) = self.world.held.next(who, next) {
                 next = c + 1;
-                let expired =
-                    match self.world.held_mut(who, ir::ConditionId(c as u32)).and_then(|h| h.rounds_left.as_mut()) {
-                        Some(left) => {
-                            *left -= 1;
-                            *left <= 0
-                        }
-                        None => false,
-                    };
+                let expired = match self
+                    .world
+                    .held
+                    .get_mut(who, ir::ConditionId(c as u32))
+                    .and_then(|h| h.rounds_left.as_mut())
+                {
+                    Some(left) => {
+                        *left -= 1;
+                        *left <= 0
+                    }
+                    None => false,
+                };
                 if expired {
                     self.remove(who, ir::ConditionId(c as u32));
                 }
@@ -240,8 +244,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(())
     }
 
-    /// Plays the encounter to its end and returns why it ended.
-    pub fn encounter(&mut self, max_rounds: u32, outro: Option<super::scenario::Outro>) -> Result<String, RunError> {
+    /// Starts the encounter: everything up to the first round. An encounter is `begin`, then
+    /// `next_round` until it plays none, then `end` (`Runner::play`).
+    pub fn begin(&mut self) -> Result<(), RunError> {
         let names = self.names.who.clone();
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });
@@ -253,21 +258,34 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.make_initiative()?;
         }
         self.stays()?;
-        self.at_all(Timing::EncounterStart)?;
-        while self.clock.ended.is_none() {
-            // Nobody takes the events any more: playing on would only burn time.
-            if self.out.sink.stopped() {
-                return Err(RunError::Output);
-            }
-            if self.clock.round >= max_rounds {
-                self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
-                break;
-            }
-            self.clock.round += 1;
-            self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
-            self.round()?;
-            self.check_end();
+        self.at_all(Timing::EncounterStart)
+    }
+
+    /// Plays the next round, unless the encounter has ended or has played `max_rounds`
+    /// (which ends it); returns whether it played one. Between two rounds the engine may be
+    /// copied (`copy_from`), and the copy plays on as this one would.
+    pub fn next_round(&mut self, max_rounds: u32) -> Result<bool, RunError> {
+        if self.clock.ended.is_some() {
+            return Ok(false);
         }
+        // Nobody takes the events any more: playing on would only burn time.
+        if self.out.sink.stopped() {
+            return Err(RunError::Output);
+        }
+        if self.clock.round >= max_rounds {
+            self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
+            return Ok(false);
+        }
+        self.clock.round += 1;
+        self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
+        self.round()?;
+        self.check_end();
+        Ok(true)
+    }
+
+    /// Ends the encounter once `next_round` has played its last round: the outro, if any, and
+    /// the end hooks. Returns why it ended.
+    pub fn end(&mut self, outro: Option<super::scenario::Outro>) -> Result<String, RunError> {
         // Who is standing is told as the end is decided, before outros and end hooks change it.
         self.tell_ended();
         let mut reason = self.clock.ended.clone().unwrap_or_default();
@@ -318,7 +336,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
                     .collect();
                 let conditions = (0..r.conditions.len())
-                    .filter(|c| self.world.has(w, ir::ConditionId(*c as u32)))
+                    .filter(|c| self.world.held.has(w, ir::ConditionId(*c as u32)))
                     .map(|c| self.names.condition[c].clone())
                     .collect();
                 (self.names.who[w].clone(), FinalState { pools, conditions })

@@ -1,6 +1,7 @@
 //! The engine: one encounter's state, split by owner, and the sink its events go to.
 //!
-//! - `world` (world.rs): what a snapshot of the encounter is.
+//! - `world` (world.rs): what a snapshot of the encounter is; its conditions held, with their
+//!   indexes, are a part of their own (`world.held`, held.rs).
 //! - `clock` (clock.rs): where the encounter is in time.
 //! - `ledger` (ledger.rs): what has been used and gained, for limits and caps.
 //! - `pending` (pending.rs): what is under way: pool changes to settle, answers, readies,
@@ -10,13 +11,15 @@
 //! - `scratch` (scratch.rs): buffers, never observable.
 //! - `names` (names.rs): the names events carry, made once.
 //! - `out`: the sink, and the sequence number of the next event.
+//! - `tables` (tables.rs): what is worked out once per ruleset and scenario, only read.
 //!
 //! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs`, `initiative.rs`,
 //! `turns.rs`, `downtime.rs` (time), `act.rs` (declarations), `answers.rs` (reactions,
 //! triggers, gains), `effects.rs`, `pools.rs`, `movement.rs`, `checks.rs`, `thresholds.rs`
 //! (what effects do, settling), `decide.rs` (controllers), `eval.rs` (expressions). An engine
 //! is made once for a ruleset and a scenario and `reset` before each encounter, keeping its
-//! allocations.
+//! allocations. Every part a run changes can be copied into another engine's (`copy_from`),
+//! which then plays on exactly as this one would.
 
 use super::budget::Budget;
 use super::clock::Clock;
@@ -26,15 +29,16 @@ use super::error::RunError;
 use super::ledger::Ledger;
 use super::names::Names;
 use super::pending::Pending;
-use super::scenario::{Policy, Resolved};
+use super::scenario::Resolved;
 use super::scratch::Scratch;
-use super::shape::Shape;
 use super::sink::{Fact, Sink};
+use super::tables::Tables;
 use super::trace::{Event, Record};
 use super::world::World;
 use crate::ir::Ruleset;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use std::rc::Rc;
 
 /// The sink, and what the engine adds to each event it takes.
 pub struct Out<S> {
@@ -47,33 +51,22 @@ pub struct Out<S> {
 pub struct Engine<'r, S> {
     /// The ruleset being played (read through `ruleset()`).
     ruleset: &'r Ruleset,
-    pub world: World,
+    pub world: World<'r>,
     pub clock: Clock<'r>,
     pub ledger: Ledger,
     pub pending: Pending<'r>,
     pub controls: Vec<ControlState>,
-    pub gm: Policy,
-    /// The scenario's standing answers to GM questions: (question, option index).
-    pub gm_answers: Vec<(String, usize)>,
     pub budget: Budget,
     pub scratch: Scratch,
     pub names: Names,
-    /// Per action: what planning asks of it again and again, found once.
-    pub shapes: Vec<Shape>,
-    /// Per action, its cost if it can never change (`shape::fixed_costs`).
-    pub fixed_costs: Vec<Option<(super::costs::Costs, Option<crate::ir::Loc>)>>,
-    /// Per event slot of the dispatch table, who can answer it (`shape::answerable`).
-    pub answerable: Vec<u8>,
-    /// Per action, the same for the event of its use: its own slot, its categories' and its
-    /// kind's together (`shape::answerable_action`).
-    pub answerable_action: Vec<u8>,
-    /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
-    pub trigger_needs: Vec<Option<crate::ir::ConditionId>>,
+    /// What is worked out once per ruleset and scenario, shared by every engine playing them.
+    pub tables: Rc<Tables>,
     /// Per participant and pool (`who * pools + pool`), the pool's max and min when their
     /// expressions read only numbers and the owner's stats (`shape::fixed_for_owner`),
     /// evaluated once at setup: pools are clamped on every change, and `max 3 + finesse_mod`
     /// was evaluated each time. `None`: evaluated where read (an error is raised there, with
-    /// the round it happens in).
+    /// the round it happens in). Not among the tables: they are made from the stats of one
+    /// encounter, which a stat's default may roll.
     pub fixed_max: Vec<Option<i64>>,
     pub fixed_min: Vec<Option<i64>>,
     pub rng: ChaCha8Rng,
@@ -99,17 +92,13 @@ pub struct Engine<'r, S> {
     pub last_amount: Vec<i64>,
     /// Each policy decision is written with what it considered (`tempo run --decisions`).
     pub decisions: bool,
-    /// Some pool's payments are an event (`emit EVENT on spend`).
-    pub spend_events: bool,
-    /// Some script holds a `React` step: only then can anyone add a second answer to an event.
-    pub scripted_reactions: bool,
     pub out: Out<S>,
 }
 
 impl<'r, S: Sink> Engine<'r, S> {
-    /// An engine for this ruleset and resolved scenario, writing to `sink`. Call `reset` before
-    /// each encounter.
-    pub fn new(r: &'r Ruleset, setup: &Resolved, gm: Policy, sink: S) -> Engine<'r, S> {
+    /// An engine for this ruleset and resolved scenario, with their `tables`, writing to
+    /// `sink`. Call `reset` before each encounter.
+    pub fn new(r: &'r Ruleset, tables: Rc<Tables>, setup: &Resolved, sink: S) -> Engine<'r, S> {
         Engine {
             ruleset: r,
             world: World::default(),
@@ -117,16 +106,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             ledger: Ledger::default(),
             pending: Pending::default(),
             controls: setup.controllers.iter().map(ControlState::new).collect(),
-            gm,
-            gm_answers: setup.gm_answers.clone(),
             budget: Budget::default(),
             scratch: Scratch::default(),
             names: Names::new(r, &setup.names),
-            shapes: Shape::of_all(r),
-            fixed_costs: super::shape::fixed_costs(r),
-            answerable: super::shape::answerable(r),
-            answerable_action: super::shape::answerable_action(r),
-            trigger_needs: super::shape::trigger_needs(r),
+            tables,
             fixed_max: Vec::new(),
             fixed_min: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(0),
@@ -137,11 +120,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             amounts: Vec::new(),
             last_amount: Vec::new(),
             decisions: false,
-            spend_events: r.pools.iter().any(|p| p.on_spend.is_some()),
-            scripted_reactions: setup
-                .controllers
-                .iter()
-                .any(|c| c.steps.iter().any(|s| matches!(s, super::controller::Step::React { .. }))),
             changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
         }
@@ -191,6 +169,63 @@ impl<'r, S: Sink> Engine<'r, S> {
         let set_up = self.set_up(setup);
         self.out.muted = false;
         set_up
+    }
+
+    /// Becomes a copy of `other`, an engine of the same ruleset and scenario (its `tables`),
+    /// from where `other` stands on: the same events follow, played with the same dice. Copied
+    /// into the allocations this engine has, so a copy into an engine that has held as large a
+    /// state allocates nothing. Not copied: the tables (shared, the same), the names (made
+    /// from the same ruleset and scenario, the same), the scratch buffers (never observable;
+    /// its caches are keyed by the world's versions, which the copy moves on) and the sink
+    /// (this engine's own, which goes on taking events; the `seq` of the next is copied).
+    pub fn copy_from<T>(&mut self, other: &Engine<'r, T>) {
+        // Destructured whole, so that a field added later cannot be forgotten here.
+        let Engine {
+            ruleset,
+            world,
+            clock,
+            ledger,
+            pending,
+            controls,
+            budget,
+            scratch: _,
+            names: _,
+            tables: _,
+            fixed_max,
+            fixed_min,
+            rng,
+            dry,
+            rule,
+            because,
+            changes_made,
+            facts,
+            amounts,
+            last_amount,
+            decisions,
+            out,
+        } = other;
+        debug_assert!(std::ptr::eq(self.ruleset, *ruleset) && self.controls.len() == controls.len());
+        self.world.copy_from(world);
+        self.clock.copy_from(clock);
+        self.ledger.copy_from(ledger);
+        self.pending.copy_from(pending);
+        for (mine, theirs) in self.controls.iter_mut().zip(controls) {
+            mine.copy_from(theirs);
+        }
+        self.budget.copy_from(budget);
+        self.fixed_max.clone_from(fixed_max);
+        self.fixed_min.clone_from(fixed_min);
+        self.rng.clone_from(rng);
+        self.dry = *dry;
+        self.rule = *rule;
+        self.because = *because;
+        self.changes_made = *changes_made;
+        self.facts = *facts;
+        self.amounts.clone_from(amounts);
+        self.last_amount.clone_from(last_amount);
+        self.decisions = *decisions;
+        self.out.seq = out.seq;
+        self.out.muted = out.muted;
     }
 
     fn set_up(&mut self, setup: &Resolved) -> Result<(), RunError> {

@@ -129,15 +129,15 @@ impl<S: Sink> Engine<'_, S> {
             }
             Expr::Has(w, id) => {
                 let who = c.who(*w)?;
-                i64::from(self.world.has(who, *id))
+                i64::from(self.world.held.has(who, *id))
             }
             Expr::HasFrom(w, id, by) => {
                 let (who, by) = (c.who(*w)?, c.who(*by)?);
-                i64::from(self.world.held(who, *id).is_some_and(|h| h.source == Some(by)))
+                i64::from(self.world.held.get(who, *id).is_some_and(|h| h.source == Some(by)))
             }
             Expr::Condition(w, id) => {
                 let who = c.who(*w)?;
-                self.world.held(who, *id).map(|h| h.magnitude).unwrap_or(0)
+                self.world.held.get(who, *id).map(|h| h.magnitude).unwrap_or(0)
             }
             Expr::Is(w, rel) => {
                 let who = c.who(*w)?;

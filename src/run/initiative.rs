@@ -164,7 +164,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
                 ir::TieBreak::Gm => {
                     let mut order = group.clone();
-                    if self.gm == super::scenario::Policy::Random {
+                    if self.tables.gm == super::scenario::Policy::Random {
                         for i in (1..order.len()).rev() {
                             let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
                             order.swap(i, j);

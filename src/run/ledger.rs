@@ -19,11 +19,24 @@ pub struct Declared {
 }
 
 /// One action's uses over the encounter, for limits per encounter.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Used {
     pub action: ir::ActionId,
     pub uses: i64,
     pub paid: Vec<(ir::PoolId, i64)>,
+}
+
+// By hand, for `clone_from`: a copied ledger keeps each use's list of payments.
+impl Clone for Used {
+    fn clone(&self) -> Used {
+        Used { action: self.action, uses: self.uses, paid: self.paid.clone() }
+    }
+
+    fn clone_from(&mut self, other: &Used) {
+        self.action = other.action;
+        self.uses = other.uses;
+        self.paid.clone_from(&other.paid);
+    }
 }
 
 /// Where the clock is, as far as a period of a limit is concerned.
@@ -57,6 +70,16 @@ impl Ledger {
         self.encounter_log.iter_mut().for_each(Vec::clear);
         self.gained.clear();
         self.gained_total.clear();
+    }
+
+    /// Becomes a copy of `other`, in the allocations it has.
+    pub fn copy_from(&mut self, other: &Ledger) {
+        // Destructured whole, so that a field added later cannot be forgotten here.
+        let Ledger { round_log, encounter_log, gained, gained_total } = other;
+        self.round_log.clone_from(round_log);
+        self.encounter_log.clone_from(encounter_log);
+        self.gained.clone_from(gained);
+        self.gained_total.clone_from(gained_total);
     }
 
     /// A new round: limits and caps per round start again.

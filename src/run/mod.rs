@@ -7,11 +7,12 @@
 //! hash-map iteration); a rule that would loop forever is stopped by a step budget.
 //!
 //! The pipeline inside: `scenario` (names → indices, once) → `engine` (the state, by owner:
-//! world, clock, ledger, pending, controllers, budget, scratch, names) → `encounter` (the
-//! encounter and its rounds), `initiative`, `turns`, `downtime` (time), `act` (declarations),
-//! `answers` (reactions, triggers, gains), `effects` (what effects do), `pools`, `movement`,
-//! `checks`, `thresholds` (settling), `decide` (controllers), `eval` (expressions) → `sink` (a
-//! writer, a vector, a count) in `trace`'s vocabulary, `jsonl` (JSON lines).
+//! world and the conditions it holds, clock, ledger, pending, controllers, budget, scratch,
+//! names; and the tables it only reads) → `encounter` (the encounter and its rounds),
+//! `initiative`, `turns`, `downtime` (time), `act` (declarations), `answers` (reactions,
+//! triggers, gains), `effects` (what effects do), `pools`, `movement`, `checks`, `thresholds`
+//! (settling), `decide` (controllers), `eval` (expressions) → `sink` (a writer, a vector, a
+//! count) in `trace`'s vocabulary, `jsonl` (JSON lines).
 
 mod act;
 mod answers;
@@ -28,6 +29,7 @@ mod encounter;
 mod engine;
 mod error;
 mod eval;
+mod held;
 mod initiative;
 mod jsonl;
 pub mod labels;
@@ -40,6 +42,7 @@ pub mod scenario;
 mod scratch;
 mod shape;
 pub mod sink;
+mod tables;
 mod thresholds;
 pub mod trace;
 mod turns;
@@ -56,18 +59,29 @@ use trace::{Event, Record};
 /// Plays encounters of one scenario under one ruleset, again and again, into one sink. The
 /// scenario is checked against the ruleset once; each `play` starts from a reset engine that
 /// keeps its allocations.
+///
+/// An encounter can also be played a round at a time (`begin`, `play_round`, `finish`; `play`
+/// is those three), and between two rounds one runner can become a copy of another of the same
+/// ruleset and scenario (`copy_from`), which then plays on exactly as the other would: the
+/// same events, with the same dice. This is how a policy looks ahead: it copies where the
+/// encounter stands into a runner of its own, plays that on, and throws it away.
 pub struct Runner<'a, S: Sink> {
     engine: Engine<'a, S>,
     scenario: &'a scenario::Scenario,
     setup: scenario::Resolved,
+    /// An encounter has begun and not yet finished (nor failed).
+    under_way: bool,
 }
 
 impl<'a, S: Sink> Runner<'a, S> {
     /// Checks the scenario against the ruleset (every problem listed).
     pub fn new(r: &'a Ruleset, s: &'a scenario::Scenario, sink: S) -> Result<Runner<'a, S>, RunError> {
         let setup = scenario::resolve(s, r).map_err(RunError::Scenario)?;
-        let engine = Engine::new(r, &setup, s.gm.clone(), sink);
-        Ok(Runner { engine, scenario: s, setup })
+        // Shared by counting, not borrowed: the runner owns them, and the engine it also owns
+        // cannot borrow from its sibling.
+        let tables = std::rc::Rc::new(tables::Tables::new(r, &setup, s.gm.clone()));
+        let engine = Engine::new(r, tables, &setup, sink);
+        Ok(Runner { engine, scenario: s, setup, under_way: false })
     }
 
     /// Writes each policy decision with the options it considered (a `decision` event).
@@ -84,9 +98,45 @@ impl<'a, S: Sink> Runner<'a, S> {
     }
 
     fn play_once(&mut self, seed: Option<u64>) -> Result<(), RunError> {
+        self.begin(seed)?;
+        self.finish()
+    }
+
+    /// Begins an encounter (`seed` overrides the scenario's): set up, and played up to its
+    /// first round. An encounter under way is dropped.
+    pub fn begin(&mut self, seed: Option<u64>) -> Result<(), RunError> {
         let (e, s) = (&mut self.engine, self.scenario);
+        self.under_way = false;
         e.reset(&self.setup, seed.unwrap_or(s.seed))?;
-        let reason = e.encounter(s.rounds, self.setup.outro)?;
+        e.begin()?;
+        self.under_way = true;
+        Ok(())
+    }
+
+    /// Plays the next round of the encounter under way. Returns whether it played one: not
+    /// once the encounter has ended (someone won, or the scenario's rounds are played), nor
+    /// when none is under way. The encounter stays under way until `finish`.
+    pub fn play_round(&mut self) -> Result<bool, RunError> {
+        if !self.under_way {
+            return Ok(false);
+        }
+        // A failed round leaves nothing to play on from.
+        self.under_way = false;
+        let played = self.engine.next_round(self.scenario.rounds)?;
+        self.under_way = true;
+        Ok(played)
+    }
+
+    /// Plays the encounter under way to its end, and what the scenario has follow it
+    /// (downtime, a rest). Does nothing when none is under way.
+    pub fn finish(&mut self) -> Result<(), RunError> {
+        if !self.under_way {
+            return Ok(());
+        }
+        self.under_way = false;
+        let (e, s) = (&mut self.engine, self.scenario);
+        while e.next_round(s.rounds)? {}
+        let reason = e.end(self.setup.outro)?;
         let (state, objects) = (e.final_state(), e.final_objects());
         e.emit(Event::EncounterEnd { reason, state, objects });
         e.clock.ended = None;
@@ -105,6 +155,28 @@ impl<'a, S: Sink> Runner<'a, S> {
             }
         }
         Ok(())
+    }
+
+    /// The round the encounter under way has reached: 0 before its first.
+    pub fn round(&self) -> u32 {
+        self.engine.clock.round
+    }
+
+    /// Becomes a copy of `other` as it stands between two rounds, keeping its own sink: the
+    /// encounter under way there (if any) is under way here, and plays on into this sink
+    /// exactly as it would there. Both must play the same ruleset and the same scenario (the
+    /// same values in memory, not equal ones); if not, nothing is copied and this returns false.
+    /// Copied into the allocations this runner has: once it has held as large a state, a copy
+    /// allocates nothing.
+    #[must_use]
+    pub fn copy_from<T: Sink>(&mut self, other: &Runner<'a, T>) -> bool {
+        if !std::ptr::eq(self.engine.ruleset(), other.engine.ruleset()) || !std::ptr::eq(self.scenario, other.scenario)
+        {
+            return false;
+        }
+        self.engine.copy_from(&other.engine);
+        self.under_way = other.under_way;
+        true
     }
 
     /// The names events carry, shared by every event of this runner (for sinks that index).

@@ -24,7 +24,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(x) => self.eval(x, c)?.clamp(0, 2 * MAX_POSITION),
             None => 0,
         };
-        if self.world.movement_blocked(c.owner).is_some() {
+        if self.world.held.movement_blocked(c.owner).is_some() {
             return Ok(false);
         }
         match self.destination(way, c.owner, c.target, n, leap)? {
@@ -97,7 +97,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         };
         let answered = |e: ir::EventId| {
             let slot = r.dispatch.slot(ir::EventRef::Custom(e));
-            self.answerable.get(slot).copied().unwrap_or(u8::MAX) != 0 || !self.pending.readied.is_empty()
+            self.tables.answerable.get(slot).copied().unwrap_or(u8::MAX) != 0 || !self.pending.readied.is_empty()
         };
         if ![reach.enter, reach.leave, reach.move_in].into_iter().any(answered) {
             self.place(who, to, false);
@@ -162,7 +162,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let moved = self.world.positions[who] != here;
             if moved
                 || !self.world.standing(who)
-                || self.world.movement_blocked(who).is_some()
+                || self.world.held.movement_blocked(who).is_some()
                 || self.clock.ended.is_some()
             {
                 return Ok(false);

@@ -100,7 +100,7 @@ pub struct Pending<'r> {
     pub ongoing: Vec<Ongoing>,
 }
 
-impl Pending<'_> {
+impl<'r> Pending<'r> {
     pub fn reset(&mut self, n: usize) {
         self.changed.clear();
         self.immediate.clear();
@@ -116,5 +116,40 @@ impl Pending<'_> {
         super::world::refill(&mut self.holding, n, false);
         self.deferred.clear();
         self.ongoing.clear();
+    }
+
+    /// Becomes a copy of `other`, in the allocations it has.
+    pub fn copy_from(&mut self, other: &Pending<'r>) {
+        // Destructured whole, so that a field added later cannot be forgotten here.
+        let Pending {
+            changed,
+            immediate,
+            staging,
+            staged,
+            conditions,
+            cancelled,
+            redirected,
+            retarget,
+            chain_depth,
+            reaction_depth,
+            readied,
+            holding,
+            deferred,
+            ongoing,
+        } = other;
+        self.changed.clone_from(changed);
+        self.immediate.clone_from(immediate);
+        self.staging = *staging;
+        self.staged.clone_from(staged);
+        self.conditions.clone_from(conditions);
+        self.cancelled = *cancelled;
+        self.redirected = *redirected;
+        self.retarget = *retarget;
+        self.chain_depth = *chain_depth;
+        self.reaction_depth = *reaction_depth;
+        self.readied.clone_from(readied);
+        self.holding.clone_from(holding);
+        self.deferred.clone_from(deferred);
+        self.ongoing.clone_from(ongoing);
     }
 }

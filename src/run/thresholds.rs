@@ -214,20 +214,19 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Conditions held `while` something holds end when it stops holding.
     pub fn expire_while(&mut self) -> Result<(), RunError> {
-        if !self.world.holds_whiles(None) {
+        if !self.world.held.any_whiles(None) {
             return Ok(());
         }
         for who in 0..self.world.n {
-            if !self.world.holds_whiles(Some(who)) {
+            if !self.world.held.any_whiles(Some(who)) {
                 continue;
             }
             for cond in 0..self.ruleset().conditions.len() {
                 let id = ir::ConditionId(cond as u32);
-                let Some((e, source)) = self.world.held(who, id).and_then(|h| Some((h.while_.clone()?, h.source)))
-                else {
+                let Some((e, source)) = self.world.held.get(who, id).and_then(|h| Some((h.while_?, h.source))) else {
                     continue;
                 };
-                if self.eval(&e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {
+                if self.eval(e, &Ctx { owner: who, source, ..Ctx::default() })? == 0 {
                     self.remove(who, id);
                 }
             }

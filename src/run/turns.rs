@@ -27,13 +27,13 @@ impl<'r, S: Sink> Engine<'r, S> {
                         _ => None,
                     };
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let cond = &r.conditions[i];
                         if cond.positive != want {
                             continue;
                         }
-                        let source = self.world.held(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
+                        let source = self.world.held.get(who, ir::ConditionId(i as u32)).and_then(|h| h.source);
                         for (at, effects, loc) in &cond.hooks {
                             if *at == t {
                                 let cause = Cause::Named(self.names.condition[i].clone());
@@ -62,7 +62,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 TurnStep::Maintain => {
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let (id, cond) = (ir::ConditionId(i as u32), &r.conditions[i]);
                         for (at, effects, loc) in &cond.maintain {
@@ -71,7 +71,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                             }
                             let saved = std::mem::replace(&mut self.pending.cancelled, false);
                             let cause = Cause::Maintain(self.names.condition[i].clone());
-                            let source = self.world.held(who, id).and_then(|h| h.source);
+                            let source = self.world.held.get(who, id).and_then(|h| h.source);
                             self.run_effects(effects, &Ctx { source, ..c }, &cause, *loc)?;
                             if std::mem::replace(&mut self.pending.cancelled, saved) {
                                 // The upkeep that could not be paid ends it.
@@ -84,14 +84,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
                 TurnStep::Expire => {
                     let mut next = 0;
-                    while let Some(i) = self.world.next_held(who, next) {
+                    while let Some(i) = self.world.held.next(who, next) {
                         next = i + 1;
                         let id = ir::ConditionId(i as u32);
-                        if self.world.held(who, id).is_some_and(|h| h.until == Some(t)) {
+                        if self.world.held.get(who, id).is_some_and(|h| h.until == Some(t)) {
                             self.remove(who, id);
                         }
                     }
-                    if matches!(t, Timing::TurnStart | Timing::TurnEnd) && self.world.holds_source_timed() {
+                    if matches!(t, Timing::TurnStart | Timing::TurnEnd) && self.world.held.any_source_timed() {
                         self.expire_by_source(who, t == Timing::TurnEnd);
                     }
                 }
@@ -105,10 +105,10 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn expire_by_source(&mut self, who: usize, end: bool) {
         for holder in 0..self.world.n {
             let mut next = 0;
-            while let Some(i) = self.world.next_held(holder, next) {
+            while let Some(i) = self.world.held.next(holder, next) {
                 next = i + 1;
                 let id = ir::ConditionId(i as u32);
-                let Some(h) = self.world.held_mut(holder, id) else { continue };
+                let Some(h) = self.world.held.get_mut(holder, id) else { continue };
                 let Some(turn) = h.until_source.as_mut().filter(|_| h.source == Some(who)) else { continue };
                 let ends = match (end, turn.end) {
                     (false, false) => true,
@@ -254,9 +254,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             // Continuing costs what the action costs now; it cannot be paid while blocked.
             let cost = self.cost_of(who, going.action, &going.ctx, None)?;
-            let mut paid = self.world.blocked(who, action.kind).is_none();
+            let mut paid = self.world.held.blocked(who, action.kind).is_none();
             for (p, amount) in &cost {
-                paid &= self.past_bounds(who, p, amount)? == 0 && self.world.spend_blocked(who, p).is_none();
+                paid &= self.past_bounds(who, p, amount)? == 0 && self.world.held.spend_blocked(who, p).is_none();
             }
             if paid {
                 for (p, amount) in &cost {
@@ -264,7 +264,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let next = self.after_paying(p, now, amount);
                     self.set_pool_raw(who, p, next, &Cause::Continued(name.clone()));
                 }
-                if self.spend_events {
+                if self.tables.spend_events {
                     let c = Ctx { owner: who, ..going.ctx };
                     self.spent(&cost, &c)?;
                 }
@@ -280,8 +280,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 i += 1;
             } else {
                 self.emit(Event::Ongoing { actor, action: name.clone(), outcome: "complete" });
-                let effects = action.effects.clone();
-                self.run_effects(&effects, &going.ctx, &Cause::Named(name), action.loc)?;
+                self.run_effects(&action.effects, &going.ctx, &Cause::Named(name), action.loc)?;
                 self.settle()?;
             }
             self.rule = outer;
@@ -383,8 +382,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.turn_over = self.clock.ended_at_start[who];
             // An incapacitated participant's turn ends at once; start and end still happen.
             let acting = !self.clock.turn_over
-                && (self.world.blocked(who, ActionKind::Action).is_none()
-                    || self.world.blocked(who, ActionKind::Free).is_none());
+                && (self.world.held.blocked(who, ActionKind::Action).is_none()
+                    || self.world.held.blocked(who, ActionKind::Free).is_none());
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names.who[who].clone();

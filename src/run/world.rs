@@ -4,34 +4,11 @@
 //! Flat vectors indexed by participant × stat / pool / condition. Queries here read only the
 //! world (and the ruleset's definitions); nothing here rolls, decides or writes the trace.
 
-use crate::ir::{self, Expr, Ruleset};
-
-/// A condition held by a participant.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Held {
-    pub magnitude: i64,
-    pub until: Option<ir::Timing>,
-    pub rounds_left: Option<i64>,
-    pub while_: Option<Expr>,
-    /// Applied because another condition implies it; removed with that one.
-    pub implied_by: Option<ir::ConditionId>,
-    /// Who applied it (none for a condition held from the start).
-    pub source: Option<usize>,
-    /// `until turn_start(source)` / `until turn_end(source)`: ends with the source's turns.
-    pub until_source: Option<SourceTurn>,
-}
-
-/// A duration counted on the turns of whoever applied the condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SourceTurn {
-    /// Ends as the source's turn ends (else as it starts).
-    pub end: bool,
-    /// A turn of the source has started since the condition was applied.
-    pub armed: bool,
-}
+use super::held::HeldConditions;
+use crate::ir::{self, Ruleset};
 
 /// A thing on the map or in hands (`object`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Object {
     pub name: super::trace::Name,
     pub kind: ir::ObjectId,
@@ -39,6 +16,20 @@ pub struct Object {
     pub at: i64,
     /// Who holds it, in the order they took hold.
     pub holders: Vec<usize>,
+}
+
+// By hand, for `clone_from`: a copied world keeps its objects' holder lists.
+impl Clone for Object {
+    fn clone(&self) -> Object {
+        Object { name: self.name.clone(), kind: self.kind, at: self.at, holders: self.holders.clone() }
+    }
+
+    fn clone_from(&mut self, other: &Object) {
+        self.name.clone_from(&other.name);
+        self.kind = other.kind;
+        self.at = other.at;
+        self.holders.clone_from(&other.holders);
+    }
 }
 
 /// The ground as one mover meets it in one move: per terrain kind, how many units each place
@@ -55,7 +46,7 @@ pub struct Ground<'a> {
 pub const MAX_POSITION: i64 = 1_000_000_000_000;
 
 #[derive(Debug, Default)]
-pub struct World {
+pub struct World<'r> {
     /// Participants.
     pub n: usize,
     n_stats: usize,
@@ -63,34 +54,13 @@ pub struct World {
     /// How far apart one pool's values are for consecutive participants: `n_pools`, or 0 for a
     /// `shared` pool, whose one value every participant's index reaches.
     pool_stride: Vec<usize>,
-    n_conditions: usize,
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
     pub positions: Vec<i64>,
     pub stats: Vec<i64>,
     pub pools: Vec<i64>,
-    /// Per participant × condition: what it holds. Written only through `set_held` and
-    /// `take_held`, which keep the bits below in step.
-    conds: Vec<Option<Held>>,
-    /// Per participant: the conditions it holds, as bits (`words` words each), so asking
-    /// whether anything blocks an action is a few word operations, not a walk over every
-    /// condition (issue 10: `standing` was rescanned on every settle and every choice).
-    held_bits: Vec<u64>,
-    words: usize,
-    /// The conditions that block each kind of action (`ActionKind::ALL` order), movement, and
-    /// spending each pool, as bits.
-    kind_blocks: Vec<u64>,
-    movement_blocks: Vec<u64>,
-    spend_blocks: Vec<u64>,
-    /// Per participant: how many of its conditions are held `while` something holds, so
-    /// checking those after every change skips everyone who holds none.
-    whiles: Vec<u32>,
-    whiles_total: u32,
-    /// How many held conditions end with their source's turns: the turn steps look for them
-    /// only while there are some.
-    source_timed: u32,
-    /// Per condition: who holds it, in no particular order (users sort what they take).
-    holders: Vec<Vec<usize>>,
+    /// The conditions each participant holds, and the indexes kept in step with them.
+    pub held: HeldConditions<'r>,
     pub present: Vec<bool>,
     /// Per participant: on a side the surprise round leaves out.
     pub surprised: Vec<bool>,
@@ -116,7 +86,7 @@ pub struct World {
     pub objects: Vec<Object>,
 }
 
-impl World {
+impl<'r> World<'r> {
     /// Empties the world for `n` participants, keeping every vector's allocation; stats, pools
     /// and positions are zero until the caller fills them.
     pub fn reset(&mut self, r: &Ruleset, n: usize) {
@@ -125,40 +95,12 @@ impl World {
         self.n_pools = r.pools.len();
         self.pool_stride.clear();
         self.pool_stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
-        self.n_conditions = r.conditions.len();
         refill(&mut self.sides, n, 0);
         refill(&mut self.players, n, false);
         refill(&mut self.positions, n, 0);
         refill(&mut self.stats, n * self.n_stats, 0);
         refill(&mut self.pools, n * self.n_pools, 0);
-        self.conds.clear();
-        self.conds.resize(n * self.n_conditions, None);
-        let words = self.n_conditions.div_ceil(64);
-        self.words = words;
-        refill(&mut self.held_bits, n * words, 0);
-        refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
-        refill(&mut self.movement_blocks, words, 0);
-        refill(&mut self.spend_blocks, self.n_pools * words, 0);
-        for (c, def) in r.conditions.iter().enumerate() {
-            let (word, bit) = (c / 64, 1u64 << (c % 64));
-            for (k, kind) in ir::ActionKind::ALL.iter().enumerate() {
-                if def.blocks.kinds.contains(kind) {
-                    self.kind_blocks[k * words + word] |= bit;
-                }
-            }
-            if def.blocks.movement {
-                self.movement_blocks[word] |= bit;
-            }
-            for p in &def.blocks.spend {
-                self.spend_blocks[p.index() * words + word] |= bit;
-            }
-        }
-        refill(&mut self.whiles, n, 0);
-        self.holders.resize_with(self.n_conditions, Vec::new);
-        self.holders.truncate(self.n_conditions);
-        self.holders.iter_mut().for_each(Vec::clear);
-        self.whiles_total = 0;
-        self.source_timed = 0;
+        self.held.reset(r, n);
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
         refill(&mut self.last_check, n, LastCheck::default());
@@ -170,6 +112,57 @@ impl World {
         self.ordered_values.clear();
         self.terrain.clear();
         self.objects.clear();
+    }
+
+    /// Becomes a copy of `other`, in the allocations it has (none made once they are as large).
+    pub fn copy_from(&mut self, other: &World<'r>) {
+        // Destructured whole, so that a field added later cannot be forgotten here.
+        let World {
+            n,
+            n_stats,
+            n_pools,
+            pool_stride,
+            sides,
+            players,
+            positions,
+            stats,
+            pools,
+            held,
+            present,
+            surprised,
+            last_check,
+            initiative,
+            following,
+            order,
+            order_version: _,
+            layout_version: _,
+            ordered_values,
+            terrain,
+            objects,
+        } = other;
+        self.n = *n;
+        self.n_stats = *n_stats;
+        self.n_pools = *n_pools;
+        self.pool_stride.clone_from(pool_stride);
+        self.sides.clone_from(sides);
+        self.players.clone_from(players);
+        self.positions.clone_from(positions);
+        self.stats.clone_from(stats);
+        self.pools.clone_from(pools);
+        self.held.copy_from(held);
+        self.present.clone_from(present);
+        self.surprised.clone_from(surprised);
+        self.last_check.clone_from(last_check);
+        self.initiative.clone_from(initiative);
+        self.following.clone_from(following);
+        self.order.clone_from(order);
+        // The versions are this world's own cache keys, not state: they move on, so what was
+        // made from this world's order and places before the copy is made again.
+        self.order_version += 1;
+        self.layout_version += 1;
+        self.ordered_values.clone_from(ordered_values);
+        self.terrain.clone_from(terrain);
+        self.objects.clone_from(objects);
     }
 
     pub fn order(&self) -> &Vec<Vec<usize>> {
@@ -203,9 +196,8 @@ impl World {
     }
 
     // The accessors below are `#[inline]`: the runner's modules land in different codegen
-    // units, and a call across units is not inlined without it (`next_held`, `blocked`,
-    // `pool` and the like are called tens of thousands of times a duel, each for a few
-    // instructions).
+    // units, and a call across units is not inlined without it (`pool`, `stat`, `relates`
+    // and the like are called tens of thousands of times a duel, each for a few instructions).
     #[inline]
     pub fn stat_at(&self, who: usize, s: usize) -> usize {
         who * self.n_stats + s
@@ -217,11 +209,6 @@ impl World {
     }
 
     #[inline]
-    pub fn cond_at(&self, who: usize, c: ir::ConditionId) -> usize {
-        who * self.n_conditions + c.index()
-    }
-
-    #[inline]
     pub fn pool(&self, who: usize, p: ir::PoolId) -> i64 {
         self.pools[self.pool_at(who, p)]
     }
@@ -229,102 +216,6 @@ impl World {
     #[inline]
     pub fn stat(&self, who: usize, s: ir::StatId) -> i64 {
         self.stats[self.stat_at(who, s.index())]
-    }
-
-    #[inline]
-    pub fn held(&self, who: usize, c: ir::ConditionId) -> Option<&Held> {
-        self.conds.get(self.cond_at(who, c)).and_then(Option::as_ref)
-    }
-
-    #[inline]
-    pub fn has(&self, who: usize, c: ir::ConditionId) -> bool {
-        let i = c.index();
-        i < self.n_conditions && self.held_bits[who * self.words + i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// The first condition at or after `from` (in declaration order) that `who` holds. Loops
-    /// over the conditions someone holds go through this, re-reading as they go, so a
-    /// condition applied or removed by an earlier step of the loop is seen as a walk over
-    /// every condition would see it.
-    #[inline]
-    pub fn next_held(&self, who: usize, from: usize) -> Option<usize> {
-        if from >= self.n_conditions {
-            return None;
-        }
-        let words = &self.held_bits[who * self.words..(who + 1) * self.words];
-        let (mut w, mut mask) = (from / 64, !0u64 << (from % 64));
-        while w < words.len() {
-            let bits = words[w] & mask;
-            if bits != 0 {
-                return Some(w * 64 + bits.trailing_zeros() as usize);
-            }
-            w += 1;
-            mask = !0;
-        }
-        None
-    }
-
-    pub fn held_mut(&mut self, who: usize, c: ir::ConditionId) -> Option<&mut Held> {
-        let at = self.cond_at(who, c);
-        self.conds.get_mut(at).and_then(Option::as_mut)
-    }
-
-    /// `who` holds `c` as `held` from now on; returns whether it held `c` before.
-    pub fn set_held(&mut self, who: usize, c: ir::ConditionId, held: Held) -> bool {
-        let adds_while = held.while_.is_some();
-        let adds_source_timed = held.until_source.is_some();
-        let was = self.take_held(who, c);
-        let i = c.index();
-        self.holders[i].push(who);
-        self.held_bits[who * self.words + i / 64] |= 1 << (i % 64);
-        if adds_while {
-            self.whiles[who] += 1;
-            self.whiles_total += 1;
-        }
-        if adds_source_timed {
-            self.source_timed += 1;
-        }
-        let at = self.cond_at(who, c);
-        self.conds[at] = Some(held);
-        was.is_some()
-    }
-
-    /// `who` no longer holds `c`; what it held, if anything.
-    pub fn take_held(&mut self, who: usize, c: ir::ConditionId) -> Option<Held> {
-        let at = self.cond_at(who, c);
-        let held = self.conds.get_mut(at)?.take()?;
-        let i = c.index();
-        if let Some(k) = self.holders[i].iter().position(|w| *w == who) {
-            self.holders[i].swap_remove(k);
-        }
-        self.held_bits[who * self.words + i / 64] &= !(1 << (i % 64));
-        if held.while_.is_some() {
-            self.whiles[who] -= 1;
-            self.whiles_total -= 1;
-        }
-        if held.until_source.is_some() {
-            self.source_timed -= 1;
-        }
-        Some(held)
-    }
-
-    /// Everyone who holds `c`, in no particular order.
-    #[inline]
-    pub fn holders(&self, c: ir::ConditionId) -> &[usize] {
-        self.holders.get(c.index()).map_or(&[], Vec::as_slice)
-    }
-
-    /// Whether anyone holds a condition that ends with its source's turns.
-    pub fn holds_source_timed(&self) -> bool {
-        self.source_timed > 0
-    }
-
-    /// Whether anyone holds a condition `while` something holds, and whether `who` does.
-    pub fn holds_whiles(&self, who: Option<usize>) -> bool {
-        match who {
-            None => self.whiles_total > 0,
-            Some(w) => self.whiles[w] > 0,
-        }
     }
 
     /// Is `other` in relation `rel` to `me`?
@@ -340,22 +231,6 @@ impl World {
             Player => self.players[other],
             NonPlayer => !self.players[other],
         }
-    }
-
-    /// The first condition (in declaration order) that `who` holds and `mask` names.
-    #[inline]
-    fn first_held(&self, who: usize, mask: &[u64]) -> Option<ir::ConditionId> {
-        let held = &self.held_bits[who * self.words..(who + 1) * self.words];
-        held.iter().zip(mask).enumerate().find_map(|(w, (h, m))| {
-            let both = h & m;
-            (both != 0).then(|| ir::ConditionId((w * 64) as u32 + both.trailing_zeros()))
-        })
-    }
-
-    #[inline]
-    fn kind_mask(&self, kind: ir::ActionKind) -> &[u64] {
-        let k = ir::ActionKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
-        &self.kind_blocks[k * self.words..(k + 1) * self.words]
     }
 
     /// May `who` answer an event by `actor` against `victim` under this pattern?
@@ -375,29 +250,12 @@ impl World {
         }
     }
 
-    /// A held condition that forbids `kind` of action.
-    #[inline]
-    pub fn blocked(&self, who: usize, kind: ir::ActionKind) -> Option<ir::ConditionId> {
-        self.first_held(who, self.kind_mask(kind))
-    }
-
-    #[inline]
-    pub fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
-        self.first_held(who, &self.movement_blocks)
-    }
-
-    #[inline]
-    pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
-        let p = pool.index();
-        self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first_held(who, mask))
-    }
-
     /// Able to take part: present and not kept from both actions and reactions.
     #[inline]
     pub fn standing(&self, who: usize) -> bool {
         self.present[who]
-            && !(self.blocked(who, ir::ActionKind::Action).is_some()
-                && self.blocked(who, ir::ActionKind::Reaction).is_some())
+            && !(self.held.blocked(who, ir::ActionKind::Action).is_some()
+                && self.held.blocked(who, ir::ActionKind::Reaction).is_some())
     }
 
     /// Where object `o` is: with its first holder, or where it lies.

@@ -366,11 +366,13 @@ impl<S: Sink> Engine<'_, S> {
                 self.side_sign(me, p) * (self.worth(p, *pool, next) - self.worth(p, *pool, now))
             }
             Effect::Apply { who, condition, .. } => match c.who(*who) {
-                Ok(p) if !self.world.has(p, *condition) => -self.side_sign(me, p) * condition_weight(r, *condition),
+                Ok(p) if !self.world.held.has(p, *condition) => {
+                    -self.side_sign(me, p) * condition_weight(r, *condition)
+                }
                 _ => 0.0,
             },
             Effect::Remove { who, condition } => match c.who(*who) {
-                Ok(p) if self.world.has(p, *condition) => self.side_sign(me, p) * condition_weight(r, *condition),
+                Ok(p) if self.world.held.has(p, *condition) => self.side_sign(me, p) * condition_weight(r, *condition),
                 _ => 0.0,
             },
             Effect::Check { roll, against, outcomes } => {
@@ -477,7 +479,7 @@ impl<S: Sink> Engine<'_, S> {
                 next != now
             }
             Effect::Apply { who, condition, magnitude, duration } => match c.who(*who) {
-                Ok(p) => match self.world.held(p, *condition).map(|h| h.magnitude) {
+                Ok(p) => match self.world.held.get(p, *condition).map(|h| h.magnitude) {
                     // Held already: applying it again changes something only if it brings a
                     // duration or another magnitude.
                     Some(held) => {
@@ -494,7 +496,7 @@ impl<S: Sink> Engine<'_, S> {
                 },
                 Err(_) => true,
             },
-            Effect::Remove { who, condition } => c.who(*who).map_or(true, |p| self.world.has(p, *condition)),
+            Effect::Remove { who, condition } => c.who(*who).map_or(true, |p| self.world.held.has(p, *condition)),
             Effect::Repeat { cond, body } => match has_dice(self.ruleset(), cond, 0) {
                 true => self.would_change(body, c, deeper),
                 false => match self.exact(cond, c) {
@@ -520,7 +522,7 @@ impl<S: Sink> Engine<'_, S> {
                     return true;
                 }
                 let Some(n) = self.exact(amount, c) else { return true };
-                if self.world.movement_blocked(c.owner).is_some() {
+                if self.world.held.movement_blocked(c.owner).is_some() {
                     return false;
                 }
                 let way = if matches!(e, Effect::Move(_)) { ir::Way::Toward } else { ir::Way::Away };
