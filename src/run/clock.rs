@@ -43,7 +43,7 @@ impl<'r> Clock<'r> {
     /// Back to before the first round, for `n` participants, keeping allocations.
     pub fn reset(&mut self, n: usize) {
         let mut ended_at_start = std::mem::take(&mut self.ended_at_start);
-        super::world::refill(&mut ended_at_start, n, false);
+        super::buffers::refill(&mut ended_at_start, n, false);
         *self = Clock { ended_at_start, ..Clock::default() };
     }
 

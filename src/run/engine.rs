@@ -163,7 +163,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.rule = None;
         self.because = None;
         self.amounts.clear();
-        super::world::refill(&mut self.last_amount, self.ruleset.events.len(), 0);
+        super::buffers::refill(&mut self.last_amount, self.ruleset.events.len(), 0);
         self.out.seq = 0;
         self.out.muted = true;
         let set_up = self.set_up(setup);

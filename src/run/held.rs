@@ -67,10 +67,10 @@ impl<'r> HeldConditions<'r> {
         self.conds.resize(n * n_conditions, None);
         let words = n_conditions.div_ceil(64);
         self.words = words;
-        super::world::refill(&mut self.bits, n * words, 0);
-        super::world::refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
-        super::world::refill(&mut self.movement_blocks, words, 0);
-        super::world::refill(&mut self.spend_blocks, r.pools.len() * words, 0);
+        super::buffers::refill(&mut self.bits, n * words, 0);
+        super::buffers::refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
+        super::buffers::refill(&mut self.movement_blocks, words, 0);
+        super::buffers::refill(&mut self.spend_blocks, r.pools.len() * words, 0);
         for (c, def) in r.conditions.iter().enumerate() {
             let (word, bit) = (c / 64, 1u64 << (c % 64));
             for (k, kind) in ir::ActionKind::ALL.iter().enumerate() {
@@ -85,7 +85,7 @@ impl<'r> HeldConditions<'r> {
                 self.spend_blocks[p.index() * words + word] |= bit;
             }
         }
-        super::world::refill(&mut self.whiles, n, 0);
+        super::buffers::refill(&mut self.whiles, n, 0);
         self.holders.resize_with(n_conditions, Vec::new);
         self.holders.truncate(n_conditions);
         self.holders.iter_mut().for_each(Vec::clear);

@@ -17,6 +17,7 @@
 mod act;
 mod answers;
 mod budget;
+mod buffers;
 mod checks;
 mod clock;
 mod controller;

@@ -113,7 +113,7 @@ impl<'r> Pending<'r> {
         self.chain_depth = 0;
         self.reaction_depth = 0;
         self.readied.clear();
-        super::world::refill(&mut self.holding, n, false);
+        super::buffers::refill(&mut self.holding, n, false);
         self.deferred.clear();
         self.ongoing.clear();
     }

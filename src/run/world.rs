@@ -4,6 +4,7 @@
 //! Flat vectors indexed by participant × stat / pool / condition. Queries here read only the
 //! world (and the ruleset's definitions); nothing here rolls, decides or writes the trace.
 
+use super::buffers::refill;
 use super::held::HeldConditions;
 use crate::ir::{self, Ruleset};
 
@@ -448,12 +449,6 @@ impl<'r> World<'r> {
             visit(w);
         }
     }
-}
-
-/// `v` becomes `n` copies of `x`, in the allocation it has.
-pub fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
-    v.clear();
-    v.resize(n, x);
 }
 
 /// A participant's most recent check, as `last_check`, `last_critical` and contests read it.
