@@ -82,7 +82,7 @@ pub fn value_cycles(r: &Ruleset) -> Vec<ValueNode> {
 
 /// Why `r` cannot be run safely, or `Ok`. Checks what the compiler guarantees by construction.
 pub fn validate(r: &Ruleset) -> Result<(), String> {
-    let mut v = Validator { r, problem: None, gm_questions: Vec::new() };
+    let mut v = Validator { r, problem: None, gm_questions: Vec::new(), choices: Vec::new() };
     v.ruleset();
     if let Some(problem) = v.problem {
         return Err(problem);
@@ -104,12 +104,32 @@ struct Validator<'a> {
     problem: Option<String>,
     /// Every `choose gm` question met, once, with its options, in the order met.
     gm_questions: Vec<(String, Vec<String>)>,
+    /// Every `choose` met, in the order met (`choices`).
+    choices: Vec<ChoiceSite>,
+}
+
+/// A `choose` effect of the ruleset: where it is written (which tells it apart from every other
+/// at run time), who chooses, its question and its options' names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceSite {
+    pub loc: Loc,
+    pub chooser: crate::ir::Chooser,
+    pub question: String,
+    pub options: Vec<String>,
+}
+
+/// Every `choose` effect of the ruleset: a scenario's answers, given by question and option
+/// name, are turned into (site, option index) once, before a run.
+pub fn choices(r: &Ruleset) -> Vec<ChoiceSite> {
+    let mut v = Validator { r, problem: None, gm_questions: Vec::new(), choices: Vec::new() };
+    v.ruleset();
+    v.choices
 }
 
 /// Every question the ruleset asks the GM (`choose gm`), with its options: a scenario may tell
 /// the GM how to answer one (`gm_answers`).
 pub fn gm_questions(r: &Ruleset) -> Vec<(String, Vec<String>)> {
-    let mut v = Validator { r, problem: None, gm_questions: Vec::new() };
+    let mut v = Validator { r, problem: None, gm_questions: Vec::new(), choices: Vec::new() };
     v.ruleset();
     v.gm_questions
 }
@@ -265,10 +285,16 @@ impl Validator<'_> {
                     Effect::Amount { value, .. } => self.expr(value),
                     Effect::Choose { chooser, question, options, loc } => {
                         self.loc(*loc);
+                        let names = || options.iter().map(|o| o.name.clone()).collect();
                         if *chooser == crate::ir::Chooser::Gm && !self.gm_questions.iter().any(|(q, _)| q == question) {
-                            self.gm_questions
-                                .push((question.clone(), options.iter().map(|o| o.name.clone()).collect()));
+                            self.gm_questions.push((question.clone(), names()));
                         }
+                        self.choices.push(ChoiceSite {
+                            loc: *loc,
+                            chooser: *chooser,
+                            question: question.clone(),
+                            options: names(),
+                        });
                         for o in options {
                             stack.push(&o.effects);
                         }

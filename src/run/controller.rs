@@ -33,9 +33,11 @@ pub enum Step {
     Decline {
         round: u32,
     },
-    /// The answer is an option's name: which question it answers is known only when asked.
+    /// The answer is an option's name, which question it answers known only when asked: an
+    /// index into the scenario's answers (`Resolved::answers`), which `Tables::script_answers`
+    /// turns into an option per `choose` of the ruleset.
     Choose {
-        answer: String,
+        answer: usize,
     },
     Adjust {
         by: i64,

@@ -477,14 +477,14 @@ impl<S: Sink> Engine<'_, S> {
     /// policies the first option, and every other policy the option that scores best for the
     /// chooser in the state as it is (docs/scenario.md, "How outcomes are scored"). Whoever
     /// chooses, an option that would change nothing is not taken while another would.
-    pub fn ask_choice(&mut self, who: Option<usize>, question: &str, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
+    pub fn ask_choice(&mut self, who: Option<usize>, loc: ir::Loc, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
         if options.is_empty() {
             return 0;
         }
         // The scenario told the GM how to answer this question: a standing order, taken as
         // given (docs/scenario.md, `gm_answers`).
         if who.is_none() {
-            if let Some((_, i)) = self.tables.gm_answers.iter().find(|(q, _)| q == question) {
+            if let Some((_, i)) = self.tables.gm_answers.iter().find(|(at, _)| *at == loc) {
                 return *i;
             }
         }
@@ -503,8 +503,13 @@ impl<S: Sink> Engine<'_, S> {
         }
         let live = move |i: usize| i >= 64 || dead & (1 << i) == 0;
         if let Some(w) = who {
+            // The tables are shared and only read: held apart from the engine the step is taken from.
+            let tables = std::rc::Rc::clone(&self.tables);
             let found = self.take_step(w, |s| match s {
-                Step::Choose { answer } => options.iter().position(|o| &o.name == answer).filter(|i| live(*i)),
+                Step::Choose { answer } => {
+                    let sites = tables.script_answers.get(*answer).map_or(&[][..], Vec::as_slice);
+                    sites.iter().find(|(at, _)| *at == loc).map(|(_, i)| *i).filter(|i| live(*i))
+                }
                 _ => None,
             });
             if let Some(pick) = found {

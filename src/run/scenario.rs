@@ -234,6 +234,9 @@ pub struct Resolved {
     pub surprise: Option<u32>,
     /// `gm_answers`, checked: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
+    /// The option names of the scripts' `Choose` steps (`controller::Step::Choose` indexes
+    /// them); `Tables::script_answers` turns each into an option per `choose` of the ruleset.
+    pub answers: Vec<String>,
     /// Stretches of terrain: first place, last place (first <= last), kind.
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects: name, kind, place (when lying), holders.
@@ -276,6 +279,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         controllers: Vec::new(),
         surprise: None,
         gm_answers: Vec::new(),
+        answers: Vec::new(),
         terrain: Vec::new(),
         objects: Vec::new(),
         outro: None,
@@ -292,8 +296,9 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
     check.gm_answers(&mut out);
     check.terrain(&mut out);
     check.objects(&mut out);
-    let Resolver { problems, side_names, .. } = check;
+    let Resolver { problems, side_names, answers, .. } = check;
     out.side_names = side_names;
+    out.answers = answers;
     if problems.is_empty() {
         Ok(out)
     } else {
@@ -308,6 +313,8 @@ struct Resolver<'a> {
     /// The participants' names, in seating order.
     names: Vec<&'a str>,
     side_names: Vec<String>,
+    /// The option names scripts answer choices with (`Choose` steps), in the order written.
+    answers: Vec<String>,
     problems: Vec<Problem>,
 }
 
@@ -328,7 +335,7 @@ fn at(path: &[Seg], more: impl IntoIterator<Item = Seg>) -> Vec<Seg> {
 impl<'a> Resolver<'a> {
     fn new(s: &'a Scenario, r: &'a Ruleset) -> Resolver<'a> {
         let names = s.participants.iter().map(|p| p.name.as_str()).collect();
-        Resolver { s, r, names, side_names: Vec::new(), problems: Vec::new() }
+        Resolver { s, r, names, side_names: Vec::new(), answers: Vec::new(), problems: Vec::new() }
     }
 
     fn problem(&mut self, at: Vec<Seg>, what: What) {
@@ -487,7 +494,10 @@ impl<'a> Resolver<'a> {
                 target: self.target(who, step_at, "target", target.as_ref()),
             },
             Step::Decline { round } => S::Decline { round: *round },
-            Step::Choose { answer } => S::Choose { answer: answer.clone() },
+            Step::Choose { answer } => {
+                self.answers.push(answer.clone());
+                S::Choose { answer: self.answers.len() - 1 }
+            }
             Step::Adjust { by } => S::Adjust { by: *by },
             Step::Stay { after } => S::Stay { after: self.target(who, step_at, "after", Some(after)).unwrap_or(0) },
             Step::Delay { round, after } => {

@@ -6,6 +6,7 @@ use super::controller::Step;
 use super::costs::Costs;
 use super::scenario::{Policy, Resolved};
 use super::shape::Shape;
+use crate::ir::validate::ChoiceSite;
 use crate::ir::{self, Ruleset};
 
 #[derive(Debug)]
@@ -27,12 +28,17 @@ pub struct Tables {
     pub scripted_reactions: bool,
     /// How the GM decides what the scenario does not answer.
     pub gm: Policy,
-    /// The scenario's standing answers to GM questions: (question, option index).
-    pub gm_answers: Vec<(String, usize)>,
+    /// The scenario's standing answers to GM questions, per `choose gm` that asks one: (where
+    /// the `choose` is written, option index). Found by place, not by question, at run time.
+    pub gm_answers: Vec<(ir::Loc, usize)>,
+    /// Per scripted answer (`Resolved::answers`): each `choose` of the ruleset that has an
+    /// option of that name, with the option's index.
+    pub script_answers: Vec<Vec<(ir::Loc, usize)>>,
 }
 
 impl Tables {
     pub fn new(r: &Ruleset, setup: &Resolved, gm: Policy) -> Tables {
+        let sites = ir::validate::choices(r);
         Tables {
             shapes: Shape::of_all(r),
             fixed_costs: super::shape::fixed_costs(r),
@@ -45,7 +51,32 @@ impl Tables {
                 .iter()
                 .any(|c| c.steps.iter().any(|s| matches!(s, Step::React { .. }))),
             gm,
-            gm_answers: setup.gm_answers.clone(),
+            gm_answers: gm_answers(&sites, setup),
+            script_answers: script_answers(&sites, setup),
         }
     }
+}
+
+/// Each `choose gm` whose question the scenario answers, with the answer's index. A question
+/// asked in several places is answered the same in each (by the index found for the first).
+fn gm_answers(sites: &[ChoiceSite], setup: &Resolved) -> Vec<(ir::Loc, usize)> {
+    sites
+        .iter()
+        .filter(|site| site.chooser == ir::Chooser::Gm)
+        .filter_map(|site| {
+            let (_, i) = setup.gm_answers.iter().find(|(q, _)| *q == site.question)?;
+            Some((site.loc, *i))
+        })
+        .collect()
+}
+
+/// For each scripted answer, every `choose` with an option of that name, and its index.
+fn script_answers(sites: &[ChoiceSite], setup: &Resolved) -> Vec<Vec<(ir::Loc, usize)>> {
+    setup
+        .answers
+        .iter()
+        .map(|answer| {
+            sites.iter().filter_map(|site| Some((site.loc, site.options.iter().position(|o| o == answer)?))).collect()
+        })
+        .collect()
 }
