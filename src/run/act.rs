@@ -73,7 +73,7 @@ impl<S: Sink> Engine<'_, S> {
             Some(ev) => Ctx { owner: who, target, ..*ev },
             None => Ctx { owner: who, target, ..Ctx::default() },
         };
-        if let Err(no) = self.check_limits(who, a, ctx, units)? {
+        if let Err(no) = self.check_limits(who, a, &ctx, units)? {
             return Ok(Err(no));
         }
         // The cost is made here and only borrowed by its check: a cost is 104 bytes, and
@@ -194,13 +194,13 @@ impl<S: Sink> Engine<'_, S> {
         &mut self,
         who: usize,
         a: ir::ActionId,
-        ctx: Ctx,
+        ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<Result<(), Reject>, RunError> {
         let r = self.ruleset();
         let action = &r.actions[a.index()];
         for l in &action.limits {
-            let max = self.eval(&l.amount, &ctx)?;
+            let max = self.eval(&l.amount, ctx)?;
             let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
             if used >= max {
                 refuse!(
@@ -218,11 +218,11 @@ impl<S: Sink> Engine<'_, S> {
                 continue;
             }
             if let Some(g) = &l.guard {
-                if self.eval(g, &ctx)? == 0 {
+                if self.eval(g, ctx)? == 0 {
                     continue;
                 }
             }
-            let max = self.eval(&l.amount, &ctx)?;
+            let max = self.eval(&l.amount, ctx)?;
             let subject = l.subject;
             let matches = |x: ir::ActionId| -> bool {
                 if l.each {
@@ -232,7 +232,7 @@ impl<S: Sink> Engine<'_, S> {
             };
             let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
             let this = match l.pool {
-                Some(p) => self.cost_of(who, a, &ctx, units)?.of(p),
+                Some(p) => self.cost_of(who, a, ctx, units)?.of(p),
                 None => 1,
             };
             if used + this > max {
@@ -265,7 +265,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         for req in &action.requires {
-            if self.eval(&req.cond, &ctx)? == 0 {
+            if self.eval(&req.cond, ctx)? == 0 {
                 refuse!(self, @ Some(req.loc), "requires", "a requirement of {} does not hold", action.name);
             }
         }
