@@ -67,10 +67,10 @@ impl<'r> HeldConditions<'r> {
         self.conds.resize(n * n_conditions, None);
         let words = n_conditions.div_ceil(64);
         self.words = words;
-        super::world::refill(&mut self.bits, n * words, 0);
-        super::world::refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
-        super::world::refill(&mut self.movement_blocks, words, 0);
-        super::world::refill(&mut self.spend_blocks, r.pools.len() * words, 0);
+        refill(&mut self.bits, n * words, 0);
+        refill(&mut self.kind_blocks, ir::ActionKind::ALL.len() * words, 0);
+        refill(&mut self.movement_blocks, words, 0);
+        refill(&mut self.spend_blocks, r.pools.len() * words, 0);
         for (c, def) in r.conditions.iter().enumerate() {
             let (word, bit) = (c / 64, 1u64 << (c % 64));
             for (k, kind) in ir::ActionKind::ALL.iter().enumerate() {
@@ -85,7 +85,7 @@ impl<'r> HeldConditions<'r> {
                 self.spend_blocks[p.index() * words + word] |= bit;
             }
         }
-        super::world::refill(&mut self.whiles, n, 0);
+        refill(&mut self.whiles, n, 0);
         self.holders.resize_with(n_conditions, Vec::new);
         self.holders.truncate(n_conditions);
         self.holders.iter_mut().for_each(Vec::clear);
@@ -257,4 +257,11 @@ impl<'r> HeldConditions<'r> {
         let p = pool.index();
         self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first(who, mask))
     }
+}
+
+/// `v` becomes `n` copies of `x`, in the allocation it has (as `world::refill`, kept here so
+/// that this module does not import the world that holds it).
+fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
 }
