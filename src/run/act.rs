@@ -73,18 +73,24 @@ impl<S: Sink> Engine<'_, S> {
             Some(ev) => Ctx { owner: who, target, ..*ev },
             None => Ctx { owner: who, target, ..Ctx::default() },
         };
-        if let Err(no) = self.check_limits(who, a, ctx, units)? {
+        if let Err(no) = self.check_limits(who, a, &ctx, units)? {
             return Ok(Err(no));
         }
-        let (cost, cost_rule) = match self.check_cost(who, a, ctx, units)? {
-            Ok(paid) => paid,
-            Err(no) => return Ok(Err(no)),
+        // The cost is made here and only borrowed by its check: a cost is 104 bytes, and
+        // passing it back through the check's nested results copied it twice on every plan.
+        let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
+        if let Err(no) = self.check_cost(who, a, &ctx, &cost, cost_rule)? {
+            return Ok(Err(no));
+        }
+        // Most actions are no combo: no call to look for partners.
+        let partners = if self.ruleset().actions[a.index()].partner_cost.is_empty() {
+            None
+        } else {
+            match self.find_partners(who, a, target, ctx)? {
+                Ok(partners) => (!partners.is_empty()).then(|| partners.into_boxed_slice()),
+                Err(no) => return Ok(Err(no)),
+            }
         };
-        let partners = match self.find_partners(who, a, target, ctx)? {
-            Ok(partners) => partners,
-            Err(no) => return Ok(Err(no)),
-        };
-        let partners = (!partners.is_empty()).then(|| partners.into_boxed_slice());
         Ok(Ok(Plan { paid: cost, partners, cost_rule }))
     }
 
@@ -188,13 +194,13 @@ impl<S: Sink> Engine<'_, S> {
         &mut self,
         who: usize,
         a: ir::ActionId,
-        ctx: Ctx,
+        ctx: &Ctx,
         units: Option<i64>,
     ) -> Result<Result<(), Reject>, RunError> {
         let r = self.ruleset();
         let action = &r.actions[a.index()];
         for l in &action.limits {
-            let max = self.eval(&l.amount, &ctx)?;
+            let max = self.eval(&l.amount, ctx)?;
             let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
             if used >= max {
                 refuse!(
@@ -212,11 +218,11 @@ impl<S: Sink> Engine<'_, S> {
                 continue;
             }
             if let Some(g) = &l.guard {
-                if self.eval(g, &ctx)? == 0 {
+                if self.eval(g, ctx)? == 0 {
                     continue;
                 }
             }
-            let max = self.eval(&l.amount, &ctx)?;
+            let max = self.eval(&l.amount, ctx)?;
             let subject = l.subject;
             let matches = |x: ir::ActionId| -> bool {
                 if l.each {
@@ -226,7 +232,7 @@ impl<S: Sink> Engine<'_, S> {
             };
             let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
             let this = match l.pool {
-                Some(p) => self.cost_of(who, a, &ctx, units)?.of(p),
+                Some(p) => self.cost_of(who, a, ctx, units)?.of(p),
                 None => 1,
             };
             if used + this > max {
@@ -259,26 +265,26 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         for req in &action.requires {
-            if self.eval(&req.cond, &ctx)? == 0 {
+            if self.eval(&req.cond, ctx)? == 0 {
                 refuse!(self, @ Some(req.loc), "requires", "a requirement of {} does not hold", action.name);
             }
         }
         Ok(Ok(()))
     }
 
-    /// The cost, paid in full: every pool affords its part (within an overspend floor or a
-    /// meter's ceiling) and none is blocked. Returns the cost and the cost rule paid.
+    /// The cost `cost` (from the cost rule `cost_rule`), paid in full: every pool affords its
+    /// part (within an overspend floor or a meter's ceiling) and none is blocked.
     #[inline]
     fn check_cost(
         &mut self,
         who: usize,
         a: ir::ActionId,
-        ctx: Ctx,
-        units: Option<i64>,
-    ) -> Result<Result<(Costs, Option<ir::Loc>), Reject>, RunError> {
+        ctx: &Ctx,
+        cost: &Costs,
+        cost_rule: Option<ir::Loc>,
+    ) -> Result<Result<(), Reject>, RunError> {
         let r = self.ruleset();
-        let (cost, cost_rule) = self.cost_and_rule(a, &ctx, units)?;
-        for (p, amount) in &cost {
+        for (p, amount) in cost {
             if amount <= 0 {
                 continue;
             }
@@ -291,7 +297,7 @@ impl<S: Sink> Engine<'_, S> {
                 // A meter pays by filling: up to its max, or to the overspend ceiling.
                 let max = self.pool_max(who, p)?.unwrap_or(i64::MAX);
                 let ceiling = match &r.pools[p.index()].overspend {
-                    Some(o) => self.eval(&o.floor, &ctx)?.max(max),
+                    Some(o) => self.eval(&o.floor, ctx)?.max(max),
                     None => max,
                 };
                 if have.saturating_add(amount) > ceiling {
@@ -303,7 +309,7 @@ impl<S: Sink> Engine<'_, S> {
             }
             let min = self.pool_min(who, p)?;
             let floor = match &r.pools[p.index()].overspend {
-                Some(o) => self.eval(&o.floor, &ctx)?.min(min),
+                Some(o) => self.eval(&o.floor, ctx)?.min(min),
                 None => min,
             };
             if have - amount < floor {
@@ -312,11 +318,12 @@ impl<S: Sink> Engine<'_, S> {
                 refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
             }
         }
-        Ok(Ok((cost, cost_rule)))
+        Ok(Ok(()))
     }
 
     /// A combo: partners (the target if an ally, then the first allies who can) pay too.
-    #[inline]
+    /// Called only for an action with a partner cost.
+    #[inline(never)]
     fn find_partners(
         &mut self,
         who: usize,
