@@ -3,34 +3,8 @@
 //! Frontiers duel driven by the HoldBack and Aggressive policies (attacks, checks, reactions,
 //! pool steps, limits); other paths (the Random policy, choices, scripts) are not covered here.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The counter is global: tests that read it take turns.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+mod counting;
+use counting::{allocations, ONE_AT_A_TIME};
 
 fn duel_scenario(rounds: u32) -> tempo::run::scenario::Scenario {
     let text = format!(
@@ -45,9 +19,9 @@ fn duel_scenario(rounds: u32) -> tempo::run::scenario::Scenario {
 /// (allocations, trace events) of a duel of `rounds` rounds where nobody falls.
 fn duel(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
     let scenario = duel_scenario(rounds);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let records = tempo::run::run(ruleset, &scenario, None).unwrap();
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     (after - before, records.len() as u64)
 }
 
@@ -78,9 +52,9 @@ fn replay(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
     let mut runner = tempo::run::Runner::new(ruleset, &scenario, tempo::run::sink::Count::default()).unwrap();
     runner.play(None).unwrap();
     *runner.sink_mut() = tempo::run::sink::Count::default();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     runner.play(None).unwrap();
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     (after - before, runner.sink().events)
 }
 
@@ -105,9 +79,9 @@ fn simulated(ruleset: &tempo::ir::Ruleset, scenario: &tempo::run::scenario::Scen
     let mut counter = tempo::sim::Counter::new(ruleset, scenario, &layout).unwrap();
     let mut totals = tempo::sim::totals::Totals::new(&layout);
     counter.play_into(3, 0..50, &mut totals);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     counter.play_into(3, 50..50 + runs, &mut totals);
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    allocations() - before
 }
 
 #[test]

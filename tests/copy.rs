@@ -4,39 +4,14 @@
 //! policy that looks ahead relies on. Every example scenario is tried (paired with its ruleset
 //! as tests/examples.rs pairs them), copied after several rounds.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use tempo::run::scenario::{self, Scenario};
 use tempo::run::sink::Count;
 use tempo::run::trace::Record;
 use tempo::run::Runner;
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// The counter is global: tests take turns, so none allocates while another counts.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+mod counting;
+use counting::{allocations, ONE_AT_A_TIME};
 
 /// Every example with its ruleset's path and scenario: `examples/<stem>-<what>.ron` runs under
 /// the longest `rulesets/<stem>.rules` that begins its name.
@@ -145,9 +120,9 @@ fn a_copy_into_a_warmed_up_runner_allocates_nothing() {
             // Warmed up: it has held this very state, and played on from it.
             assert!(copy.copy_from(&original));
             copy.play_round().unwrap();
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             let copied = copy.copy_from(&original);
-            let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let allocated = allocations() - before;
             assert!(copied);
             assert_eq!(allocated, 0, "{name}: a copy after round {k} into a warmed-up runner allocates");
         }
