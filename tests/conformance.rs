@@ -7,11 +7,13 @@
 //! A last test keeps `docs/conformance.md` honest: every case is listed there as tested, every
 //! row it marks as tested has a case, and its counts are the counts of its rows.
 
+mod test_files;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use tempo::testing::{self, Options};
+use tempo::testing;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -38,17 +40,7 @@ fn check_citation(path: &Path) -> Result<(), String> {
 
 fn check_case(name: &str, path: &Path) -> Result<(), Failed> {
     check_citation(path)?;
-    let show = std::env::var_os("CONFORMANCE_TRACE").is_some();
-    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show, ..Options::default() });
-    for (seed, trace) in &outcome.traces {
-        let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
-        println!("--- {name}{at}\n{trace}");
-    }
-    if outcome.passed {
-        Ok(())
-    } else {
-        Err(outcome.message.into())
-    }
+    test_files::play(name, path, "CONFORMANCE_TRACE")
 }
 
 /// Every case file, as (`system/rule`, path), sorted.

@@ -9,28 +9,20 @@
 //! A last test keeps the folder tidy: every file says what it shows (`rule`), and every ruleset
 //! in `tests/runner/rules/` is used by a test.
 
+mod test_files;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use tempo::testing::{self, Options};
+use tempo::testing;
 
 fn folder() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/runner")
 }
 
 fn check_case(name: &str, path: &Path) -> Result<(), Failed> {
-    let show = std::env::var_os("RUNNER_TRACE").is_some();
-    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show, ..Options::default() });
-    for (seed, trace) in &outcome.traces {
-        let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
-        println!("--- {name}{at}\n{trace}");
-    }
-    if outcome.passed {
-        Ok(())
-    } else {
-        Err(outcome.message.into())
-    }
+    test_files::play(name, path, "RUNNER_TRACE")
 }
 
 /// Every test file, as (name, path), sorted; an unreadable folder is one failing trial.
