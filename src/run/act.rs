@@ -96,7 +96,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Whether `who` may declare action `a` at all now: present, the kind allowed now (a
     /// reaction only as an answer), not surprised, not blocked by a condition.
-    #[inline]
+    #[inline(always)]
     fn may_declare_now(
         &mut self,
         who: usize,
@@ -151,7 +151,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// The target: present, of the kind the action wants, and within its reach.
-    #[inline]
+    #[inline(always)]
     fn check_target(
         &mut self,
         who: usize,
@@ -189,7 +189,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Limits: the action's own, then the ruleset's on its kind, categories or itself.
     /// Then its requirements.
-    #[inline]
+    #[inline(always)]
     fn check_limits(
         &mut self,
         who: usize,
@@ -274,7 +274,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// The cost `cost` (from the cost rule `cost_rule`), paid in full: every pool affords its
     /// part (within an overspend floor or a meter's ceiling) and none is blocked.
-    #[inline]
+    #[inline(always)]
     fn check_cost(
         &mut self,
         who: usize,
@@ -389,7 +389,9 @@ impl<S: Sink> Engine<'_, S> {
         Ok(self.cost_and_rule(a, ctx, units)?.0)
     }
 
-    /// The cost of an action now, and where the cost rule chosen is written.
+    /// The cost of an action now, and where the cost rule chosen is written. Inlined: most
+    /// actions' costs are fixed, and every plan asks for one.
+    #[inline(always)]
     fn cost_and_rule(
         &mut self,
         a: ir::ActionId,
@@ -405,6 +407,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// `cost_and_rule`, evaluated: the first cost rule whose guard holds, then adjustments.
+    #[inline(never)]
     fn evaluated_cost(
         &mut self,
         a: ir::ActionId,
