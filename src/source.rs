@@ -59,7 +59,7 @@ pub struct SourceMap {
 
 /// A position for people: 1-based line, 1-based column counted in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LineCol {
+pub(crate) struct LineCol {
     pub line: usize,
     pub column: usize,
 }
@@ -94,7 +94,7 @@ impl SourceMap {
     }
 
     /// Line and column of a byte offset, clamped into the file.
-    pub fn line_col(&self, id: FileId, offset: usize) -> LineCol {
+    pub(crate) fn line_col(&self, id: FileId, offset: usize) -> LineCol {
         let offset = offset.min(self.text(id).len());
         let line = self.line_index(id, offset).unwrap_or(0);
         let column = self.column_number(id, line, offset).unwrap_or(1);

@@ -37,7 +37,7 @@ fn eval_at(r: &ir::Ruleset, e: &Expr, depth: u32) -> Option<i64> {
 
 /// One diagnostic per value (a derived value, a pool's max or min) that depends on itself,
 /// directly or through others: the runner would recurse forever reading it.
-pub fn cyclic_values(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
+pub(crate) fn cyclic_values(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for node in ir::validate::value_cycles(r) {
         let (span, what, fix, label) = match node {

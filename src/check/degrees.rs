@@ -9,7 +9,7 @@ use crate::ir;
 use crate::syntax::ast;
 
 /// What a level's `when` may read about the roll being graded.
-pub const ROLL_FACTS: &[(&str, ir::RollFact)] = &[
+pub(crate) const ROLL_FACTS: &[(&str, ir::RollFact)] = &[
     ("total", ir::RollFact::Total),
     ("natural", ir::RollFact::Natural),
     ("modifier", ir::RollFact::Modifier),

@@ -11,7 +11,7 @@ use crate::syntax::ast::{self, AssignOp, BinOp, ExprKind};
 
 /// The type of an expression. `Unknown` follows an error, so one mistake is reported once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ty {
+pub(crate) enum Ty {
     Int,
     Bool,
     Unknown,
@@ -52,7 +52,7 @@ impl Lowerer<'_> {
         value
     }
 
-    pub fn int(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
+    pub(crate) fn int(&mut self, e: &ast::Expr, ctx: Ctx) -> Expr {
         self.typed(e, Ty::Int, ctx)
     }
 
@@ -351,7 +351,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub fn unknown_option(&mut self, word: &ast::Ident, what: &str, options: &[&str]) {
+    pub(crate) fn unknown_option(&mut self, word: &ast::Ident, what: &str, options: &[&str]) {
         self.error(
             Diagnostic::error(
                 Code::UnknownOption,
@@ -381,7 +381,7 @@ impl Lowerer<'_> {
         Who::Owner
     }
 
-    pub fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
+    pub(crate) fn who_word(&mut self, word: &ast::Ident, ctx: Ctx) -> Who {
         match self.option_word(word) {
             "self" => Who::Owner,
             "target" => {
@@ -544,7 +544,7 @@ impl Lowerer<'_> {
     }
 
     /// A declared event (`emit`, `amount(...)`, `emit ... on spend`), or an error.
-    pub fn event_named(&mut self, name: &ast::Ident) -> Option<ir::EventId> {
+    pub(crate) fn event_named(&mut self, name: &ast::Ident) -> Option<ir::EventId> {
         if let Some(i) = self.scope.events.find(&name.name) {
             self.read(name.span, NameKind::Event);
             return Some(ir::EventId(i));
@@ -557,7 +557,7 @@ impl Lowerer<'_> {
         None
     }
 
-    pub fn pool_ref(&mut self, name: &ast::Ident) -> ir::PoolId {
+    pub(crate) fn pool_ref(&mut self, name: &ast::Ident) -> ir::PoolId {
         match self.scope.pools.find(&name.name) {
             Some(i) => {
                 self.read(name.span, NameKind::Pool);
@@ -573,7 +573,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub fn object_ref(&mut self, name: &ast::Ident) -> ir::ObjectId {
+    pub(crate) fn object_ref(&mut self, name: &ast::Ident) -> ir::ObjectId {
         match self.scope.objects.find(&name.name) {
             Some(i) => {
                 self.read(name.span, NameKind::Object);
@@ -590,7 +590,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub fn condition_ref(&mut self, name: &ast::Ident) -> ir::ConditionId {
+    pub(crate) fn condition_ref(&mut self, name: &ast::Ident) -> ir::ConditionId {
         match self.scope.conditions.find(&name.name) {
             Some(i) => {
                 self.read(name.span, NameKind::Condition);
@@ -611,7 +611,7 @@ impl Lowerer<'_> {
     /// An action, category, action kind or declared event, in that order.
     /// Warns when a name used for actions (`on NAME`, `limit NAME`, `adjust cost NAME`) names
     /// more than one kind of thing; `chosen` is what it was read as.
-    pub fn warn_ambiguous(&mut self, name: &ast::Ident, chosen: &str) {
+    pub(crate) fn warn_ambiguous(&mut self, name: &ast::Ident, chosen: &str) {
         let n = name.name.as_str();
         let mut meanings: Vec<&str> = Vec::new();
         if self.scope.actions.find(n).is_some() {
@@ -638,7 +638,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub fn event_ref(&mut self, name: &ast::Ident) -> ir::EventRef {
+    pub(crate) fn event_ref(&mut self, name: &ast::Ident) -> ir::EventRef {
         let n = name.name.as_str();
         let chosen = if self.scope.actions.find(n).is_some() {
             "action"
@@ -680,7 +680,7 @@ impl Lowerer<'_> {
         ir::EventRef::Kind(ast::ActionKind::Action)
     }
 
-    pub fn event_pattern(&mut self, p: &ast::EventPattern) -> ir::EventPattern {
+    pub(crate) fn event_pattern(&mut self, p: &ast::EventPattern) -> ir::EventPattern {
         ir::EventPattern {
             event: self.event_ref(&p.event),
             by: p.by.as_ref().map(|w| self.relation(w)),

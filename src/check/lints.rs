@@ -235,7 +235,7 @@ fn collect(r: &ir::Ruleset) -> Uses {
     u
 }
 
-pub fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
+pub(crate) fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let uses = collect(r);
     for (i, pool) in r.pools.iter().enumerate() {
@@ -336,7 +336,7 @@ pub fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
 }
 
 /// Movement paid `per zone` needs `space zones`, and `per unit` a grid (or no space at all).
-pub fn movement_units(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
+pub(crate) fn movement_units(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let zones = matches!(r.space, ir::Space::Zones(_));
     for (i, a) in r.actions.iter().enumerate() {
@@ -369,7 +369,7 @@ pub fn movement_units(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
 }
 
 /// A pool whose minimum is above its maximum: an error, found with default stats.
-pub fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Diagnostic> {
+pub(crate) fn empty_ranges(r: &ir::Ruleset, scope: &Scope, entries: &[Entry]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (i, pool) in r.pools.iter().enumerate() {
         let (Some(min), Some(max)) = (eval(r, &pool.min), pool.max.as_ref().and_then(|m| eval(r, m))) else {

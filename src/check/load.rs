@@ -52,7 +52,7 @@ pub trait Loader {
 
 /// Why a file cannot be read in a build without the `fs` feature (the browser's, say).
 #[cfg(not(feature = "fs"))]
-pub const NO_FILES: &str = "this build of tempo reads no files (it lacks the `fs` feature)";
+pub(crate) const NO_FILES: &str = "this build of tempo reads no files (it lacks the `fs` feature)";
 
 /// Reads from the file system: regular files only (a device or a pipe could hang or never end),
 /// at most `limits.max_file_bytes`.
@@ -119,7 +119,7 @@ pub struct Loaded {
 }
 
 /// UTF-8's byte-order mark.
-pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Reads `path` as text into `sources`, or explains why it cannot.
 fn read_text(

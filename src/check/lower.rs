@@ -7,18 +7,18 @@ use crate::ir::{self, Expr, Who};
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast::{self, ActionClause, ActionKind, ConditionClause, Decl, InitiativeClause, PoolClause};
 
-pub struct Lowerer<'a> {
+pub(crate) struct Lowerer<'a> {
     pub scope: &'a Scope,
     /// The named `effect` blocks, for `do NAME`: name, body, where the name is written.
     pub effects: Vec<(String, ast::Block, crate::source::Span)>,
     /// The effects being expanded, innermost last: one that names itself again is a cycle.
-    pub expanding: Vec<usize>,
+    pub(crate) expanding: Vec<usize>,
     /// Which effects some `do` named.
-    pub used_effects: Vec<bool>,
+    pub(crate) used_effects: Vec<bool>,
     /// The declared degrees' levels (name, success), for the outcomes of checks graded by them.
     pub levels: Vec<Vec<(String, bool)>>,
     /// `default degrees NAME`.
-    pub default_degrees: Option<ir::DegreesId>,
+    pub(crate) default_degrees: Option<ir::DegreesId>,
     /// Where spans become the IR's locations (`ir::Loc`).
     pub sources: &'a SourceMap,
     pub diagnostics: Vec<Diagnostic>,
@@ -31,7 +31,7 @@ pub struct Lowerer<'a> {
 
 /// What an expression or effect may refer to where it is written.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     /// Inside a pool: bare `max` and `min` mean this pool's.
     pub pool: Option<ir::PoolId>,
     /// `target` means an action's target.

@@ -94,7 +94,7 @@ fn name_span(item: &Item) -> Span {
 #[derive(Debug, Clone)]
 pub struct Entry<'a> {
     pub item: Merged<'a>,
-    pub file_index: usize,
+    pub(crate) file_index: usize,
 }
 
 /// A declaration as written (borrowed from its file), or owned: an override's result, or an

@@ -35,7 +35,7 @@ impl Names {
 }
 
 #[derive(Debug, Default)]
-pub struct Scope {
+pub(crate) struct Scope {
     pub stats: Names,
     pub derived: Names,
     pub pools: Names,
@@ -46,7 +46,7 @@ pub struct Scope {
     pub triggers: Names,
     pub phases: Names,
     pub degrees: Names,
-    pub terrains: Names,
+    pub(crate) terrains: Names,
     pub objects: Names,
 }
 

@@ -68,7 +68,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_secondary(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
         self.secondary.push(Label { span, message: text.into() });
         self
     }
@@ -79,7 +79,7 @@ impl Diagnostic {
     }
 
     /// Sets the help unless a did-you-mean already filled it.
-    pub fn or_help(self, text: impl Into<String>) -> Diagnostic {
+    pub(crate) fn or_help(self, text: impl Into<String>) -> Diagnostic {
         if self.help.is_some() {
             self
         } else {
@@ -88,7 +88,7 @@ impl Diagnostic {
     }
 
     /// Adds "did you mean `x`?" when a candidate is close enough.
-    pub fn suggest<'a>(self, name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+    pub(crate) fn suggest<'a>(self, name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
         match did_you_mean(name, candidates) {
             Some(best) => self.help(format!("did you mean `{best}`?")),
             None => self,
@@ -124,7 +124,7 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 /// thousands of unknown names among thousands of declarations would take quadratic time; past
 /// the budget (a second or so of comparisons) the remaining diagnostics come without a
 /// suggestion, in the same order every time.
-pub const SUGGESTION_COMPARISONS: u64 = 2_000_000;
+pub(crate) const SUGGESTION_COMPARISONS: u64 = 2_000_000;
 
 thread_local! {
     static SUGGESTION_BUDGET: std::cell::Cell<u64> = const { std::cell::Cell::new(SUGGESTION_COMPARISONS) };

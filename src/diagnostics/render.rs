@@ -352,14 +352,14 @@ mod tests {
 /// A note for people: a message and, where it is known, the place in a source it points at
 /// (`tempo why` shows each cause of an event so).
 #[derive(Debug, Clone)]
-pub struct Note {
+pub(crate) struct Note {
     pub message: String,
     pub place: Option<Label>,
 }
 
 /// Renders notes as miette advice, each with its excerpt (a note without a place is its
 /// message alone), each followed by a blank line.
-pub fn notes_to_text(notes: &[Note], sources: &SourceMap, style: TextStyle) -> String {
+pub(crate) fn notes_to_text(notes: &[Note], sources: &SourceMap, style: TextStyle) -> String {
     let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
     let mut out = String::new();

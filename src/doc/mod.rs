@@ -46,13 +46,13 @@ pub struct Sheet {
 pub struct Section {
     pub title: String,
     /// A list before the groups: the round's timing points.
-    pub intro: Vec<Bullet>,
+    pub(crate) intro: Vec<Bullet>,
     pub groups: Vec<Group>,
 }
 
 /// An item of a nested list.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Bullet {
+pub(crate) struct Bullet {
     /// 0 for the outer list, 1 inside it, ...
     pub depth: usize,
     pub line: Line,

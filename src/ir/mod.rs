@@ -85,7 +85,7 @@ pub struct Ruleset {
     pub reach: Option<Reach>,
     /// Kinds of ground a scenario lays on places of the line (`terrain`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub terrains: Vec<Terrain>,
+    pub(crate) terrains: Vec<Terrain>,
     /// Kinds of things on the map or in hands (`object`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<Named>,
@@ -111,12 +111,12 @@ pub struct Reach {
     pub range: Expr,
     pub enter: EventId,
     pub leave: EventId,
-    pub move_in: EventId,
+    pub(crate) move_in: EventId,
     pub loc: Loc,
 }
 
 /// The events movement through reach makes, by name, when `reach` is declared.
-pub const REACH_EVENTS: [&str; 3] = ["enter_reach", "leave_reach", "move_in_reach"];
+pub(crate) const REACH_EVENTS: [&str; 3] = ["enter_reach", "leave_reach", "move_in_reach"];
 
 /// Levels of success, best first: a graded check reaches the first level whose `when` holds
 /// (the last level of each side has none), then each holding shift moves it one level.
@@ -207,7 +207,7 @@ pub struct Pool {
     pub shared: bool,
     /// `emit EVENT on spend`: each payment of the pool is this event, its amount what was paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_spend: Option<EventId>,
+    pub(crate) on_spend: Option<EventId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -286,19 +286,19 @@ pub struct Condition {
     /// `modify checks ... on NAME`: the modifier, or the edge, reaches only the checks of the
     /// holder's actions that NAME covers (an action, a category or a kind).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub check_modifier_on: Option<EventRef>,
+    pub(crate) check_modifier_on: Option<EventRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub check_edge_on: Option<EventRef>,
+    pub(crate) check_edge_on: Option<EventRef>,
     /// `modify checks against self ...`: added to, or the edge of, the checks others' actions
     /// make with the holder as their target (evaluated as the holder's), scoped as above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub against_modifier: Option<Expr>,
+    pub(crate) against_modifier: Option<Expr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub against_edge: Option<Edge>,
+    pub(crate) against_edge: Option<Edge>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub against_modifier_on: Option<EventRef>,
+    pub(crate) against_modifier_on: Option<EventRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub against_edge_on: Option<EventRef>,
+    pub(crate) against_edge_on: Option<EventRef>,
     /// The declaration: a condition that blocks an action is the rule that refused it.
     pub loc: Loc,
 }
@@ -341,9 +341,9 @@ pub struct Action {
     /// Guarded costs first, in the order written; the first whose guard holds applies, else the
     /// unguarded one (or the ruleset's default cost).
     pub costs: Vec<CostRule>,
-    pub partner_cost: Vec<Cost>,
+    pub(crate) partner_cost: Vec<Cost>,
     /// Where the `partner cost` clause is written, if there is one.
-    pub partner_loc: Option<Loc>,
+    pub(crate) partner_loc: Option<Loc>,
     pub categories: Vec<CategoryId>,
     pub limits: Vec<UseLimit>,
     pub target: Target,
@@ -391,7 +391,7 @@ pub struct Require {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CostRule {
     pub when: Option<Expr>,
-    pub terms: Vec<Cost>,
+    pub(crate) terms: Vec<Cost>,
     /// The `cost` clause (or the `default cost` declaration it came from).
     pub loc: Loc,
 }
@@ -560,7 +560,7 @@ impl LimitSubject {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Initiative {
     pub value: Expr,
-    pub made_at: Timing,
+    pub(crate) made_at: Timing,
     /// Each participant may move their value by up to this much, once, when it is made.
     pub adjust: Option<Expr>,
     pub range: Option<(Expr, Expr)>,
@@ -710,8 +710,8 @@ pub enum TurnStep {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dispatch {
     /// Indexed by [`Dispatch::slot`]; in declaration order within a slot.
-    pub by_event: Vec<Vec<Responder>>,
-    pub n_categories: u32,
+    pub(crate) by_event: Vec<Vec<Responder>>,
+    pub(crate) n_categories: u32,
     pub n_actions: u32,
 }
 

@@ -12,7 +12,7 @@ pub const MAX_SIDES: u32 = 1_000_000;
 /// A value computed from an expression each time it is read. One that reads itself, directly
 /// or through others, would recurse forever.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ValueNode {
+pub(crate) enum ValueNode {
     Derived(u32),
     PoolMax(u32),
     PoolMin(u32),
@@ -30,7 +30,7 @@ fn value_refs(e: &Expr, out: &mut Vec<ValueNode>) {
 /// Every value (derived value, pool maximum or minimum) that reads itself, directly or through
 /// others, in order. Whose value is read does not matter: a pool's max read from another
 /// participant is still that pool's max expression, evaluated again.
-pub fn value_cycles(r: &Ruleset) -> Vec<ValueNode> {
+pub(crate) fn value_cycles(r: &Ruleset) -> Vec<ValueNode> {
     let nodes: Vec<ValueNode> = (0..r.derived.len() as u32)
         .map(ValueNode::Derived)
         .chain((0..r.pools.len() as u32).map(ValueNode::PoolMax))
@@ -128,7 +128,7 @@ pub fn choices(r: &Ruleset) -> Vec<ChoiceSite> {
 
 /// Every question the ruleset asks the GM (`choose gm`), with its options: a scenario may tell
 /// the GM how to answer one (`gm_answers`).
-pub fn gm_questions(r: &Ruleset) -> Vec<(String, Vec<String>)> {
+pub(crate) fn gm_questions(r: &Ruleset) -> Vec<(String, Vec<String>)> {
     let mut v = Validator { r, problem: None, gm_questions: Vec::new(), choices: Vec::new() };
     v.ruleset();
     v.gm_questions

@@ -54,7 +54,7 @@ impl Chain {
 
     /// Whether the word at byte `start` of `path`, whose text is `text`, was read as one of the
     /// language's own words (known only where the compiled text is that text).
-    pub fn is_option_word(&self, path: &Path, text: &str, start: usize) -> bool {
+    pub(crate) fn is_option_word(&self, path: &Path, text: &str, start: usize) -> bool {
         self.option_words
             .iter()
             .any(|s| s.start as usize == start && self.path(s.file) == path && self.sources.text(s.file) == text)
@@ -73,7 +73,7 @@ impl Chain {
 
     /// Every place whose kind is known ([`Chain::kind_at`]) in the file at `path`, if its text is
     /// `text` (as the compiler read it): byte offset and kind.
-    pub fn kinds_in(&self, path: &Path, text: &str) -> Vec<(usize, NameKind)> {
+    pub(crate) fn kinds_in(&self, path: &Path, text: &str) -> Vec<(usize, NameKind)> {
         let mine = |s: &Span| self.path(s.file) == path && self.sources.text(s.file) == text;
         let mut out: Vec<(usize, NameKind)> =
             self.names_read.iter().filter(|(s, _)| mine(s)).map(|(s, k)| (s.start as usize, *k)).collect();
@@ -183,7 +183,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kind the compiler reads uses of this declaration as (`None`: it reads none).
-    pub fn name_kind(self) -> Option<NameKind> {
+    pub(crate) fn name_kind(self) -> Option<NameKind> {
         Some(match self {
             Kind::Stat => NameKind::Stat,
             Kind::Derive => NameKind::Derive,
@@ -234,10 +234,10 @@ impl Kind {
 
 /// A declared name: where, what, and what its doc comment says.
 #[derive(Debug, Clone)]
-pub struct Declaration {
+pub(crate) struct Declaration {
     pub name: String,
     pub kind: Kind,
-    pub name_span: Span,
+    pub(crate) name_span: Span,
     /// The whole declaration.
     pub span: Span,
     pub doc: Option<String>,
@@ -273,7 +273,7 @@ fn header(text: &str, span: Span) -> String {
 
 /// What checking one open document gives: its compiler diagnostics in the protocol's shape, each
 /// with the file it belongs to, and its chain when every file of it parsed.
-pub struct Checked {
+pub(crate) struct Checked {
     pub diagnostics: Vec<(Url, lsp_types::Diagnostic)>,
     pub chain: Option<Chain>,
 }

@@ -20,7 +20,7 @@ pub struct Document {
     pub text: String,
     pub version: i32,
     /// The last time this document and its bases all parsed, for names while it does not.
-    pub last_good: Option<Chain>,
+    pub(crate) last_good: Option<Chain>,
 }
 
 /// Open documents in the order they were opened (a handful; a list is the simplest index).
@@ -31,7 +31,7 @@ pub struct Documents {
 
 /// The file-system path a URI names; a URI that is not a file (an unsaved buffer) gets a path
 /// made of the URI itself, which no disk file has.
-pub fn uri_path(uri: &Url) -> PathBuf {
+pub(crate) fn uri_path(uri: &Url) -> PathBuf {
     match uri.to_file_path() {
         Ok(path) => normalize(&path),
         Err(()) => PathBuf::from(uri.as_str()),
@@ -39,7 +39,7 @@ pub fn uri_path(uri: &Url) -> PathBuf {
 }
 
 /// The same file, however the two paths are spelled.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     normalize(a) == normalize(b)
         || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
 }
@@ -67,7 +67,7 @@ impl Documents {
         self.open.iter().find(|d| &d.uri == uri)
     }
 
-    pub fn get_mut(&mut self, uri: &Url) -> Option<&mut Document> {
+    pub(crate) fn get_mut(&mut self, uri: &Url) -> Option<&mut Document> {
         self.open.iter_mut().find(|d| &d.uri == uri)
     }
 
@@ -75,12 +75,12 @@ impl Documents {
         self.open.iter()
     }
 
-    pub fn uris(&self) -> Vec<Url> {
+    pub(crate) fn uris(&self) -> Vec<Url> {
         self.open.iter().map(|d| d.uri.clone()).collect()
     }
 
     /// The open document at a path, reached however the path was spelled.
-    pub fn at_path(&self, path: &Path) -> Option<&Document> {
+    pub(crate) fn at_path(&self, path: &Path) -> Option<&Document> {
         let wanted = normalize(path);
         if let Some(doc) = self.open.iter().find(|d| d.path == wanted) {
             return Some(doc);
@@ -90,7 +90,7 @@ impl Documents {
     }
 
     /// The URI to show for a path: the editor's own for an open document, else a file URI.
-    pub fn uri_for(&self, path: &Path) -> Option<Url> {
+    pub(crate) fn uri_for(&self, path: &Path) -> Option<Url> {
         match self.at_path(path) {
             Some(doc) => Some(doc.uri.clone()),
             None => Url::from_file_path(path).ok(),
@@ -99,7 +99,7 @@ impl Documents {
 
     /// The text of a path: the open document's, else the disk's, read through the file loader
     /// so its limits hold here too (regular files only: a pipe or a device could block forever).
-    pub fn text_of(&self, path: &Path) -> Option<String> {
+    pub(crate) fn text_of(&self, path: &Path) -> Option<String> {
         match self.at_path(path) {
             Some(doc) => Some(doc.text.clone()),
             None => FsLoader::default().read(path).ok().and_then(|bytes| String::from_utf8(bytes).ok()),
@@ -113,7 +113,7 @@ impl Documents {
     /// [`Documents::loader`], remembering the last parse of the file at `path`: compiling
     /// through it parses again only what changed there. [`Overlay::leftover`] gives the parse
     /// back when it was not used.
-    pub fn loader_remembering(&self, path: PathBuf, previous: Option<Previous>) -> Overlay<'_> {
+    pub(crate) fn loader_remembering(&self, path: PathBuf, previous: Option<Previous>) -> Overlay<'_> {
         Overlay { documents: self, previous: RefCell::new(previous.map(|p| (path, p))) }
     }
 }

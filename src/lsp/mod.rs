@@ -47,7 +47,7 @@ use std::path::PathBuf;
 
 /// Why a request got an error reply.
 #[derive(Debug)]
-pub struct RequestError {
+pub(crate) struct RequestError {
     code: ErrorCode,
     message: String,
 }

@@ -191,7 +191,7 @@ pub fn references(
 }
 
 /// Checks that the cursor is on a name this ruleset declares, and gives the range to rename.
-pub fn prepare_rename(
+pub(crate) fn prepare_rename(
     documents: &Documents,
     uri: &Url,
     at: Position,

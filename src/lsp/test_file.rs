@@ -11,7 +11,7 @@ use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Url};
 use std::path::Path;
 
 /// Whether the editor's document is a test file.
-pub fn is_test_file(uri: &Url) -> bool {
+pub(crate) fn is_test_file(uri: &Url) -> bool {
     uri.path().ends_with(file::SUFFIX)
 }
 

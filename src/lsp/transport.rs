@@ -358,7 +358,7 @@ fn request_id(id: &Value) -> Option<RequestId> {
 
 /// A JSON-RPC error response. Built as JSON, not as an lsp-server `Response`, whose id cannot be
 /// null or a number outside 32 bits.
-pub fn error_reply(id: Option<Value>, code: ErrorCode, message: String) -> Value {
+pub(crate) fn error_reply(id: Option<Value>, code: ErrorCode, message: String) -> Value {
     serde_json::json!({
         "jsonrpc": "2.0",
         "id": id.unwrap_or(Value::Null),
@@ -367,12 +367,12 @@ pub fn error_reply(id: Option<Value>, code: ErrorCode, message: String) -> Value
 }
 
 /// Writes one framed message and flushes.
-pub fn write_message(out: &mut impl Write, message: &Message) -> io::Result<()> {
+pub(crate) fn write_message(out: &mut impl Write, message: &Message) -> io::Result<()> {
     message.write(out)
 }
 
 /// Writes one framed JSON value and flushes.
-pub fn write_value(out: &mut impl Write, value: &Value) -> io::Result<()> {
+pub(crate) fn write_value(out: &mut impl Write, value: &Value) -> io::Result<()> {
     let text = serde_json::to_string(value)?;
     write!(out, "Content-Length: {}\r\n\r\n", text.len())?;
     out.write_all(text.as_bytes())?;

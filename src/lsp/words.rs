@@ -14,7 +14,7 @@ pub struct Token<'a> {
 
 impl Token<'_> {
     /// A name (or keyword), not a number or dice.
-    pub fn is_word(&self) -> bool {
+    pub(crate) fn is_word(&self) -> bool {
         self.text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
     }
 }
@@ -55,25 +55,25 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
 }
 
 /// The word under (or just before) a byte offset, as the cursor of an editor sees it.
-pub fn word_at(text: &str, offset: usize) -> Option<Token<'_>> {
+pub(crate) fn word_at(text: &str, offset: usize) -> Option<Token<'_>> {
     tokens(text).into_iter().find(|t| t.is_word() && t.start <= offset && offset <= t.end)
 }
 
 /// The path in `extends "PATH"`, read from the text without parsing it.
-pub fn extends_path(text: &str) -> Option<&str> {
+pub(crate) fn extends_path(text: &str) -> Option<&str> {
     let word = tokens(text).into_iter().find(|t| t.text == "extends")?;
     let rest = text[word.end..].trim_start().strip_prefix('"')?;
     rest.split(['"', '\n']).next()
 }
 
 /// Is this a valid name: letters, digits and `_`, not starting with a digit?
-pub fn is_name(word: &str) -> bool {
+pub(crate) fn is_name(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Words that can never be names.
-pub const RESERVED: [&str; 10] = ["and", "or", "not", "has", "is", "if", "else", "true", "false", "vs"];
+pub(crate) const RESERVED: [&str; 10] = ["and", "or", "not", "has", "is", "if", "else", "true", "false", "vs"];
 
 /// Every keyword of the grammar (`kw_*` rules), sorted.
 pub fn keywords() -> &'static [String] {
@@ -94,7 +94,7 @@ pub fn keywords() -> &'static [String] {
 
 /// What the grammar says about the rules a keyword starts: the `///` comment of every rule whose
 /// body begins with that keyword (`refresh` → "`refresh at turn_start`: set to max ...").
-pub fn keyword_docs(word: &str) -> Vec<String> {
+pub(crate) fn keyword_docs(word: &str) -> Vec<String> {
     static DOCS: OnceLock<Vec<(String, String)>> = OnceLock::new();
     let docs = DOCS.get_or_init(|| {
         let grammar = include_str!("../../grammar/tempo.pest");
@@ -125,12 +125,12 @@ pub fn keyword_docs(word: &str) -> Vec<String> {
     docs.iter().filter(|(w, _)| w == word).map(|(_, d)| d.clone()).collect()
 }
 
-pub fn is_keyword(word: &str) -> bool {
+pub(crate) fn is_keyword(word: &str) -> bool {
     RESERVED.contains(&word) || keywords().iter().any(|k| k == word)
 }
 
 /// The words that start a top-level declaration.
-pub const TOP_LEVEL: [&str; 31] = [
+pub(crate) const TOP_LEVEL: [&str; 31] = [
     "title",
     "stat",
     "derive",
@@ -165,7 +165,7 @@ pub const TOP_LEVEL: [&str; 31] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub const BUILTINS: [(&str, &str); 39] = [
+pub(crate) const BUILTINS: [(&str, &str); 39] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
     ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` ended with, after its answers; in an answer, `trigger.amount` reads and changes it"),

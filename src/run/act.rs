@@ -43,7 +43,7 @@ macro_rules! refuse {
 
 /// What a declaration will pay, pool by pool, and whether it overspends.
 #[derive(Debug, Clone, Default)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub paid: Costs,
     /// The allies finishing a combo, and what each pays (`None` for any other action; boxed,
     /// as plans are made and moved for every candidate of every decision).
@@ -495,7 +495,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Declares and pays; with `defer`, the resolution waits in `deferred` (simultaneous phases:
     /// everyone declares, then all resolve).
-    pub fn declare_or_defer(
+    pub(crate) fn declare_or_defer(
         &mut self,
         who: usize,
         a: ir::ActionId,

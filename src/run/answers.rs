@@ -18,13 +18,13 @@ const MAX_NESTING: u32 = 64;
 impl<S: Sink> Engine<'_, S> {
     /// An emitted event: the actor is the owner of the effect, the target its target. Returns
     /// whether an interrupting answer cancelled it, which halts the rest of the emitting rule.
-    pub fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
+    pub(crate) fn emit_event(&mut self, e: ir::EventId, c: &Ctx) -> Result<bool, RunError> {
         self.emit_with(e, None, c)
     }
 
     /// `emit EVENT` or `emit EVENT(AMOUNT)`: answered before (interrupting answers may cancel
     /// it) and after; an amount its answers changed is kept for `amount(EVENT)`.
-    pub fn emit_with(&mut self, e: ir::EventId, amount: Option<i64>, c: &Ctx) -> Result<bool, RunError> {
+    pub(crate) fn emit_with(&mut self, e: ir::EventId, amount: Option<i64>, c: &Ctx) -> Result<bool, RunError> {
         let slot = amount.map(|v| {
             self.amounts.push(v);
             (self.amounts.len() - 1) as u32

@@ -7,13 +7,13 @@ use std::collections::VecDeque;
 /// The most effects one cascade may run (everything one declaration, one participant's work
 /// at a timing, or one hour of downtime sets off) before it is stopped as a runaway cycle.
 /// Counted per cascade, not per encounter, so a long fight is never mistaken for a cycle.
-pub const STEP_BUDGET: u64 = 200_000;
+pub(crate) const STEP_BUDGET: u64 = 200_000;
 
 /// How many recent firings are kept to name a cycle.
 const RECENT: usize = 64;
 
 #[derive(Debug, Default)]
-pub struct Budget {
+pub(crate) struct Budget {
     steps: u64,
     /// Recent trigger firings, to name the cycle when the step budget runs out.
     recent: VecDeque<Name>,
@@ -54,7 +54,7 @@ impl Budget {
     }
 
     /// The distinct rules that fired most recently, oldest first: the cycle's members.
-    pub fn cycle_names(&self) -> Vec<String> {
+    pub(crate) fn cycle_names(&self) -> Vec<String> {
         let mut cycle: Vec<String> = Vec::new();
         for name in self.recent.iter().rev().take(12) {
             if !cycle.iter().any(|c| **c == **name) {

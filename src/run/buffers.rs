@@ -2,7 +2,7 @@
 //! keeps their allocations. A leaf: it imports no other part.
 
 /// `v` becomes `n` copies of `x`, in the allocation it has.
-pub fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+pub(crate) fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
     v.resize(n, x);
 }

@@ -8,33 +8,33 @@
 use crate::ir;
 
 /// What may be declared during a turn.
-pub const TURN_KINDS: &[ir::ActionKind] = &[ir::ActionKind::Action, ir::ActionKind::Free];
+pub(crate) const TURN_KINDS: &[ir::ActionKind] = &[ir::ActionKind::Action, ir::ActionKind::Free];
 
 #[derive(Debug, Default)]
-pub struct Clock<'r> {
+pub(crate) struct Clock<'r> {
     pub round: u32,
     /// Inside a round; events outside rounds carry a null round.
-    pub in_round: bool,
+    pub(crate) in_round: bool,
     pub surprise_round: bool,
     /// Rounds without initiative (an outro that continues): the order stays as it is.
-    pub table_rounds: bool,
+    pub(crate) table_rounds: bool,
     /// The index of the phase being played (meaningful while `allowed` is set).
-    pub phase_at: usize,
+    pub(crate) phase_at: usize,
     /// Kinds that may be declared now: `None` outside turns and declaration phases.
     pub allowed: Option<&'r [ir::ActionKind]>,
     /// In a phase of turns: only the active participant declares.
-    pub turn_phase: bool,
+    pub(crate) turn_phase: bool,
     pub active: Option<usize>,
     /// The last group of the round's turns is acting.
     pub final_turn: bool,
     /// The active turn is over (an `end_turn`, an action that `ends_turn`).
-    pub turn_over: bool,
+    pub(crate) turn_over: bool,
     /// Per participant: its turn was ended by its own turn-start work (an `end_turn` there).
-    pub ended_at_start: Vec<bool>,
+    pub(crate) ended_at_start: Vec<bool>,
     /// Counters that tell turns, phases and answered events apart, for limits per period.
-    pub turn_seq: u64,
-    pub phase_seq: u64,
-    pub trigger_seq: u64,
+    pub(crate) turn_seq: u64,
+    pub(crate) phase_seq: u64,
+    pub(crate) trigger_seq: u64,
     /// Why the encounter ended, once it has.
     pub ended: Option<String>,
 }
@@ -85,7 +85,7 @@ impl<'r> Clock<'r> {
     }
 
     /// The round an event happens in: none outside rounds.
-    pub fn event_round(&self) -> Option<u32> {
+    pub(crate) fn event_round(&self) -> Option<u32> {
         self.in_round.then_some(self.round)
     }
 }

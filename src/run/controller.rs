@@ -63,7 +63,7 @@ pub enum Step {
 
 /// A participant's controller and how far its script has been used.
 #[derive(Debug, Clone)]
-pub struct ControlState {
+pub(crate) struct ControlState {
     pub steps: Vec<Step>,
     pub used: Vec<bool>,
     /// The policy for what the script does not cover.
@@ -83,11 +83,11 @@ pub enum Chosen {
 }
 
 /// Most actions one controller may take in one turn.
-pub const MAX_ACTIONS_PER_TURN: u32 = 50;
+pub(crate) const MAX_ACTIONS_PER_TURN: u32 = 50;
 
 /// What to do next on one's turn.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Decision {
+pub(crate) enum Decision {
     Act { action: ir::ActionId, target: Option<usize>, units: Option<i64> },
     EndTurn,
 }
@@ -104,7 +104,7 @@ impl ControlState {
 
     /// Whether the script still holds a reaction for `round`: only then is a participant asked
     /// for another answer to an event already answered.
-    pub fn reaction_scripted(&self, round: u32) -> bool {
+    pub(crate) fn reaction_scripted(&self, round: u32) -> bool {
         self.steps
             .iter()
             .zip(&self.used)

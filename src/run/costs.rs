@@ -5,7 +5,7 @@ use super::error::RunError;
 use crate::ir;
 
 /// Most pools one cost may name (after adjustments).
-pub const MAX_COST_POOLS: usize = 8;
+pub(crate) const MAX_COST_POOLS: usize = 8;
 
 /// Amounts of pools, held inline: a cost names few pools, so planning and paying one never
 /// touches the heap. Pools and amounts are kept apart (no padding between a pool's 4 bytes and
@@ -25,7 +25,7 @@ impl Default for Costs {
 }
 
 /// Each pool of a cost with its amount, in the order they were named.
-pub type Iter<'a> =
+pub(crate) type Iter<'a> =
     std::iter::Zip<std::iter::Copied<std::slice::Iter<'a, ir::PoolId>>, std::iter::Copied<std::slice::Iter<'a, i64>>>;
 
 impl Costs {
@@ -57,7 +57,7 @@ impl Costs {
         self.iter().filter(|(p, _)| *p == pool).map(|(_, n)| n).sum()
     }
 
-    pub fn scale(&mut self, k: i64) {
+    pub(crate) fn scale(&mut self, k: i64) {
         for x in &mut self.amounts[..usize::from(self.len)] {
             *x = x.saturating_mul(k);
         }

@@ -5,7 +5,7 @@ use super::error::RunError;
 use crate::ir::{self, Who};
 
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Ctx {
+pub(crate) struct Ctx {
     pub owner: usize,
     pub target: Option<usize>,
     pub actor: Option<usize>,
@@ -68,7 +68,7 @@ impl EventInfo {
     /// `trigger is NAME`: the event matches `pattern`, or was emitted by the effects of an
     /// action that does (its name, one of its categories, its kind), so a hit emitted by a
     /// counterattack is of `counterattack`.
-    pub fn is_of(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {
+    pub(crate) fn is_of(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {
         self.is(r, pattern) || self.emitter.is_some_and(|a| EventInfo::action(a).is(r, pattern))
     }
 

@@ -37,7 +37,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// The next decision of `who` on its turn (or in a declaration phase).
-    pub fn ask_turn(&mut self, who: usize) -> Result<Decision, RunError> {
+    pub(crate) fn ask_turn(&mut self, who: usize) -> Result<Decision, RunError> {
         let round = self.clock.round;
         if self.controls[who].taken >= MAX_ACTIONS_PER_TURN {
             return Ok(Decision::EndTurn);
@@ -424,7 +424,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that
     /// declines this round, does not.
-    pub fn partner_consents(&self, who: usize) -> bool {
+    pub(crate) fn partner_consents(&self, who: usize) -> bool {
         let round = self.clock.round;
         if self.controls[who].steps().iter().any(|s| matches!(s, Step::Decline { round: r } if *r == round)) {
             return false;
@@ -433,7 +433,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// Which affordable reaction (if any) `who` declares.
-    pub fn ask_reaction(
+    pub(crate) fn ask_reaction(
         &mut self,
         who: usize,
         offers: &[(ir::ActionId, Option<usize>)],
@@ -477,7 +477,13 @@ impl<S: Sink> Engine<'_, S> {
     /// policies the first option, and every other policy the option that scores best for the
     /// chooser in the state as it is (docs/scenario.md, "How outcomes are scored"). Whoever
     /// chooses, an option that would change nothing is not taken while another would.
-    pub fn ask_choice(&mut self, who: Option<usize>, loc: ir::Loc, options: &[ir::ChoiceOption], c: &Ctx) -> usize {
+    pub(crate) fn ask_choice(
+        &mut self,
+        who: Option<usize>,
+        loc: ir::Loc,
+        options: &[ir::ChoiceOption],
+        c: &Ctx,
+    ) -> usize {
         if options.is_empty() {
             return 0;
         }
@@ -533,7 +539,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// A scripted `Ready` for this round, if any: the turn is spent waiting.
-    pub fn ask_ready(&mut self, who: usize) -> Option<Readied> {
+    pub(crate) fn ask_ready(&mut self, who: usize) -> Option<Readied> {
         let round = self.clock.round;
         self.take_step(who, |s| match *s {
             Step::Ready { round: rd, action, on, target, keep } if rd == round => {
@@ -544,7 +550,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// A scripted step for `who` matching `pick`, marked used.
-    pub fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
+    pub(crate) fn take_step<T>(&mut self, who: usize, pick: impl Fn(&Step) -> Option<T>) -> Option<T> {
         let control = &mut self.controls[who];
         for (step, used) in control.steps.iter().zip(control.used.iter_mut()) {
             if *used {
@@ -559,7 +565,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// How far `who` moves its initiative, within ±`max`.
-    pub fn ask_adjust(&mut self, who: usize, max: i64) -> i64 {
+    pub(crate) fn ask_adjust(&mut self, who: usize, max: i64) -> i64 {
         let control = &mut self.controls[who];
         for (step, used) in control.steps.iter().zip(control.used.iter_mut()) {
             if let (Step::Adjust { by }, false) = (step, *used) {

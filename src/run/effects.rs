@@ -80,7 +80,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// another and applied in that order when anything else happens or the rule ends (`flush`).
     ///
     /// `rule` is where the rule is written: the events its effects cause name it.
-    pub fn run_effects(
+    pub(crate) fn run_effects(
         &mut self,
         effects: &'r [Effect],
         c: &Ctx,

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// The encounter ends when one side is left standing (or none).
-    pub fn check_end(&mut self) {
+    pub(crate) fn check_end(&mut self) {
         if self.clock.ended.is_some() || self.clock.table_rounds {
             return;
         }
@@ -325,7 +325,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Every participant's pools and conditions.
-    pub fn final_state(&self) -> BTreeMap<Name, FinalState> {
+    pub(crate) fn final_state(&self) -> BTreeMap<Name, FinalState> {
         let r = self.ruleset();
         (0..self.world.n)
             .map(|w| {
@@ -345,7 +345,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Where each object is, in the scenario's order.
-    pub fn final_objects(&self) -> Vec<super::trace::FinalObject> {
+    pub(crate) fn final_objects(&self) -> Vec<super::trace::FinalObject> {
         self.world
             .objects
             .iter()

@@ -41,7 +41,7 @@ use rand_core::SeedableRng;
 use std::rc::Rc;
 
 /// The sink, and what the engine adds to each event it takes.
-pub struct Out<S> {
+pub(crate) struct Out<S> {
     pub sink: S,
     seq: u64,
     /// Setting up (stats, pools, conditions held from the start) writes nothing.
@@ -81,7 +81,7 @@ pub struct Engine<'r, S> {
     pub because: Option<u64>,
     /// How many changes of state (a pool's value, a condition held, a position) the engine has
     /// made: a `repeat while` stops after a pass that made none.
-    pub changes_made: u64,
+    pub(crate) changes_made: u64,
     /// The roll a `degrees` level is being read on: total, natural, modifier, margin
     /// (`ir::RollFact` order).
     pub facts: [i64; 4],
@@ -89,7 +89,7 @@ pub struct Engine<'r, S> {
     /// names its slot through `EventInfo::amount`).
     pub amounts: Vec<i64>,
     /// Per event: the amount its last `emit EVENT(...)` ended with (`amount(EVENT)`).
-    pub last_amount: Vec<i64>,
+    pub(crate) last_amount: Vec<i64>,
     /// Each policy decision is written with what it considered (`tempo run --decisions`).
     pub decisions: bool,
     pub out: Out<S>,
@@ -303,7 +303,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Writes an event caused by the rule written at `rule` (a refusal names the rule that
     /// refused); returns its `seq`, or `None` when nothing was written.
-    pub fn emit_by(&mut self, event: Event, rule: Option<crate::ir::Loc>) -> Option<u64> {
+    pub(crate) fn emit_by(&mut self, event: Event, rule: Option<crate::ir::Loc>) -> Option<u64> {
         if self.dry || self.out.muted {
             return None;
         }
@@ -316,7 +316,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Makes the event `seq` (when one was written) the cause of the events that follow;
     /// returns the cause it replaces, to be restored with `self.because = was`.
-    pub fn caused_by(&mut self, seq: Option<u64>) -> Option<u64> {
+    pub(crate) fn caused_by(&mut self, seq: Option<u64>) -> Option<u64> {
         let was = self.because;
         if seq.is_some() {
             self.because = seq;
@@ -343,7 +343,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Tells the sink who is standing as the encounter ends.
-    pub fn tell_ended(&mut self) {
+    pub(crate) fn tell_ended(&mut self) {
         if !self.telling() {
             return;
         }

@@ -43,7 +43,12 @@ impl<S: Sink> Engine<'_, S> {
 
     /// Evaluates, remembering the die that counts for criticals and fumbles: the first die
     /// rolled, except that `min` and `max` keep the die of the argument they keep.
-    pub fn eval_with_first(&mut self, e: &Expr, c: &Ctx, first: &mut Option<(i64, u32)>) -> Result<i64, RunError> {
+    pub(crate) fn eval_with_first(
+        &mut self,
+        e: &Expr,
+        c: &Ctx,
+        first: &mut Option<(i64, u32)>,
+    ) -> Result<i64, RunError> {
         let r = self.ruleset();
         Ok(match e {
             Expr::Int(n) => *n,
@@ -267,7 +272,7 @@ impl<S: Sink> Engine<'_, S> {
 
     /// `pool_max`'s counterpart.
     #[inline]
-    pub fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
+    pub(crate) fn pool_min(&mut self, who: usize, p: ir::PoolId) -> Result<i64, RunError> {
         let at = who * self.ruleset().pools.len() + p.index();
         if let Some(Some(min)) = self.fixed_min.get(at) {
             return Ok(*min);

@@ -13,27 +13,27 @@ use crate::ir::{self, Expr, Ruleset};
 pub struct Held<'r> {
     pub magnitude: i64,
     pub until: Option<ir::Timing>,
-    pub rounds_left: Option<i64>,
-    pub while_: Option<&'r Expr>,
+    pub(crate) rounds_left: Option<i64>,
+    pub(crate) while_: Option<&'r Expr>,
     /// Applied because another condition implies it; removed with that one.
-    pub implied_by: Option<ir::ConditionId>,
+    pub(crate) implied_by: Option<ir::ConditionId>,
     /// Who applied it (none for a condition held from the start).
     pub source: Option<usize>,
     /// `until turn_start(source)` / `until turn_end(source)`: ends with the source's turns.
-    pub until_source: Option<SourceTurn>,
+    pub(crate) until_source: Option<SourceTurn>,
 }
 
 /// A duration counted on the turns of whoever applied the condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SourceTurn {
+pub(crate) struct SourceTurn {
     /// Ends as the source's turn ends (else as it starts).
     pub end: bool,
     /// A turn of the source has started since the condition was applied.
-    pub armed: bool,
+    pub(crate) armed: bool,
 }
 
 #[derive(Debug, Default)]
-pub struct HeldConditions<'r> {
+pub(crate) struct HeldConditions<'r> {
     n_conditions: usize,
     /// Per participant × condition: what it holds.
     conds: Vec<Option<Held<'r>>>,
@@ -136,7 +136,7 @@ impl<'r> HeldConditions<'r> {
         self.conds.get(self.at(who, c)).and_then(Option::as_ref)
     }
 
-    pub fn get_mut(&mut self, who: usize, c: ir::ConditionId) -> Option<&mut Held<'r>> {
+    pub(crate) fn get_mut(&mut self, who: usize, c: ir::ConditionId) -> Option<&mut Held<'r>> {
         let at = self.at(who, c);
         self.conds.get_mut(at).and_then(Option::as_mut)
     }
@@ -213,12 +213,12 @@ impl<'r> HeldConditions<'r> {
     }
 
     /// Whether anyone holds a condition that ends with its source's turns.
-    pub fn any_source_timed(&self) -> bool {
+    pub(crate) fn any_source_timed(&self) -> bool {
         self.source_timed > 0
     }
 
     /// Whether anyone holds a condition `while` something holds, and whether `who` does.
-    pub fn any_whiles(&self, who: Option<usize>) -> bool {
+    pub(crate) fn any_whiles(&self, who: Option<usize>) -> bool {
         match who {
             None => self.whiles_total > 0,
             Some(w) => self.whiles[w] > 0,
@@ -248,12 +248,12 @@ impl<'r> HeldConditions<'r> {
     }
 
     #[inline]
-    pub fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
+    pub(crate) fn movement_blocked(&self, who: usize) -> Option<ir::ConditionId> {
         self.first(who, &self.movement_blocks)
     }
 
     #[inline]
-    pub fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
+    pub(crate) fn spend_blocked(&self, who: usize, pool: ir::PoolId) -> Option<ir::ConditionId> {
         let p = pool.index();
         self.spend_blocks.get(p * self.words..(p + 1) * self.words).and_then(|mask| self.first(who, mask))
     }

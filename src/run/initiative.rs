@@ -11,7 +11,7 @@ use rand_core::RngCore;
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
-    pub fn make_initiative(&mut self) -> Result<(), RunError> {
+    pub(crate) fn make_initiative(&mut self) -> Result<(), RunError> {
         let r = self.ruleset();
         let init = &r.initiative;
         // Its rolls and the GM's choices on ties are the initiative's.
@@ -40,7 +40,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Orders participants by the current values and tie-breaks; emits `initiative`.
-    pub fn order_by_initiative(&mut self) -> Result<(), RunError> {
+    pub(crate) fn order_by_initiative(&mut self) -> Result<(), RunError> {
         let r = self.ruleset();
         let init = &r.initiative;
         let present: Vec<usize> = (0..self.world.n).filter(|w| self.world.present[*w]).collect();

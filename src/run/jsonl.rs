@@ -28,7 +28,7 @@ pub fn to_jsonl(records: &[Record], files: &[String]) -> String {
 /// What each rule location of a run begins with: `,"rule":"FILE:` per file of the ruleset's file
 /// table, escaped once per run rather than on every event.
 #[derive(Debug, Clone, Default)]
-pub struct RulePrefixes(Vec<Vec<u8>>);
+pub(crate) struct RulePrefixes(Vec<Vec<u8>>);
 
 impl RulePrefixes {
     pub fn new(files: &[String]) -> RulePrefixes {

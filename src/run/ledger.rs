@@ -41,7 +41,7 @@ impl Clone for Used {
 
 /// Where the clock is, as far as a period of a limit is concerned.
 #[derive(Debug, Clone, Copy)]
-pub struct Now {
+pub(crate) struct Now {
     pub round: u32,
     pub turn: u64,
     pub phase: u64,
@@ -49,12 +49,12 @@ pub struct Now {
 }
 
 #[derive(Debug, Default)]
-pub struct Ledger {
+pub(crate) struct Ledger {
     /// Declarations of the current round, per participant (cleared as each round starts), so
     /// a limit check reads only its own participant's round, never the whole encounter.
-    pub round_log: Vec<Vec<Declared>>,
+    pub(crate) round_log: Vec<Vec<Declared>>,
     /// Per participant, each action used this encounter.
-    pub encounter_log: Vec<Vec<Used>>,
+    pub(crate) encounter_log: Vec<Vec<Used>>,
     /// (participant, pool, gain index or usize::MAX - step index, round, amount) for caps.
     gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
     /// Capped gains totalled over the encounter: (participant, pool, gain key, total).
@@ -83,7 +83,7 @@ impl Ledger {
     }
 
     /// A new round: limits and caps per round start again.
-    pub fn new_round(&mut self) {
+    pub(crate) fn new_round(&mut self) {
         self.round_log.iter_mut().for_each(Vec::clear);
         self.gained.clear();
     }
@@ -142,12 +142,12 @@ impl Ledger {
 
     /// Whether `who` declared action `a` in turn `turn`.
     #[inline]
-    pub fn used_in_turn(&self, who: usize, a: ir::ActionId, turn: u64) -> bool {
+    pub(crate) fn used_in_turn(&self, who: usize, a: ir::ActionId, turn: u64) -> bool {
         self.round_log[who].iter().any(|d| d.action == a && d.turn == turn)
     }
 
     /// How much a capped gain has added in the current period (a round, or the encounter).
-    pub fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: Period, round: u32) -> i64 {
+    pub(crate) fn gained_this(&self, who: usize, pool: ir::PoolId, key: usize, per: Period, round: u32) -> i64 {
         if per == Period::Encounter {
             return self.gained_total.iter().filter(|g| g.0 == who && g.1 == pool && g.2 == key).map(|g| g.3).sum();
         }
@@ -159,7 +159,7 @@ impl Ledger {
     }
 
     /// Records what a capped gain added, for this round and for the encounter.
-    pub fn note_gain(&mut self, who: usize, pool: ir::PoolId, key: usize, n: i64, round: u32) {
+    pub(crate) fn note_gain(&mut self, who: usize, pool: ir::PoolId, key: usize, n: i64, round: u32) {
         self.gained.push((who, pool, key, round, n));
         match self.gained_total.iter_mut().find(|g| g.0 == who && g.1 == pool && g.2 == key) {
             Some(g) => g.3 += n,

@@ -45,7 +45,7 @@ impl Names {
     /// A shared name for a string of the ruleset (a choice's question or option), made once:
     /// the cache is keyed by the string's address, which does not move while the ruleset is
     /// borrowed.
-    pub fn intern(&mut self, text: &str) -> Name {
+    pub(crate) fn intern(&mut self, text: &str) -> Name {
         let key = (text.as_ptr() as usize, text.len());
         if let Some((_, name)) = self.interned.iter().find(|(k, _)| *k == key) {
             return name.clone();

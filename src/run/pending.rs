@@ -13,12 +13,12 @@ use crate::ir;
 
 /// A multi-round action under way.
 #[derive(Debug, Clone)]
-pub struct Ongoing {
+pub(crate) struct Ongoing {
     pub who: usize,
     pub action: ir::ActionId,
     /// Turns still to pay for before it resolves.
     pub left: i64,
-    pub ctx: Ctx,
+    pub(crate) ctx: Ctx,
 }
 
 /// An action readied for an event (001, Ready Action).
@@ -34,11 +34,11 @@ pub struct Readied {
 /// A declaration paid for and waiting to resolve: in a simultaneous phase until everyone has
 /// declared, in a reaction chain until every reaction to the event has.
 #[derive(Debug, Clone)]
-pub struct Deferred {
+pub(crate) struct Deferred {
     pub who: usize,
     pub action: ir::ActionId,
     pub target: Option<usize>,
-    pub ctx: Ctx,
+    pub(crate) ctx: Ctx,
     pub cause: Cause,
     /// The `seq` of its `action` event, the cause of what its resolution does.
     pub seq: Option<u64>,
@@ -49,7 +49,7 @@ pub struct Deferred {
 /// the trace, the thresholds and the order of the changes wait for the flush, which puts `from`
 /// back and applies the change again (`op` with `value`) in `state_order`.
 #[derive(Debug, Clone)]
-pub struct Staged {
+pub(crate) struct Staged {
     pub who: usize,
     pub pool: ir::PoolId,
     pub op: ir::AssignOp,
@@ -66,17 +66,17 @@ pub struct Staged {
 pub type Change = (usize, ir::PoolId, i64, Option<u64>);
 
 /// A condition change a threshold made, held: (who, the effect, its rule, its cause's `seq`).
-pub type HeldChange<'r> = (usize, &'r ir::Effect, ir::Loc, Option<u64>);
+pub(crate) type HeldChange<'r> = (usize, &'r ir::Effect, ir::Loc, Option<u64>);
 
 #[derive(Debug, Default)]
-pub struct Pending<'r> {
+pub(crate) struct Pending<'r> {
     /// Pool changes whose thresholds have not been looked at yet.
     pub changed: Vec<Change>,
     /// Changes of pools with `immediately` thresholds, looked at after the effect that made them.
-    pub immediate: Vec<Change>,
+    pub(crate) immediate: Vec<Change>,
     /// A rule is running whose changes to `state_order` pools are held (`staged`); off while
     /// thresholds settle, whose pool effects apply at once.
-    pub staging: bool,
+    pub(crate) staging: bool,
     pub staged: Vec<Staged>,
     /// Condition changes from thresholds that a `flush` looked at, waiting for the next
     /// `settle` (an action finishes resolving before its target falls: Frontiers, "Damage While
@@ -87,11 +87,11 @@ pub struct Pending<'r> {
     /// An interrupting answer ran `redirect`: what it answers goes on against this participant.
     pub redirected: Option<usize>,
     /// Set by an `emit` whose answers redirected it; the emitting rule takes it up at once.
-    pub retarget: Option<usize>,
+    pub(crate) retarget: Option<usize>,
     /// How deeply answers to events are nested (triggers, gains, reactions).
-    pub chain_depth: u32,
+    pub(crate) chain_depth: u32,
     /// How deeply reactions to reactions are nested.
-    pub reaction_depth: u32,
+    pub(crate) reaction_depth: u32,
     pub readied: Vec<Readied>,
     /// Per participant: it readied an action, so its turn is held open until the action is
     /// taken or the ready is dropped; its later turns are not taken meanwhile (001, Ready Action).

@@ -10,7 +10,7 @@ use crate::ir::{self, Timing};
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// Sets a pool, clamped to its bounds, and records the change with its cause.
-    pub fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
+    pub(crate) fn set_pool(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) -> Result<(), RunError> {
         let value = self.clamp_pool(who, p, value)?;
         self.set_pool_raw(who, p, value, cause);
         Ok(())
@@ -49,7 +49,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Sets a pool without clamping (overspend goes below the minimum).
-    pub fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) {
+    pub(crate) fn set_pool_raw(&mut self, who: usize, p: ir::PoolId, value: i64, cause: &Cause) {
         let at = self.world.pool_at(who, p);
         let from = self.world.pools[at];
         if from == value {
@@ -75,7 +75,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
-    pub fn pool_steps(&mut self, who: usize, timing: Timing) -> Result<(), RunError> {
+    pub(crate) fn pool_steps(&mut self, who: usize, timing: Timing) -> Result<(), RunError> {
         let r = self.ruleset();
         for (p, pool) in r.pools.iter().enumerate() {
             let id = ir::PoolId(p as u32);

@@ -221,7 +221,7 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
 pub struct Resolved {
     pub names: Vec<String>,
     pub sides: Vec<u32>,
-    pub side_names: Vec<String>,
+    pub(crate) side_names: Vec<String>,
     pub players: Vec<bool>,
     pub positions: Vec<i64>,
     /// participants × stats; `None` keeps the ruleset's default.
@@ -257,7 +257,7 @@ pub struct Outro {
 /// Most participants in one encounter. A table never comes close; the runner's work per round
 /// grows with the square of the crowd (everyone looks at everyone), so 10,000 would take minutes
 /// a round and look like a hang. 1,000 take about half a second a round.
-pub const MAX_PARTICIPANTS: usize = 1000;
+pub(crate) const MAX_PARTICIPANTS: usize = 1000;
 
 /// Checks names in the scenario against the ruleset, turning each into an index once; every
 /// problem is listed, each once, with where it is in the scenario.

@@ -13,18 +13,18 @@ pub struct Scratch {
     /// participant and the version of `world.order`. Shared: an answer iterates its own
     /// handle while answers nested in it read the same order.
     pub priority: Rc<Vec<usize>>,
-    pub priority_key: Option<(Option<usize>, u64)>,
+    pub(crate) priority_key: Option<(Option<usize>, u64)>,
     /// Per participant: its place in `priority`.
-    pub priority_rank: Vec<usize>,
+    pub(crate) priority_rank: Vec<usize>,
     /// `settle`: the batch of pool changes being looked at, and the changes of one
     /// `state_order` pool being looked at (the condition changes held back until every pool is
     /// done are state, in `pending.conditions`).
     pub settling: Vec<super::pending::Change>,
-    pub at_rank: Vec<super::pending::Change>,
+    pub(crate) at_rank: Vec<super::pending::Change>,
     /// `answer`: the reactions that answer the event, those on offer to one participant,
     /// those affordable, the chain declared.
     pub reactions: Vec<ir::ActionId>,
-    pub askers: Vec<usize>,
+    pub(crate) askers: Vec<usize>,
     pub offers: Vec<ir::ActionId>,
     pub affordable: Vec<(ir::ActionId, Option<usize>)>,
     pub chain: Vec<(usize, ir::ActionId, Option<usize>)>,
@@ -33,7 +33,7 @@ pub struct Scratch {
     /// Policies: per participant, everyone present by distance from it, and the
     /// `world.layout_version` it was sorted at; the decisions considered.
     pub nearest: Vec<Vec<usize>>,
-    pub nearest_version: Vec<u64>,
+    pub(crate) nearest_version: Vec<u64>,
     pub decisions: Vec<Decision>,
     /// The round loop: everyone in order, seen marks, the round's queue, a group's members
     /// (with the `seq` of each one's `turn_start`).

@@ -8,31 +8,31 @@ use super::costs::Costs;
 use crate::ir::{self, Effect, Expr, Ruleset, Who};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Its own effects move the actor (refused to a holder of a condition that
     /// `blocks movement`).
     pub moves: bool,
     /// Bought per unit (movement).
-    pub per_unit: bool,
+    pub(crate) per_unit: bool,
     /// Its own effects move the actor away (`move away`): a retreat, which the offensive
     /// policies never choose.
-    pub retreats: bool,
+    pub(crate) retreats: bool,
     /// Its cost, cost adjustments, limits or partner cost read the target: a refusal for cost
     /// or a limit may change with the target.
-    pub costs_see_target: bool,
+    pub(crate) costs_see_target: bool,
     /// Its `requires` read the target.
-    pub requires_see_target: bool,
+    pub(crate) requires_see_target: bool,
     /// A condition the actor must hold to use it: its first `requires` is `self has C`, or an
     /// `and` whose first operand is (`self has guarding and distance(victim) <= 1`). A reaction
     /// is not offered to those who do not hold it (planning would refuse it, rolling nothing).
     pub needs: Option<ir::ConditionId>,
     /// Its reach (`within`) reads the target. If not, a target out of reach means every
     /// farther one is too.
-    pub reach_sees_target: bool,
+    pub(crate) reach_sees_target: bool,
 }
 
 impl Shape {
-    pub fn of_all(r: &Ruleset) -> Vec<Shape> {
+    pub(crate) fn of_all(r: &Ruleset) -> Vec<Shape> {
         r.actions.iter().enumerate().map(|(i, a)| Shape::of(r, ir::ActionId(i as u32), a)).collect()
     }
 
@@ -71,7 +71,7 @@ impl Shape {
 
     /// Whether a refusal with this code (`act::Reject::code`) would refuse every other target
     /// too (`range`: every farther one).
-    pub fn refuses_the_rest(&self, code: &str) -> bool {
+    pub(crate) fn refuses_the_rest(&self, code: &str) -> bool {
         match code {
             "absent" | "not-now" | "surprised" => true,
             "blocked" | "limit" | "cost" => !self.costs_see_target,

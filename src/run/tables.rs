@@ -23,9 +23,9 @@ pub struct Tables {
     /// Per trigger: a condition it needs its owner to hold (`shape::trigger_needs`).
     pub trigger_needs: Vec<Option<ir::ConditionId>>,
     /// Some pool's payments are an event (`emit EVENT on spend`).
-    pub spend_events: bool,
+    pub(crate) spend_events: bool,
     /// Some script holds a `React` step: only then can anyone add a second answer to an event.
-    pub scripted_reactions: bool,
+    pub(crate) scripted_reactions: bool,
     /// How the GM decides what the scenario does not answer.
     pub gm: Policy,
     /// The scenario's standing answers to GM questions, per `choose gm` that asks one: (where

@@ -213,7 +213,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Conditions held `while` something holds end when it stops holding.
-    pub fn expire_while(&mut self) -> Result<(), RunError> {
+    pub(crate) fn expire_while(&mut self) -> Result<(), RunError> {
         if !self.world.held.any_whiles(None) {
             return Ok(());
         }

@@ -121,7 +121,7 @@ pub struct Record {
 
 /// Where a rule is written: `rulesets/frontiers.rules:52:3`, the file named by the table.
 #[derive(Debug, Clone, Copy)]
-pub struct RuleAt<'a> {
+pub(crate) struct RuleAt<'a> {
     pub files: &'a [String],
     pub loc: Loc,
 }
@@ -137,7 +137,7 @@ impl Event {
     /// Whether a rule causes events of this kind. The encounter's frame (its start and end,
     /// the order, rounds, phases and turns beginning and ending, downtime's hours, leaving)
     /// belongs to no rule and carries no `rule`.
-    pub fn has_rule(&self) -> bool {
+    pub(crate) fn has_rule(&self) -> bool {
         !matches!(
             self,
             Event::EncounterStart { .. }
@@ -390,7 +390,8 @@ pub fn to_text(records: &[Record]) -> String {
 }
 
 /// The play-by-play with the ruleset's labels (what `tempo run` prints by default).
-pub fn to_text_labelled(records: &[Record], labels: &Labels) -> String {
+#[cfg_attr(not(feature = "fs"), allow(dead_code))]
+pub(crate) fn to_text_labelled(records: &[Record], labels: &Labels) -> String {
     let mut out = String::new();
     for r in records {
         out.push_str(&text_line_labelled(r, labels));
@@ -412,13 +413,13 @@ pub fn to_text_why(records: &[Record], files: &[String]) -> String {
 
 /// Whether an event is routine pool bookkeeping: a pool step at a timing (`refresh at
 /// turn_start`), which `tempo run --quiet` leaves out of the text.
-pub fn is_bookkeeping(r: &Record) -> bool {
+pub(crate) fn is_bookkeeping(r: &Record) -> bool {
     matches!(&r.event, Event::Pool { cause: Cause::Step { .. }, .. })
 }
 
 /// What `--why` adds after a line: ` [#SEQ FILE:LINE:COLUMN]`, or ` [#SEQ]` for an event no
 /// rule causes.
-pub fn write_why(out: &mut impl std::io::Write, r: &Record, files: &[String]) -> std::io::Result<()> {
+pub(crate) fn write_why(out: &mut impl std::io::Write, r: &Record, files: &[String]) -> std::io::Result<()> {
     match r.rule {
         Some(loc) => write!(out, " [#{} {}]", r.seq, RuleAt { files, loc }),
         None => write!(out, " [#{}]", r.seq),
@@ -433,7 +434,7 @@ pub fn text_line(r: &Record) -> String {
 
 /// The same line with the ruleset's labels where it has them ("Action Points", not `ap`), and
 /// an action that paid nothing said so by its kind alone (not "paying free").
-pub fn text_line_labelled(r: &Record, labels: &Labels) -> String {
+pub(crate) fn text_line_labelled(r: &Record, labels: &Labels) -> String {
     render(r, Some(labels))
 }
 

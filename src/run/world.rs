@@ -47,7 +47,7 @@ pub struct Ground<'a> {
 pub const MAX_POSITION: i64 = 1_000_000_000_000;
 
 #[derive(Debug, Default)]
-pub struct World<'r> {
+pub(crate) struct World<'r> {
     /// Participants.
     pub n: usize,
     n_stats: usize,
@@ -80,7 +80,7 @@ pub struct World<'r> {
     /// participant's nearest-first list) is remade only when this moved.
     layout_version: u64,
     /// The initiative values the current order was made from.
-    pub ordered_values: Vec<i64>,
+    pub(crate) ordered_values: Vec<i64>,
     /// Stretches of terrain from the scenario: first place, last place, kind.
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects, in the scenario's order.
@@ -191,7 +191,7 @@ impl<'r> World<'r> {
     }
 
     /// `who` is present or not from now on.
-    pub fn set_present(&mut self, who: usize, present: bool) {
+    pub(crate) fn set_present(&mut self, who: usize, present: bool) {
         self.present[who] = present;
         self.layout_version += 1;
     }
@@ -200,12 +200,12 @@ impl<'r> World<'r> {
     // units, and a call across units is not inlined without it (`pool`, `stat`, `relates`
     // and the like are called tens of thousands of times a duel, each for a few instructions).
     #[inline]
-    pub fn stat_at(&self, who: usize, s: usize) -> usize {
+    pub(crate) fn stat_at(&self, who: usize, s: usize) -> usize {
         who * self.n_stats + s
     }
 
     #[inline]
-    pub fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
+    pub(crate) fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
         who * self.pool_stride[p.index()] + p.index()
     }
 
@@ -221,7 +221,7 @@ impl<'r> World<'r> {
 
     /// Is `other` in relation `rel` to `me`?
     #[inline]
-    pub fn relates(&self, me: usize, other: usize, rel: ir::Relation) -> bool {
+    pub(crate) fn relates(&self, me: usize, other: usize, rel: ir::Relation) -> bool {
         use ir::Relation::*;
         match rel {
             Self_ => me == other,
@@ -235,7 +235,7 @@ impl<'r> World<'r> {
     }
 
     /// May `who` answer an event by `actor` against `victim` under this pattern?
-    pub fn may_answer(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
+    pub(crate) fn may_answer(&self, who: usize, actor: usize, victim: Option<usize>, on: &ir::EventPattern) -> bool {
         if !self.present[who] {
             return false;
         }
@@ -260,7 +260,7 @@ impl<'r> World<'r> {
     }
 
     /// Where object `o` is: with its first holder, or where it lies.
-    pub fn object_place(&self, o: usize) -> i64 {
+    pub(crate) fn object_place(&self, o: usize) -> i64 {
         let obj = &self.objects[o];
         obj.holders.first().map_or(obj.at, |&h| self.positions[h])
     }
@@ -283,7 +283,7 @@ impl<'r> World<'r> {
     }
 
     /// The nearest enemy of `who` still standing (ties: the first in the scenario).
-    pub fn nearest_enemy(&self, who: usize) -> Option<usize> {
+    pub(crate) fn nearest_enemy(&self, who: usize) -> Option<usize> {
         (0..self.n)
             .filter(|o| self.present[*o] && self.standing(*o) && self.relates(who, *o, ir::Relation::Enemy))
             .min_by_key(|o| (self.distance(*o, who), *o))
@@ -453,7 +453,7 @@ impl<'r> World<'r> {
 
 /// A participant's most recent check, as `last_check`, `last_critical` and contests read it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LastCheck {
+pub(crate) struct LastCheck {
     pub total: i64,
     /// A critical: the built-in outcome `critical`, or the best level of its degrees.
     pub critical: bool,

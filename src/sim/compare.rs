@@ -22,7 +22,7 @@ pub struct Paired {
     /// Pairs where both runs finished.
     pub n: u64,
     pub sum: Vec<i128>,
-    pub sum_sq: Vec<i128>,
+    pub(crate) sum_sq: Vec<i128>,
 }
 
 impl Paired {
@@ -126,7 +126,7 @@ pub struct Difference {
     /// Mean of the paired differences A − B, with its 95% interval.
     pub difference: Estimate,
     /// For shares: the exact McNemar test's two-sided p-value.
-    pub p_value: Option<f64>,
+    pub(crate) p_value: Option<f64>,
     /// The difference is not noise at 95%: for shares the exact test's p < 0.05, for the rest
     /// the interval leaves out 0.
     pub marked: bool,
@@ -182,7 +182,7 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
 
 /// The rows of the differences table: metric, A, B, A − B with its interval, the exact test's
 /// p-value for shares, `*` where the difference is not noise.
-pub fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
+pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
     c.differences
         .iter()
         .map(|d| {

@@ -12,7 +12,7 @@ pub struct Layout {
     pub participants: Vec<String>,
     pub sides: Vec<String>,
     /// Each participant's side (an index into `sides`).
-    pub side_of: Vec<usize>,
+    pub(crate) side_of: Vec<usize>,
     pub pools: Vec<String>,
     pub actions: Vec<String>,
     /// Each action's kind word (`action`, `reaction`, ...).
@@ -24,7 +24,7 @@ pub struct Layout {
 
 /// The encounter's outcomes after the sides: nobody standing, the round limit reached with more
 /// than one side standing, stopped by a rule with more than one side standing.
-pub const OTHER_OUTCOMES: [&str; 3] = ["nobody left standing", "round limit", "stopped by a rule"];
+pub(crate) const OTHER_OUTCOMES: [&str; 3] = ["nobody left standing", "round limit", "stopped by a rule"];
 
 /// What kind of number a count is, and so how it is summarised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl Layout {
     /// Reactions declared.
     pub const ANSWERS: usize = 1;
     /// Chains of reactions (a reaction to an action starts one).
-    pub const CHAINS: usize = 2;
+    pub(crate) const CHAINS: usize = 2;
     const OUTCOME: usize = 3;
 
     pub fn outcomes(&self) -> usize {
@@ -68,7 +68,7 @@ impl Layout {
         Self::OUTCOME + k
     }
 
-    pub fn outcome_name(&self, k: usize) -> String {
+    pub(crate) fn outcome_name(&self, k: usize) -> String {
         match self.sides.get(k) {
             Some(side) => format!("{side} left standing"),
             None => OTHER_OUTCOMES.get(k - self.sides.len()).copied().unwrap_or("other").to_string(),

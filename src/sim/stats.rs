@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The 97.5% point of the standard normal distribution.
-pub const Z: f64 = 1.959_963_984_540_054;
+pub(crate) const Z: f64 = 1.959_963_984_540_054;
 
 /// An estimate with its 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -39,13 +39,13 @@ impl Estimate {
     }
 
     /// Whether the interval leaves out 0 (a difference that is not noise at 95%).
-    pub fn excludes_zero(&self) -> bool {
+    pub(crate) fn excludes_zero(&self) -> bool {
         self.low > 0.0 || self.high < 0.0
     }
 }
 
 /// A proportion `k / n` with its Wilson score interval.
-pub fn wilson(k: u64, n: u64) -> Estimate {
+pub(crate) fn wilson(k: u64, n: u64) -> Estimate {
     if n == 0 {
         return Estimate::point(0.0);
     }
@@ -95,7 +95,7 @@ pub fn ratio(n: u64, x: (i128, i128), y: (i128, i128), xy: i128) -> Estimate {
 
 /// The two-sided p-value of the exact McNemar test: `b` pairs where only A had the outcome, `c`
 /// where only B had it; under "no difference" each discordant pair is a fair coin.
-pub fn mcnemar(b: u64, c: u64) -> f64 {
+pub(crate) fn mcnemar(b: u64, c: u64) -> f64 {
     let m = b + c;
     if m == 0 {
         return 1.0;
@@ -117,7 +117,7 @@ pub fn mcnemar(b: u64, c: u64) -> f64 {
 }
 
 /// The smallest value whose cumulative count reaches the fraction `q` of all (nearest rank).
-pub fn quantile(histogram: &std::collections::BTreeMap<u32, u64>, q: f64) -> u32 {
+pub(crate) fn quantile(histogram: &std::collections::BTreeMap<u32, u64>, q: f64) -> u32 {
     let n: u64 = histogram.values().sum();
     if n == 0 {
         return 0;

@@ -51,8 +51,8 @@ pub struct OutcomeRow {
 pub struct Rounds {
     pub mean: Estimate,
     pub median: u32,
-    pub p10: u32,
-    pub p90: u32,
+    pub(crate) p10: u32,
+    pub(crate) p90: u32,
     pub min: u32,
     pub max: u32,
     pub histogram: Vec<Bar>,
@@ -82,11 +82,11 @@ pub struct PoolRow {
     /// Paid per encounter, per round and per turn of its owner.
     pub spent: Estimate,
     pub spent_per_round: Estimate,
-    pub spent_per_turn: Estimate,
+    pub(crate) spent_per_turn: Estimate,
     /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`),
     /// per encounter and per round.
     pub lost: Estimate,
-    pub lost_per_round: Estimate,
+    pub(crate) lost_per_round: Estimate,
     /// Declarations that paid it below its floor, per encounter.
     pub overspends: Estimate,
 }
@@ -111,8 +111,8 @@ pub struct RefusalRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reactions {
     pub per_encounter: Estimate,
-    pub per_round: Estimate,
-    pub chains_per_encounter: Estimate,
+    pub(crate) per_round: Estimate,
+    pub(crate) chains_per_encounter: Estimate,
     /// Chains by length: 1 is a reaction nobody answered, 2 a reaction answered by another.
     pub chain_lengths: Vec<Bar>,
 }
@@ -276,12 +276,12 @@ pub fn show(e: &Estimate) -> String {
 }
 
 /// `57.3% [54.2, 60.4]`.
-pub fn show_share(e: &Estimate) -> String {
+pub(crate) fn show_share(e: &Estimate) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
 }
 
 /// Up to three decimals, trailing zeros dropped: `1.06`, `4`, `0.005`.
-pub fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     match s {
@@ -323,7 +323,7 @@ pub struct Table {
 }
 
 /// The failed runs, by code (no rows when none failed).
-pub fn failures_table(s: &Summary) -> Table {
+pub(crate) fn failures_table(s: &Summary) -> Table {
     Table {
         title: "Failed runs (replay one with `tempo run RULES SCENARIO --seed SEED`)",
         header: &["code", "runs", "first seed", "first message"],

@@ -63,7 +63,7 @@ impl<'l> Tally<'l> {
     }
 
     /// Matches names by the runner's shared names from now on.
-    pub fn set_index(&mut self, index: Index) {
+    pub(crate) fn set_index(&mut self, index: Index) {
         self.index = index;
     }
 

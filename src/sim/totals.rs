@@ -27,12 +27,12 @@ pub struct Totals {
     pub completed: u64,
     /// Σx and Σx² of each count.
     pub sum: Vec<i128>,
-    pub sum_sq: Vec<i128>,
+    pub(crate) sum_sq: Vec<i128>,
     /// Σx·rounds of each count (for "per round" ratios).
-    pub by_round: Vec<i128>,
+    pub(crate) by_round: Vec<i128>,
     /// Σx·turns of the participant the count belongs to (for "per turn" ratios; 0 where the
     /// count belongs to nobody).
-    pub by_turn: Vec<i128>,
+    pub(crate) by_turn: Vec<i128>,
     /// Encounters by length in rounds.
     pub rounds: BTreeMap<u32, u64>,
     /// Chains of reactions by length.

@@ -37,13 +37,13 @@ pub struct Item {
     /// The `##` lines directly above the item, joined with newlines.
     pub doc: Option<compact_str::CompactString>,
     /// `override` was written in front of it.
-    pub is_override: bool,
-    pub decl: Decl,
+    pub(crate) is_override: bool,
+    pub(crate) decl: Decl,
     pub span: Span,
 }
 
 #[derive(Debug, Clone)]
-pub enum Decl {
+pub(crate) enum Decl {
     Title(String),
     Stat {
         name: Ident,
@@ -176,7 +176,7 @@ pub struct DegreeShift {
 
 /// `degrees NAME, SHIFT, ...` after a check's `vs`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CheckDegrees {
+pub(crate) struct CheckDegrees {
     pub name: Ident,
     pub shifts: Vec<DegreeShift>,
 }
@@ -190,7 +190,7 @@ pub enum CostAdjustOp {
 
 /// The kinds of named declaration, for `remove`, `override` and messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum DeclKind {
+pub(crate) enum DeclKind {
     Stat,
     Derive,
     Pool,
@@ -322,7 +322,7 @@ impl PoolClause {
     }
 
     /// Clauses of the same kind replace each other in an `override`.
-    pub fn kind_word(&self) -> &'static str {
+    pub(crate) fn kind_word(&self) -> &'static str {
         match self {
             PoolClause::Max(..) => "max",
             PoolClause::Min(..) => "min",
@@ -417,7 +417,7 @@ pub enum ConditionClause {
 }
 
 impl ConditionClause {
-    pub fn kind_word(&self) -> &'static str {
+    pub(crate) fn kind_word(&self) -> &'static str {
         match self {
             ConditionClause::Blocks(..) => "blocks",
             ConditionClause::Implies(..) => "implies",
@@ -447,7 +447,7 @@ pub enum Duration {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum InitiativeClause {
+pub(crate) enum InitiativeClause {
     Value(Expr, Span),
     Made(Timing, Span),
     Adjust(Expr, Span),
@@ -471,7 +471,7 @@ impl InitiativeClause {
         }
     }
 
-    pub fn kind_word(&self) -> &'static str {
+    pub(crate) fn kind_word(&self) -> &'static str {
         match self {
             InitiativeClause::Value(..) => "value",
             InitiativeClause::Made(..) => "made",
@@ -552,7 +552,7 @@ impl ActionKind {
         }
     }
 
-    pub fn from_word(word: &str) -> Option<ActionKind> {
+    pub(crate) fn from_word(word: &str) -> Option<ActionKind> {
         ActionKind::ALL.into_iter().find(|k| k.word() == word)
     }
 }
@@ -602,7 +602,7 @@ pub enum ActionClause {
 }
 
 impl ActionClause {
-    pub fn kind_word(&self) -> &'static str {
+    pub(crate) fn kind_word(&self) -> &'static str {
         match self {
             ActionClause::Cost { .. } => "cost",
             ActionClause::Partner(..) => "partner",
@@ -642,12 +642,12 @@ impl ActionClause {
 /// `2 ap + 1 energy`; empty for `0`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostTerms {
-    pub terms: Vec<CostTerm>,
+    pub(crate) terms: Vec<CostTerm>,
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct CostTerm {
+pub(crate) struct CostTerm {
     pub amount: Expr,
     pub pool: Ident,
     /// `per 2 units`: (how many, of what).
@@ -672,12 +672,12 @@ pub struct Hook {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
-    pub stmts: Vec<Stmt>,
+    pub(crate) stmts: Vec<Stmt>,
     pub span: Span,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Stmt {
+pub(crate) enum Stmt {
     If {
         cond: Expr,
         then: Block,
@@ -877,7 +877,7 @@ pub enum ExprKind {
 
 impl ExprKind {
     /// The name, when this is one name alone (not a dotted path, not anything else).
-    pub fn single_name(&self) -> Option<&Ident> {
+    pub(crate) fn single_name(&self) -> Option<&Ident> {
         match self {
             ExprKind::Name(n) => Some(n),
             _ => None,

@@ -1,5 +1,8 @@
 //! The test file: a ruleset, a scenario, seeds and what must happen (docs/testing.md). Files
 //! are named `*.test.ron`; a folder is searched for them.
+// Without `fs` nothing reaches the running of a test file (its entry points read files), but
+// the expectations stay in the core: what is only run from those entry points is unused there.
+#![cfg_attr(not(feature = "fs"), allow(dead_code))]
 
 use crate::run::scenario::Scenario;
 use serde::Deserialize;
@@ -7,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 /// What names a test file.
-pub const SUFFIX: &str = ".test.ron";
+pub(crate) const SUFFIX: &str = ".test.ron";
 
 /// One golden encounter.
 #[derive(Debug, Clone, Deserialize)]
@@ -47,7 +50,7 @@ pub struct TestFile {
     pub never: Vec<Pattern>,
     /// Participants' pools (and, if given, exactly their conditions) when the encounter ends.
     #[serde(default, rename = "final")]
-    pub final_state: BTreeMap<String, FinalState>,
+    pub(crate) final_state: BTreeMap<String, FinalState>,
     /// The run (or the ruleset, or the scenario) must fail with this diagnostic code.
     #[serde(default)]
     pub error: Option<String>,
@@ -58,7 +61,7 @@ pub struct TestFile {
 
 /// An event pattern: field name to the value it must have, as `tempo run --format jsonl`
 /// writes the event (`{"event": "pool", "who": "Bree", "to": 0}`).
-pub type Pattern = BTreeMap<String, serde_json::Value>;
+pub(crate) type Pattern = BTreeMap<String, serde_json::Value>;
 
 /// A participant's state at the end.
 #[derive(Debug, Clone, Deserialize)]
@@ -74,7 +77,7 @@ pub struct FinalState {
 
 impl TestFile {
     /// Whether it expects anything at all (a test that expects nothing cannot fail).
-    pub fn expects_something(&self) -> bool {
+    pub(crate) fn expects_something(&self) -> bool {
         !(self.expect.is_empty()
             && self.absent.is_empty()
             && self.events.is_empty()
@@ -88,7 +91,7 @@ impl TestFile {
 
 /// The test's scenario: written in it, or read from `scenario_file` (relative to `path`, the
 /// test file).
-pub fn scenario_of(test: &TestFile, path: &Path) -> Result<Scenario, String> {
+pub(crate) fn scenario_of(test: &TestFile, path: &Path) -> Result<Scenario, String> {
     match (&test.scenario, &test.scenario_file) {
         (Some(s), None) => Ok(s.clone()),
         (None, Some(relative)) => {

@@ -16,14 +16,14 @@ const GROUPS: &[(&[Rule], &str)] = &[
 ];
 
 /// What [`describe`] says when none of the rules it is given has a name.
-pub const NOTHING_NAMED: &str = "something else";
+pub(crate) const NOTHING_NAMED: &str = "something else";
 
 /// The operators that could continue an expression, as pest tries them: never named as what a
 /// syntax error expected (see [`describe`]).
-pub const OPERATOR_MARKS: &[&str] = &["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!="];
+pub(crate) const OPERATOR_MARKS: &[&str] = &["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!="];
 
 /// An operator that could continue an expression.
-pub fn continuation(r: &Rule) -> bool {
+pub(crate) fn continuation(r: &Rule) -> bool {
     matches!(
         r,
         Rule::cmp_op
@@ -95,7 +95,7 @@ pub fn keywords(positives: &[Rule]) -> Vec<&'static str> {
 }
 
 /// The keywords that begin a declaration (`pool`, `action`, ...).
-pub fn declaration_keywords() -> Vec<&'static str> {
+pub(crate) fn declaration_keywords() -> Vec<&'static str> {
     keywords(&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat])
 }
 
