@@ -73,13 +73,67 @@ pub(crate) struct ControlState {
 }
 
 /// A policy with its names resolved: copied freely, never allocating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Chosen {
     Aggressive,
     HoldBack(ir::PoolId, i64),
     Greedy,
     Random,
     Passive,
+    Search(SearchParams),
+}
+
+/// `Search`'s parameters, resolved (scenario::SearchSpec says what each is).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchParams {
+    pub playouts: u32,
+    pub rollout: Rollout,
+    pub exploration: f64,
+    pub rounds: Option<u32>,
+}
+
+/// The policies a `Search` plays its own later decisions by in a playout: any but `Search`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rollout {
+    Aggressive,
+    HoldBack(ir::PoolId, i64),
+    Greedy,
+    Random,
+    Passive,
+}
+
+impl Rollout {
+    /// `policy` as a rollout (`Search` itself falls back to `Greedy`; the scenario refuses it).
+    pub fn of(policy: Chosen) -> Rollout {
+        match policy {
+            Chosen::Aggressive => Rollout::Aggressive,
+            Chosen::HoldBack(p, keep) => Rollout::HoldBack(p, keep),
+            Chosen::Random => Rollout::Random,
+            Chosen::Passive => Rollout::Passive,
+            Chosen::Greedy | Chosen::Search(_) => Rollout::Greedy,
+        }
+    }
+
+    pub fn chosen(self) -> Chosen {
+        match self {
+            Rollout::Aggressive => Chosen::Aggressive,
+            Rollout::HoldBack(p, keep) => Chosen::HoldBack(p, keep),
+            Rollout::Greedy => Chosen::Greedy,
+            Rollout::Random => Chosen::Random,
+            Rollout::Passive => Chosen::Passive,
+        }
+    }
+}
+
+impl Chosen {
+    /// The policy that makes the decisions `Search` does not search (choices, and everything
+    /// inside a playout once it has left the decisions it replays): its rollout.
+    pub fn plain(self) -> Chosen {
+        match self {
+            Chosen::Search(p) => p.rollout.chosen(),
+            other => other,
+        }
+    }
 }
 
 /// Most actions one controller may take in one turn.

@@ -304,7 +304,10 @@ impl<S: Sink> Engine<'_, S> {
         Ok((found, None))
     }
 
-    fn policy_turn(&mut self, who: usize, policy: Chosen) -> Result<Decision, RunError> {
+    pub(super) fn policy_turn(&mut self, who: usize, policy: Chosen) -> Result<Decision, RunError> {
+        if let Chosen::Search(params) = policy {
+            return self.search_turn(who, params);
+        }
         if policy == Chosen::Passive {
             return Ok(Decision::EndTurn);
         }
@@ -360,6 +363,7 @@ impl<S: Sink> Engine<'_, S> {
                 target: target.map(|t| self.names.who[t].clone()),
                 // Rounded to thousandths; `+ 0.0` turns a rounded -0 into 0.
                 score: score.map(|s| (s * 1000.0).round() / 1000.0 + 0.0),
+                playouts: None,
             }),
             Decision::EndTurn => None,
         };
@@ -371,6 +375,7 @@ impl<S: Sink> Engine<'_, S> {
             Chosen::Greedy => "greedy",
             Chosen::Random => "random",
             Chosen::Passive => "passive",
+            Chosen::Search(_) => "search",
         };
         let who_name = self.names.who[who].clone();
         let chosen = option(&chosen, None);
@@ -429,7 +434,7 @@ impl<S: Sink> Engine<'_, S> {
         if self.controls[who].steps().iter().any(|s| matches!(s, Step::Decline { round: r } if *r == round)) {
             return false;
         }
-        self.controls[who].policy != Chosen::Passive
+        self.controls[who].policy.plain() != Chosen::Passive
     }
 
     /// Which affordable reaction (if any) `who` declares.
@@ -462,7 +467,20 @@ impl<S: Sink> Engine<'_, S> {
         if declined || again {
             return None;
         }
-        match self.controls[who].policy {
+        let policy = self.controls[who].policy;
+        if let Chosen::Search(params) = policy {
+            return self.search_reaction(who, params, offers);
+        }
+        self.policy_reaction(policy, offers)
+    }
+
+    /// Which affordable reaction (if any) a policy other than `Search` declares.
+    pub(super) fn policy_reaction(
+        &mut self,
+        policy: Chosen,
+        offers: &[(ir::ActionId, Option<usize>)],
+    ) -> Option<(ir::ActionId, Option<usize>)> {
+        match policy {
             Chosen::Passive => None,
             Chosen::Random => {
                 let i = (self.rng.next_u64() % (offers.len() as u64 + 1)) as usize;
@@ -523,7 +541,7 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         let random = match who {
-            Some(w) => self.controls[w].policy == Chosen::Random,
+            Some(w) => self.controls[w].policy.plain() == Chosen::Random,
             None => self.tables.gm == Policy::Random,
         };
         let first_live = (0..options.len()).find(|i| live(*i)).unwrap_or(0);

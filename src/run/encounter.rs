@@ -276,10 +276,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
             return Ok(false);
         }
+        self.search_round_starts(max_rounds);
         self.clock.round += 1;
         self.clock.surprise_round = self.clock.round == 1 && self.world.surprised.iter().any(|s| *s);
         self.round()?;
         self.check_end();
+        self.search_round_ends();
         Ok(true)
     }
 

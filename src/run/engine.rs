@@ -31,6 +31,7 @@ use super::names::Names;
 use super::pending::Pending;
 use super::scenario::Resolved;
 use super::scratch::Scratch;
+use super::search::{Replay, Searcher};
 use super::sink::{Fact, Sink};
 use super::tables::Tables;
 use super::trace::{Event, Record};
@@ -92,6 +93,10 @@ pub struct Engine<'r, S> {
     pub(crate) last_amount: Vec<i64>,
     /// Each policy decision is written with what it considered (`tempo run --decisions`).
     pub decisions: bool,
+    /// The playouts of `Search` controllers: only in the engine of a real encounter with one.
+    pub(crate) search: Option<Box<Searcher<'r>>>,
+    /// In a playout's engine: the decisions it replays before it plays on.
+    pub(crate) replay: Option<Box<Replay>>,
     pub out: Out<S>,
 }
 
@@ -120,6 +125,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             amounts: Vec::new(),
             last_amount: Vec::new(),
             decisions: false,
+            search: None,
+            replay: None,
             changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
         }
@@ -159,6 +166,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.budget.reset();
         self.scratch.reset();
         self.rng = ChaCha8Rng::seed_from_u64(seed);
+        if let Some(s) = self.search.as_deref_mut() {
+            s.reset(seed);
+        }
         self.dry = false;
         self.rule = None;
         self.because = None;
@@ -202,6 +212,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             amounts,
             last_amount,
             decisions,
+            search,
+            replay: _,
             out,
         } = other;
         debug_assert!(std::ptr::eq(self.ruleset, *ruleset) && self.controls.len() == controls.len());
@@ -224,6 +236,11 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.amounts.clone_from(amounts);
         self.last_amount.clone_from(last_amount);
         self.decisions = *decisions;
+        // A copy searches on with the same seeds (a playout's engine, which has no searcher,
+        // is told what to replay after the copy).
+        if let (Some(mine), Some(theirs)) = (self.search.as_deref_mut(), search.as_deref()) {
+            mine.copy_from(theirs);
+        }
         self.out.seq = out.seq;
         self.out.muted = out.muted;
     }

@@ -320,10 +320,10 @@ mod tests {
                 who: n.clone(),
                 policy: "greedy",
                 considered: vec![
-                    Considered { action: n.clone(), target: Some(n.clone()), score: Some(1.25) },
-                    Considered { action: name("dash"), target: None, score: Some(-0.5) },
+                    Considered { action: n.clone(), target: Some(n.clone()), score: Some(1.25), playouts: None },
+                    Considered { action: name("dash"), target: None, score: Some(-0.5), playouts: None },
                 ],
-                chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None }),
+                chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None, playouts: None }),
             },
             Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None },
             Event::EncounterEnd {

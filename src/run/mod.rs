@@ -41,6 +41,7 @@ mod pending;
 mod pools;
 pub mod scenario;
 mod scratch;
+mod search;
 mod shape;
 pub mod sink;
 mod tables;
@@ -81,7 +82,12 @@ impl<'a, S: Sink> Runner<'a, S> {
         // Shared by counting, not borrowed: the runner owns them, and the engine it also owns
         // cannot borrow from its sibling.
         let tables = std::rc::Rc::new(tables::Tables::new(r, &setup, s.gm.clone()));
-        let engine = Engine::new(r, tables, &setup, sink);
+        let mut engine = Engine::new(r, std::rc::Rc::clone(&tables), &setup, sink);
+        if setup.controllers.iter().any(|c| matches!(c.policy, controller::Chosen::Search(_))) {
+            let start = Engine::new(r, std::rc::Rc::clone(&tables), &setup, ());
+            let play = Engine::new(r, tables, &setup, ());
+            engine.search = Some(Box::new(search::Searcher::new(start, play)));
+        }
         Ok(Runner { engine, scenario: s, setup, under_way: false })
     }
 

@@ -3,6 +3,7 @@
 //! every name into an index once.
 
 mod place;
+mod policy;
 mod problem;
 
 pub use place::{span_of, Seg};
@@ -11,6 +12,7 @@ pub use problem::{Problem, What};
 use crate::ir::{self, Ruleset};
 use crate::run::controller::{self, Chosen, Control};
 use crate::run::world::MAX_POSITION;
+pub use policy::SearchSpec;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -115,8 +117,9 @@ pub enum Controller {
     Script { steps: Vec<Step>, fallback: Policy },
 }
 
-/// A built-in way of deciding.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// A built-in way of deciding. Read by hand (scenario/policy.rs), so that `Search` may be
+/// written bare.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Policy {
     /// Spends everything on offence: the first affordable action against the first enemy in
     /// reach, again and again; takes every reaction it can afford; answers a choice with the
@@ -135,6 +138,11 @@ pub enum Policy {
     /// Ends every turn at once and declines every reaction (a dummy); answers choices like
     /// `Aggressive`.
     Passive,
+    /// Decides its turns and reactions by playing the encounter forward: each candidate is
+    /// tried in playouts from a copy of the state under the real rules (its own later choices
+    /// by `rollout`, everyone else's by their own controllers, dice drawn afresh), and the one
+    /// with the best value for its side is taken (docs/scenario.md, "Search").
+    Search(SearchSpec),
 }
 
 /// One scripted decision.
@@ -294,6 +302,9 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
     check.surprise(&mut out);
     check.wind_down(&mut out);
     check.gm_answers(&mut out);
+    if matches!(s.gm, Policy::Search(_)) {
+        check.problem(vec![Seg::Field("gm")], What::SearchGm);
+    }
     check.terrain(&mut out);
     check.objects(&mut out);
     let Resolver { problems, side_names, answers, .. } = check;
@@ -430,6 +441,22 @@ impl<'a> Resolver<'a> {
     /// A policy with its pool resolved; `Aggressive` stands in for one that names no pool of
     /// the ruleset (a problem, so it never runs).
     fn policy(&mut self, who: &str, here: &[Seg], policy: &Policy) -> Chosen {
+        if let Policy::Search(spec) = policy {
+            let rollout_at = at(here, [Seg::Field("rollout")]);
+            let rollout = match self.policy(who, &rollout_at, &spec.rollout) {
+                Chosen::Search(_) => {
+                    self.problems.push(Problem::new(rollout_at, What::SearchRollout).of(who));
+                    controller::Rollout::Greedy
+                }
+                other => controller::Rollout::of(other),
+            };
+            return Chosen::Search(controller::SearchParams {
+                playouts: spec.playouts.max(1),
+                rollout,
+                exploration: spec.exploration,
+                rounds: spec.rounds,
+            });
+        }
         match policy {
             Policy::Aggressive => Chosen::Aggressive,
             Policy::Greedy => Chosen::Greedy,
@@ -442,6 +469,7 @@ impl<'a> Resolver<'a> {
                     None => Chosen::Aggressive,
                 }
             }
+            Policy::Search(_) => Chosen::Aggressive,
         }
     }
 

@@ -51,6 +51,11 @@ pub enum Fact<'a> {
     Ended { standing: &'a [bool] },
 }
 
+/// Takes nothing: what a `Search` playout plays into.
+impl Sink for () {
+    fn record(&mut self, _: Record) {}
+}
+
 impl Sink for Vec<Record> {
     fn record(&mut self, record: Record) {
         self.push(record);

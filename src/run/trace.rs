@@ -314,15 +314,23 @@ pub struct Considered {
     pub action: Name,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<Name>,
-    /// `Greedy`'s score, rounded to thousandths; other policies do not score.
+    /// `Greedy`'s score, or `Search`'s mean value over its playouts, rounded to thousandths;
+    /// other policies do not score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// `Search`: how many playouts tried this option.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playouts: Option<u32>,
 }
 
 impl Considered {
     fn text(&self, l: &Labels) -> String {
         let at = self.target.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
-        let score = self.score.map(|s| format!(" ({s})")).unwrap_or_default();
+        let score = match (self.score, self.playouts) {
+            (Some(s), Some(n)) => format!(" ({s} over {n} playouts)"),
+            (Some(s), None) => format!(" ({s})"),
+            _ => String::new(),
+        };
         format!("{}{at}{score}", l.action(&self.action))
     }
 }
@@ -537,7 +545,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
             let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
             let chosen = match chosen {
-                Some(c) => Considered { score: None, ..c.clone() }.text(l),
+                Some(c) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
                 None => "the end of its turn".to_string(),
             };
             format!("  {who} ({policy}) considers {options}; takes {chosen}.")

@@ -66,6 +66,10 @@ pub enum What {
     ObjectNowhere {
         name: String,
     },
+    /// A `Search` whose `rollout` is `Search` too (playouts would search inside playouts).
+    SearchRollout,
+    /// The GM's policy is `Search`: the GM has no side whose play could be valued.
+    SearchGm,
 }
 
 impl Problem {
@@ -116,6 +120,10 @@ impl Problem {
             What::FarObject { name, place } => {
                 format!("object `{name}`: place {place} is farther from 0 than tempo places anyone ({MAX_POSITION})")
             }
+            What::SearchRollout => {
+                "a `Search` plays out with a simpler policy: its `rollout` cannot be `Search`".to_string()
+            }
+            What::SearchGm => "the GM's policy cannot be `Search`: the GM has no side to play for".to_string(),
             What::ObjectNowhere { name } => {
                 format!("object `{name}`: say where it is, either `at: PLACE` or `held_by: [\"NAME\", ...]`")
             }

@@ -1,0 +1,521 @@
+//! `Search`: a policy that decides by playing the encounter forward with the runner itself.
+//!
+//! A decision is taken deep inside a round (a turn inside a phase inside the round), where the
+//! engine's state is partly the call stack, so a playout cannot start from the decision itself.
+//! It starts from the round instead: at each round's start the engine copies itself into
+//! `Searcher::start` (allocation-free once warm, `Engine::copy_from`), and every `Search`
+//! decision of the round is logged. A playout copies `start` into `Searcher::play`, replays the
+//! round with the same dice and the logged decisions up to the one being made (everyone else's
+//! decisions follow from the same state and dice, so they come out the same), takes the
+//! candidate under test there, draws fresh dice from then on, and plays on (the searchers' own
+//! later decisions by their rollout policy, everyone else's by their own controllers) to the
+//! end or the horizon. Nothing of a playout reaches the trace.
+//!
+//! The candidates share the budget as a bandit (UCB1 over the root, flat Monte Carlo below it),
+//! and the candidate with the best mean value is taken. Playout `j` of every candidate draws
+//! from the same stream (common random numbers), derived from the encounter's seed, the
+//! decision's number in the encounter and `j`: `tempo run` replays a `Search` game exactly, and
+//! a simulation is the same for every `--jobs` and shard split.
+
+use super::controller::{Decision, SearchParams};
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
+use crate::ir;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// One decision a `Search` controller made, as it is replayed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Logged {
+    Turn(Decision),
+    React(Option<(ir::ActionId, Option<usize>)>),
+}
+
+/// What a `Search` engine keeps between decisions: the round's start and the engine playouts
+/// run in. Only the engine of a real encounter has one; a playout's engine never searches.
+pub(crate) struct Searcher<'r> {
+    start: Engine<'r, ()>,
+    play: Engine<'r, ()>,
+    /// `start` holds the state at the start of the round under way (not before the first
+    /// round, nor after the last, where decisions are made by the rollout policy).
+    ready: bool,
+    /// The scenario's round limit, which a playout keeps too.
+    max_rounds: u32,
+    /// The `Search` decisions made since `start`, in order.
+    log: Vec<Logged>,
+    /// The encounter's seed, and how many `Search` decisions it has made: where each
+    /// decision's playouts draw their dice from.
+    seed: u64,
+    made: u64,
+}
+
+/// What a playout's engine replays (the logged decisions, then the candidate under test), and
+/// the tree its searcher's later decisions walk.
+#[derive(Default)]
+pub(crate) struct Replay {
+    log: Vec<Logged>,
+    next: usize,
+    candidate: Option<Logged>,
+    seed: u64,
+    /// The candidate has been taken: from here on everything is played, not replayed.
+    diverged: bool,
+    /// The participant whose decision is searched, and its policy's exploration constant.
+    who: usize,
+    exploration: f64,
+    tree: Tree,
+    /// The node the searcher's next decision in this playout is made at (`None`: the playout
+    /// has left the tree, and the rollout policy decides).
+    at: Option<u32>,
+    /// This playout has added its one node to the tree.
+    expanded: bool,
+    /// The edges this playout took, (node, edge), for the value to be added to.
+    path: Vec<(u32, u32)>,
+}
+
+/// The searcher's own decisions as a tree (open loop: a node is a sequence of its decisions,
+/// whatever the dice did in between). Node 0 is the decision being made. Nodes are kept
+/// between decisions and cleared, so a warm tree allocates nothing.
+#[derive(Default)]
+struct Tree {
+    nodes: Vec<Vec<Edge>>,
+    used: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    option: Logged,
+    playouts: u32,
+    sum: f64,
+    /// The node below (0: none yet; the root is nobody's child).
+    child: u32,
+}
+
+impl Tree {
+    fn clear(&mut self) {
+        self.used = 0;
+    }
+
+    fn add_node(&mut self) -> u32 {
+        let at = self.used as usize;
+        match self.nodes.get_mut(at) {
+            Some(edges) => edges.clear(),
+            None => self.nodes.push(Vec::new()),
+        }
+        self.used += 1;
+        at as u32
+    }
+
+    /// UCB1 at `node` among `options` (the decisions possible now: in open loop they may differ
+    /// from one playout to the next): an option never tried first, in order, else the best mean
+    /// plus exploration bonus, the first of equals. Returns (option, edge).
+    fn select(&mut self, node: u32, options: &[Logged], exploration: f64) -> (usize, u32) {
+        let edges = &mut self.nodes[node as usize];
+        let mut best: Option<(usize, u32, f64)> = None;
+        let mut total = 0u32;
+        for o in options {
+            match edges.iter().find(|e| e.option == *o) {
+                Some(e) => total += e.playouts,
+                None => edges.push(Edge { option: *o, playouts: 0, sum: 0.0, child: 0 }),
+            }
+        }
+        let ln_total = f64::from(total.max(1)).ln();
+        for (i, o) in options.iter().enumerate() {
+            let Some(e) = edges.iter().position(|e| e.option == *o) else { continue };
+            let edge = edges[e];
+            if edge.playouts == 0 {
+                return (i, e as u32);
+            }
+            let n = f64::from(edge.playouts);
+            let score = edge.sum / n + exploration * (ln_total / n).sqrt();
+            if best.is_none_or(|(_, _, b)| score > b) {
+                best = Some((i, e as u32, score));
+            }
+        }
+        best.map_or((0, 0), |(i, e, _)| (i, e))
+    }
+}
+
+impl<'r> Searcher<'r> {
+    pub(crate) fn new(start: Engine<'r, ()>, play: Engine<'r, ()>) -> Searcher<'r> {
+        Searcher { start, play, ready: false, max_rounds: 0, log: Vec::new(), seed: 0, made: 0 }
+    }
+
+    /// A new encounter, played with dice seeded `seed`.
+    pub(crate) fn reset(&mut self, seed: u64) {
+        self.ready = false;
+        self.log.clear();
+        self.seed = seed;
+        self.made = 0;
+    }
+
+    /// Where `other` stands between two rounds: its seed and count of decisions (the same
+    /// playouts follow), no round under way.
+    pub(crate) fn copy_from(&mut self, other: &Searcher<'r>) {
+        self.reset(other.seed);
+        self.made = other.made;
+    }
+}
+
+/// SplitMix64's finaliser: spreads a decision's place into an unrelated seed.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'r, S: Sink> Engine<'r, S> {
+    /// A round starts: the state the round's playouts start from is kept.
+    pub(crate) fn search_round_starts(&mut self, max_rounds: u32) {
+        let Some(mut s) = self.search.take() else { return };
+        s.start.copy_from(self);
+        s.max_rounds = max_rounds;
+        s.log.clear();
+        s.ready = true;
+        self.search = Some(s);
+    }
+
+    /// The round is over: until the next starts, `Search` decides by its rollout policy.
+    pub(crate) fn search_round_ends(&mut self) {
+        if let Some(s) = self.search.as_deref_mut() {
+            s.ready = false;
+        }
+    }
+
+    /// In a playout's engine: the next decision of a `Search` controller, if it is replayed
+    /// (a logged one, then the candidate under test); `None` once the playout has diverged.
+    fn replayed(&mut self) -> Option<Logged> {
+        let replay = self.replay.as_deref_mut()?;
+        if replay.diverged {
+            return None;
+        }
+        if let Some(logged) = replay.log.get(replay.next) {
+            replay.next += 1;
+            return Some(*logged);
+        }
+        replay.diverged = true;
+        let (candidate, seed) = (replay.candidate, replay.seed);
+        // From here on the future is one of many: its dice are its own.
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        candidate
+    }
+
+    /// In a playout's engine, after the candidate: the searcher's own decision among
+    /// `options`, from the tree while the playout is in it; `None` outside it (the rollout
+    /// policy decides), and for anyone else.
+    fn from_tree(&mut self, who: usize, options: &[Logged]) -> Option<usize> {
+        let r = self.replay.as_deref_mut()?;
+        if !r.diverged || r.who != who || options.is_empty() {
+            return None;
+        }
+        let node = r.at?;
+        let (option, edge) = r.tree.select(node, options, r.exploration);
+        r.path.push((node, edge));
+        let child = r.tree.nodes[node as usize][edge as usize].child;
+        r.at = if child != 0 {
+            Some(child)
+        } else if !r.expanded {
+            r.expanded = true;
+            let c = r.tree.add_node();
+            r.tree.nodes[node as usize][edge as usize].child = c;
+            Some(c)
+        } else {
+            None
+        };
+        Some(option)
+    }
+
+    /// Whether this engine searches (it plays the real encounter, with a round under way).
+    pub(crate) fn searching(&self) -> bool {
+        self.search.as_deref().is_some_and(|s| s.ready)
+    }
+
+    /// Chooses among `options` for `who` by playouts, logs the choice and returns its index,
+    /// with what each option was worth (`tried`, in the options' order). Call only when
+    /// `searching()`.
+    fn search_among(
+        &mut self,
+        who: usize,
+        params: SearchParams,
+        options: &[Logged],
+        tried: &mut Vec<Tried>,
+    ) -> Result<usize, RunError> {
+        let Some(mut s) = self.search.take() else { return Ok(0) };
+        let side = self.world.sides[who];
+        let result = s.choose(who, side, params, options, tried);
+        if let Ok(best) = result {
+            if let Some(chosen) = options.get(best) {
+                s.log.push(*chosen);
+            }
+        }
+        s.made += 1;
+        self.search = Some(s);
+        result
+    }
+}
+
+/// A candidate's playouts and mean value (for `--decisions`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tried {
+    pub playouts: u32,
+    pub value: f64,
+}
+
+impl Searcher<'_> {
+    fn choose(
+        &mut self,
+        who: usize,
+        side: u32,
+        params: SearchParams,
+        options: &[Logged],
+        tried: &mut Vec<Tried>,
+    ) -> Result<usize, RunError> {
+        tried.clear();
+        if options.len() <= 1 {
+            tried.extend(options.iter().map(|_| Tried { playouts: 0, value: 0.0 }));
+            return Ok(0);
+        }
+        let replay = self.play.replay.get_or_insert_with(Default::default);
+        replay.tree.clear();
+        replay.tree.add_node();
+        replay.who = who;
+        replay.exploration = params.exploration;
+        let place = mix(self.seed ^ mix(self.made));
+        for _ in 0..params.playouts.max(options.len() as u32) {
+            let replay = self.play.replay.get_or_insert_with(Default::default);
+            let (i, edge) = replay.tree.select(0, options, params.exploration);
+            let e = replay.tree.nodes[0][edge as usize];
+            // Playout j of every option draws the same dice (common random numbers).
+            let seed = mix(place ^ u64::from(e.playouts));
+            let value = self.playout(options[i], edge, seed, side, params.rounds)?;
+            let replay = self.play.replay.get_or_insert_with(Default::default);
+            for &(node, edge) in &replay.path {
+                let e = &mut replay.tree.nodes[node as usize][edge as usize];
+                e.playouts += 1;
+                e.sum += value;
+            }
+        }
+        // The best mean, the first of equals.
+        let replay = self.play.replay.get_or_insert_with(Default::default);
+        let root = &replay.tree.nodes[0];
+        for o in options {
+            let e = root.iter().find(|e| e.option == *o);
+            tried.push(e.map_or(Tried { playouts: 0, value: 0.0 }, |e| Tried {
+                playouts: e.playouts,
+                value: e.sum / f64::from(e.playouts.max(1)),
+            }));
+        }
+        let mut best = 0;
+        for i in 1..tried.len() {
+            if tried[i].playouts > 0 && (tried[best].playouts == 0 || tried[i].value > tried[best].value) {
+                best = i;
+            }
+        }
+        Ok(best)
+    }
+
+    /// One playout of `candidate` (the root's edge `edge`) from the round's start; its value
+    /// for `side`.
+    fn playout(
+        &mut self,
+        candidate: Logged,
+        edge: u32,
+        seed: u64,
+        side: u32,
+        rounds: Option<u32>,
+    ) -> Result<f64, RunError> {
+        let play = &mut self.play;
+        play.copy_from(&self.start);
+        play.decisions = false;
+        let replay = play.replay.get_or_insert_with(Default::default);
+        replay.log.clone_from(&self.log);
+        replay.next = 0;
+        replay.candidate = Some(candidate);
+        replay.seed = seed;
+        replay.diverged = false;
+        replay.path.clear();
+        replay.path.push((0, edge));
+        let child = replay.tree.nodes[0][edge as usize].child;
+        (replay.at, replay.expanded) = if child != 0 {
+            (Some(child), false)
+        } else {
+            let c = replay.tree.add_node();
+            replay.tree.nodes[0][edge as usize].child = c;
+            (Some(c), true)
+        };
+        let horizon = match rounds {
+            Some(h) => self.max_rounds.min(self.start.clock.round.saturating_add(h.max(1))),
+            None => self.max_rounds,
+        };
+        while play.next_round(horizon)? {}
+        Ok(value(play, side))
+    }
+}
+
+/// What the state is worth to `side`: 1 when only its side is standing, 0 when only others
+/// are; otherwise (the horizon or the round limit came first, or nobody stands) 0.5 plus a
+/// quarter of the difference between its standing strength and the others' (each the mean,
+/// over a side's participants, of the share of their vital pools left, 0 for one down), so a
+/// draw never outweighs a win.
+fn value<S: Sink>(e: &Engine<'_, S>, side: u32) -> f64 {
+    let w = &e.world;
+    let (mut own_up, mut others_up) = (false, false);
+    for who in 0..w.n {
+        if w.standing(who) {
+            if w.sides[who] == side {
+                own_up = true;
+            } else {
+                others_up = true;
+            }
+        }
+    }
+    match (own_up, others_up) {
+        (true, false) => 1.0,
+        (false, true) => 0.0,
+        _ => 0.5 + 0.25 * (strength(e, |s| s == side) - strength(e, |s| s != side)),
+    }
+}
+
+/// The mean, over the participants of the sides `of` picks, of the share of their vital pools
+/// (pools with thresholds and a maximum) left: 1 for one standing without such pools, 0 for one
+/// down.
+fn strength<S: Sink>(e: &Engine<'_, S>, of: impl Fn(u32) -> bool) -> f64 {
+    let (w, r) = (&e.world, e.ruleset());
+    let (mut sum, mut count) = (0.0, 0u32);
+    for who in (0..w.n).filter(|&who| of(w.sides[who])) {
+        count += 1;
+        if !w.standing(who) {
+            continue;
+        }
+        let (mut share, mut vital) = (0.0, 0u32);
+        for (p, pool) in r.pools.iter().enumerate() {
+            if pool.thresholds.is_empty() {
+                continue;
+            }
+            let Some(Some(max)) = e.fixed_max.get(who * r.pools.len() + p) else { continue };
+            if *max > 0 {
+                let now = w.pool(who, ir::PoolId(p as u32));
+                share += (now as f64 / *max as f64).clamp(0.0, 1.0);
+                vital += 1;
+            }
+        }
+        sum += if vital == 0 { 1.0 } else { share / f64::from(vital) };
+    }
+    if count == 0 {
+        0.0
+    } else {
+        sum / f64::from(count)
+    }
+}
+
+impl<S: Sink> Engine<'_, S> {
+    /// `Search`'s next decision on `who`'s turn: replayed in a playout, searched in the real
+    /// encounter, by the rollout policy otherwise.
+    pub(super) fn search_turn(&mut self, who: usize, params: SearchParams) -> Result<Decision, RunError> {
+        let rollout = params.rollout.chosen();
+        if self.replay.is_some() {
+            return match self.replayed() {
+                Some(Logged::Turn(d)) => Ok(d),
+                // A replay that does not line up is a bug: the playout plays on by the rollout.
+                Some(_) => self.policy_turn(who, rollout),
+                None => {
+                    let options = self.turn_options(who, params)?;
+                    match self.from_tree(who, &options) {
+                        Some(i) => match options[i] {
+                            Logged::Turn(d) => Ok(d),
+                            Logged::React(_) => Ok(Decision::EndTurn),
+                        },
+                        None => self.policy_turn(who, rollout),
+                    }
+                }
+            };
+        }
+        if !self.searching() {
+            return self.policy_turn(who, rollout);
+        }
+        let options = self.turn_options(who, params)?;
+        let mut tried = Vec::new();
+        let best = self.search_among(who, params, &options, &mut tried)?;
+        let Some(Logged::Turn(chosen)) = options.get(best).copied() else { return Ok(Decision::EndTurn) };
+        if self.decisions {
+            self.account_search(who, &options, &tried, chosen);
+        }
+        Ok(chosen)
+    }
+
+    /// What a searcher may do next on its turn: what `Greedy` would weigh, and the end of the turn.
+    fn turn_options(&mut self, who: usize, params: SearchParams) -> Result<Vec<Logged>, RunError> {
+        let mut decisions = std::mem::take(&mut self.scratch.decisions);
+        let found = self.candidates(who, super::controller::Chosen::Search(params), &mut decisions);
+        let mut options: Vec<Logged> = decisions.iter().map(|d| Logged::Turn(*d)).collect();
+        self.scratch.decisions = decisions;
+        found?;
+        options.push(Logged::Turn(Decision::EndTurn));
+        Ok(options)
+    }
+
+    /// Which affordable reaction (if any) a `Search` controller declares, as `search_turn`.
+    pub(super) fn search_reaction(
+        &mut self,
+        who: usize,
+        params: SearchParams,
+        offers: &[(ir::ActionId, Option<usize>)],
+    ) -> Option<(ir::ActionId, Option<usize>)> {
+        let rollout = params.rollout.chosen();
+        let mut options: Vec<Logged> = offers.iter().map(|o| Logged::React(Some(*o))).collect();
+        options.push(Logged::React(None));
+        if self.replay.is_some() {
+            return match self.replayed() {
+                Some(Logged::React(answer)) => answer,
+                Some(_) => self.policy_reaction(rollout, offers),
+                None => match self.from_tree(who, &options) {
+                    Some(i) => match options[i] {
+                        Logged::React(answer) => answer,
+                        Logged::Turn(_) => None,
+                    },
+                    None => self.policy_reaction(rollout, offers),
+                },
+            };
+        }
+        if !self.searching() {
+            return self.policy_reaction(rollout, offers);
+        }
+        let mut tried = Vec::new();
+        // A rule that fails in a playout fails the real encounter too when it comes to it:
+        // here the reaction is left to the rollout policy, and the error to the real play.
+        match self.search_among(who, params, &options, &mut tried) {
+            Ok(best) => match options.get(best) {
+                Some(Logged::React(answer)) => *answer,
+                _ => None,
+            },
+            Err(_) => self.policy_reaction(rollout, offers),
+        }
+    }
+
+    /// The `decision` event of a `Search` turn: each candidate with its mean value and playouts.
+    #[cold]
+    #[inline(never)]
+    fn account_search(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: Decision) {
+        let considered = |d: Decision, t: Option<&Tried>| match d {
+            Decision::Act { action, target, .. } => Some(super::trace::Considered {
+                action: self.names.action[action.index()].clone(),
+                target: target.map(|t| self.names.who[t].clone()),
+                score: t.map(|t| (t.value * 1000.0).round() / 1000.0 + 0.0),
+                playouts: t.map(|t| t.playouts),
+            }),
+            Decision::EndTurn => None,
+        };
+        let listed = options
+            .iter()
+            .zip(tried)
+            .filter_map(|(o, t)| match o {
+                Logged::Turn(d) => considered(*d, Some(t)),
+                Logged::React(_) => None,
+            })
+            .collect();
+        let chosen = considered(chosen, None);
+        let who_name = self.names.who[who].clone();
+        self.emit(super::trace::Event::Decision { who: who_name, policy: "search", considered: listed, chosen });
+    }
+}
