@@ -443,7 +443,7 @@ impl<S: Sink> Engine<'_, S> {
         who: usize,
         offers: &[(ir::ActionId, Option<usize>)],
         again: bool,
-    ) -> Option<(ir::ActionId, Option<usize>)> {
+    ) -> Result<Option<(ir::ActionId, Option<usize>)>, RunError> {
         let round = self.clock.round;
         let mut declined = false;
         let mut chosen: Option<(usize, (ir::ActionId, Option<usize>))> = None;
@@ -461,17 +461,17 @@ impl<S: Sink> Engine<'_, S> {
         }
         if let Some((i, answer)) = chosen {
             self.controls[who].used[i] = true;
-            return Some(answer);
+            return Ok(Some(answer));
         }
         // A policy answers an event once; only a script adds a second reaction to it.
         if declined || again {
-            return None;
+            return Ok(None);
         }
         let policy = self.controls[who].policy;
         if let Chosen::Search(params) = policy {
             return self.search_reaction(who, params, offers);
         }
-        self.policy_reaction(policy, offers)
+        Ok(self.policy_reaction(policy, offers))
     }
 
     /// Which affordable reaction (if any) a policy other than `Search` declares.
@@ -501,15 +501,15 @@ impl<S: Sink> Engine<'_, S> {
         loc: ir::Loc,
         options: &[ir::ChoiceOption],
         c: &Ctx,
-    ) -> usize {
+    ) -> Result<usize, RunError> {
         if options.is_empty() {
-            return 0;
+            return Ok(0);
         }
         // The scenario told the GM how to answer this question: a standing order, taken as
         // given (docs/scenario.md, `gm_answers`).
         if who.is_none() {
             if let Some((_, i)) = self.tables.gm_answers.iter().find(|(at, _)| *at == loc) {
-                return *i;
+                return Ok(*i);
             }
         }
         // An option written with effects that would change nothing now (removing a Wound from
@@ -537,7 +537,14 @@ impl<S: Sink> Engine<'_, S> {
                 _ => None,
             });
             if let Some(pick) = found {
-                return pick;
+                return Ok(pick);
+            }
+        }
+        if let Some(w) = who {
+            if let Chosen::Search(params) = self.controls[w].policy {
+                if let Some(pick) = self.search_choice(w, params, options.len(), live)? {
+                    return Ok(pick);
+                }
             }
         }
         let random = match who {
@@ -545,7 +552,7 @@ impl<S: Sink> Engine<'_, S> {
             None => self.tables.gm == Policy::Random,
         };
         let first_live = (0..options.len()).find(|i| live(*i)).unwrap_or(0);
-        match who {
+        Ok(match who {
             _ if random => {
                 let n = (0..options.len()).filter(|i| live(*i)).count().max(1);
                 let k = (self.rng.next_u64() % n as u64) as usize;
@@ -553,7 +560,7 @@ impl<S: Sink> Engine<'_, S> {
             }
             Some(w) => self.best_option(w, options, c, live),
             None => first_live,
-        }
+        })
     }
 
     /// A scripted `Ready` for this round, if any: the turn is spent waiting.
@@ -583,15 +590,19 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// How far `who` moves its initiative, within ±`max`.
-    pub(crate) fn ask_adjust(&mut self, who: usize, max: i64) -> i64 {
+    pub(crate) fn ask_adjust(&mut self, who: usize, max: i64) -> Result<i64, RunError> {
         let control = &mut self.controls[who];
         for (step, used) in control.steps.iter().zip(control.used.iter_mut()) {
             if let (Step::Adjust { by }, false) = (step, *used) {
                 *used = true;
-                return (*by).clamp(-max.abs(), max.abs());
+                return Ok((*by).clamp(-max.abs(), max.abs()));
             }
         }
-        0
+        // Only a searcher weighs where to stand; the other policies keep their value.
+        if let super::controller::Chosen::Search(params) = self.controls[who].policy {
+            return self.search_adjust(who, params, max.abs());
+        }
+        Ok(0)
     }
 }
 

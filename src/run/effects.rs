@@ -332,7 +332,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
             ir::Chooser::Gm => None,
         };
-        let pick = self.ask_choice(who, loc, options, c).min(options.len().saturating_sub(1));
+        let pick = self.ask_choice(who, loc, options, c)?.min(options.len().saturating_sub(1));
         if let Some(o) = options.get(pick) {
             let who_name = match who {
                 Some(w) => self.names.who[w].clone(),

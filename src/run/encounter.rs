@@ -247,6 +247,13 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Starts the encounter: everything up to the first round. An encounter is `begin`, then
     /// `next_round` until it plays none, then `end` (`Runner::play`).
     pub fn begin(&mut self) -> Result<(), RunError> {
+        self.search_begins();
+        let begun = self.begin_encounter();
+        self.search_round_ends();
+        begun
+    }
+
+    fn begin_encounter(&mut self) -> Result<(), RunError> {
         let names = self.names.who.clone();
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });

@@ -26,7 +26,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let mut v = self.eval(&init.value, &c)?;
             if let (Some(adjust), true) = (&init.adjust, first_time) {
                 let max = self.eval(adjust, &c)?;
-                v = v.saturating_add(self.ask_adjust(who, max));
+                v = v.saturating_add(self.ask_adjust(who, max)?);
             }
             if let Some((lo, hi)) = &init.range {
                 let (lo, hi) = (self.eval(lo, &c)?, self.eval(hi, &c)?);

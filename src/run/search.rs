@@ -30,6 +30,10 @@ use rand_core::SeedableRng;
 pub(crate) enum Logged {
     Turn(Decision),
     React(Option<(ir::ActionId, Option<usize>)>),
+    /// The index of a `choose` option.
+    Choice(usize),
+    /// An initiative adjustment.
+    Adjust(i64),
 }
 
 /// What a `Search` engine keeps between decisions: the round's start and the engine playouts
@@ -40,6 +44,8 @@ pub(crate) struct Searcher<'r> {
     /// `start` holds the state at the start of the round under way (not before the first
     /// round, nor after the last, where decisions are made by the rollout policy).
     ready: bool,
+    /// `start` is the encounter's start, before `begin` (not a round's).
+    at_begin: bool,
     /// The scenario's round limit, which a playout keeps too.
     max_rounds: u32,
     /// The `Search` decisions made since `start`, in order.
@@ -71,6 +77,8 @@ pub(crate) struct Replay {
     expanded: bool,
     /// The edges this playout took, (node, edge), for the value to be added to.
     path: Vec<(u32, u32)>,
+    /// The options of a decision in the tree, kept between decisions.
+    options: Vec<Logged>,
 }
 
 /// The searcher's own decisions as a tree (open loop: a node is a sequence of its decisions,
@@ -138,7 +146,7 @@ impl Tree {
 
 impl<'r> Searcher<'r> {
     pub(crate) fn new(start: Engine<'r, ()>, play: Engine<'r, ()>) -> Searcher<'r> {
-        Searcher { start, play, ready: false, max_rounds: 0, log: Vec::new(), seed: 0, made: 0 }
+        Searcher { start, play, ready: false, at_begin: false, max_rounds: 0, log: Vec::new(), seed: 0, made: 0 }
     }
 
     /// A new encounter, played with dice seeded `seed`.
@@ -171,6 +179,20 @@ impl<'r, S: Sink> Engine<'r, S> {
         let Some(mut s) = self.search.take() else { return };
         s.start.copy_from(self);
         s.max_rounds = max_rounds;
+        s.at_begin = false;
+        s.log.clear();
+        s.ready = true;
+        self.search = Some(s);
+    }
+
+    /// The encounter begins (initiative, with its adjustments, may be made now): its start is
+    /// kept. Its round limit is not known yet: the playouts of its decisions look one round
+    /// ahead.
+    pub(crate) fn search_begins(&mut self) {
+        let Some(mut s) = self.search.take() else { return };
+        s.start.copy_from(self);
+        s.max_rounds = 1;
+        s.at_begin = true;
         s.log.clear();
         s.ready = true;
         self.search = Some(s);
@@ -224,6 +246,35 @@ impl<'r, S: Sink> Engine<'r, S> {
             None
         };
         Some(option)
+    }
+
+    /// Whether `who`'s next decision in this playout is made from the tree (so its options
+    /// are worth finding).
+    fn in_tree(&self, who: usize) -> bool {
+        self.replay.as_deref().is_some_and(|r| r.diverged && r.who == who && r.at.is_some())
+    }
+
+    /// In a playout's engine, the searcher's decision from the tree among the options `fill`
+    /// finds, in a buffer kept between decisions; `None` when it is not made from the tree.
+    fn tree_pick(
+        &mut self,
+        who: usize,
+        fill: impl FnOnce(&mut Self, &mut Vec<Logged>) -> Result<(), RunError>,
+    ) -> Result<Option<Logged>, RunError> {
+        if !self.in_tree(who) {
+            return Ok(None);
+        }
+        let mut options = self.replay.as_deref_mut().map(|r| std::mem::take(&mut r.options)).unwrap_or_default();
+        options.clear();
+        let filled = fill(self, &mut options);
+        let pick = match filled {
+            Ok(()) => self.from_tree(who, &options).map(|i| options[i]),
+            Err(_) => None,
+        };
+        if let Some(r) = self.replay.as_deref_mut() {
+            r.options = options;
+        }
+        filled.map(|()| pick)
     }
 
     /// Whether this engine searches (it plays the real encounter, with a round under way).
@@ -348,6 +399,9 @@ impl Searcher<'_> {
             Some(h) => self.max_rounds.min(self.start.clock.round.saturating_add(h.max(1))),
             None => self.max_rounds,
         };
+        if self.at_begin {
+            play.begin()?;
+        }
         while play.next_round(horizon)? {}
         Ok(value(play, side))
     }
@@ -415,26 +469,21 @@ impl<S: Sink> Engine<'_, S> {
     pub(super) fn search_turn(&mut self, who: usize, params: SearchParams) -> Result<Decision, RunError> {
         let rollout = params.rollout.chosen();
         if self.replay.is_some() {
-            return match self.replayed() {
+            let picked = match self.replayed() {
+                Some(logged) => Some(logged),
+                None => self.tree_pick(who, |e, options| e.turn_options(who, params, options))?,
+            };
+            return match picked {
                 Some(Logged::Turn(d)) => Ok(d),
-                // A replay that does not line up is a bug: the playout plays on by the rollout.
-                Some(_) => self.policy_turn(who, rollout),
-                None => {
-                    let options = self.turn_options(who, params)?;
-                    match self.from_tree(who, &options) {
-                        Some(i) => match options[i] {
-                            Logged::Turn(d) => Ok(d),
-                            Logged::React(_) => Ok(Decision::EndTurn),
-                        },
-                        None => self.policy_turn(who, rollout),
-                    }
-                }
+                // A replay that does not line up would be a bug; the rollout plays on.
+                _ => self.policy_turn(who, rollout),
             };
         }
         if !self.searching() {
             return self.policy_turn(who, rollout);
         }
-        let options = self.turn_options(who, params)?;
+        let mut options = Vec::new();
+        self.turn_options(who, params, &mut options)?;
         let mut tried = Vec::new();
         let best = self.search_among(who, params, &options, &mut tried)?;
         let Some(Logged::Turn(chosen)) = options.get(best).copied() else { return Ok(Decision::EndTurn) };
@@ -444,15 +493,16 @@ impl<S: Sink> Engine<'_, S> {
         Ok(chosen)
     }
 
-    /// What a searcher may do next on its turn: what `Greedy` would weigh, and the end of the turn.
-    fn turn_options(&mut self, who: usize, params: SearchParams) -> Result<Vec<Logged>, RunError> {
+    /// What a searcher may do next on its turn: what `Greedy` would weigh, and the end of the
+    /// turn.
+    fn turn_options(&mut self, who: usize, params: SearchParams, options: &mut Vec<Logged>) -> Result<(), RunError> {
         let mut decisions = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, super::controller::Chosen::Search(params), &mut decisions);
-        let mut options: Vec<Logged> = decisions.iter().map(|d| Logged::Turn(*d)).collect();
+        options.extend(decisions.iter().map(|d| Logged::Turn(*d)));
         self.scratch.decisions = decisions;
         found?;
         options.push(Logged::Turn(Decision::EndTurn));
-        Ok(options)
+        Ok(())
     }
 
     /// Which affordable reaction (if any) a `Search` controller declares, as `search_turn`.
@@ -461,36 +511,85 @@ impl<S: Sink> Engine<'_, S> {
         who: usize,
         params: SearchParams,
         offers: &[(ir::ActionId, Option<usize>)],
-    ) -> Option<(ir::ActionId, Option<usize>)> {
+    ) -> Result<Option<(ir::ActionId, Option<usize>)>, RunError> {
         let rollout = params.rollout.chosen();
-        let mut options: Vec<Logged> = offers.iter().map(|o| Logged::React(Some(*o))).collect();
-        options.push(Logged::React(None));
+        let fill = |_: &mut Self, options: &mut Vec<Logged>| {
+            options.extend(offers.iter().map(|o| Logged::React(Some(*o))));
+            options.push(Logged::React(None));
+            Ok(())
+        };
+        Ok(match self.ask_searched(who, params, fill)? {
+            Some(Logged::React(answer)) => answer,
+            _ => self.policy_reaction(rollout, offers),
+        })
+    }
+
+    /// Which of the `live` options (of `count`) a `Search` controller chooses; `None`: as its
+    /// rollout policy would.
+    pub(super) fn search_choice(
+        &mut self,
+        who: usize,
+        params: SearchParams,
+        count: usize,
+        live: impl Fn(usize) -> bool,
+    ) -> Result<Option<usize>, RunError> {
+        let fill = |_: &mut Self, options: &mut Vec<Logged>| {
+            options.extend((0..count).filter(|i| live(*i)).map(Logged::Choice));
+            Ok(())
+        };
+        Ok(match self.ask_searched(who, params, fill)? {
+            Some(Logged::Choice(i)) => Some(i),
+            _ => None,
+        })
+    }
+
+    /// How far a `Search` controller moves its initiative, within ±`max`: searched when the
+    /// encounter's start can be played from, else not at all.
+    pub(super) fn search_adjust(&mut self, who: usize, params: SearchParams, max: i64) -> Result<i64, RunError> {
+        // Past a few steps either way the choice is between orders, not values: the candidates
+        // are the extremes and the middle.
+        let fill = |_: &mut Self, options: &mut Vec<Logged>| {
+            let mut by = vec![0, max, -max];
+            by.dedup();
+            options.extend(by.into_iter().filter(|b| b.abs() <= max).map(Logged::Adjust));
+            options.sort_by_key(|o| match o {
+                Logged::Adjust(b) => *b,
+                _ => 0,
+            });
+            options.dedup();
+            Ok(())
+        };
+        Ok(match self.ask_searched(who, params, fill)? {
+            Some(Logged::Adjust(by)) => by.clamp(-max, max),
+            _ => 0,
+        })
+    }
+
+    /// A decision other than a turn's, for a searcher: replayed in a playout (or from the
+    /// tree), searched in the real encounter; `None` where the rollout policy decides.
+    fn ask_searched(
+        &mut self,
+        who: usize,
+        params: SearchParams,
+        fill: impl Fn(&mut Self, &mut Vec<Logged>) -> Result<(), RunError>,
+    ) -> Result<Option<Logged>, RunError> {
         if self.replay.is_some() {
             return match self.replayed() {
-                Some(Logged::React(answer)) => answer,
-                Some(_) => self.policy_reaction(rollout, offers),
-                None => match self.from_tree(who, &options) {
-                    Some(i) => match options[i] {
-                        Logged::React(answer) => answer,
-                        Logged::Turn(_) => None,
-                    },
-                    None => self.policy_reaction(rollout, offers),
-                },
+                Some(logged) => Ok(Some(logged)),
+                None => self.tree_pick(who, fill),
             };
         }
         if !self.searching() {
-            return self.policy_reaction(rollout, offers);
+            return Ok(None);
         }
+        let mut options = Vec::new();
+        fill(self, &mut options)?;
+        // Every call site offers at least one option (declining, the end of the turn, a live
+        // option, no adjustment): a decision is always logged, so replays stay in step.
+        debug_assert!(!options.is_empty());
         let mut tried = Vec::new();
-        // A rule that fails in a playout fails the real encounter too when it comes to it:
-        // here the reaction is left to the rollout policy, and the error to the real play.
-        match self.search_among(who, params, &options, &mut tried) {
-            Ok(best) => match options.get(best) {
-                Some(Logged::React(answer)) => *answer,
-                _ => None,
-            },
-            Err(_) => self.policy_reaction(rollout, offers),
-        }
+        let best = self.search_among(who, params, &options, &mut tried)?;
+        Ok(options.get(best).copied())
     }
 
     /// The `decision` event of a `Search` turn: each candidate with its mean value and playouts.
@@ -511,7 +610,7 @@ impl<S: Sink> Engine<'_, S> {
             .zip(tried)
             .filter_map(|(o, t)| match o {
                 Logged::Turn(d) => considered(*d, Some(t)),
-                Logged::React(_) => None,
+                _ => None,
             })
             .collect();
         let chosen = considered(chosen, None);
