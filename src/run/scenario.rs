@@ -124,11 +124,13 @@ pub enum Policy {
     /// As the GM's policy: the first option of a `choose gm`, ties in seating order.
     Aggressive,
     /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
-    /// can pay for reactions.
+    /// can pay for reactions; and spends it below `keep` on a reaction only when the reaction
+    /// saves someone from going down (docs/scenario.md, "When a reaction saves someone").
     HoldBack { pool: String, keep: i64 },
     /// Weighs every candidate by a documented score of its effects (expected harm to enemies,
-    /// help to itself and allies, the price of an overspend) and takes the best, one ply deep;
-    /// closes in like `Aggressive` when nothing scores above 0. Reactions like `Aggressive`.
+    /// help to itself and allies, the price of an overspend) less what its points could buy
+    /// instead this round, and takes the best, one ply deep; closes in like `Aggressive` when
+    /// nothing scores above 0. Reactions like `Aggressive`.
     Greedy,
     /// Decides at random from the run's seeded generator.
     Random,
