@@ -2,9 +2,11 @@
 //! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
 //! every name into an index once.
 
+mod control;
 mod place;
 mod problem;
 
+pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
 pub use place::{span_of, Seg};
 pub use problem::{Problem, What};
 
