@@ -76,7 +76,9 @@ pub struct ControlState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Chosen {
     Aggressive,
-    HoldBack(ir::PoolId, i64),
+    /// The pool, what it keeps of it on its own turn, and whether any reaction may spend what
+    /// it kept (else only one that saves someone).
+    HoldBack(ir::PoolId, i64, bool),
     Greedy,
     Random,
     Passive,

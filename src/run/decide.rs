@@ -177,7 +177,7 @@ impl<S: Sink> Engine<'_, S> {
                     }
                     continue;
                 };
-                if let Chosen::HoldBack(p, keep) = policy {
+                if let Chosen::HoldBack(p, keep, _) = policy {
                     let pay = plan.paid.of(p);
                     if pay > 0 && self.world.pool(who, p) - pay < keep {
                         // What it pays cannot change with the target: no target is affordable.
@@ -226,7 +226,7 @@ impl<S: Sink> Engine<'_, S> {
         // turn down every plan of it, or a pool without an overspend cannot pay it. Either
         // way no target would give a candidate, so none is tried.
         let Some((fixed, _)) = self.tables.fixed_costs[i] else { return false };
-        if let Chosen::HoldBack(p, keep) = policy {
+        if let Chosen::HoldBack(p, keep, _) = policy {
             let pay = fixed.of(p);
             if pay > 0 && self.world.pool(who, p) - pay < keep {
                 return true;
@@ -525,7 +525,7 @@ impl<S: Sink> Engine<'_, S> {
                 let i = (self.rng.next_u64() % (offers.len() as u64 + 1)) as usize;
                 offers.get(i).copied()
             }
-            Chosen::HoldBack(p, keep) => self.held_back(who, offers, (p, keep), event),
+            Chosen::HoldBack(p, keep, false) => self.held_back(who, offers, (p, keep), event),
             _ => offers.first().copied(),
         }
     }

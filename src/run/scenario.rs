@@ -127,8 +127,14 @@ pub enum Policy {
     Aggressive,
     /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
     /// can pay for reactions; and spends it below `keep` on a reaction only when the reaction
-    /// saves someone from going down (docs/scenario.md, "When a reaction saves someone").
-    HoldBack { pool: String, keep: i64 },
+    /// saves someone from going down (docs/scenario.md, "When a reaction saves someone"), or,
+    /// with `spend_on_reactions: true`, on any reaction (the first affordable one offered).
+    HoldBack {
+        pool: String,
+        keep: i64,
+        #[serde(default)]
+        spend_on_reactions: bool,
+    },
     /// Weighs every candidate by a documented score of its effects (expected harm to enemies,
     /// help to itself and allies, the price of an overspend) less what its points could buy
     /// instead this round, and takes the best, one ply deep; closes in like `Aggressive` when
@@ -439,10 +445,10 @@ impl<'a> Resolver<'a> {
             Policy::Greedy => Chosen::Greedy,
             Policy::Random => Chosen::Random,
             Policy::Passive => Chosen::Passive,
-            Policy::HoldBack { pool, keep } => {
+            Policy::HoldBack { pool, keep, spend_on_reactions } => {
                 let found = find(self.r.pools.iter().map(|x| x.name.as_str()), pool, "pool");
                 match self.found(who, at(here, [Seg::Field("pool")]), found) {
-                    Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
+                    Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep, *spend_on_reactions),
                     None => Chosen::Aggressive,
                 }
             }

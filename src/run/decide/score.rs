@@ -563,12 +563,21 @@ impl<S: Sink> Engine<'_, S> {
                 if self.inside_harmful(victim, *pool, now) {
                     return false;
                 }
-                let ends = match self.dist(value, c, deeper) {
-                    Some(d) => (d.lo, d.lo.saturating_add(d.p.len() as i64 - 1)),
-                    None => match self.expected_value(value, c, deeper) {
-                        Some(v) => (v.floor() as i64, v.ceil() as i64),
+                // A value without dice is read as it is: no distribution is built (and none
+                // allocated) for the plain damage most reactions are weighed against.
+                let ends = if !has_dice(r, value, 0) {
+                    match self.exact(value, c) {
+                        Some(v) => (v, v),
                         None => return false,
-                    },
+                    }
+                } else {
+                    match self.dist(value, c, deeper) {
+                        Some(d) => (d.lo, d.lo.saturating_add(d.p.len() as i64 - 1)),
+                        None => match self.expected_value(value, c, deeper) {
+                            Some(v) => (v.floor() as i64, v.ceil() as i64),
+                            None => return false,
+                        },
+                    }
                 };
                 [ends.0, ends.1].into_iter().any(|v| {
                     let next = match op {

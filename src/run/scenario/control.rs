@@ -119,7 +119,7 @@ mod tests {
     fn reads_a_policy_as_a_scenario_writes_it() {
         let c = parse_control(" Aria = HoldBack(pool: \"ap\", keep: 1)").unwrap();
         assert_eq!(c.who, "Aria");
-        assert_eq!(c.policy, Policy::HoldBack { pool: "ap".into(), keep: 1 });
+        assert_eq!(c.policy, Policy::HoldBack { pool: "ap".into(), keep: 1, spend_on_reactions: false });
         assert_eq!(c.text(), "Aria=HoldBack(pool: \"ap\", keep: 1)");
         assert_eq!(parse_control("monsters=Greedy").unwrap().policy, Policy::Greedy);
     }
