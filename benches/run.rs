@@ -151,7 +151,12 @@ fn scenario(per_side: usize, rounds: u32, stats: &str, controller: &str) -> Scen
 /// The Frontiers setup: nobody drops (1 damage against a million HP); everyone keeps 1 AP for a
 /// riposte.
 fn frontiers_scenario(per_side: usize, rounds: u32) -> Scenario {
-    scenario(per_side, rounds, r#""hp_max": 1000000, "damage": 1"#, r#"Policy(HoldBack(pool: "ap", keep: 1))"#)
+    scenario(
+        per_side,
+        rounds,
+        r#""hp_max": 1000000, "damage": 1"#,
+        r#"Policy(HoldBack(pool: "ap", keep: 1, spend_on_reactions: true))"#,
+    )
 }
 
 /// One benchmark input: the ruleset, the scenario and what a run of it writes.

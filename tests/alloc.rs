@@ -9,7 +9,7 @@ use counting::{allocations, ONE_AT_A_TIME};
 fn duel_scenario(rounds: u32) -> tempo::run::scenario::Scenario {
     let text = format!(
         r#"(seed: 5, rounds: {rounds}, participants: [
-  (name: "A", side: "a", stats: {{"hp_max": 1000000, "damage": 1}}, position: 0, controller: Policy(HoldBack(pool: "ap", keep: 1))),
+  (name: "A", side: "a", stats: {{"hp_max": 1000000, "damage": 1}}, position: 0, controller: Policy(HoldBack(pool: "ap", keep: 1, spend_on_reactions: true))),
   (name: "B", side: "b", stats: {{"hp_max": 1000000, "damage": 1}}, position: 1, controller: Policy(Aggressive)),
 ])"#
     );

@@ -60,5 +60,5 @@ fn the_scenario_is_the_documented_duel() {
     let text = duel::scenario(7, 10_000);
     assert!(text.contains("rounds: 10000"), "{text}");
     assert!(text.contains(r#"stats: {"hp_max": 1000000, "damage": 1}"#), "{text}");
-    assert!(text.contains(r#"controller: Policy(HoldBack(pool: "ap", keep: 1))"#), "{text}");
+    assert!(text.contains(r#"controller: Policy(HoldBack(pool: "ap", keep: 1, spend_on_reactions: true))"#), "{text}");
 }

@@ -469,7 +469,7 @@ fn decisions_are_accounted_for_on_request() {
         &scenario,
         r#"(seed: 1, rounds: 1, participants: [
   (name: "Aria", side: "a", position: 0, controller: Policy(Greedy)),
-  (name: "Brute", side: "b", position: 1, controller: Policy(Aggressive)),
+  (name: "Brute", side: "b", stats: {"hp_max": 40}, position: 1, controller: Policy(Aggressive)),
 ])"#,
     )
     .unwrap();
@@ -478,7 +478,7 @@ fn decisions_are_accounted_for_on_request() {
     assert_eq!(code, 0);
     let greedy = text.lines().find(|l| l.starts_with("  Aria (greedy) considers ")).expect(&text);
     assert!(greedy.contains("Attack at Brute (") && greedy.contains("; takes "), "{greedy}");
-    // What it takes is the best score it listed.
+    // What it takes is the best score it listed. (The Brute has the HP to outlast her first turn.)
     let taken = greedy.split("; takes ").nth(1).unwrap().trim_end_matches('.');
     let scores: Vec<(String, f64)> = greedy["  Aria (greedy) considers ".len()..greedy.find("; takes").unwrap()]
         .split(", ")
@@ -623,4 +623,98 @@ fn test_reads_a_compiled_ruleset_as_run_does() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("error: cannot read `folder.ron`: it is a folder, not a file"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn control_replaces_a_controller_and_changes_the_outcome() {
+    let duel = ["rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--runs", "200", "--format", "json"];
+    let share = |extra: &[&str]| {
+        let (code, stdout, stderr) = tempo(&[&["sim"][..], &duel[..], extra].concat());
+        assert_eq!(code, 0, "{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let heroes = doc["outcomes"].as_array().unwrap().iter().find(|o| o["outcome"] == "heroes left standing");
+        (heroes.unwrap()["count"].as_u64().unwrap(), doc.get("controls").cloned())
+    };
+    // The shipped duel: Aria's script and HoldBack lose to the Brute most of the time; Greedy
+    // surges twice and wins every time. Without `--control` the JSON has no `controls`.
+    let (won, controls) = share(&[]);
+    assert!(won < 50, "{won}");
+    assert_eq!(controls, None);
+    let (won, controls) = share(&["--control", "Aria=Greedy"]);
+    assert_eq!(won, 200);
+    assert_eq!(controls, Some(serde_json::json!(["Aria=Greedy"])));
+    // Later flags win: the same participant given back a losing policy.
+    assert_eq!(share(&["--control", "Aria=Greedy", "--control", "Aria=Passive"]).0, 0);
+    // `run` replays one of them: the script (Adjust, move, attack) is dropped with it.
+    let (code, stdout, _) =
+        tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--control", "Aria = Greedy"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Aria uses Surge (action) at Brute"), "{stdout}");
+    assert!(stdout.contains("Initiative: Aria (6)"), "no Adjust from the dropped script: {stdout}");
+}
+
+#[test]
+fn control_names_a_side_and_headers_say_so() {
+    let (code, stdout, stderr) = tempo(&[
+        "compare",
+        "rulesets/frontiers.rules",
+        "rulesets/frontiers-two-ap.rules",
+        "examples/frontiers-duel.ron",
+        "--runs",
+        "50",
+        "--control",
+        "monsters=Passive",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Played with --control monsters=Passive"), "{stdout}");
+    // A Brute that never acts loses every encounter under both rulesets.
+    let (code, stdout, _) = tempo(&[
+        "sim",
+        "rulesets/frontiers.rules",
+        "examples/frontiers-duel.ron",
+        "--runs",
+        "50",
+        "--control",
+        "monsters=Passive",
+        "--control",
+        "heroes=Aggressive",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Played with --control monsters=Passive, --control heroes=Aggressive"), "{stdout}");
+    assert!(stdout.contains("heroes left standing   50"), "{stdout}");
+}
+
+#[test]
+fn control_of_an_unknown_name_suggests_one() {
+    for command in [&["run"][..], &["sim", "--runs", "5"][..]] {
+        let args =
+            [command, &["rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--control", "Brutee=Greedy"][..]]
+                .concat();
+        let (code, stdout, stderr) = tempo(&args);
+        assert_eq!((code, stdout.as_str()), (1, ""), "as for other scenario problems");
+        assert!(stderr.contains("no side or participant `Brutee`"), "{stderr}");
+        assert!(stderr.contains("did you mean `Brute`?"), "{stderr}");
+    }
+}
+
+#[test]
+fn control_with_a_bad_policy_says_what_is_wrong() {
+    let run = |control: &str| {
+        tempo(&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--control", control])
+    };
+    let (code, _, stderr) = run("Aria=Greedier");
+    assert_eq!(code, 2, "a value that is no policy is a usage error");
+    assert!(stderr.contains("`Greedier` is not a policy"), "{stderr}");
+    let (code, _, stderr) = run("Aria");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is not WHO=POLICY"), "{stderr}");
+    // A policy that reads but names a pool the ruleset lacks: a problem of the scenario, said of
+    // the flag, not of the file's own controller.
+    let (code, _, stderr) = run(r#"Aria=HoldBack(pool: "app", keep: 1)"#);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains(r#"--control Aria=HoldBack(pool: "app", keep: 1): the ruleset has no pool `app`"#),
+        "{stderr}"
+    );
+    assert!(stderr.contains("did you mean `ap`?"), "{stderr}");
 }

@@ -74,6 +74,7 @@ fn four_shards_merge_into_exactly_the_whole() {
                 to: range.end,
                 layout,
                 totals: t,
+                controls: Vec::new(),
             }
         })
         .collect();

@@ -2,7 +2,7 @@
 //!
 //! It plays exactly one encounter, the one `scenario` describes, under `rulesets/frontiers.rules`:
 //! two participants with a million Hit Points and 1 damage, side by side, each deciding as the
-//! `HoldBack(pool: "ap", keep: 1)` policy does. Every rule is a line of code here, not data: it
+//! `HoldBack(pool: "ap", keep: 1, spend_on_reactions: true)` policy does. Every rule is a line of code here, not data: it
 //! knows which pools exist, which change, and when. It rolls the same ChaCha8 dice in the same
 //! order and writes the same JSON lines, byte for byte (`tests/baseline.rs` checks that), so the
 //! two programs do the same work and differ only in how they are built.
@@ -48,7 +48,7 @@ pub fn scenario(seed: u64, rounds: u32) -> String {
     let one = |name: &str, side: &str, position: i64| {
         format!(
             "(name: \"{name}\", side: \"{side}\", stats: {{\"hp_max\": {HP}, \"damage\": 1}}, \
-             position: {position}, controller: Policy(HoldBack(pool: \"ap\", keep: {KEEP}))),"
+             position: {position}, controller: Policy(HoldBack(pool: \"ap\", keep: {KEEP}, spend_on_reactions: true))),"
         )
     };
     format!("(seed: {seed}, rounds: {rounds}, participants: [\n  {}\n  {}\n])\n", one("A", "a", 0), one("B", "b", 1))

@@ -37,7 +37,7 @@ def crowd(path, pairs=100, rounds=50, seed=7):
         for side, offset in (("a", 0), ("b", 1)):
             rows.append(
                 f'  (name: "{side.upper()}{i}", side: "{side}", stats: {{"hp_max": 1000000, "damage": 1}}, '
-                f'position: {3 * i + offset}, controller: Policy(HoldBack(pool: "ap", keep: 1))),'
+                f'position: {3 * i + offset}, controller: Policy(HoldBack(pool: "ap", keep: 1, spend_on_reactions: true))),'
             )
     with open(path, "w") as f:
         f.write(f"(seed: {seed}, rounds: {rounds}, participants: [\n" + "\n".join(rows) + "\n])\n")

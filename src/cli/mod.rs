@@ -136,6 +136,38 @@ pub fn load_ruleset(path: &Path, load: LoadArgs) -> Result<LoadedRuleset, Failur
     })
 }
 
+/// The scenario with each `--control` given to whom it names, in order (a later one wins); a
+/// name that is neither a participant nor a side, or a policy that does not fit a ruleset it is
+/// played under (a `HoldBack` pool it lacks), is a problem of the scenario.
+pub fn control(
+    scenario: &mut tempo::run::scenario::Scenario,
+    controls: &[tempo::run::scenario::ControlFlag],
+    rulesets: &[&tempo::ir::Ruleset],
+) -> Outcome {
+    // Each once, though `compare` checks them under both rulesets.
+    let mut said: Vec<String> = Vec::new();
+    for r in rulesets {
+        for p in tempo::run::scenario::check_controls(controls, r) {
+            let hint = p.suggestion().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+            let message = format!("{}{hint}", p.message());
+            if !said.contains(&message) {
+                problem(Code::BadScenario, &message);
+                said.push(message);
+            }
+        }
+    }
+    if !said.is_empty() {
+        return Err(Failure::Problems);
+    }
+    for c in controls {
+        if let Err(p) = tempo::run::scenario::apply_control(scenario, c) {
+            let hint = p.suggestion().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+            return Err(problem(Code::BadScenario, format!("--control {}: {}{hint}", c.text(), p.message())));
+        }
+    }
+    Ok(())
+}
+
 /// A scenario file, parsed; what is wrong printed when it cannot be read or is not a scenario.
 pub fn load_scenario(path: &Path) -> Result<tempo::run::scenario::Scenario, Failure> {
     let text = read_input(path).map_err(|e| cannot(format!("cannot read `{}`: {e}", path.display())))?;

@@ -45,6 +45,12 @@ pub struct RunArgs {
     /// score of each) and the one it took: a `decision` event in either format.
     #[arg(long)]
     decisions: bool,
+    /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
+    /// policy POLICY, written as in a scenario (`Greedy`, `Random`, `Aggressive`, `Passive`,
+    /// `HoldBack(pool: "ap", keep: 1)`), in place of its controller: a script is dropped with
+    /// it. Repeatable; where two name the same participant, the later wins.
+    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
+    control: Vec<tempo::run::scenario::ControlFlag>,
     #[command(flatten)]
     load: LoadArgs,
 }
@@ -57,7 +63,8 @@ enum TraceFormat {
 
 pub fn run(args: RunArgs) -> Outcome {
     let ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
-    let scenario = super::load_scenario(&args.scenario)?;
+    let mut scenario = super::load_scenario(&args.scenario)?;
+    super::control(&mut scenario, &args.control, &[&ruleset])?;
     // Events are written as they happen: nothing of the trace is kept in memory, and a run that
     // fails has printed everything up to the failure before the error.
     let format = match args.format {

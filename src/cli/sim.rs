@@ -86,6 +86,19 @@ struct BatchArgs {
     /// No progress bar (there is none anyway when stderr is not a terminal).
     #[arg(long, short)]
     quiet: bool,
+    /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
+    /// policy POLICY, written as in a scenario (`Greedy`, `Random`, `Aggressive`, `Passive`,
+    /// `HoldBack(pool: "ap", keep: 1)`), in place of its controller: a script is dropped with
+    /// it. Repeatable; where two name the same participant, the later wins.
+    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
+    control: Vec<tempo::run::scenario::ControlFlag>,
+}
+
+impl BatchArgs {
+    /// Each `--control` as given, for the summary's header.
+    fn controls(&self) -> Vec<String> {
+        self.control.iter().map(tempo::run::scenario::ControlFlag::text).collect()
+    }
 }
 
 #[derive(Args)]
@@ -159,7 +172,8 @@ pub fn sim(args: SimArgs) -> Outcome {
         return Err(super::cannot("give a ruleset and a scenario (or `tempo sim merge FILES...`)"));
     };
     let ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
-    let scenario = super::load_scenario(scenario_path)?;
+    let mut scenario = super::load_scenario(scenario_path)?;
+    super::control(&mut scenario, &args.batch.control, &[&ruleset])?;
     let layout = sim::layout(&ruleset, &scenario).map_err(|e| super::run::scenario_failed(&e, scenario_path))?;
     let seed = args.batch.seed.unwrap_or(scenario.seed);
     let runs = match args.shard {
@@ -187,10 +201,13 @@ pub fn sim(args: SimArgs) -> Outcome {
             to: runs.end,
             layout,
             totals,
+            controls: args.batch.controls(),
         };
         return super::write_stdout("the summary", &json(&shard));
     }
-    print_summary(&summary::summarise(&name, seed, &layout, &totals), &args.output)
+    let mut s = summary::summarise(&name, seed, &layout, &totals);
+    s.controls = args.batch.controls();
+    print_summary(&s, &args.output)
 }
 
 fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
@@ -207,7 +224,9 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     }
     match shard::merge(&shards) {
         Ok((first, totals)) => {
-            print_summary(&summary::summarise(&first.ruleset, first.seed, &first.layout, &totals), output)
+            let mut s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals);
+            s.controls = first.controls;
+            print_summary(&s, output)
         }
         Err(problems) => {
             eprintln!("error: these shards do not make one batch:\n  {}", problems.join("\n  "));
@@ -222,7 +241,8 @@ pub fn compare(args: CompareArgs) -> Outcome {
         (Ok(a), Ok(b)) => (a.ruleset, b.ruleset),
         (Err(failure), _) | (_, Err(failure)) => return Err(failure),
     };
-    let scenario = super::load_scenario(&args.scenario)?;
+    let mut scenario = super::load_scenario(&args.scenario)?;
+    super::control(&mut scenario, &args.batch.control, &[&a, &b])?;
     // Every problem of both rulesets with the scenario, before anything is played.
     let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));
     let (la, lb) = match (la, lb) {
@@ -245,7 +265,8 @@ pub fn compare(args: CompareArgs) -> Outcome {
         .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
     let names = (file_name(&args.rules_a), file_name(&args.rules_b));
-    let c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
+    let mut c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
+    c.controls = args.batch.controls();
     if let Some(path) = &args.output.html {
         write_html(path, sim::html::compare_page(&c))?;
     }

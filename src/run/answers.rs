@@ -205,7 +205,7 @@ impl<S: Sink> Engine<'_, S> {
                 if affordable.is_empty() {
                     continue;
                 }
-                if let Some((ra, target)) = self.ask_reaction(who, &affordable, again)? {
+                if let Some((ra, target)) = self.ask_reaction(who, &affordable, again, &c)? {
                     chain.push((who, ra, target));
                 }
             }

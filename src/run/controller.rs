@@ -76,7 +76,9 @@ pub(crate) struct ControlState {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Chosen {
     Aggressive,
-    HoldBack(ir::PoolId, i64),
+    /// The pool, what it keeps of it on its own turn, and whether any reaction may spend what
+    /// it kept (else only one that saves someone).
+    HoldBack(ir::PoolId, i64, bool),
     Greedy,
     Random,
     Passive,
@@ -96,7 +98,7 @@ pub struct SearchParams {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Rollout {
     Aggressive,
-    HoldBack(ir::PoolId, i64),
+    HoldBack(ir::PoolId, i64, bool),
     Greedy,
     Random,
     Passive,
@@ -107,7 +109,7 @@ impl Rollout {
     pub fn of(policy: Chosen) -> Rollout {
         match policy {
             Chosen::Aggressive => Rollout::Aggressive,
-            Chosen::HoldBack(p, keep) => Rollout::HoldBack(p, keep),
+            Chosen::HoldBack(p, keep, spend) => Rollout::HoldBack(p, keep, spend),
             Chosen::Random => Rollout::Random,
             Chosen::Passive => Rollout::Passive,
             Chosen::Greedy | Chosen::Search(_) => Rollout::Greedy,
@@ -117,7 +119,7 @@ impl Rollout {
     pub fn chosen(self) -> Chosen {
         match self {
             Rollout::Aggressive => Chosen::Aggressive,
-            Rollout::HoldBack(p, keep) => Chosen::HoldBack(p, keep),
+            Rollout::HoldBack(p, keep, spend) => Chosen::HoldBack(p, keep, spend),
             Rollout::Greedy => Chosen::Greedy,
             Rollout::Random => Chosen::Random,
             Rollout::Passive => Chosen::Passive,

@@ -177,7 +177,7 @@ impl<S: Sink> Engine<'_, S> {
                     }
                     continue;
                 };
-                if let Chosen::HoldBack(p, keep) = policy {
+                if let Chosen::HoldBack(p, keep, _) = policy {
                     let pay = plan.paid.of(p);
                     if pay > 0 && self.world.pool(who, p) - pay < keep {
                         // What it pays cannot change with the target: no target is affordable.
@@ -216,11 +216,17 @@ impl<S: Sink> Engine<'_, S> {
         if r.actions[i].target.kind == ir::TargetKind::None && self.ledger.used_in_turn(who, a, turn) {
             return true;
         }
+        // A preparation it declared that has not resolved yet (a simultaneous phase resolves
+        // its declarations together at the end) is not declared again, at any target: a
+        // targeted one would otherwise be declared until the safety cap.
+        if r.actions[i].kind == ActionKind::Preparation && self.preparing(who, a) {
+            return true;
+        }
         // A cost that cannot change decides some answers before any plan: `HoldBack` would
         // turn down every plan of it, or a pool without an overspend cannot pay it. Either
         // way no target would give a candidate, so none is tried.
         let Some((fixed, _)) = self.tables.fixed_costs[i] else { return false };
-        if let Chosen::HoldBack(p, keep) = policy {
+        if let Chosen::HoldBack(p, keep, _) = policy {
             let pay = fixed.of(p);
             if pay > 0 && self.world.pool(who, p) - pay < keep {
                 return true;
@@ -231,6 +237,12 @@ impl<S: Sink> Engine<'_, S> {
                 && r.pools[p.index()].overspend.is_none()
                 && self.past_bounds(who, p, amount).is_ok_and(|x| x > 0)
         })
+    }
+
+    /// Whether `who` has declared `a` and it is still waiting to resolve or under way.
+    fn preparing(&self, who: usize, a: ir::ActionId) -> bool {
+        self.pending.deferred.iter().any(|d| d.who == who && d.action == a)
+            || self.pending.ongoing.iter().any(|o| o.who == who && o.action == a)
     }
 
     /// Whether `who` may aim an action of this target kind (one that names others) at `t`.
@@ -382,49 +394,93 @@ impl<S: Sink> Engine<'_, S> {
         self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen });
     }
 
-    /// `Greedy`: the candidate with the best score (docs/scenario.md, "How outcomes are
-    /// scored"), the first of equals, if its score is above 0; otherwise what `Aggressive` would
-    /// do among the candidates that score 0 or more (closing in, a free action), else the end.
+    /// `Greedy`: among the candidates whose effects score above 0, the one whose score less
+    /// what its points could buy otherwise (`forgone`) is the highest, the first of equals
+    /// (docs/scenario.md, "How outcomes are scored"); when none scores above 0, what
+    /// `Aggressive` would do among the candidates that score 0 or more (closing in, a free
+    /// action), else the end.
     fn greedy(
         &mut self,
         who: usize,
         options: &mut Vec<Decision>,
         scores: &mut Vec<(Decision, f64)>,
     ) -> Result<Decision, RunError> {
-        let mut best: Option<(Decision, f64)> = None;
-        let mut i = 0;
-        while i < options.len() {
-            let Decision::Act { action, target, units } = options[i] else {
-                i += 1;
-                continue;
-            };
-            // Planned again for what it pays: the price of an overspend counts against it.
-            let was = self.dry;
-            self.dry = true;
-            let plan = self.plan(who, action, target, units, None);
-            self.dry = was;
-            let paid = match plan? {
+        let mut weighed = std::mem::take(&mut self.scratch.weighed);
+        weighed.clear();
+        for d in options.iter() {
+            let Decision::Act { action, target, units } = *d else { continue };
+            // Planned again for what it pays: the price of an overspend counts against it, and
+            // what it pays from a pool that lasts a round is what it costs.
+            let paid = match self.dry_plan(who, action, target, units)? {
                 Ok(plan) => plan.paid,
                 Err(_) => Default::default(),
             };
             let s = self.score_action(who, action, target, units, &paid);
+            weighed.push((*d, s, paid));
+        }
+        let mut best: Option<(Decision, f64)> = None;
+        for (i, &(d, s, _)) in weighed.iter().enumerate() {
+            let value = s - self.forgone(who, i, &weighed);
             if self.decisions {
-                scores.push((options[i], s));
+                scores.push((d, value));
             }
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((options[i], s));
-            }
-            if s < 0.0 {
-                options.remove(i);
-            } else {
-                i += 1;
+            if s > 0.0 && best.is_none_or(|(_, b)| value > b) {
+                best = Some((d, value));
             }
         }
+        options.retain(|d| weighed.iter().find(|(x, _, _)| x == d).is_none_or(|(_, s, _)| *s >= 0.0));
+        self.scratch.weighed = weighed;
         Ok(match best {
-            Some((d, s)) if s > 0.0 => d,
-            _ if options.is_empty() => Decision::EndTurn,
-            _ => aggressive(options),
+            Some((d, _)) => d,
+            None if options.is_empty() => Decision::EndTurn,
+            None => aggressive(options),
         })
+    }
+
+    /// What the points candidate `i` pays from pools that last a round at most
+    /// (`Tables::per_round`) could buy instead: per such pool, the most that another
+    /// candidate whose effects score above 0 gives when taken as many times as those points
+    /// pay for it (and its other pools allow, without overspending), summed over the pools.
+    /// Points of a pool that lasts (Energy) are not counted: not spent now, they are there later.
+    fn forgone(&mut self, who: usize, i: usize, weighed: &[(Decision, f64, super::costs::Costs)]) -> f64 {
+        let Some((_, _, paid)) = weighed.get(i) else { return 0.0 };
+        let mut total = 0.0;
+        for (p, pay) in paid {
+            if pay <= 0 || !self.tables.per_round.get(p.index()).copied().unwrap_or(false) {
+                continue;
+            }
+            let mut most = 0.0f64;
+            for (j, (_, s, other)) in weighed.iter().enumerate() {
+                let each = other.of(p);
+                if j == i || *s <= 0.0 || each <= 0 {
+                    continue;
+                }
+                let mut times = pay / each;
+                for (q, amount) in other {
+                    if q != p && amount > 0 {
+                        times = times.min(self.times_payable(who, q, amount));
+                    }
+                }
+                most = most.max(times as f64 * s);
+            }
+            total += most;
+        }
+        total
+    }
+
+    /// How many times `who` can pay `amount` from `p` now without overspending; at least 1, as
+    /// the candidate asking was affordable.
+    fn times_payable(&mut self, who: usize, p: ir::PoolId, amount: i64) -> i64 {
+        let now = self.world.pool(who, p);
+        let room = if self.ruleset().pools[p.index()].rising {
+            match self.pool_max(who, p) {
+                Ok(Some(max)) => max.saturating_sub(now),
+                _ => i64::MAX,
+            }
+        } else {
+            self.pool_min(who, p).map_or(i64::MAX, |min| now.saturating_sub(min))
+        };
+        (room / amount.max(1)).max(1)
     }
 
     /// Whether `who` agrees to finish an ally's combo: a passive controller, or a script that
@@ -443,6 +499,7 @@ impl<S: Sink> Engine<'_, S> {
         who: usize,
         offers: &[(ir::ActionId, Option<usize>)],
         again: bool,
+        event: &Ctx,
     ) -> Result<Option<(ir::ActionId, Option<usize>)>, RunError> {
         let round = self.clock.round;
         let mut declined = false;
@@ -469,16 +526,18 @@ impl<S: Sink> Engine<'_, S> {
         }
         let policy = self.controls[who].policy;
         if let Chosen::Search(params) = policy {
-            return self.search_reaction(who, params, offers);
+            return self.search_reaction(who, params, offers, event);
         }
-        Ok(self.policy_reaction(policy, offers))
+        Ok(self.policy_reaction(who, policy, offers, event))
     }
 
     /// Which affordable reaction (if any) a policy other than `Search` declares.
     pub(super) fn policy_reaction(
         &mut self,
+        who: usize,
         policy: Chosen,
         offers: &[(ir::ActionId, Option<usize>)],
+        event: &Ctx,
     ) -> Option<(ir::ActionId, Option<usize>)> {
         match policy {
             Chosen::Passive => None,
@@ -486,8 +545,55 @@ impl<S: Sink> Engine<'_, S> {
                 let i = (self.rng.next_u64() % (offers.len() as u64 + 1)) as usize;
                 offers.get(i).copied()
             }
+            Chosen::HoldBack(p, keep, false) => self.held_back(who, offers, (p, keep), event),
             _ => offers.first().copied(),
         }
+    }
+
+    /// `HoldBack`'s reaction: the first offered that leaves `pool` at `keep` or more (or pays
+    /// nothing from it); one that takes it below `keep` only when it saves someone (`saves`).
+    fn held_back(
+        &mut self,
+        who: usize,
+        offers: &[(ir::ActionId, Option<usize>)],
+        (p, keep): (ir::PoolId, i64),
+        event: &Ctx,
+    ) -> Option<(ir::ActionId, Option<usize>)> {
+        let mut saves = None;
+        for &(ra, target) in offers {
+            let was = self.dry;
+            self.dry = true;
+            let plan = self.plan(who, ra, target, None, Some(event));
+            self.dry = was;
+            // The runner planned it just now to offer it: a plan that fails here is not taken.
+            let Ok(Ok(plan)) = plan else { continue };
+            let pay = plan.paid.of(p);
+            if pay <= 0 || self.world.pool(who, p).saturating_sub(pay) >= keep {
+                return Some((ra, target));
+            }
+            let saving = *saves.get_or_insert_with(|| self.saves(who, event));
+            if saving {
+                return Some((ra, target));
+            }
+        }
+        None
+    }
+
+    /// Whether answering this event saves someone from going down: its victim is `who` or an
+    /// ally, standing, and the action it answers (for an event an action emitted, that action)
+    /// could take the victim down from where it stands now (`could_down`). Before the action
+    /// resolves (an `interrupts` reaction) that is the blow itself; after, it is a victim one
+    /// such blow from going down.
+    fn saves(&mut self, who: usize, event: &Ctx) -> bool {
+        let (Some(victim), Some(actor), Some(info)) = (event.victim, event.actor, event.event) else { return false };
+        let Some(threat) = info.action.or(info.emitter) else { return false };
+        if !(victim == who || self.world.relates(who, victim, ir::Relation::Ally)) || !self.world.standing(victim) {
+            return false;
+        }
+        let r = self.ruleset();
+        let Some(action) = r.actions.get(threat.index()) else { return false };
+        let c = Ctx { owner: actor, target: Some(victim), ..Ctx::default() };
+        self.could_down(&action.effects, &c, victim, 0)
     }
 
     /// The index of the answer to a choice asked while running effects for `c`; `who` is `None`

@@ -2,10 +2,12 @@
 //! format in docs/scenario.md). Parsed from RON, then checked against a ruleset, which turns
 //! every name into an index once.
 
+mod control;
 mod place;
 mod policy;
 mod problem;
 
+pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
 pub use place::{span_of, Seg};
 pub use problem::{Problem, What};
 
@@ -127,11 +129,19 @@ pub enum Policy {
     /// As the GM's policy: the first option of a `choose gm`, ties in seating order.
     Aggressive,
     /// Like `Aggressive`, but never spends `pool` below `keep` on its own turn, so the rest
-    /// can pay for reactions.
-    HoldBack { pool: String, keep: i64 },
+    /// can pay for reactions; and spends it below `keep` on a reaction only when the reaction
+    /// saves someone from going down (docs/scenario.md, "When a reaction saves someone"), or,
+    /// with `spend_on_reactions: true`, on any reaction (the first affordable one offered).
+    HoldBack {
+        pool: String,
+        keep: i64,
+        /// Absent: false.
+        spend_on_reactions: bool,
+    },
     /// Weighs every candidate by a documented score of its effects (expected harm to enemies,
-    /// help to itself and allies, the price of an overspend) and takes the best, one ply deep;
-    /// closes in like `Aggressive` when nothing scores above 0. Reactions like `Aggressive`.
+    /// help to itself and allies, the price of an overspend) less what its points could buy
+    /// instead this round, and takes the best, one ply deep; closes in like `Aggressive` when
+    /// nothing scores above 0. Reactions like `Aggressive`.
     Greedy,
     /// Decides at random from the run's seeded generator.
     Random,
@@ -462,10 +472,10 @@ impl<'a> Resolver<'a> {
             Policy::Greedy => Chosen::Greedy,
             Policy::Random => Chosen::Random,
             Policy::Passive => Chosen::Passive,
-            Policy::HoldBack { pool, keep } => {
+            Policy::HoldBack { pool, keep, spend_on_reactions } => {
                 let found = find(self.r.pools.iter().map(|x| x.name.as_str()), pool, "pool");
                 match self.found(who, at(here, [Seg::Field("pool")]), found) {
-                    Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep),
+                    Some(p) => Chosen::HoldBack(ir::PoolId(p as u32), *keep, *spend_on_reactions),
                     None => Chosen::Aggressive,
                 }
             }

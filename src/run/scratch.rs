@@ -35,6 +35,8 @@ pub struct Scratch {
     pub nearest: Vec<Vec<usize>>,
     pub(crate) nearest_version: Vec<u64>,
     pub decisions: Vec<Decision>,
+    /// `Greedy`: each candidate with the score of its effects and what it pays.
+    pub weighed: Vec<(Decision, f64, super::costs::Costs)>,
     /// The round loop: everyone in order, seen marks, the round's queue, a group's members
     /// (with the `seq` of each one's `turn_start`).
     pub in_order: Vec<usize>,

@@ -511,6 +511,7 @@ impl<S: Sink> Engine<'_, S> {
         who: usize,
         params: SearchParams,
         offers: &[(ir::ActionId, Option<usize>)],
+        event: &super::ctx::Ctx,
     ) -> Result<Option<(ir::ActionId, Option<usize>)>, RunError> {
         let rollout = params.rollout.chosen();
         let fill = |_: &mut Self, options: &mut Vec<Logged>| {
@@ -520,7 +521,7 @@ impl<S: Sink> Engine<'_, S> {
         };
         Ok(match self.ask_searched(who, params, fill)? {
             Some(Logged::React(answer)) => answer,
-            _ => self.policy_reaction(rollout, offers),
+            _ => self.policy_reaction(who, rollout, offers, event),
         })
     }
 

@@ -34,6 +34,10 @@ pub struct Tables {
     /// Per scripted answer (`Resolved::answers`): each `choose` of the ruleset that has an
     /// option of that name, with the option's index.
     pub script_answers: Vec<Vec<(ir::Loc, usize)>>,
+    /// Per pool: its points last a turn or a round at most (an unguarded `refresh` or `lose`
+    /// at a turn, round or phase timing), so what it does not pay for now it never will:
+    /// `Greedy` counts what else its points could buy this round against a candidate.
+    pub per_round: Vec<bool>,
 }
 
 impl Tables {
@@ -53,8 +57,23 @@ impl Tables {
             gm,
             gm_answers: gm_answers(&sites, setup),
             script_answers: script_answers(&sites, setup),
+            per_round: r.pools.iter().map(per_round).collect(),
         }
     }
+}
+
+/// Whether a pool's points last a turn or a round at most: some unguarded step refreshes
+/// (overwrites) or empties it at a timing that comes every turn or round.
+fn per_round(pool: &ir::Pool) -> bool {
+    use ir::Timing as T;
+    pool.at.iter().any(|step| {
+        step.guard.is_none()
+            && matches!(step.op, ir::PoolOp::Refresh | ir::PoolOp::Lose)
+            && matches!(
+                step.timing,
+                T::RoundStart | T::RoundEnd | T::TurnStart | T::TurnEnd | T::PhaseStart(_) | T::PhaseEnd(_)
+            )
+    })
 }
 
 /// Each `choose gm` whose question the scenario answers, with the answer's index. A question

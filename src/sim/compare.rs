@@ -143,6 +143,10 @@ pub struct Comparison {
     pub b: Summary,
     /// Counts both rulesets have and at least one of them ever counted, in A's order.
     pub differences: Vec<Difference>,
+    /// Each `--control` both were played under, as given (none: the scenario's own
+    /// controllers, and the field is left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
 }
 
 pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c: &Compared) -> Comparison {
@@ -177,6 +181,7 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
         a: summary::summarise(names.0, seed, la, &c.a),
         b: summary::summarise(names.1, seed, lb, &c.b),
         differences,
+        controls: Vec::new(),
     }
 }
 
@@ -206,6 +211,7 @@ pub fn to_text(c: &Comparison) -> String {
         "A = {}, B = {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
         c.a.ruleset, c.b.ruleset, c.runs, c.seed, c.paired
     );
+    summary::controls_line(&mut out, &c.controls);
     out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
     out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
     summary::table(&mut out, &["metric", "A", "B", "A - B", "McNemar p", ""], &difference_rows(c));

@@ -82,6 +82,7 @@ pub fn sim_page(s: &Summary) -> Result<String, String> {
         s.seed,
         s.completed
     );
+    controls_note(&mut out, &s.controls);
     failures_note(&mut out, "", s);
     out.push_str("<div class=\"charts\">\n");
     let one = |name: &str, items: Vec<(String, Estimate)>| grouped(&[(name, BLUE, items)]);
@@ -139,6 +140,18 @@ pub fn sim_page(s: &Summary) -> Result<String, String> {
 }
 
 /// The page for a comparison.
+/// The `--control`s the batch was played under, when any was given.
+fn controls_note(out: &mut String, controls: &[String]) {
+    if !controls.is_empty() {
+        let given: Vec<String> = controls.iter().map(|c| format!("<code>--control {}</code>", escape(c))).collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">Played with {} (in place of the scenario's controllers).</p>",
+            given.join(", ")
+        );
+    }
+}
+
 pub fn compare_page(c: &Comparison) -> Result<String, String> {
     let title = format!("{} vs {}: {} encounters", c.a.ruleset, c.b.ruleset, c.runs);
     let mut out = head(&title);
@@ -149,6 +162,7 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
          Every estimate has its 95% interval (whiskers in the charts, brackets in the tables).</p>",
         c.runs, c.seed, c.paired
     );
+    controls_note(&mut out, &c.controls);
     failures_note(&mut out, "A: ", &c.a);
     failures_note(&mut out, "B: ", &c.b);
     out.push_str("<div class=\"charts\">\n");
@@ -718,6 +732,7 @@ mod tests {
                 chain_lengths: vec![],
             },
             conditions: vec![],
+            controls: vec![],
         }
     }
 
@@ -790,8 +805,16 @@ mod tests {
             assert!(f.contains("Nothing to draw"), "{id}: {f}");
             assert!(!f.contains("<svg"), "{id}");
         }
-        let c =
-            Comparison { format: 1, seed: 0, runs: 0, paired: 0, a: empty("a"), b: empty("b"), differences: vec![] };
+        let c = Comparison {
+            format: 1,
+            seed: 0,
+            runs: 0,
+            paired: 0,
+            a: empty("a"),
+            b: empty("b"),
+            differences: vec![],
+            controls: vec![],
+        };
         let page = compare_page(&c).unwrap();
         for id in SIM_CHARTS.iter().chain(&["chart-differences"]) {
             assert!(figure_of(&page, id).contains("Nothing to draw"), "{id}");
@@ -836,6 +859,7 @@ mod tests {
                 d("rounds", e(-0.3, -0.4, -0.2), None, true),
                 d(HOSTILE, e(0.0, -0.1, 0.1), None, false),
             ],
+            controls: vec![],
         }
     }
 

@@ -23,6 +23,9 @@ pub struct Shard {
     pub to: u64,
     pub layout: Layout,
     pub totals: Totals,
+    /// Each `--control` the batch was played under, as given (none: the scenario's own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
 }
 
 /// FNV-1a (64 bits) of the texts, as 16 hex digits: a fingerprint, not a security measure.

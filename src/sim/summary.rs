@@ -27,6 +27,10 @@ pub struct Summary {
     pub refusals: Vec<RefusalRow>,
     pub reactions: Reactions,
     pub conditions: Vec<ConditionRow>,
+    /// Each `--control` the batch was played under, as given (none: the scenario's own
+    /// controllers, and the field is left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -267,6 +271,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         refusals,
         reactions,
         conditions,
+        controls: Vec::new(),
     }
 }
 
@@ -445,6 +450,7 @@ pub fn to_text(s: &Summary) -> String {
         "{}: {} encounters (seed {}), {} ran to the end. 95% intervals in brackets.",
         s.ruleset, s.runs, s.seed, s.completed
     );
+    controls_line(&mut out, &s.controls);
     let failures = failures_table(s);
     let mut all = tables(s);
     if !failures.rows.is_empty() {
@@ -462,6 +468,14 @@ pub fn to_text(s: &Summary) -> String {
         }
     }
     out
+}
+
+/// `Played with --control A=Greedy, --control b=Random.`, when any was given.
+pub(super) fn controls_line(out: &mut String, controls: &[String]) {
+    if !controls.is_empty() {
+        let given: Vec<String> = controls.iter().map(|c| format!("--control {c}")).collect();
+        let _ = writeln!(out, "Played with {} (in place of the scenario's controllers).", given.join(", "));
+    }
 }
 
 #[cfg(test)]

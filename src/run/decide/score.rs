@@ -535,6 +535,74 @@ impl<S: Sink> Engine<'_, S> {
         })
     }
 
+    /// Whether `v` of pool `p` would be inside one of its harmful thresholds for `who`.
+    fn inside_harmful(&mut self, who: usize, p: ir::PoolId, v: i64) -> bool {
+        let r = self.ruleset();
+        let Some(pool) = r.pools.get(p.index()) else { return false };
+        pool.thresholds.iter().any(|t| {
+            harmful(r, &t.effects, 0) && self.exact(&t.value, &Ctx::of(who)).is_some_and(|at| t.op.holds(v, at))
+        })
+    }
+
+    /// Whether effects run for `c` could take `victim` down from where it stands now: a change
+    /// of one of its pools that, at either end of its roll, lands inside a harmful threshold it
+    /// is not inside yet, or a condition that takes its holder out. Every branch of a check, an
+    /// `if` or a `choose` counts as possible.
+    pub(in crate::run) fn could_down(&mut self, effects: &[Effect], c: &Ctx, victim: usize, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let r = self.ruleset();
+        let deeper = depth + 1;
+        effects.iter().any(|e| match e {
+            Effect::Pool { who, pool, op, value } => {
+                if c.who(*who).ok() != Some(victim) {
+                    return false;
+                }
+                let now = self.world.pool(victim, *pool);
+                if self.inside_harmful(victim, *pool, now) {
+                    return false;
+                }
+                // A value without dice is read as it is: no distribution is built (and none
+                // allocated) for the plain damage most reactions are weighed against.
+                let ends = if !has_dice(r, value, 0) {
+                    match self.exact(value, c) {
+                        Some(v) => (v, v),
+                        None => return false,
+                    }
+                } else {
+                    match self.dist(value, c, deeper) {
+                        Some(d) => (d.lo, d.lo.saturating_add(d.p.len() as i64 - 1)),
+                        None => match self.expected_value(value, c, deeper) {
+                            Some(v) => (v.floor() as i64, v.ceil() as i64),
+                            None => return false,
+                        },
+                    }
+                };
+                [ends.0, ends.1].into_iter().any(|v| {
+                    let next = match op {
+                        ir::AssignOp::Set => v,
+                        ir::AssignOp::Add => now.saturating_add(v),
+                        ir::AssignOp::Sub => now.saturating_sub(v),
+                    };
+                    self.inside_harmful(victim, *pool, next)
+                })
+            }
+            Effect::Apply { who, condition, .. } => {
+                c.who(*who).ok() == Some(victim)
+                    && !self.world.held.has(victim, *condition)
+                    && condition_weight(r, *condition) >= OUT
+            }
+            Effect::If { then, otherwise, .. } => {
+                self.could_down(then, c, victim, deeper) || self.could_down(otherwise, c, victim, deeper)
+            }
+            Effect::Repeat { body, .. } => self.could_down(body, c, victim, deeper),
+            Effect::Check { outcomes, .. } => outcomes.blocks().any(|b| self.could_down(b, c, victim, deeper)),
+            Effect::Choose { options, .. } => options.iter().any(|o| self.could_down(&o.effects, c, victim, deeper)),
+            _ => false,
+        })
+    }
+
     /// How good declaring `a` looks to `who` now: its effects scored for its target, plus the
     /// price of each pool its cost overspends (costs themselves are not counted).
     pub(in crate::run) fn score_action(

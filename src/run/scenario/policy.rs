@@ -71,6 +71,8 @@ const NAMES: &[&str] = &["Aggressive", "HoldBack", "Greedy", "Random", "Passive"
 struct HoldBackFields {
     pool: String,
     keep: i64,
+    #[serde(default)]
+    spend_on_reactions: bool,
 }
 
 impl<'de> Deserialize<'de> for Policy {
@@ -96,10 +98,10 @@ impl<'de> Visitor<'de> for PolicyVisitor {
             Name::Random => v.unit_variant().map(|()| Policy::Random),
             Name::Passive => v.unit_variant().map(|()| Policy::Passive),
             Name::HoldBack => {
-                const FIELDS: &[&str] = &["pool", "keep"];
+                const FIELDS: &[&str] = &["pool", "keep", "spend_on_reactions"];
                 let entered = Cell::new(false);
                 let h: HoldBackFields = v.struct_variant(FIELDS, Fields::new(&entered))?;
-                Ok(Policy::HoldBack { pool: h.pool, keep: h.keep })
+                Ok(Policy::HoldBack { pool: h.pool, keep: h.keep, spend_on_reactions: h.spend_on_reactions })
             }
             Name::Search => {
                 const FIELDS: &[&str] = &["playouts", "rollout", "exploration", "rounds"];
@@ -159,7 +161,9 @@ mod tests {
         };
         assert_eq!((s.playouts, *s.rollout, s.rounds), (40, Policy::Random, Some(2)));
         assert!(read("Search(playout: 40)").unwrap_err().contains("playout"));
-        assert_eq!(read("HoldBack(pool: \"ap\", keep: 1)"), Ok(Policy::HoldBack { pool: "ap".into(), keep: 1 }));
+        let hold = |spend| Policy::HoldBack { pool: "ap".into(), keep: 1, spend_on_reactions: spend };
+        assert_eq!(read("HoldBack(pool: \"ap\", keep: 1)"), Ok(hold(false)));
+        assert_eq!(read("HoldBack(pool: \"ap\", keep: 1, spend_on_reactions: true)"), Ok(hold(true)));
         assert!(read("HoldBack(pool: \"ap\")").is_err());
         assert_eq!(read("Greedy"), Ok(Policy::Greedy));
         assert!(read("Greed").is_err());
