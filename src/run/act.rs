@@ -539,7 +539,8 @@ impl<S: Sink> Engine<'_, S> {
         // The declaration first, then what it pays: the payments, the partner's share and an
         // overspend's price are its consequences (`because` names its `action` event).
         let mut paid = Paid::default();
-        for (p, amount) in &plan.paid {
+        let kept = self.out.sink.keeps_records();
+        for (p, amount) in plan.paid.iter().filter(|_| kept) {
             if amount != 0 {
                 paid.push(self.names.pool[p.index()].clone(), amount);
             }
@@ -555,7 +556,7 @@ impl<S: Sink> Engine<'_, S> {
                 trigger: as_reaction.map(|_| self.clock.trigger_seq),
                 paid: plan.paid,
             },
-        );
+        )?;
         let targets = Targets(target.map(|t| self.names.who[t].clone()));
         let (actor, name) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
         let seq = self.emit(Event::Action { actor, action: name, kind: action.kind.word(), targets, paid });

@@ -35,8 +35,9 @@ pub(crate) struct Clock<'r> {
     pub(crate) turn_seq: u64,
     pub(crate) phase_seq: u64,
     pub(crate) trigger_seq: u64,
-    /// Why the encounter ended, once it has.
-    pub ended: Option<String>,
+    /// Why the encounter ended, once it has (borrowed for the usual reasons: a `Search`
+    /// playout ends an encounter every time, and would allocate each reason).
+    pub ended: Option<std::borrow::Cow<'static, str>>,
 }
 
 impl<'r> Clock<'r> {

@@ -43,7 +43,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             let seq = self.emit_by(Event::Condition { who: name, condition: cond, on: true }, rule);
             // What a condition implies, it implies because it is held.
             let outer = self.caused_by(seq);
-            for implied in def.implies.clone() {
+            for &implied in &def.implies {
                 if !self.world.held.has(who, implied) {
                     self.apply(who, implied, 1, None, (Some(c), source), ctx)?;
                 }
@@ -265,7 +265,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.world.ordered_values.clear();
             }
             Effect::EndTurn => self.clock.turn_over = true,
-            Effect::EndEncounter => self.clock.ended = Some("ended by a rule".to_string()),
+            Effect::EndEncounter => self.clock.ended = Some("ended by a rule".into()),
             Effect::Cancel => self.pending.cancelled = true,
             Effect::Redirect => self.pending.redirected = Some(c.owner),
             Effect::Swap(other) => {

@@ -280,7 +280,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return Err(RunError::Output);
         }
         if self.clock.round >= max_rounds {
-            self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached"));
+            self.clock.ended = Some(format!("the round limit ({max_rounds}) was reached").into());
             return Ok(false);
         }
         self.search_round_starts(max_rounds);
@@ -297,7 +297,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub fn end(&mut self, outro: Option<super::scenario::Outro>) -> Result<String, RunError> {
         // Who is standing is told as the end is decided, before outros and end hooks change it.
         self.tell_ended();
-        let mut reason = self.clock.ended.clone().unwrap_or_default();
+        let mut reason = self.clock.ended.clone().unwrap_or_default().into_owned();
         if let Some(spec) = outro {
             reason = self.outro(spec, &reason)?;
         }

@@ -12,6 +12,8 @@
 //! - `names` (names.rs): the names events carry, made once.
 //! - `out`: the sink, and the sequence number of the next event.
 //! - `tables` (tables.rs): what is worked out once per ruleset and scenario, only read.
+//! - `search` (`Searcher`, below) and `replay` (lookahead.rs): a `Search` controller's
+//!   playouts: the engines they play in, and what a playout's engine replays (search.rs).
 //!
 //! The behaviour lives in `impl Engine` blocks by concern: `encounter.rs`, `initiative.rs`,
 //! `turns.rs`, `downtime.rs` (time), `act.rs` (declarations), `answers.rs` (reactions,
@@ -27,11 +29,11 @@ use super::controller::ControlState;
 use super::ctx::Ctx;
 use super::error::RunError;
 use super::ledger::Ledger;
+use super::lookahead::{Logged, Replay};
 use super::names::Names;
 use super::pending::Pending;
 use super::scenario::Resolved;
 use super::scratch::Scratch;
-use super::search::{Replay, Searcher};
 use super::sink::{Fact, Sink};
 use super::tables::Tables;
 use super::trace::{Event, Record};
@@ -379,4 +381,24 @@ impl<'r, S: Sink> Engine<'r, S> {
             Err(RunError::Cycle(self.budget.cycle_names()))
         }
     }
+}
+
+/// What a `Search` engine keeps between decisions: the round's start and the engine playouts
+/// run in. Only the engine of a real encounter has one; a playout's engine never searches.
+pub(crate) struct Searcher<'r> {
+    pub(crate) start: Engine<'r, ()>,
+    pub(crate) play: Engine<'r, ()>,
+    /// `start` holds the state at the start of the round under way (not before the first
+    /// round, nor after the last, where decisions are made by the rollout policy).
+    pub(crate) ready: bool,
+    /// `start` is the encounter's start, before `begin` (not a round's).
+    pub(crate) at_begin: bool,
+    /// The scenario's round limit, which a playout keeps too.
+    pub(crate) max_rounds: u32,
+    /// The `Search` decisions made since `start`, in order.
+    pub(crate) log: Vec<Logged>,
+    /// The encounter's seed, and how many `Search` decisions it has made: where each
+    /// decision's playouts draw their dice from.
+    pub(crate) seed: u64,
+    pub(crate) made: u64,
 }

@@ -5,6 +5,7 @@
 //! `act.rs`); the round's part is cleared as each round starts.
 
 use super::costs::Costs;
+use super::error::RunError;
 use crate::ir::{self, Period};
 
 /// One declaration, for limits.
@@ -18,25 +19,14 @@ pub struct Declared {
     pub paid: Costs,
 }
 
-/// One action's uses over the encounter, for limits per encounter.
-#[derive(Debug)]
+/// One action's uses over the encounter, for limits per encounter. What it paid is held inline
+/// (`Costs`), not in a vector of its own: a `Search` playout starts from a copy with fewer uses
+/// than the last one ended with, and each use it adds would allocate its list again.
+#[derive(Debug, Clone, Copy)]
 pub struct Used {
     pub action: ir::ActionId,
     pub uses: i64,
-    pub paid: Vec<(ir::PoolId, i64)>,
-}
-
-// By hand, for `clone_from`: a copied ledger keeps each use's list of payments.
-impl Clone for Used {
-    fn clone(&self) -> Used {
-        Used { action: self.action, uses: self.uses, paid: self.paid.clone() }
-    }
-
-    fn clone_from(&mut self, other: &Used) {
-        self.action = other.action;
-        self.uses = other.uses;
-        self.paid.clone_from(&other.paid);
-    }
+    pub paid: Costs,
 }
 
 /// Where the clock is, as far as a period of a limit is concerned.
@@ -89,20 +79,18 @@ impl Ledger {
     }
 
     /// Records a paid declaration.
-    pub fn declared(&mut self, who: usize, d: Declared) {
+    pub fn declared(&mut self, who: usize, d: Declared) -> Result<(), RunError> {
         match self.encounter_log[who].iter_mut().find(|u| u.action == d.action) {
             Some(used) => {
                 used.uses += 1;
                 for (p, amount) in &d.paid {
-                    match used.paid.iter_mut().find(|x| x.0 == p) {
-                        Some(x) => x.1 += amount,
-                        None => used.paid.push((p, amount)),
-                    }
+                    used.paid.add(p, amount)?;
                 }
             }
-            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid.iter().collect() }),
+            None => self.encounter_log[who].push(Used { action: d.action, uses: 1, paid: d.paid }),
         }
         self.round_log[who].push(d);
+        Ok(())
     }
 
     /// Uses (or, with `pool`, the amount of it paid) in the current period, of matching actions.
@@ -119,7 +107,7 @@ impl Ledger {
                 .iter()
                 .filter(|u| matches(u.action))
                 .map(|u| match pool {
-                    Some(p) => u.paid.iter().filter(|x| x.0 == p).map(|x| x.1).sum(),
+                    Some(p) => u.paid.of(p),
                     None => u.uses,
                 })
                 .sum();

@@ -11,7 +11,8 @@
 //! names; and the tables it only reads) → `encounter` (the encounter and its rounds),
 //! `initiative`, `turns`, `downtime` (time), `act` (declarations), `answers` (reactions,
 //! triggers, gains), `effects` (what effects do), `pools`, `movement`, `checks`, `thresholds`
-//! (settling), `decide` (controllers), `eval` (expressions) → `sink` (a writer, a vector, a
+//! (settling), `decide` (controllers), `search` and `lookahead` (the `Search` policy's
+//! playouts), `eval` (expressions) → `sink` (a writer, a vector, a
 //! count) in `trace`'s vocabulary, `jsonl` (JSON lines).
 
 mod act;
@@ -35,6 +36,7 @@ mod initiative;
 mod jsonl;
 pub mod labels;
 mod ledger;
+mod lookahead;
 mod movement;
 pub(crate) mod names;
 mod pending;
@@ -86,7 +88,7 @@ impl<'a, S: Sink> Runner<'a, S> {
         if setup.controllers.iter().any(|c| matches!(c.policy, controller::Chosen::Search(_))) {
             let start = Engine::new(r, std::rc::Rc::clone(&tables), &setup, ());
             let play = Engine::new(r, tables, &setup, ());
-            engine.search = Some(Box::new(search::Searcher::new(start, play)));
+            engine.search = Some(Box::new(engine::Searcher::new(start, play)));
         }
         Ok(Runner { engine, scenario: s, setup, under_way: false })
     }

@@ -18,131 +18,13 @@
 //! a simulation is the same for every `--jobs` and shard split.
 
 use super::controller::{Decision, SearchParams};
-use super::engine::Engine;
+use super::engine::{Engine, Searcher};
 use super::error::RunError;
+use super::lookahead::Logged;
 use super::sink::Sink;
 use crate::ir;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-
-/// One decision a `Search` controller made, as it is replayed.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Logged {
-    Turn(Decision),
-    React(Option<(ir::ActionId, Option<usize>)>),
-    /// The index of a `choose` option.
-    Choice(usize),
-    /// An initiative adjustment.
-    Adjust(i64),
-}
-
-/// What a `Search` engine keeps between decisions: the round's start and the engine playouts
-/// run in. Only the engine of a real encounter has one; a playout's engine never searches.
-pub(crate) struct Searcher<'r> {
-    start: Engine<'r, ()>,
-    play: Engine<'r, ()>,
-    /// `start` holds the state at the start of the round under way (not before the first
-    /// round, nor after the last, where decisions are made by the rollout policy).
-    ready: bool,
-    /// `start` is the encounter's start, before `begin` (not a round's).
-    at_begin: bool,
-    /// The scenario's round limit, which a playout keeps too.
-    max_rounds: u32,
-    /// The `Search` decisions made since `start`, in order.
-    log: Vec<Logged>,
-    /// The encounter's seed, and how many `Search` decisions it has made: where each
-    /// decision's playouts draw their dice from.
-    seed: u64,
-    made: u64,
-}
-
-/// What a playout's engine replays (the logged decisions, then the candidate under test), and
-/// the tree its searcher's later decisions walk.
-#[derive(Default)]
-pub(crate) struct Replay {
-    log: Vec<Logged>,
-    next: usize,
-    candidate: Option<Logged>,
-    seed: u64,
-    /// The candidate has been taken: from here on everything is played, not replayed.
-    diverged: bool,
-    /// The participant whose decision is searched, and its policy's exploration constant.
-    who: usize,
-    exploration: f64,
-    tree: Tree,
-    /// The node the searcher's next decision in this playout is made at (`None`: the playout
-    /// has left the tree, and the rollout policy decides).
-    at: Option<u32>,
-    /// This playout has added its one node to the tree.
-    expanded: bool,
-    /// The edges this playout took, (node, edge), for the value to be added to.
-    path: Vec<(u32, u32)>,
-    /// The options of a decision in the tree, kept between decisions.
-    options: Vec<Logged>,
-}
-
-/// The searcher's own decisions as a tree (open loop: a node is a sequence of its decisions,
-/// whatever the dice did in between). Node 0 is the decision being made. Nodes are kept
-/// between decisions and cleared, so a warm tree allocates nothing.
-#[derive(Default)]
-struct Tree {
-    nodes: Vec<Vec<Edge>>,
-    used: u32,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Edge {
-    option: Logged,
-    playouts: u32,
-    sum: f64,
-    /// The node below (0: none yet; the root is nobody's child).
-    child: u32,
-}
-
-impl Tree {
-    fn clear(&mut self) {
-        self.used = 0;
-    }
-
-    fn add_node(&mut self) -> u32 {
-        let at = self.used as usize;
-        match self.nodes.get_mut(at) {
-            Some(edges) => edges.clear(),
-            None => self.nodes.push(Vec::new()),
-        }
-        self.used += 1;
-        at as u32
-    }
-
-    /// UCB1 at `node` among `options` (the decisions possible now: in open loop they may differ
-    /// from one playout to the next): an option never tried first, in order, else the best mean
-    /// plus exploration bonus, the first of equals. Returns (option, edge).
-    fn select(&mut self, node: u32, options: &[Logged], exploration: f64) -> (usize, u32) {
-        let edges = &mut self.nodes[node as usize];
-        let mut best: Option<(usize, u32, f64)> = None;
-        let mut total = 0u32;
-        for o in options {
-            match edges.iter().find(|e| e.option == *o) {
-                Some(e) => total += e.playouts,
-                None => edges.push(Edge { option: *o, playouts: 0, sum: 0.0, child: 0 }),
-            }
-        }
-        let ln_total = f64::from(total.max(1)).ln();
-        for (i, o) in options.iter().enumerate() {
-            let Some(e) = edges.iter().position(|e| e.option == *o) else { continue };
-            let edge = edges[e];
-            if edge.playouts == 0 {
-                return (i, e as u32);
-            }
-            let n = f64::from(edge.playouts);
-            let score = edge.sum / n + exploration * (ln_total / n).sqrt();
-            if best.is_none_or(|(_, _, b)| score > b) {
-                best = Some((i, e as u32, score));
-            }
-        }
-        best.map_or((0, 0), |(i, e, _)| (i, e))
-    }
-}
 
 impl<'r> Searcher<'r> {
     pub(crate) fn new(start: Engine<'r, ()>, play: Engine<'r, ()>) -> Searcher<'r> {

@@ -29,6 +29,12 @@ pub trait Sink {
 
     /// Takes one fact, told right after the event it belongs to.
     fn fact(&mut self, _fact: Fact<'_>) {}
+
+    /// False for a sink that looks at no record (a `Search` playout's): the engine may leave
+    /// out of its events what would cost an allocation to write (a payment in several pools).
+    fn keeps_records(&self) -> bool {
+        true
+    }
 }
 
 /// What a run knows beyond its trace, for sinks that count (the simulation), by index (the
@@ -54,6 +60,10 @@ pub enum Fact<'a> {
 /// Takes nothing: what a `Search` playout plays into.
 impl Sink for () {
     fn record(&mut self, _: Record) {}
+
+    fn keeps_records(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for Vec<Record> {
@@ -77,6 +87,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn fact(&mut self, fact: Fact<'_>) {
         (**self).fact(fact);
+    }
+
+    fn keeps_records(&self) -> bool {
+        (**self).keeps_records()
     }
 }
 

@@ -1,0 +1,102 @@
+//! `Search` benchmark: what a playout and a decision cost (issue 29).
+//!
+//! Run with `cargo bench --bench search`. Results and how to read them: `docs/performance.md`,
+//! "Search".
+//!
+//! - `search/copy_between_rounds`: one runner of the Frontiers duel becomes a copy of another
+//!   standing before round 1 (`Runner::copy_from`), into a runner that has held a copy before:
+//!   the snapshot-and-restore a playout starts with. Compared with `search/event`, one event's
+//!   share of an untraced encounter.
+//! - `search/event`: an untraced encounter of the same duel played by a reused runner into a
+//!   sink that keeps nothing, divided by its events (the throughput is in events).
+//! - `search/playout`: a copy of the duel standing before round 1, played on to the end into a
+//!   sink that keeps nothing: a playout's work. `search/sim_encounter`: the same encounter as
+//!   `tempo sim` plays it (the counting sink, from its start, with its downtime).
+//! - `search/decision`: the duel with Aria under `Search` (defaults) against the Brute under
+//!   `Aggressive`, one encounter divided by the `Search` decisions it made (the throughput is
+//!   in decisions).
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use std::path::Path;
+use std::time::Duration;
+use tempo::check::compile_path;
+use tempo::ir::Ruleset;
+use tempo::run::scenario::{self, Scenario};
+use tempo::run::trace::{Event, Record};
+use tempo::run::Runner;
+use tempo::sim::{self, Counter};
+
+const SEED: u64 = 7;
+
+fn load(rules: &str, example: &str) -> (Ruleset, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let c = compile_path(&root.join(rules));
+    assert!(!c.has_errors(), "{rules} does not compile");
+    let text = std::fs::read_to_string(root.join(example)).expect("the example reads");
+    (c.ruleset.expect("compiled"), text)
+}
+
+/// The shipped duel with Aria's script cut to her initiative adjustment, her other decisions
+/// left to `policy`: the issue's measurement.
+fn duel_under(text: &str, policy: &str) -> Scenario {
+    let start = text.find("        steps: [").expect("Aria's script");
+    let end = text.find("        fallback: HoldBack(pool: \"ap\", keep: 1),").expect("Aria's fallback");
+    let cut = format!(
+        "{}        steps: [Adjust(by: 2)],\n        fallback: {policy},{}",
+        &text[..start],
+        &text[end + "        fallback: HoldBack(pool: \"ap\", keep: 1),".len()..]
+    );
+    scenario::parse(&cut).expect("the cut duel parses")
+}
+
+fn benches(c: &mut Criterion) {
+    let (r, text) = load("rulesets/frontiers.rules", "examples/frontiers-duel.ron");
+    let plain = duel_under(&text, "Greedy");
+    let searched = duel_under(&text, "Search");
+
+    let mut group = c.benchmark_group("search");
+    group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    group.sampling_mode(SamplingMode::Flat);
+
+    // Events of one untraced encounter, to turn times into "events".
+    let events = tempo::run::run(&r, &plain, Some(SEED)).expect("the duel plays").len() as u64;
+
+    let mut started = Runner::new(&r, &plain, ()).expect("the duel fits");
+    started.begin(Some(SEED)).expect("the duel begins");
+    let mut copy = Runner::new(&r, &plain, ()).expect("the duel fits");
+    assert!(copy.copy_from(&started));
+    group.bench_function("copy_between_rounds", |b| b.iter(|| copy.copy_from(&started)));
+
+    let mut whole = Runner::new(&r, &plain, ()).expect("the duel fits");
+    group.throughput(Throughput::Elements(events));
+    group.bench_function("event", |b| b.iter(|| whole.play(Some(SEED)).expect("the duel plays")));
+    group.throughput(Throughput::Elements(1));
+
+    group.bench_function("playout", |b| {
+        b.iter(|| {
+            assert!(copy.copy_from(&started));
+            copy.finish().expect("the duel plays on")
+        })
+    });
+
+    let layout = sim::layout(&r, &plain).expect("the duel fits");
+    let mut counter = Counter::new(&r, &plain, &layout).expect("the duel fits");
+    group.bench_function("sim_encounter", |b| b.iter(|| counter.play(SEED)));
+
+    // How many decisions the searcher makes in the encounter measured.
+    let mut accounted = Runner::new(&r, &searched, Vec::<Record>::new()).expect("the duel fits").decisions(true);
+    accounted.play(Some(SEED)).expect("the searched duel plays");
+    let decisions =
+        accounted.sink().iter().filter(|rec| matches!(&rec.event, Event::Decision { policy: "search", .. })).count()
+            as u64;
+    let mut search = Runner::new(&r, &searched, ()).expect("the duel fits");
+    group.throughput(Throughput::Elements(decisions.max(1)));
+    group.bench_function("decision", |b| b.iter(|| search.play(Some(SEED)).expect("the searched duel plays")));
+    group.finish();
+    eprintln!(
+        "search bench: {events} events per untraced duel; {decisions} Search turn decisions in the searched duel"
+    );
+}
+
+criterion_group!(search_benches, benches);
+criterion_main!(search_benches);
