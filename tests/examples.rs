@@ -231,3 +231,43 @@ fn the_scenario_guide_lists_every_example_and_quotes_one_exactly() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `Search` plays every shipped example (phases, simultaneous declarations, reactions, chains,
+/// choices, downtime): each participant's policy, and each script's fallback, made
+/// `Search(playouts: 8)`, scripts kept. It runs to the end, and the same seed plays the same
+/// trace again. A small budget: what is checked is that the playouts replay and run under every
+/// ruleset, not how well they play.
+#[test]
+fn search_plays_every_example_to_the_end_the_same_way_twice() {
+    let stems = ruleset_stems();
+    let search = scenario::Policy::Search(scenario::SearchSpec { playouts: 8, ..Default::default() });
+    let mut failures = Vec::new();
+    for path in files("examples", "ron") {
+        let name = stem(&path);
+        let Some(rules) = ruleset_of(&name, &stems) else { continue };
+        let Some(ruleset) = compile_path(&PathBuf::from(format!("rulesets/{rules}.rules"))).ruleset else { continue };
+        let Ok(mut s) = scenario::parse(&std::fs::read_to_string(&path).unwrap()) else { continue };
+        for p in &mut s.participants {
+            match &mut p.controller {
+                scenario::Controller::Policy(policy) => *policy = search.clone(),
+                scenario::Controller::Script { fallback, .. } => *fallback = search.clone(),
+            }
+        }
+        let first = match run(&ruleset, &s, None) {
+            Ok(records) => records,
+            Err(e) => {
+                failures.push(format!("examples/{name}.ron under Search: {e}"));
+                continue;
+            }
+        };
+        if !matches!(first.last().map(|r| &r.event), Some(trace::Event::EncounterEnd { .. })) {
+            failures.push(format!("examples/{name}.ron under Search: the trace does not end with `encounter_end`"));
+        }
+        match run(&ruleset, &s, None) {
+            Ok(again) if again == first => {}
+            Ok(_) => failures.push(format!("examples/{name}.ron under Search: the same seed played another trace")),
+            Err(e) => failures.push(format!("examples/{name}.ron under Search, again: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
