@@ -81,7 +81,11 @@ fn benches(c: &mut Criterion) {
 
     let layout = sim::layout(&r, &plain).expect("the duel fits");
     let mut counter = Counter::new(&r, &plain, &layout).expect("the duel fits");
-    group.bench_function("sim_encounter", |b| b.iter(|| counter.play(SEED)));
+    group.bench_function("sim_encounter", |b| {
+        b.iter(|| {
+            let _ = counter.play(SEED);
+        })
+    });
 
     // How many decisions the searcher makes in the encounter measured.
     let mut accounted = Runner::new(&r, &searched, Vec::<Record>::new()).expect("the duel fits").decisions(true);

@@ -108,7 +108,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// In a playout's engine, after the candidate: the searcher's own decision among
     /// `options`, from the tree while the playout is in it; `None` outside it (the rollout
     /// policy decides), and for anyone else.
-    fn from_tree(&mut self, who: usize, options: &[Logged]) -> Option<usize> {
+    fn walk_tree(&mut self, who: usize, options: &[Logged]) -> Option<usize> {
         let r = self.replay.as_deref_mut()?;
         if !r.diverged || r.who != who || options.is_empty() {
             return None;
@@ -150,7 +150,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         options.clear();
         let filled = fill(self, &mut options);
         let pick = match filled {
-            Ok(()) => self.from_tree(who, &options).map(|i| options[i]),
+            Ok(()) => self.walk_tree(who, &options).map(|i| options[i]),
             Err(_) => None,
         };
         if let Some(r) = self.replay.as_deref_mut() {
