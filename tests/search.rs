@@ -66,10 +66,26 @@ mod exact {
         ],
     };
 
+    /// tests/search/plan.rules with its scenario's numbers.
+    pub const PLAN: Race = Race {
+        turns: 2,
+        gain: 4,
+        max: 5,
+        foe_hp: 15,
+        actions: &[
+            // swing: `if 1d6 >= 2 { target.hp -= 2 }`
+            Action { cost: 1, outcomes: &[(5.0 / 6.0, 2), (1.0 / 6.0, 0)] },
+            // blast
+            Action { cost: 5, outcomes: &[(1.0, 11)] },
+            // jab
+            Action { cost: 1, outcomes: &[(1.0, 1)] },
+        ],
+    };
+
     impl Race {
         /// The Hero's chance of putting the Foe down before it is down itself.
         pub fn win(&self, hero: Hero) -> f64 {
-            // `start 0` and `gain 3 at turn_start`: the first turn opens with 3.
+            // `start 0` and `gain ... at turn_start`: the first turn opens with the gain.
             self.value(0, self.gain.min(self.max), self.foe_hp, hero)
         }
 
@@ -117,7 +133,12 @@ fn scenario_with(path: &str, changes: &[(&str, &str)]) -> Scenario {
 
 /// The clash with the Hero under `policy` (as written in a scenario).
 fn clash_with(policy: &str) -> Scenario {
-    scenario_with(CLASH_SCENARIO, &[("controller: Policy(Search)", &format!("controller: Policy({policy})"))])
+    race_with(CLASH_SCENARIO, policy)
+}
+
+/// A race's scenario with the Hero under `policy`.
+fn race_with(path: &str, policy: &str) -> Scenario {
+    scenario_with(path, &[("controller: Policy(Search)", &format!("controller: Policy({policy})"))])
 }
 
 /// A batch over both cores, summarised.
@@ -297,4 +318,27 @@ fn search_beats_greedy_from_either_seat_of_the_frontiers_duel() {
     assert!(as_aria.low > greedy_as_aria.high, "as Aria: Search {as_aria:?}, Greedy {greedy_as_aria:?}");
     assert!(as_brute.low > greedy_as_brute.high, "as the Brute: Search {as_brute:?}, Greedy {greedy_as_brute:?}");
     assert!(as_aria.value + as_brute.value >= 1.5, "Search wins most games from both seats");
+}
+
+#[test]
+#[ignore = "a known shortfall of Search, kept to measure a better one against: 90.8% of 336 \
+            runs against the optimum's 94.9% (run with --ignored)"]
+fn search_finds_a_plan_of_sure_hits_then_saving() {
+    // The best plan here needs two jabs and then the end of the turn with AP kept. Search's
+    // rollouts (Greedy) never end a turn early, so after a jab they spend the rest on swings
+    // and lose; the jab's first few playouts come out 0 and UCB1 leaves it (at (turn 1, 3 AP,
+    // 13 hp) Search swings, 0.742 over 190 playouts, jab 0 over 5; the jab wins 100%).
+    // Measured at seed 2: defaults 90.8%, exploration 1.4 91.7%, Random rollouts 91.1%.
+    let r = ruleset("tests/search/plan.rules");
+    let scenario = "tests/search/plan.ron";
+    let best = exact::PLAN.win(exact::Hero::Best);
+    assert!((best - 205.0 / 216.0).abs() < 1e-12, "optimum {best}");
+    let first = exact::PLAN.win(exact::Hero::First);
+    let sim = hero_wins(&simulate(&r, &race_with(scenario, "Aggressive"), 1, 10_000));
+    assert!(sim.low <= first && first <= sim.high, "Aggressive: exact {first}, simulated {sim:?}");
+    // 336 runs: 3 points are 2.5 standard errors at the optimum.
+    let runs = ((2.5_f64 / 0.03).powi(2) * best * (1.0 - best)).ceil() as u64;
+    let search = hero_wins(&simulate(&r, &race_with(scenario, "Search"), 2, runs));
+    println!("exact optimum {:.2}%; Search over {runs} runs {}", 100.0 * best, pct(search));
+    assert!(search.value >= best - 0.03, "Search {search:?} is more than 3 points below the optimum {best}");
 }
