@@ -1,0 +1,344 @@
+//! `Search` held to exact answers: on a race small enough to solve by dynamic programming it
+//! plays within 3 points of the best response to its opponent, where Greedy and Aggressive do
+//! not; it replays exactly (same seed, same trace; the same summary for every `--jobs` and
+//! shard split); and on the Frontiers duel it finds the plan that wins every time.
+//!
+//! Run counts are chosen for debug builds (`cargo test` in CI): each is the fewest that makes
+//! the assertion a clear margin, said where it is chosen.
+
+use tempo::check::compile_path;
+use tempo::ir::Ruleset;
+use tempo::run::scenario::{self, Scenario};
+use tempo::run::{run, trace};
+use tempo::sim::stats::Estimate;
+use tempo::sim::summary::{self, Summary};
+use tempo::sim::{self as simulation, Batch};
+
+const CLASH: &str = "tests/search/clash.rules";
+const CLASH_SCENARIO: &str = "tests/search/clash.ron";
+const FRONTIERS: &str = "rulesets/frontiers.rules";
+const FRONTIERS_SCENARIO: &str = "tests/search/frontiers-duel.ron";
+
+/// The race of tests/search/clash.rules, solved exactly. The Hero acts first each round and
+/// the Foe's claw takes 1 of the Hero's 2 hp each turn, so the Hero has exactly two turns: the
+/// state is (turn, Hero's AP, Foe's hp), and a decision is one of the affordable actions or the
+/// end of the turn, as the runner offers them.
+mod exact {
+    pub struct Action {
+        pub cost: u32,
+        /// (chance, damage to the Foe).
+        pub outcomes: &'static [(f64, i64)],
+    }
+
+    pub struct Race {
+        pub turns: u32,
+        pub gain: u32,
+        pub max: u32,
+        pub foe_hp: i64,
+        /// In the ruleset's declaration order.
+        pub actions: &'static [Action],
+    }
+
+    /// How the Hero decides.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum Hero {
+        /// The best response: the decision with the highest chance of winning.
+        Best,
+        /// `Aggressive`: the first affordable action in declaration order, until none is.
+        First,
+        /// `Random`: uniformly among the affordable actions and the end of the turn.
+        Uniform,
+    }
+
+    /// tests/search/clash.rules with the scenario's numbers.
+    pub const CLASH: Race = Race {
+        turns: 2,
+        gain: 3,
+        max: 4,
+        foe_hp: 9,
+        actions: &[
+            // swing: `if 1d2 == 1 { target.hp -= 3 }`
+            Action { cost: 1, outcomes: &[(0.5, 3), (0.5, 0)] },
+            // blast
+            Action { cost: 4, outcomes: &[(1.0, 6)] },
+            // jab
+            Action { cost: 1, outcomes: &[(1.0, 1)] },
+        ],
+    };
+
+    /// tests/search/plan.rules with its scenario's numbers.
+    pub const PLAN: Race = Race {
+        turns: 2,
+        gain: 4,
+        max: 5,
+        foe_hp: 15,
+        actions: &[
+            // swing: `if 1d6 >= 2 { target.hp -= 2 }`
+            Action { cost: 1, outcomes: &[(5.0 / 6.0, 2), (1.0 / 6.0, 0)] },
+            // blast
+            Action { cost: 5, outcomes: &[(1.0, 11)] },
+            // jab
+            Action { cost: 1, outcomes: &[(1.0, 1)] },
+        ],
+    };
+
+    impl Race {
+        /// The Hero's chance of putting the Foe down before it is down itself.
+        pub fn win(&self, hero: Hero) -> f64 {
+            // `start 0` and `gain ... at turn_start`: the first turn opens with the gain.
+            self.value(0, self.gain.min(self.max), self.foe_hp, hero)
+        }
+
+        /// In turn `turn` (from 0) with `ap` left, the Foe at `hp`.
+        fn value(&self, turn: u32, ap: u32, hp: i64, hero: Hero) -> f64 {
+            if hp <= 0 {
+                return 1.0;
+            }
+            // Ending the last turn leaves the Hero to the claw that downs it.
+            let end = if turn + 1 < self.turns {
+                self.value(turn + 1, (ap + self.gain).min(self.max), hp, hero)
+            } else {
+                0.0
+            };
+            let acts: Vec<f64> = self
+                .actions
+                .iter()
+                .filter(|a| a.cost <= ap)
+                .map(|a| a.outcomes.iter().map(|&(p, d)| p * self.value(turn, ap - a.cost, hp - d, hero)).sum())
+                .collect();
+            match hero {
+                Hero::Best => acts.iter().copied().fold(end, f64::max),
+                Hero::First => acts.first().copied().unwrap_or(end),
+                Hero::Uniform => (end + acts.iter().sum::<f64>()) / (acts.len() + 1) as f64,
+            }
+        }
+    }
+}
+
+fn ruleset(path: &str) -> Ruleset {
+    let c = compile_path(std::path::Path::new(path));
+    assert!(!c.has_errors(), "{path}: {:?}", c.diagnostics);
+    c.ruleset.expect("compiles")
+}
+
+/// The scenario at `path` with each `(from, to)` replaced once (each must be there).
+fn scenario_with(path: &str, changes: &[(&str, &str)]) -> Scenario {
+    let mut text = std::fs::read_to_string(path).expect("scenario reads");
+    for (from, to) in changes {
+        assert_eq!(text.matches(from).count(), 1, "{path} says {from} once");
+        text = text.replacen(from, to, 1);
+    }
+    scenario::parse(&text).expect("scenario parses")
+}
+
+/// The clash with the Hero under `policy` (as written in a scenario).
+fn clash_with(policy: &str) -> Scenario {
+    race_with(CLASH_SCENARIO, policy)
+}
+
+/// A race's scenario with the Hero under `policy`.
+fn race_with(path: &str, policy: &str) -> Scenario {
+    scenario_with(path, &[("controller: Policy(Search)", &format!("controller: Policy({policy})"))])
+}
+
+/// A batch over both cores, summarised.
+fn simulate(r: &Ruleset, s: &Scenario, seed: u64, runs: u64) -> Summary {
+    let layout = simulation::layout(r, s).expect("the scenario fits");
+    let batch = Batch { seed, runs: 0..runs };
+    let totals = simulation::simulate(r, s, &layout, &batch, Some(2), &|_| {}).expect("plays");
+    summary::summarise("t.rules", seed, &layout, &totals)
+}
+
+/// The share of encounters that ended with `outcome`, with its Wilson interval.
+fn share(s: &Summary, outcome: &str) -> Estimate {
+    assert_eq!(s.completed, s.runs, "every run ran to the end: {:?}", s.failures);
+    let row = s.outcomes.iter().find(|o| o.outcome == outcome).unwrap_or_else(|| panic!("no outcome {outcome}"));
+    row.share
+}
+
+fn pct(e: Estimate) -> String {
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * e.value, 100.0 * e.low, 100.0 * e.high)
+}
+
+/// The clash's outcomes: the Hero wins or is down, never the round limit (which `Search` would
+/// value otherwise than a loss, and the programme counts as one).
+fn hero_wins(s: &Summary) -> Estimate {
+    let wins = share(s, "heroes left standing");
+    let losses = share(s, "foes left standing");
+    assert!((wins.value + losses.value - 1.0).abs() < 1e-9, "only wins and losses: {:?}", s.outcomes);
+    wins
+}
+
+#[test]
+fn the_exact_solution_models_the_runner() {
+    // For fixed Hero policies the programme's chance must fall in the simulation's 95%
+    // interval: Aggressive exercises the swing and the turn limit; Random every action, the
+    // end of a turn with AP kept, the gain and its cap. 10,000 runs give intervals of about
+    // ±0.9 points (Aggressive at 65.6%) and ±0.6 (Random at 9.4%), ~3 s in debug.
+    let r = ruleset(CLASH);
+    for (policy, hero) in [("Aggressive", exact::Hero::First), ("Random", exact::Hero::Uniform)] {
+        let exact = exact::CLASH.win(hero);
+        let sim = hero_wins(&simulate(&r, &clash_with(policy), 1, 10_000));
+        println!("{policy}: exact {:.2}%, simulated {}", 100.0 * exact, pct(sim));
+        assert!(sim.low <= exact && exact <= sim.high, "{policy}: exact {exact}, simulated {sim:?}");
+    }
+}
+
+#[test]
+fn search_plays_within_three_points_of_the_exact_best_response() {
+    let r = ruleset(CLASH);
+    let best = exact::CLASH.win(exact::Hero::Best);
+    let first = exact::CLASH.win(exact::Hero::First);
+    // The optimum is 53/64: swing, and stop at the first hit to blast next turn; spending
+    // every AP on swings (what Aggressive does, and Greedy, whose one-ply score puts the swing
+    // above the jab and cannot see the blast it saves for) is 42/64; saving every AP for the
+    // blast never wins (6 of 9 hp).
+    assert!((best - 53.0 / 64.0).abs() < 1e-12, "optimum {best}");
+    assert!((first - 42.0 / 64.0).abs() < 1e-12, "all swings {first}");
+    // Enough runs that 3 points are 2.5 standard errors of a share at the optimum: 989
+    // (6,944 x p(1 - p), rounded up), ~55 ms each in debug on one core.
+    let runs = ((2.5_f64 / 0.03).powi(2) * best * (1.0 - best)).ceil() as u64;
+    // `Search` at its defaults (200 playouts, Greedy rollouts, exploration 0.5, to the end).
+    let search = hero_wins(&simulate(&r, &clash_with("Search"), 2, runs));
+    println!("exact optimum {:.2}%; Search over {runs} runs {}", 100.0 * best, pct(search));
+    assert!(search.value >= best - 0.03, "Search {search:?} is more than 3 points below the optimum {best}");
+    // Nor above it by more than chance: nothing beats the best response.
+    assert!(search.value <= best + 0.03, "Search {search:?} beats the optimum {best}: the programme is wrong");
+    // The one-ply policies are clearly below: their intervals end 10 points under the optimum.
+    for policy in ["Greedy", "Aggressive"] {
+        let other = hero_wins(&simulate(&r, &clash_with(policy), 2, runs));
+        println!("{policy} over {runs} runs {}", pct(other));
+        assert!(other.high < best - 0.10, "{policy} {other:?} against the optimum {best}");
+        assert!(other.high < search.low, "{policy} {other:?} against Search {search:?}");
+    }
+}
+
+fn tempo(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("tempo runs");
+    assert!(out.status.success(), "tempo {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The Frontiers duel with `Search` on both sides: two searchers, reactions, choices.
+fn search_against_search() -> Scenario {
+    scenario_with(FRONTIERS_SCENARIO, &[("controller: Policy(Aggressive)", "controller: Policy(Search)")])
+}
+
+#[test]
+fn the_same_seed_replays_a_search_game_exactly() {
+    let clash = (ruleset(CLASH), clash_with("Search"));
+    let duel = (ruleset(FRONTIERS), search_against_search());
+    for (r, s) in [&clash, &duel] {
+        for seed in [1, 2, 3] {
+            let once = trace::to_text(&run(r, s, Some(seed)).expect("plays"));
+            let again = trace::to_text(&run(r, s, Some(seed)).expect("plays"));
+            assert_eq!(once, again, "seed {seed}");
+        }
+    }
+    // And on the binary, the decisions' accounts included, byte for byte.
+    for args in [
+        &[CLASH, CLASH_SCENARIO, "--seed", "4", "--decisions"][..],
+        &[FRONTIERS, FRONTIERS_SCENARIO, "--seed", "4", "--decisions", "--format", "jsonl"][..],
+    ] {
+        let argv = [&["run"][..], args].concat();
+        let once = tempo(&argv);
+        assert!(once.contains("(search) considers") || once.contains("\"policy\":\"search\""), "{once}");
+        assert_eq!(tempo(&argv), once, "tempo {argv:?}");
+    }
+}
+
+#[test]
+fn a_search_simulation_is_the_same_for_every_jobs_and_shard_split() {
+    // Search against Search on the Frontiers duel; 24 runs (~2 s a batch in debug) are enough
+    // to play every searcher's decision kind many times over.
+    let dir = std::env::temp_dir().join(format!("tempo-search-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let scenario = dir.join("search-duel.ron");
+    let text = std::fs::read_to_string(FRONTIERS_SCENARIO).expect("reads");
+    std::fs::write(&scenario, text.replacen("controller: Policy(Aggressive)", "controller: Policy(Search)", 1))
+        .expect("writes");
+    let scenario = scenario.display().to_string();
+    let sim = [&["sim", FRONTIERS, &scenario][..], &["--runs", "24", "--seed", "5"]].concat();
+    let one = tempo(&[&sim[..], &["--jobs", "1", "--format", "json"]].concat());
+    let two = tempo(&[&sim[..], &["--jobs", "2", "--format", "json"]].concat());
+    assert_eq!(two, one, "--jobs 2 differs from --jobs 1");
+    assert!(one.contains("\"runs\": 24"), "{one}");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let file = dir.join(format!("shard-{}.json", &k[..1]));
+        std::fs::write(&file, tempo(&[&sim[..], &["--shard", k]].concat())).expect("writes");
+        files.push(file.display().to_string());
+    }
+    let merged = tempo(&[&["sim", "merge", "--format", "json"][..], &[&files[0][..], &files[1][..]]].concat());
+    assert_eq!(merged, one, "the merge of 2 shards differs from the whole");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn search_wins_the_frontiers_duel_that_no_other_policy_does() {
+    // Aria keeps only her Adjust; Search (defaults) finds move, Surge, Surge against the
+    // Aggressive Brute. The issue asks for 90%; it won 100% of 200 when measured, so 60 runs
+    // (~4 s in debug; all 60 won put the interval's low end at 94%) leave the 90% line far
+    // behind unless Search breaks.
+    let r = ruleset(FRONTIERS);
+    let s = scenario_with(FRONTIERS_SCENARIO, &[]);
+    let heroes = share(&simulate(&r, &s, 7, 60), "heroes left standing");
+    println!("Aria Search vs Brute Aggressive: {}", pct(heroes));
+    assert!(heroes.value >= 0.9, "{heroes:?}");
+}
+
+#[test]
+fn search_beats_greedy_from_either_seat_of_the_frontiers_duel() {
+    // A mirror match: Aria Search vs Brute Greedy, then Aria Greedy vs Brute Search (Aria
+    // keeps her Adjust in both). Measured: Search wins 100% from either seat; 40 runs a seat
+    // (~2 s each in debug) keep the intervals apart unless Search wins under about 2 in 3.
+    let r = ruleset(FRONTIERS);
+    let runs = 40;
+    let aria_search =
+        scenario_with(FRONTIERS_SCENARIO, &[("controller: Policy(Aggressive)", "controller: Policy(Greedy)")]);
+    let brute_search = scenario_with(
+        FRONTIERS_SCENARIO,
+        &[("fallback: Search", "fallback: Greedy"), ("controller: Policy(Aggressive)", "controller: Policy(Search)")],
+    );
+    let first = simulate(&r, &aria_search, 8, runs);
+    let second = simulate(&r, &brute_search, 8, runs);
+    let (as_aria, greedy_as_brute) = (share(&first, "heroes left standing"), share(&first, "monsters left standing"));
+    let (greedy_as_aria, as_brute) = (share(&second, "heroes left standing"), share(&second, "monsters left standing"));
+    println!(
+        "Search as Aria {}, as the Brute {}; Greedy as Aria {}, as the Brute {}",
+        pct(as_aria),
+        pct(as_brute),
+        pct(greedy_as_aria),
+        pct(greedy_as_brute)
+    );
+    assert!(as_aria.low > greedy_as_aria.high, "as Aria: Search {as_aria:?}, Greedy {greedy_as_aria:?}");
+    assert!(as_brute.low > greedy_as_brute.high, "as the Brute: Search {as_brute:?}, Greedy {greedy_as_brute:?}");
+    assert!(as_aria.value + as_brute.value >= 1.5, "Search wins most games from both seats");
+}
+
+#[test]
+#[ignore = "a known shortfall of Search, kept to measure a better one against: 90.8% of 336 \
+            runs against the optimum's 94.9% (run with --ignored)"]
+fn search_finds_a_plan_of_sure_hits_then_saving() {
+    // The best plan here needs two jabs and then the end of the turn with AP kept. Search's
+    // rollouts (Greedy) never end a turn early, so after a jab they spend the rest on swings
+    // and lose; the jab's first few playouts come out 0 and UCB1 leaves it (at (turn 1, 3 AP,
+    // 13 hp) Search swings, 0.742 over 190 playouts, jab 0 over 5; the jab wins 100%).
+    // Measured at seed 2: defaults 90.8%, exploration 1.4 91.7%, Random rollouts 91.1%.
+    let r = ruleset("tests/search/plan.rules");
+    let scenario = "tests/search/plan.ron";
+    let best = exact::PLAN.win(exact::Hero::Best);
+    assert!((best - 205.0 / 216.0).abs() < 1e-12, "optimum {best}");
+    let first = exact::PLAN.win(exact::Hero::First);
+    let sim = hero_wins(&simulate(&r, &race_with(scenario, "Aggressive"), 1, 10_000));
+    assert!(sim.low <= first && first <= sim.high, "Aggressive: exact {first}, simulated {sim:?}");
+    // 336 runs: 3 points are 2.5 standard errors at the optimum.
+    let runs = ((2.5_f64 / 0.03).powi(2) * best * (1.0 - best)).ceil() as u64;
+    let search = hero_wins(&simulate(&r, &race_with(scenario, "Search"), 2, runs));
+    println!("exact optimum {:.2}%; Search over {runs} runs {}", 100.0 * best, pct(search));
+    assert!(search.value >= best - 0.03, "Search {search:?} is more than 3 points below the optimum {best}");
+}
