@@ -37,6 +37,7 @@ pub mod labels;
 mod ledger;
 mod movement;
 pub(crate) mod names;
+mod offered;
 mod pending;
 mod pools;
 pub mod scenario;

@@ -135,8 +135,22 @@ pub fn sim_page(s: &Summary) -> Result<String, String> {
     out.push_str("</div>\n");
 
     summary_tables(&mut out, s, "h2");
+    if let Some(k) = &s.skill {
+        skill_tables(&mut out, k);
+    }
     out.push_str("</main>\n</body>\n</html>\n");
     Ok(out)
+}
+
+/// The skill report: a matrix per outcome, then the options under the strongest policies.
+fn skill_tables(out: &mut String, k: &crate::sim::skill::Skill) {
+    out.push_str("<h2 id=\"skill\">Skill sensitivity</h2>\n");
+    let _ = writeln!(out, "<p class=\"meta\">{}</p>", escape(&crate::sim::skill::intro(k)));
+    for t in crate::sim::skill::tables(k) {
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&t.title));
+        let header: Vec<&str> = t.header.iter().map(String::as_str).collect();
+        table(out, &header, &t.rows, None);
+    }
 }
 
 /// The page for a comparison.
@@ -733,6 +747,7 @@ mod tests {
             },
             conditions: vec![],
             controls: vec![],
+            skill: None,
         }
     }
 

@@ -31,6 +31,9 @@ pub struct Summary {
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controls: Vec<String>,
+    /// The skill report `--skill` asks for (left out without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<super::skill::Skill>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -272,6 +275,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         reactions,
         conditions,
         controls: Vec::new(),
+        skill: None,
     }
 }
 
@@ -466,6 +470,9 @@ pub fn to_text(s: &Summary) -> String {
                 let _ = writeln!(out, "  {:>4} {:<40} {}", b.value, "#".repeat(width), b.count);
             }
         }
+    }
+    if let Some(k) = &s.skill {
+        out.push_str(&super::skill::to_text(k));
     }
     out
 }
