@@ -163,7 +163,13 @@ fn print_summary(s: &summary::Summary, output: &OutputArgs) -> Outcome {
         write_html(path, sim::html::sim_page(s))?;
     }
     match output.format {
-        SimFormat::Text => super::write_stdout("the summary", &summary::to_text(s)),
+        SimFormat::Text => {
+            let mut text = summary::to_text(s);
+            if let Some(k) = &s.skill {
+                text.push_str(&sim::skill::to_text(k));
+            }
+            super::write_stdout("the summary", &text)
+        }
         SimFormat::Json => super::write_stdout("the summary", &json(s)),
     }
 }

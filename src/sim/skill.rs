@@ -5,14 +5,14 @@
 //! (docs/simulation.md, "Skill sensitivity").
 
 use super::layout::Layout;
-use super::stats::{self, Estimate};
-use super::summary::{self, OutcomeRow};
+use super::stats;
+use super::summary;
+pub use super::summary::{Cell, OptionRow, Skill};
 use super::totals::Totals;
 use super::Batch;
 use crate::ir::Ruleset;
 use crate::run::scenario::{self, ControlFlag, Scenario};
 use crate::run::RunError;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// One side of the matrix: its name and the policies it is played under, weakest first (the
@@ -113,49 +113,6 @@ pub fn seats(flags: &[SkillFlag], sides: &[String]) -> Result<Vec<Seat>, String>
         out.push(Seat { side: side.clone(), policies: f.policies.clone() });
     }
     Ok(out)
-}
-
-/// The skill report (the `skill` object of the JSON summary).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Skill {
-    /// The sides varied: the first's policies are the matrix's rows, the second's (if any) its
-    /// columns; a side not varied keeps its controllers as the scenario (and `--control`) give.
-    pub sides: Vec<String>,
-    /// Each varied side's policies as written, in the order given: the last is its strongest.
-    pub policies: Vec<Vec<String>>,
-    /// Encounters per cell, on the same seeds in every cell.
-    pub runs: u64,
-    /// Row by row: every combination of the policies, one per varied side.
-    pub cells: Vec<Cell>,
-    /// Per varied side and action it could take, under the strongest combination (every
-    /// varied side under its last policy): decisions at which the action was affordable and
-    /// at which it was taken. Only actions affordable at least once.
-    pub options: Vec<OptionRow>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Cell {
-    /// The policy of each varied side, as written.
-    pub policies: Vec<String>,
-    /// Encounters that ran to the end (every share is over these).
-    pub completed: u64,
-    /// Every outcome, as in the summary's `outcomes`.
-    pub outcomes: Vec<OutcomeRow>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OptionRow {
-    pub side: String,
-    pub action: String,
-    pub kind: String,
-    /// Decisions (of the side's participants, by their policy) at which it was affordable.
-    pub affordable: u64,
-    /// Of those, decisions at which it was taken.
-    pub chosen: u64,
-    /// `chosen / affordable` (Wilson interval over decisions).
-    pub share: Estimate,
-    /// `dead` (never taken), `dominant` (taken every time) or `mixed`.
-    pub verdict: String,
 }
 
 /// The scenario with the cell's policies given (after any `--control`).
