@@ -813,6 +813,42 @@ mod tests {
     }
 
     #[test]
+    fn the_skill_report_is_a_table_per_outcome_with_names_escaped() {
+        use crate::sim::summary::{Cell, OptionRow, Skill};
+        let mut s = full("r");
+        let outcomes = |count: u64| {
+            vec![OutcomeRow { outcome: format!("{HOSTILE} left standing"), count, share: e(0.5, 0.4, 0.6) }]
+        };
+        let cell = |p: &str, q: &str, count| Cell {
+            policies: vec![p.into(), q.into()],
+            completed: 10,
+            outcomes: outcomes(count),
+        };
+        s.skill = Some(Skill {
+            sides: vec![HOSTILE.into(), "b".into()],
+            policies: vec![vec!["Greedy".into()], vec!["Greedy".into(), "Random".into()]],
+            runs: 10,
+            cells: vec![cell("Greedy", "Greedy", 5), cell("Greedy", "Random", 5)],
+            options: vec![OptionRow {
+                side: HOSTILE.into(),
+                action: "jab".into(),
+                kind: "action".into(),
+                affordable: 4,
+                chosen: 0,
+                share: e(0.0, 0.0, 0.49),
+                verdict: "dead".into(),
+            }],
+        });
+        let page = sim_page(&s).unwrap();
+        assert!(!page.contains("<script"), "a name reached the page unescaped");
+        let at = page.find("<h2 id=\"skill\">").expect("a skill section");
+        let section = &page[at..];
+        assert_eq!(section.matches("<table>").count(), 2, "one outcome's matrix and the options: {section}");
+        assert!(section.contains("<th>Greedy</th><th>Random</th>"), "{section}");
+        assert!(section.contains("<td>dead</td>"), "{section}");
+    }
+
+    #[test]
     fn an_empty_summary_draws_notes_not_charts() {
         let page = sim_page(&empty("")).unwrap();
         for id in SIM_CHARTS {
