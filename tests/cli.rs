@@ -718,3 +718,144 @@ fn control_with_a_bad_policy_says_what_is_wrong() {
     );
     assert!(stderr.contains("did you mean `ap`?"), "{stderr}");
 }
+
+/// Issue 29, item 4: `--skill` plays every combination of the listed policies on the same
+/// seeds; each cell is exactly what `--control` gives for those policies, and the whole does
+/// not depend on the number of threads.
+#[test]
+fn skill_cells_are_the_control_runs_of_the_same_seeds() {
+    let duel = ["rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--runs", "40", "--format", "json"];
+    let heroes = ["Aggressive", "Greedy", "Search(playouts: 10)"];
+    let monsters = ["Aggressive", "HoldBack(pool: \"ap\", keep: 1)", "Random"];
+    let sim = |extra: &[&str]| {
+        let (code, stdout, stderr) = tempo(&[&["sim"][..], &duel[..], extra].concat());
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str::<serde_json::Value>(&stdout).unwrap()
+    };
+    let (h, m) = (format!("heroes={}", heroes.join(",")), format!("monsters={}", monsters.join(",")));
+    let doc = sim(&["--skill", &h, "--skill", &m, "--jobs", "2"]);
+    assert_eq!(sim(&["--skill", &h, "--skill", &m, "--jobs", "1"]), doc, "--jobs 1 and --jobs 2 differ");
+    // The summary beside it is the scenario's own, as without `--skill`.
+    let mut plain = doc.clone();
+    plain.as_object_mut().unwrap().remove("skill");
+    assert_eq!(plain, sim(&[]));
+    let skill = &doc["skill"];
+    assert_eq!(skill["sides"], serde_json::json!(["heroes", "monsters"]));
+    assert_eq!(skill["policies"], serde_json::json!([heroes, monsters]));
+    assert_eq!(skill["runs"], 40);
+    let cells = skill["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 9);
+    for (i, hero) in heroes.iter().enumerate() {
+        for (j, monster) in monsters.iter().enumerate() {
+            let cell = &cells[i * 3 + j];
+            assert_eq!(cell["policies"], serde_json::json!([hero, monster]));
+            let alone = sim(&["--control", &format!("heroes={hero}"), "--control", &format!("monsters={monster}")]);
+            assert_eq!(cell["outcomes"], alone["outcomes"], "{hero} against {monster}");
+            assert_eq!(cell["completed"], alone["completed"]);
+        }
+    }
+    // Under the strongest (Search against Random): every row's counts add up to its verdict,
+    // and the reactions offered are counted with the actions.
+    let options = skill["options"].as_array().unwrap();
+    assert!(!options.is_empty());
+    for o in options {
+        let (affordable, chosen) = (o["affordable"].as_u64().unwrap(), o["chosen"].as_u64().unwrap());
+        assert!(chosen <= affordable && affordable > 0, "{o}");
+        let verdict = if chosen == 0 {
+            "dead"
+        } else if chosen == affordable {
+            "dominant"
+        } else {
+            "mixed"
+        };
+        assert_eq!(o["verdict"], verdict, "{o}");
+    }
+    let row = |side: &str, action: &str| options.iter().find(|o| o["side"] == side && o["action"] == action);
+    assert!(row("heroes", "surge").is_some(), "{options:?}");
+    assert!(row("monsters", "riposte").is_some_and(|o| o["kind"] == "reaction"), "reactions are counted: {options:?}");
+    // Text and HTML show the matrix.
+    let (code, text, _) = tempo(&["sim", duel[0], duel[1], "--runs", "20", "--skill", "Aggressive,Greedy"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("Skill sensitivity: heroes (rows) against monsters (columns), 20 encounters"), "{text}");
+    let corner = text.lines().find(|l| l.starts_with("  heroes \\ monsters ")).expect(&text);
+    assert_eq!(corner.split_whitespace().skip(3).collect::<Vec<_>>(), ["Aggressive", "Greedy"], "{text}");
+    assert!(
+        text.contains("Options under the strongest policies asked for (heroes: Greedy, monsters: Greedy)"),
+        "{text}"
+    );
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-skill");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("skill.html");
+    let (code, _, _) = tempo(&[
+        "sim",
+        duel[0],
+        duel[1],
+        "--runs",
+        "20",
+        "--skill",
+        "Aggressive,Greedy",
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<h2 id=\"skill\">Skill sensitivity</h2>"), "{html}");
+    assert!(html.contains("<th>heroes \\ monsters</th><th>Aggressive</th><th>Greedy</th>"), "{html}");
+}
+
+/// Dead and dominant options: an action that is affordable but never worth taking is dead, one
+/// taken whenever it is affordable is dominant.
+#[test]
+fn skill_finds_dead_and_dominant_options() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-skill-options");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (rules, scenario) = (dir.join("options.rules"), dir.join("options.ron"));
+    std::fs::write(
+        &rules,
+        "ruleset options
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 2; refresh at turn_start }
+pool hp { max 30 }
+action jab {
+  cost 1 ap
+  target enemy
+  resolve { target.hp -= 2 }
+}
+action flail {
+  cost 1 ap
+  target enemy
+  resolve { self.hp -= 1 }
+}
+",
+    )
+    .unwrap();
+    std::fs::write(
+        &scenario,
+        r#"(rounds: 3, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Passive)),
+  (name: "B", side: "b", position: 1, controller: Policy(Passive)),
+])"#,
+    )
+    .unwrap();
+    let (rules, scenario) = (rules.to_str().unwrap(), scenario.to_str().unwrap());
+    let (code, stdout, stderr) =
+        tempo(&["sim", rules, scenario, "--runs", "10", "--skill", "Random,Greedy", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let options = doc["skill"]["options"].as_array().unwrap();
+    let verdict = |side: &str, action: &str| {
+        let o = options.iter().find(|o| o["side"] == side && o["action"] == action).expect(action);
+        (o["verdict"].as_str().unwrap().to_string(), o["affordable"].as_u64().unwrap())
+    };
+    // Under Greedy, both sides: 3 rounds of 2 AP, each point able to pay for either, so both
+    // are affordable at 2 decisions a turn and jab is taken at every one of them.
+    for side in ["a", "b"] {
+        assert_eq!(verdict(side, "jab"), ("dominant".to_string(), 60), "{options:?}");
+        assert_eq!(verdict(side, "flail"), ("dead".to_string(), 60), "{options:?}");
+    }
+    // A side the scenario does not have is a problem of the scenario.
+    let (code, _, stderr) = tempo(&["sim", rules, scenario, "--runs", "5", "--skill", "villains=Greedy"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("no side `villains`"), "{stderr}");
+}

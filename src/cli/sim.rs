@@ -33,6 +33,14 @@ pub struct SimArgs {
     /// totals as JSON on stdout, for `tempo sim merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard, conflicts_with = "html")]
     shard: Option<(u64, u64)>,
+    /// Also play the scenario with SIDE under each policy listed (`heroes=Aggressive,Greedy,Search`;
+    /// commas inside a policy's parentheses do not split it), every combination on the same
+    /// seeds: a matrix of outcome shares per outcome, rows the first side named, columns the
+    /// second (give the flag once per side, at most two). Without `SIDE=`, every side gets the
+    /// list. The last policy listed is taken as the strongest: where every side named plays it,
+    /// which actions were affordable but never taken (dead) or taken every time (dominant).
+    #[arg(long = "skill", value_name = "[SIDE=]POLICY,...", value_parser = tempo::sim::skill::parse_skill, conflicts_with = "shard")]
+    skill: Vec<tempo::sim::skill::SkillFlag>,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -155,7 +163,13 @@ fn print_summary(s: &summary::Summary, output: &OutputArgs) -> Outcome {
         write_html(path, sim::html::sim_page(s))?;
     }
     match output.format {
-        SimFormat::Text => super::write_stdout("the summary", &summary::to_text(s)),
+        SimFormat::Text => {
+            let mut text = summary::to_text(s);
+            if let Some(k) = &s.skill {
+                text.push_str(&sim::skill::to_text(k));
+            }
+            super::write_stdout("the summary", &text)
+        }
         SimFormat::Json => super::write_stdout("the summary", &json(s)),
     }
 }
@@ -181,14 +195,17 @@ pub fn sim(args: SimArgs) -> Outcome {
         None => 0..args.batch.runs,
     };
     let batch = Batch { seed, runs: runs.clone() };
-    let bar = progress_bar(runs.end - runs.start, args.batch.quiet);
+    let seats = skill_seats(&args.skill, &scenario, &layout, &ruleset)?;
+    let cells = seats.iter().take(2).map(|s| s.policies.len() as u64).product::<u64>();
+    let cells = if seats.is_empty() { 0 } else { cells };
+    let bar = progress_bar((runs.end - runs.start).saturating_mul(1 + cells), args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
     let jobs = args.batch.jobs.map(usize::from);
     let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
         .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
-    bar.finish_and_clear();
     let name = file_name(rules_path);
     if args.shard.is_some() {
+        bar.finish_and_clear();
         let ir = ruleset.to_ron().unwrap_or_default();
         let shard = shard::Shard {
             format: shard::FORMAT,
@@ -207,7 +224,31 @@ pub fn sim(args: SimArgs) -> Outcome {
     }
     let mut s = summary::summarise(&name, seed, &layout, &totals);
     s.controls = args.batch.controls();
+    if !seats.is_empty() {
+        let skill = sim::skill::play(&ruleset, &scenario, &seats, &batch, jobs, &progress)
+            .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
+        s.skill = Some(skill);
+    }
+    bar.finish_and_clear();
     print_summary(&s, &args.output)
+}
+
+/// The seats `--skill` asks for, every policy checked against the ruleset and every side
+/// against the scenario (exit code 1 when one is wrong).
+fn skill_seats(
+    flags: &[sim::skill::SkillFlag],
+    scenario: &tempo::run::scenario::Scenario,
+    layout: &sim::layout::Layout,
+    ruleset: &tempo::ir::Ruleset,
+) -> Result<Vec<sim::skill::Seat>, Failure> {
+    if flags.is_empty() {
+        return Ok(Vec::new());
+    }
+    let seats = sim::skill::seats(flags, &layout.sides)
+        .map_err(|e| super::problem(tempo::diagnostics::Code::BadScenario, e))?;
+    let all: Vec<_> = seats.iter().flat_map(|s| s.policies.iter().cloned()).collect();
+    super::control(&mut scenario.clone(), &all, &[ruleset])?;
+    Ok(seats)
 }
 
 fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {

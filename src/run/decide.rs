@@ -79,7 +79,11 @@ impl<S: Sink> Engine<'_, S> {
             return Ok(Decision::EndTurn);
         }
         let policy = self.controls[who].policy;
-        self.policy_turn(who, policy)
+        let decision = self.policy_turn(who, policy)?;
+        if self.telling_options() {
+            self.tell_turn_options(who, decision)?;
+        }
+        Ok(decision)
     }
 
     /// Whether a phase after the current one in this round admits actions of this kind. Phase
@@ -525,10 +529,14 @@ impl<S: Sink> Engine<'_, S> {
             return Ok(None);
         }
         let policy = self.controls[who].policy;
-        if let Chosen::Search(params) = policy {
-            return self.search_reaction(who, params, offers, event);
+        let answer = match policy {
+            Chosen::Search(params) => self.search_reaction(who, params, offers, event)?,
+            _ => self.policy_reaction(who, policy, offers, event),
+        };
+        if self.telling_options() {
+            self.tell_reaction_options(who, offers, answer);
         }
-        Ok(self.policy_reaction(who, policy, offers, event))
+        Ok(answer)
     }
 
     /// Which affordable reaction (if any) a policy other than `Search` declares.

@@ -39,6 +39,7 @@ mod ledger;
 mod lookahead;
 mod movement;
 pub(crate) mod names;
+mod offered;
 mod pending;
 mod pools;
 pub mod scenario;

@@ -35,6 +35,13 @@ pub trait Sink {
     fn keeps_records(&self) -> bool {
         true
     }
+
+    /// True if the sink also takes `Fact::Offered` (it wants facts too). Finding what was
+    /// affordable at a decision costs the engine a search of every action, so only a sink that
+    /// counts options (the skill report) asks for it.
+    fn wants_options(&self) -> bool {
+        false
+    }
 }
 
 /// What a run knows beyond its trace, for sinks that count (the simulation), by index (the
@@ -55,6 +62,11 @@ pub enum Fact<'a> {
     /// The encounter's end was decided (before outros, `encounter_end` hooks and downtime): who
     /// was still standing, per participant. The events that follow still belong to it.
     Ended { standing: &'a [bool] },
+    /// A policy decided (a turn's next action, or whether to answer an event) and `action` was
+    /// affordable there; `chosen`: it was the one taken. Told once per affordable action per
+    /// decision, right before what was taken happens; only to a sink that `wants_options`.
+    /// Scripted decisions are not told.
+    Offered { who: usize, action: usize, chosen: bool },
 }
 
 /// Takes nothing: what a `Search` playout plays into.
@@ -91,6 +103,10 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn keeps_records(&self) -> bool {
         (**self).keeps_records()
+    }
+
+    fn wants_options(&self) -> bool {
+        (**self).wants_options()
     }
 }
 

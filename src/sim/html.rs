@@ -135,8 +135,22 @@ pub fn sim_page(s: &Summary) -> Result<String, String> {
     out.push_str("</div>\n");
 
     summary_tables(&mut out, s, "h2");
+    if let Some(k) = &s.skill {
+        skill_tables(&mut out, k);
+    }
     out.push_str("</main>\n</body>\n</html>\n");
     Ok(out)
+}
+
+/// The skill report: a matrix per outcome, then the options under the strongest policies.
+fn skill_tables(out: &mut String, k: &crate::sim::skill::Skill) {
+    out.push_str("<h2 id=\"skill\">Skill sensitivity</h2>\n");
+    let _ = writeln!(out, "<p class=\"meta\">{}</p>", escape(&crate::sim::skill::intro(k)));
+    for t in crate::sim::skill::tables(k) {
+        let _ = writeln!(out, "<h3>{}</h3>", escape(&t.title));
+        let header: Vec<&str> = t.header.iter().map(String::as_str).collect();
+        table(out, &header, &t.rows, None);
+    }
 }
 
 /// The page for a comparison.
@@ -733,6 +747,7 @@ mod tests {
             },
             conditions: vec![],
             controls: vec![],
+            skill: None,
         }
     }
 
@@ -795,6 +810,42 @@ mod tests {
             assert!(page.contains("&lt;script&gt;"));
             assert!(!page.contains("\"q\""));
         }
+    }
+
+    #[test]
+    fn the_skill_report_is_a_table_per_outcome_with_names_escaped() {
+        use crate::sim::summary::{Cell, OptionRow, Skill};
+        let mut s = full("r");
+        let outcomes = |count: u64| {
+            vec![OutcomeRow { outcome: format!("{HOSTILE} left standing"), count, share: e(0.5, 0.4, 0.6) }]
+        };
+        let cell = |p: &str, q: &str, count| Cell {
+            policies: vec![p.into(), q.into()],
+            completed: 10,
+            outcomes: outcomes(count),
+        };
+        s.skill = Some(Skill {
+            sides: vec![HOSTILE.into(), "b".into()],
+            policies: vec![vec!["Greedy".into()], vec!["Greedy".into(), "Random".into()]],
+            runs: 10,
+            cells: vec![cell("Greedy", "Greedy", 5), cell("Greedy", "Random", 5)],
+            options: vec![OptionRow {
+                side: HOSTILE.into(),
+                action: "jab".into(),
+                kind: "action".into(),
+                affordable: 4,
+                chosen: 0,
+                share: e(0.0, 0.0, 0.49),
+                verdict: "dead".into(),
+            }],
+        });
+        let page = sim_page(&s).unwrap();
+        assert!(!page.contains("<script"), "a name reached the page unescaped");
+        let at = page.find("<h2 id=\"skill\">").expect("a skill section");
+        let section = &page[at..];
+        assert_eq!(section.matches("<table>").count(), 2, "one outcome's matrix and the options: {section}");
+        assert!(section.contains("<th>Greedy</th><th>Random</th>"), "{section}");
+        assert!(section.contains("<td>dead</td>"), "{section}");
     }
 
     #[test]

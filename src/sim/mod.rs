@@ -13,6 +13,7 @@ pub mod compare;
 pub mod html;
 pub mod layout;
 pub mod shard;
+pub mod skill;
 pub mod stats;
 pub mod summary;
 pub mod tally;
@@ -69,7 +70,22 @@ pub struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     pub fn new(r: &'a Ruleset, s: &'a Scenario, layout: &'a Layout) -> Result<Counter<'a>, RunError> {
-        let mut runner = Runner::new(r, s, Tally::new(layout))?;
+        Counter::counting(r, s, layout, false)
+    }
+
+    /// A counter that also counts, when `options`, what was affordable at each decision a
+    /// policy made and what was taken (`Tally::count_options`).
+    pub fn counting(
+        r: &'a Ruleset,
+        s: &'a Scenario,
+        layout: &'a Layout,
+        options: bool,
+    ) -> Result<Counter<'a>, RunError> {
+        let mut tally = Tally::new(layout);
+        if options {
+            tally.count_options();
+        }
+        let mut runner = Runner::new(r, s, tally)?;
         let names = tally::Index::new(runner.names());
         runner.sink_mut().set_index(names);
         Ok(Counter { runner })
@@ -109,14 +125,28 @@ pub fn simulate(
     jobs: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Totals, RunError> {
+    simulate_counting(r, s, layout, batch, jobs, progress, false)
+}
+
+/// `simulate`, also counting, when `options`, what was affordable at each decision and what
+/// was taken (`Totals::options`).
+pub fn simulate_counting(
+    r: &Ruleset,
+    s: &Scenario,
+    layout: &Layout,
+    batch: &Batch,
+    jobs: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+    options: bool,
+) -> Result<Totals, RunError> {
     // The scenario is checked once, before any thread starts.
-    Counter::new(r, s, layout)?;
+    Counter::counting(r, s, layout, options)?;
     let blocks = blocks(&batch.runs);
     let work = || {
         blocks
             .par_iter()
             .map_init(
-                || Counter::new(r, s, layout).ok(),
+                || Counter::counting(r, s, layout, options).ok(),
                 |counter, block| {
                     let mut totals = Totals::new(layout);
                     if let Some(counter) = counter {

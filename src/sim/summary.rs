@@ -31,6 +31,9 @@ pub struct Summary {
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controls: Vec<String>,
+    /// The skill report `--skill` asks for (left out without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<Skill>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,6 +132,49 @@ pub struct ConditionRow {
     pub applied: Estimate,
     /// Share of encounters in which it was applied at least once (Wilson interval).
     pub encounters: Estimate,
+}
+
+/// The skill report (the `skill` object of the JSON summary).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skill {
+    /// The sides varied: the first's policies are the matrix's rows, the second's (if any) its
+    /// columns; a side not varied keeps its controllers as the scenario (and `--control`) give.
+    pub sides: Vec<String>,
+    /// Each varied side's policies as written, in the order given: the last is its strongest.
+    pub policies: Vec<Vec<String>>,
+    /// Encounters per cell, on the same seeds in every cell.
+    pub runs: u64,
+    /// Row by row: every combination of the policies, one per varied side.
+    pub cells: Vec<Cell>,
+    /// Per varied side and action it could take, under the strongest combination (every
+    /// varied side under its last policy): decisions at which the action was affordable and
+    /// at which it was taken. Only actions affordable at least once.
+    pub options: Vec<OptionRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The policy of each varied side, as written.
+    pub policies: Vec<String>,
+    /// Encounters that ran to the end (every share is over these).
+    pub completed: u64,
+    /// Every outcome, as in the summary's `outcomes`.
+    pub outcomes: Vec<OutcomeRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OptionRow {
+    pub side: String,
+    pub action: String,
+    pub kind: String,
+    /// Decisions (of the side's participants, by their policy) at which it was affordable.
+    pub affordable: u64,
+    /// Of those, decisions at which it was taken.
+    pub chosen: u64,
+    /// `chosen / affordable` (Wilson interval over decisions).
+    pub share: Estimate,
+    /// `dead` (never taken), `dominant` (taken every time) or `mixed`.
+    pub verdict: String,
 }
 
 /// Estimates one count of the layout from the totals: a proportion or a mean per encounter.
@@ -272,6 +318,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         reactions,
         conditions,
         controls: Vec::new(),
+        skill: None,
     }
 }
 

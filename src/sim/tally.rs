@@ -46,6 +46,10 @@ pub struct Tally<'l> {
     done: bool,
     /// The highest round seen.
     round: u32,
+    /// Per participant and action (`who * actions + action`), twice: decisions at which it was
+    /// affordable, then decisions at which it was taken (`Fact::Offered`). Empty unless
+    /// `count_options` asked for them.
+    pub options: Vec<i64>,
 }
 
 impl<'l> Tally<'l> {
@@ -59,7 +63,14 @@ impl<'l> Tally<'l> {
             decided: false,
             done: false,
             round: 0,
+            options: Vec::new(),
         }
+    }
+
+    /// Counts what was affordable at each decision and what was taken, too (it costs the
+    /// engine a search of every action per decision).
+    pub fn count_options(&mut self) {
+        self.options = vec![0; 2 * self.layout.participants.len() * self.layout.actions.len()];
     }
 
     /// Matches names by the runner's shared names from now on.
@@ -75,6 +86,7 @@ impl<'l> Tally<'l> {
         self.decided = false;
         self.done = false;
         self.round = 0;
+        self.options.iter_mut().for_each(|v| *v = 0);
     }
 
     /// Whether the encounter ran to its end (a failed run never gets there).
@@ -164,6 +176,10 @@ impl Sink for Tally<'_> {
         true
     }
 
+    fn wants_options(&self) -> bool {
+        !self.options.is_empty()
+    }
+
     fn fact(&mut self, fact: Fact<'_>) {
         if self.done {
             return;
@@ -178,6 +194,18 @@ impl Sink for Tally<'_> {
             Fact::Overspent { who, pool } => self.add(self.layout.overspent(who, pool), 1),
             Fact::Ended { standing } if !self.decided => self.end(standing),
             Fact::Ended { .. } => {}
+            Fact::Offered { who, action, chosen } => {
+                let at = who * self.layout.actions.len() + action;
+                let half = self.options.len() / 2;
+                if let Some(v) = self.options.get_mut(at) {
+                    *v += 1;
+                }
+                if chosen {
+                    if let Some(v) = self.options.get_mut(half + at) {
+                        *v += 1;
+                    }
+                }
+            }
         }
     }
 }

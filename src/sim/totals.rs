@@ -40,6 +40,10 @@ pub struct Totals {
     /// Refusals: action → code → (Σ, Σ²) of per-encounter counts.
     pub refusals: BTreeMap<String, BTreeMap<String, (i128, i128)>>,
     pub failures: BTreeMap<String, Failure>,
+    /// Σ of the tally's `options` (affordable, then taken, per participant and action), where
+    /// they were counted (the skill report); empty, and left out of a shard, otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<i128>,
 }
 
 impl Totals {
@@ -56,6 +60,7 @@ impl Totals {
             chains: BTreeMap::new(),
             refusals: BTreeMap::new(),
             failures: BTreeMap::new(),
+            options: Vec::new(),
         }
     }
 
@@ -84,6 +89,7 @@ impl Totals {
         for length in &t.chains {
             *self.chains.entry(*length).or_default() += 1;
         }
+        add_options(&mut self.options, t.options.iter().map(|v| i128::from(*v)));
         // Only actions refused in this encounter have an entry: their squares add up right,
         // and an encounter without refusals adds 0 to both sums.
         for (action, code, n) in &t.refusals {
@@ -115,6 +121,7 @@ impl Totals {
         add(&mut self.sum_sq, &other.sum_sq);
         add(&mut self.by_round, &other.by_round);
         add(&mut self.by_turn, &other.by_turn);
+        add_options(&mut self.options, other.options.iter().copied());
         for (k, v) in &other.rounds {
             *self.rounds.entry(*k).or_default() += v;
         }
@@ -144,4 +151,12 @@ impl Totals {
             }
         }
     }
+}
+
+/// Adds option counts position by position (a side that counted none has none).
+fn add_options(mine: &mut Vec<i128>, other: impl ExactSizeIterator<Item = i128>) {
+    if mine.len() < other.len() {
+        mine.resize(other.len(), 0);
+    }
+    mine.iter_mut().zip(other).for_each(|(x, y)| *x += y);
 }
