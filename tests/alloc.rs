@@ -48,8 +48,13 @@ fn steady_state_allocations_per_event_are_measured() {
 /// (allocations, events) of the same duel replayed by a runner that has played it once, into
 /// a sink that only counts.
 fn replay(ruleset: &tempo::ir::Ruleset, rounds: u32) -> (u64, u64) {
-    let scenario = duel_scenario(rounds);
-    let mut runner = tempo::run::Runner::new(ruleset, &scenario, tempo::run::sink::Count::default()).unwrap();
+    replayed(ruleset, &duel_scenario(rounds))
+}
+
+/// (allocations, events) of `scenario` replayed by a runner that has played it once, into a
+/// sink that only counts.
+fn replayed(ruleset: &tempo::ir::Ruleset, scenario: &tempo::run::scenario::Scenario) -> (u64, u64) {
+    let mut runner = tempo::run::Runner::new(ruleset, scenario, tempo::run::sink::Count::default()).unwrap();
     runner.play(None).unwrap();
     *runner.sink_mut() = tempo::run::sink::Count::default();
     let before = allocations();
@@ -119,18 +124,6 @@ fn searched_duel(playouts: u32) -> tempo::run::scenario::Scenario {
     tempo::run::scenario::parse(&text).unwrap()
 }
 
-/// (allocations, events) of a searched duel replayed by a runner that has played it once.
-fn searched_replay(ruleset: &tempo::ir::Ruleset, playouts: u32) -> (u64, u64) {
-    let scenario = searched_duel(playouts);
-    let mut runner = tempo::run::Runner::new(ruleset, &scenario, tempo::run::sink::Count::default()).unwrap();
-    runner.play(None).unwrap();
-    *runner.sink_mut() = tempo::run::sink::Count::default();
-    let before = allocations();
-    runner.play(None).unwrap();
-    let after = allocations();
-    (after - before, runner.sink().events)
-}
-
 /// A `Search` playout allocates nothing once warm: the copy of the round's start, the replay
 /// and the tree reuse what earlier playouts left. Twice the playouts, the same encounter (it is
 /// won the same way), the same allocations: what a decision allocates is per decision (its
@@ -142,8 +135,8 @@ fn search_playouts_allocate_nothing_once_warm() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let c = tempo::check::compile_path(std::path::Path::new("rulesets/frontiers.rules"));
     let ruleset = c.ruleset.unwrap();
-    let (a1, e1) = searched_replay(&ruleset, 200);
-    let (a2, e2) = searched_replay(&ruleset, 400);
+    let (a1, e1) = replayed(&ruleset, &searched_duel(200));
+    let (a2, e2) = replayed(&ruleset, &searched_duel(400));
     println!("searched duel: {a1} allocations at 200 playouts a decision, {a2} at 400 ({e1} and {e2} events)");
     assert_eq!(e1, e2, "the two budgets must play the same encounter for the comparison to hold");
     assert!(a1 > 0, "a decision allocates its candidates: a count of 0 would mean nothing was counted");
