@@ -349,3 +349,32 @@ fn search_finds_a_plan_of_sure_hits_then_saving() {
     println!("exact optimum {:.2}%; Search over {runs} runs {}", 100.0 * best, pct(search));
     assert!(search.value >= best - 0.03, "Search {search:?} is more than 3 points below the optimum {best}");
 }
+
+/// How often the Hero used each of `actions` in one encounter of the treasure room under
+/// `rules`.
+fn treasure_uses(rules: &str, actions: &[&str]) -> Vec<usize> {
+    let r = ruleset(rules);
+    let s = scenario::parse(&std::fs::read_to_string("tests/search/treasure.ron").unwrap()).unwrap();
+    let records = run(&r, &s, None).expect("the treasure room plays");
+    actions
+        .iter()
+        .map(|a| {
+            records
+                .iter()
+                .filter(|rec| {
+                    matches!(&rec.event, trace::Event::Action { actor, action, .. }
+                        if &**actor == "Hero" && &**action == *a)
+                })
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn a_ruleset_says_what_a_side_values_in_place_of_winning() {
+    // A guard who does nothing, 1 AP a turn for five rounds, a coin or a blow. Played to win,
+    // Search strikes the guard down in three turns and grabs nothing; where the ruleset derives
+    // `side_value = gold`, it grabs every turn and never strikes.
+    assert_eq!(treasure_uses("tests/search/treasure.rules", &["grab", "strike"]), vec![0, 3]);
+    assert_eq!(treasure_uses("tests/search/treasure.value.rules", &["grab", "strike"]), vec![5, 0]);
+}

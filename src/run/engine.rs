@@ -401,4 +401,7 @@ pub(crate) struct Searcher<'r> {
     /// decision's playouts draw their dice from.
     pub(crate) seed: u64,
     pub(crate) made: u64,
+    /// The ruleset's `derive side_value`, when it has one: what a side values in place of
+    /// winning (found by name once, when the searcher is made).
+    pub(crate) side_value: Option<usize>,
 }

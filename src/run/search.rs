@@ -28,7 +28,18 @@ use rand_core::SeedableRng;
 
 impl<'r> Searcher<'r> {
     pub(crate) fn new(start: Engine<'r, ()>, play: Engine<'r, ()>) -> Searcher<'r> {
-        Searcher { start, play, ready: false, at_begin: false, max_rounds: 0, log: Vec::new(), seed: 0, made: 0 }
+        let side_value = start.ruleset().derived.iter().position(|d| d.name == SIDE_VALUE);
+        Searcher {
+            start,
+            play,
+            ready: false,
+            at_begin: false,
+            max_rounds: 0,
+            log: Vec::new(),
+            seed: 0,
+            made: 0,
+            side_value,
+        }
     }
 
     /// A new encounter, played with dice seeded `seed`.
@@ -285,8 +296,34 @@ impl Searcher<'_> {
             play.begin()?;
         }
         while play.next_round(horizon)? {}
-        Ok(value(play, side))
+        match self.side_value {
+            Some(d) => valued(play, side, d),
+            None => Ok(value(play, side)),
+        }
     }
+}
+
+/// The name of the derived value a ruleset declares for what a side values in place of
+/// winning (`derive side_value = EXPR`; docs/scenario.md, "Search").
+pub(crate) const SIDE_VALUE: &str = "side_value";
+
+/// What the state is worth to `side` when the ruleset derives `side_value` (index `d`): the
+/// sum of it over the side's participants (standing or not), `own`, against its sum over
+/// everyone else, `others`, as 0.5 + 0.5 × (own − others) / (|own| + |others|), so between 0
+/// and 1 whatever the scale (0.5 when both are 0).
+fn valued<S: Sink>(e: &mut Engine<'_, S>, side: u32, d: usize) -> Result<f64, RunError> {
+    let Some(derived) = e.ruleset().derived.get(d) else { return Ok(0.5) };
+    let (mut own, mut others) = (0i64, 0i64);
+    for who in 0..e.world.n {
+        let v = e.eval(&derived.value, &super::ctx::Ctx::of(who))?;
+        if e.world.sides[who] == side {
+            own = own.saturating_add(v);
+        } else {
+            others = others.saturating_add(v);
+        }
+    }
+    let scale = own.unsigned_abs() as f64 + others.unsigned_abs() as f64;
+    Ok(if scale == 0.0 { 0.5 } else { 0.5 + 0.5 * (own as f64 - others as f64) / scale })
 }
 
 /// What the state is worth to `side`: 1 when only its side is standing, 0 when only others
