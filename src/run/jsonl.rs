@@ -324,8 +324,16 @@ mod tests {
                     Considered { action: name("dash"), target: None, score: Some(-0.5), playouts: None },
                 ],
                 chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None, playouts: None }),
+                reaction: false,
             },
-            Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None },
+            Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None, reaction: false },
+            Event::Decision {
+                who: n.clone(),
+                policy: "search",
+                considered: vec![Considered { action: n.clone(), target: None, score: Some(0.5), playouts: Some(40) }],
+                chosen: None,
+                reaction: true,
+            },
             Event::EncounterEnd {
                 reason: n.to_string(),
                 state,

@@ -407,7 +407,7 @@ impl<S: Sink> Engine<'_, S> {
         let best = self.search_among(who, params, &options, &mut tried)?;
         let Some(Logged::Turn(chosen)) = options.get(best).copied() else { return Ok(Decision::EndTurn) };
         if self.decisions {
-            self.account_search(who, &options, &tried, chosen);
+            self.account_search(who, &options, &tried, Logged::Turn(chosen));
         }
         Ok(chosen)
     }
@@ -509,32 +509,36 @@ impl<S: Sink> Engine<'_, S> {
         debug_assert!(!options.is_empty());
         let mut tried = Vec::new();
         let best = self.search_among(who, params, &options, &mut tried)?;
-        Ok(options.get(best).copied())
+        let chosen = options.get(best).copied();
+        if let (true, Some(answer @ Logged::React(_))) = (self.decisions, chosen) {
+            self.account_search(who, &options, &tried, answer);
+        }
+        Ok(chosen)
     }
 
     /// The `decision` event of a `Search` turn: each candidate with its mean value and playouts.
     #[cold]
     #[inline(never)]
-    fn account_search(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: Decision) {
-        let considered = |d: Decision, t: Option<&Tried>| match d {
-            Decision::Act { action, target, .. } => Some(super::trace::Considered {
+    fn account_search(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: Logged) {
+        let considered = |o: Logged, t: Option<&Tried>| {
+            let (action, target) = match o {
+                Logged::Turn(Decision::Act { action, target, .. }) => (action, target),
+                Logged::React(Some((action, target))) => (action, target),
+                _ => return None,
+            };
+            Some(super::trace::Considered {
                 action: self.names.action[action.index()].clone(),
                 target: target.map(|t| self.names.who[t].clone()),
                 score: t.map(|t| (t.value * 1000.0).round() / 1000.0 + 0.0),
                 playouts: t.map(|t| t.playouts),
-            }),
-            Decision::EndTurn => None,
-        };
-        let listed = options
-            .iter()
-            .zip(tried)
-            .filter_map(|(o, t)| match o {
-                Logged::Turn(d) => considered(*d, Some(t)),
-                _ => None,
             })
-            .collect();
+        };
+        let listed = options.iter().zip(tried).filter_map(|(o, t)| considered(*o, Some(t))).collect();
+        let reaction = matches!(chosen, Logged::React(_));
         let chosen = considered(chosen, None);
         let who_name = self.names.who[who].clone();
-        self.emit(super::trace::Event::Decision { who: who_name, policy: "search", considered: listed, chosen });
+        let event =
+            super::trace::Event::Decision { who: who_name, policy: "search", considered: listed, chosen, reaction };
+        self.emit(event);
     }
 }

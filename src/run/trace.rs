@@ -298,13 +298,17 @@ pub enum Event {
         #[serde(skip_serializing_if = "Vec::is_empty")]
         objects: Vec<FinalObject>,
     },
-    /// A policy's turn decision, with what it considered (`tempo run --decisions` only).
+    /// A policy's turn decision, with what it considered (`tempo run --decisions` only); for
+    /// `Search`, its reactions too (`reaction`).
     Decision {
         who: Name,
         policy: &'static str,
         considered: Vec<Considered>,
-        /// `None`: the turn ends.
+        /// `None`: the turn ends (or, for a reaction, it declines).
         chosen: Option<Considered>,
+        /// Whether to answer an event with a reaction, not a turn's next step.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        reaction: bool,
     },
 }
 
@@ -541,14 +545,16 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         }
         Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
         Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
-        Event::Decision { who, policy, considered, chosen } => {
+        Event::Decision { who, policy, considered, chosen, reaction } => {
             let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
             let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
-            let chosen = match chosen {
-                Some(c) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
-                None => "the end of its turn".to_string(),
+            let chosen = match (chosen, reaction) {
+                (Some(c), _) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
+                (None, false) => "the end of its turn".to_string(),
+                (None, true) => "no reaction".to_string(),
             };
-            format!("  {who} ({policy}) considers {options}; takes {chosen}.")
+            let what = if *reaction { " as a reaction" } else { "" };
+            format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
         }
         Event::EncounterEnd { reason, state, objects } => {
             let mut s = format!("\nEncounter ends: {reason}.");

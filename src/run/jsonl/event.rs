@@ -127,7 +127,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "action", action);
             static_field(out, q, "outcome", outcome);
         }
-        Event::Decision { who, policy, considered, chosen } => {
+        Event::Decision { who, policy, considered, chosen, reaction } => {
             tag(out, "decision");
             name_field(out, q, "who", who);
             static_field(out, q, "policy", policy);
@@ -136,6 +136,10 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             let _ = serde_json::to_writer(&mut *out, considered);
             key(out, "chosen");
             let _ = serde_json::to_writer(&mut *out, chosen);
+            if *reaction {
+                key(out, "reaction");
+                out.extend_from_slice(b"true");
+            }
         }
         Event::Rest { rest, outcome } => {
             tag(out, "rest");
