@@ -70,3 +70,22 @@ fn a_rule_that_fails_is_shown_at_the_rule_under_way() {
     insta::assert_snapshot!("rule-failed-text", render::to_text(&diagnostics, &sources, STYLE));
     insta::assert_snapshot!("rule-failed-json", render::to_json(&diagnostics, &sources));
 }
+
+#[test]
+fn a_search_written_wrong_is_placed_at_the_value_at_fault() {
+    let path = "tests/scenario/search-misfit.ron";
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = scenario::parse(&text).expect("parses");
+    let r = ruleset("rulesets/frontiers.rules");
+    let Err(e) = Runner::new(&r, &s, Vec::<tempo::run::trace::Record>::new()) else { panic!("refused") };
+    let mut sources = SourceMap::new();
+    let file = sources.add(path, text.clone());
+    let diagnostics = e.diagnostics(&sources, Some((file, &[])), &r.files).expect("placed");
+    let at = |needle: &str| text.find(needle).unwrap();
+    let starts: Vec<usize> = diagnostics.iter().map(|d| d.primary.span.start as usize).collect();
+    assert_eq!(starts, [at("-1.0"), at("Search)))"), at("Search,")], "{diagnostics:#?}");
+    let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(messages[0].contains("`exploration` is a number 0 or more"), "{messages:?}");
+    assert!(messages[1].contains("its `rollout` cannot be `Search`"), "{messages:?}");
+    assert!(messages[2].contains("the GM's policy cannot be `Search`"), "{messages:?}");
+}

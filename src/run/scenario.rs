@@ -460,6 +460,11 @@ impl<'a> Resolver<'a> {
                 }
                 other => controller::Rollout::of(other),
             };
+            if !(spec.exploration.is_finite() && spec.exploration >= 0.0) {
+                let here = at(here, [Seg::Field("exploration")]);
+                self.problems
+                    .push(Problem::new(here, What::SearchExploration { value: spec.exploration.to_string() }).of(who));
+            }
             return Chosen::Search(controller::SearchParams {
                 playouts: spec.playouts.max(1),
                 rollout,

@@ -70,6 +70,11 @@ pub enum What {
     SearchRollout,
     /// The GM's policy is `Search`: the GM has no side whose play could be valued.
     SearchGm,
+    /// A `Search`'s exploration constant is negative or not a number.
+    SearchExploration {
+        /// As written (`NaN`, `-1`).
+        value: String,
+    },
 }
 
 impl Problem {
@@ -124,6 +129,9 @@ impl Problem {
                 "a `Search` plays out with a simpler policy: its `rollout` cannot be `Search`".to_string()
             }
             What::SearchGm => "the GM's policy cannot be `Search`: the GM has no side to play for".to_string(),
+            What::SearchExploration { value } => {
+                format!("a `Search`'s `exploration` is a number 0 or more (0.5 by default), not {value}")
+            }
             What::ObjectNowhere { name } => {
                 format!("object `{name}`: say where it is, either `at: PLACE` or `held_by: [\"NAME\", ...]`")
             }
