@@ -13,9 +13,16 @@ fn ruleset(path: &str) -> tempo::ir::Ruleset {
     compile_path(std::path::Path::new(path)).ruleset.expect("compiles")
 }
 
-#[test]
-fn scenario_problems_are_placed_with_did_you_mean() {
-    let path = "tests/scenario/misfit.ron";
+/// A scenario that does not fit `rulesets/frontiers.rules`: its text, the error, its problems as
+/// diagnostics placed in it, and the sources they are placed in.
+struct Misfit {
+    text: String,
+    error: RunError,
+    diagnostics: Vec<tempo::diagnostics::Diagnostic>,
+    sources: SourceMap,
+}
+
+fn misfit(path: &str) -> Misfit {
     let text = std::fs::read_to_string(path).unwrap();
     let s = scenario::parse(&text).expect("parses");
     let r = ruleset("rulesets/frontiers.rules");
@@ -23,6 +30,12 @@ fn scenario_problems_are_placed_with_did_you_mean() {
     let mut sources = SourceMap::new();
     let file = sources.add(path, text.clone());
     let diagnostics = e.diagnostics(&sources, Some((file, &[])), &r.files).expect("placed");
+    Misfit { text, error: e, diagnostics, sources }
+}
+
+#[test]
+fn scenario_problems_are_placed_with_did_you_mean() {
+    let Misfit { text, error: e, diagnostics, sources } = misfit("tests/scenario/misfit.ron");
     // Every problem is at the name it is about, `Ready`'s too.
     let at = |needle: &str| text.find(needle).unwrap();
     let starts: Vec<usize> = diagnostics.iter().map(|d| d.primary.span.start as usize).collect();
@@ -73,14 +86,7 @@ fn a_rule_that_fails_is_shown_at_the_rule_under_way() {
 
 #[test]
 fn a_search_written_wrong_is_placed_at_the_value_at_fault() {
-    let path = "tests/scenario/search-misfit.ron";
-    let text = std::fs::read_to_string(path).unwrap();
-    let s = scenario::parse(&text).expect("parses");
-    let r = ruleset("rulesets/frontiers.rules");
-    let Err(e) = Runner::new(&r, &s, Vec::<tempo::run::trace::Record>::new()) else { panic!("refused") };
-    let mut sources = SourceMap::new();
-    let file = sources.add(path, text.clone());
-    let diagnostics = e.diagnostics(&sources, Some((file, &[])), &r.files).expect("placed");
+    let Misfit { text, diagnostics, .. } = misfit("tests/scenario/search-misfit.ron");
     let at = |needle: &str| text.find(needle).unwrap();
     let starts: Vec<usize> = diagnostics.iter().map(|d| d.primary.span.start as usize).collect();
     assert_eq!(starts, [at("-1.0"), at("Search)))"), at("Search,")], "{diagnostics:#?}");
