@@ -859,3 +859,69 @@ action flail {
     assert_eq!(code, 1);
     assert!(stderr.contains("no side `villains`"), "{stderr}");
 }
+
+/// `examples/frontiers-duel.ron` with `from` replaced by `to` (once), written into `dir`.
+fn edited_duel(dir: &std::path::Path, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string("examples/frontiers-duel.ron").unwrap();
+    assert_eq!(text.matches(from).count(), 1, "the duel says {from} once");
+    let path = dir.join("frontiers-duel.ron");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Runs both command lines and asserts they succeed with the same output; returns it.
+fn same_output(edited: &[&str], set: &[&str]) -> String {
+    let (code_a, a, err_a) = tempo(edited);
+    let (code_b, b, err_b) = tempo(set);
+    assert_eq!((code_a, code_b), (0, 0), "{err_a}{err_b}");
+    assert_eq!(a, b, "{edited:?} against {set:?}");
+    a
+}
+
+#[test]
+fn set_is_byte_identical_to_editing_the_file() {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let duel = "examples/frontiers-duel.ron";
+    let run = ["run", "rulesets/frontiers.rules"];
+    // A participant's stat: the Brute with 20 HP.
+    let brute = edited_duel(&dir, r#""hp_max": 14"#, r#""hp_max": 20"#);
+    let edited = same_output(
+        &[&run[..], &[brute.as_str(), "--format", "jsonl"]].concat(),
+        &[&run[..], &[duel, "--format", "jsonl", "--set", "Brute.hp_max=20"]].concat(),
+    );
+    let plain = tempo(&[&run[..], &[duel, "--format", "jsonl"]].concat()).1;
+    assert_ne!(edited, plain, "20 HP must change the duel for the comparison to mean anything");
+    // A side's stat: every monster (the Brute) deals 3.
+    let side = edited_duel(&dir, r#""damage": 5"#, r#""damage": 3"#);
+    same_output(
+        &[&run[..], &[side.as_str(), "--format", "jsonl"]].concat(),
+        &[&run[..], &[duel, "--format", "jsonl", "--set", "monsters.damage=3"]].concat(),
+    );
+    // A stat's default in the ruleset: 12 HP for whoever the scenario gives none (Aria),
+    // compared on `sim`'s JSON, which names the ruleset by its file name only.
+    let rules = std::fs::read_to_string("rulesets/frontiers.rules").unwrap();
+    assert_eq!(rules.matches("stat hp_max = 10\n").count(), 1);
+    let edited_rules = dir.join("frontiers.rules");
+    std::fs::write(&edited_rules, rules.replacen("stat hp_max = 10\n", "stat hp_max = 12\n", 1)).unwrap();
+    let edited_rules = edited_rules.to_string_lossy().into_owned();
+    let sim = ["sim", "--runs", "200", "--format", "json", "--quiet"];
+    same_output(
+        &[&sim[..], &[edited_rules.as_str(), duel]].concat(),
+        &[&sim[..], &["rulesets/frontiers.rules", duel, "--set", "hp_max=12"]].concat(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn set_of_an_unknown_name_suggests_one() {
+    let duel = ["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--set"];
+    let (code, _, err) = tempo(&[&duel[..], &["Brut.hp_max=20"]].concat());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("did you mean `Brute`?"), "{err}");
+    let (code, _, err) = tempo(&[&duel[..], &["hpmax=20"]].concat());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("the ruleset has no stat `hpmax`") && err.contains("did you mean `hp_max`?"), "{err}");
+    let (code, _, err) = tempo(&[&duel[..], &["Brute.hp_max=lots"]].concat());
+    assert_eq!(code, 2, "a value that is no number is a usage error: {err}");
+}

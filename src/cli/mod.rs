@@ -168,6 +168,25 @@ pub fn control(
     Ok(())
 }
 
+/// Each `--set NAME=VALUE` applied, in order (a later one wins), to the scenario and to every
+/// ruleset it is played under (`compare` has two), as a hand edit of the files would; a name
+/// that is no stat, participant or side is a problem of the scenario, with a suggestion.
+pub fn set(
+    scenario: &mut tempo::run::scenario::Scenario,
+    sets: &[tempo::run::scenario::SetFlag],
+    rulesets: &mut [&mut tempo::ir::Ruleset],
+) -> Outcome {
+    for f in sets {
+        for r in rulesets.iter_mut() {
+            if let Err(p) = tempo::run::scenario::apply_set(scenario, r, f) {
+                let hint = p.suggestion().map(|s| format!("; did you mean `{s}`?")).unwrap_or_default();
+                return Err(problem(Code::BadScenario, format!("--set {}: {}{hint}", f.text(), p.message())));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A scenario file, parsed; what is wrong printed when it cannot be read or is not a scenario.
 pub fn load_scenario(path: &Path) -> Result<tempo::run::scenario::Scenario, Failure> {
     let text = read_input(path).map_err(|e| cannot(format!("cannot read `{}`: {e}", path.display())))?;

@@ -51,6 +51,12 @@ pub struct RunArgs {
     /// it. Repeatable; where two name the same participant, the later wins.
     #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
     control: Vec<tempo::run::scenario::ControlFlag>,
+    /// Set a number without editing a file, exactly as editing it would: `STAT=VALUE` (the
+    /// ruleset's default of a stat), `PARTICIPANT.STAT=VALUE` or `SIDE.STAT=VALUE` (in the
+    /// scenario, for that participant or every participant of that side). Repeatable; a later
+    /// one wins.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
+    set: Vec<tempo::run::scenario::SetFlag>,
     #[command(flatten)]
     load: LoadArgs,
 }
@@ -62,8 +68,9 @@ enum TraceFormat {
 }
 
 pub fn run(args: RunArgs) -> Outcome {
-    let ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
+    let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
+    super::set(&mut scenario, &args.set, &mut [&mut ruleset])?;
     super::control(&mut scenario, &args.control, &[&ruleset])?;
     // Events are written as they happen: nothing of the trace is kept in memory, and a run that
     // fails has printed everything up to the failure before the error.

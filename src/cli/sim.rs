@@ -100,6 +100,11 @@ struct BatchArgs {
     /// it. Repeatable; where two name the same participant, the later wins.
     #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
     control: Vec<tempo::run::scenario::ControlFlag>,
+    /// Set a number without editing a file, exactly as editing it would: `STAT=VALUE` (the
+    /// ruleset's default of a stat; for `compare`, in both rulesets), `PARTICIPANT.STAT=VALUE`
+    /// or `SIDE.STAT=VALUE` (in the scenario). Repeatable; a later one wins.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
+    set: Vec<tempo::run::scenario::SetFlag>,
 }
 
 impl BatchArgs {
@@ -185,8 +190,9 @@ pub fn sim(args: SimArgs) -> Outcome {
     let (Some(rules_path), Some(scenario_path)) = (&args.rules, &args.scenario) else {
         return Err(super::cannot("give a ruleset and a scenario (or `tempo sim merge FILES...`)"));
     };
-    let ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
+    let mut ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
     let mut scenario = super::load_scenario(scenario_path)?;
+    super::set(&mut scenario, &args.batch.set, &mut [&mut ruleset])?;
     super::control(&mut scenario, &args.batch.control, &[&ruleset])?;
     let layout = sim::layout(&ruleset, &scenario).map_err(|e| super::run::scenario_failed(&e, scenario_path))?;
     let seed = args.batch.seed.unwrap_or(scenario.seed);
@@ -282,7 +288,9 @@ pub fn compare(args: CompareArgs) -> Outcome {
         (Ok(a), Ok(b)) => (a.ruleset, b.ruleset),
         (Err(failure), _) | (_, Err(failure)) => return Err(failure),
     };
+    let (mut a, mut b) = (a, b);
     let mut scenario = super::load_scenario(&args.scenario)?;
+    super::set(&mut scenario, &args.batch.set, &mut [&mut a, &mut b])?;
     super::control(&mut scenario, &args.batch.control, &[&a, &b])?;
     // Every problem of both rulesets with the scenario, before anything is played.
     let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));

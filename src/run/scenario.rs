@@ -6,10 +6,12 @@ mod control;
 mod place;
 mod policy;
 mod problem;
+mod set;
 
 pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
 pub use place::{span_of, Seg};
 pub use problem::{Problem, What};
+pub use set::{apply as apply_set, parse_set, SetFlag};
 
 use crate::ir::{self, Ruleset};
 use crate::run::controller::{self, Chosen, Control};
