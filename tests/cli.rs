@@ -925,3 +925,22 @@ fn set_of_an_unknown_name_suggests_one() {
     let (code, _, err) = tempo(&[&duel[..], &["Brute.hp_max=lots"]].concat());
     assert_eq!(code, 2, "a value that is no number is a usage error: {err}");
 }
+
+#[test]
+fn why_takes_the_sets_and_controls_the_run_was_made_with() {
+    let duel = ["rulesets/frontiers.rules", "examples/frontiers-duel.ron"];
+    let given = ["--set", "Brute.hp_max=40", "--control", "Aria=Greedy"];
+    let (code, trace, err) = tempo(&[&["run"][..], &duel[..], &given[..], &["--format", "jsonl"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let plain = tempo(&[&["run"][..], &duel[..], &["--format", "jsonl"]].concat()).1;
+    // The last event of the longer run: past the end of the plain one, so only the same
+    // `--set` and `--control` find it.
+    let (events, plain_events) = (trace.lines().count(), plain.lines().count());
+    assert!(events > plain_events, "40 HP must make the duel longer ({events} against {plain_events} events)");
+    let last = (events - 1).to_string();
+    let (code, text, err) = tempo(&[&["why"][..], &duel[..], &given[..], &["--event", last.as_str()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.is_empty());
+    let (code, _, _) = tempo(&[&["why"][..], &duel[..], &["--event", last.as_str()]].concat());
+    assert_ne!(code, 0, "without them the event is not in the run");
+}

@@ -31,19 +31,29 @@ pub struct WhyArgs {
     /// Seed for the dice; overrides the scenario's (use the one the run was made with).
     #[arg(long)]
     seed: Option<u64>,
+    /// As for `tempo run` (give the ones the run was made with): WHO played by POLICY in place
+    /// of its controller. Repeatable.
+    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
+    control: Vec<tempo::run::scenario::ControlFlag>,
+    /// As for `tempo run` (give the ones the run was made with): a stat's default, or a
+    /// participant's or side's stat, set as an edit of the file would. Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
+    set: Vec<tempo::run::scenario::SetFlag>,
     #[command(flatten)]
     load: LoadArgs,
 }
 
 pub fn why(args: WhyArgs) -> Outcome {
     let event = args.event;
-    let LoadedRuleset { ruleset, sources } = super::load_ruleset(&args.rules, args.load)?;
+    let LoadedRuleset { mut ruleset, sources } = super::load_ruleset(&args.rules, args.load)?;
     // The sources, for excerpts: the compilation's own, or for an IR the files it names.
     let (sources, found) = match sources {
         Some(sources) => (sources, vec![true; ruleset.files.len()]),
         None => why::sources_of(&ruleset, |name| super::read_input(Path::new(name)).ok()),
     };
-    let scenario = super::load_scenario(&args.scenario)?;
+    let mut scenario = super::load_scenario(&args.scenario)?;
+    super::set(&mut scenario, &args.set, &mut [&mut ruleset])?;
+    super::control(&mut scenario, &args.control, &[&ruleset])?;
     let mut runner = tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event))
         .map_err(|e| super::run::scenario_failed(&e, &args.scenario))?;
     // Abandoned past the event (`Output`): everything that could be a cause was written.
