@@ -99,11 +99,24 @@ fn check(
                     expectation"
             .into());
     }
-    let scenario = file::scenario_of(test, path)?;
+    let mut scenario = file::scenario_of(test, path)?;
     let ruleset = match (ruleset, &test.error) {
         (Ok(r), _) => r,
         (Err(e), Some(code)) if e.codes.iter().any(|c| c == code) => return Ok(()),
         (Err(e), _) => return Err(e.message.clone()),
+    };
+    // The ruleset is shared by the tests of a folder: a test that sets a default sets its own copy.
+    let set_ruleset;
+    let ruleset = if test.set.is_empty() {
+        ruleset
+    } else {
+        let mut r = ruleset.clone();
+        for written in &test.set {
+            let f = run::scenario::parse_set(written).map_err(|e| format!("set: {e}"))?;
+            run::scenario::apply_set(&mut scenario, &mut r, &f).map_err(|p| format!("set `{written}`: {p}"))?;
+        }
+        set_ruleset = r;
+        &set_ruleset
     };
     let seeds: Vec<Option<u64>> =
         if test.seeds.is_empty() { vec![None] } else { test.seeds.iter().copied().map(Some).collect() };

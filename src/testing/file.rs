@@ -30,6 +30,10 @@ pub struct TestFile {
     /// ... or a scenario file, relative to the test file's folder.
     #[serde(default)]
     pub scenario_file: Option<String>,
+    /// Numbers changed as `--set NAME=VALUE` changes them (`"hp_max=12"`, `"Brute.hp_max=20"`,
+    /// `"heroes.damage=3"`), in order, before anything is played.
+    #[serde(default)]
+    pub set: Vec<String>,
     /// Seeds to run; every expectation must hold for each. Default: the scenario's seed.
     #[serde(default)]
     pub seeds: Vec<u64>,
