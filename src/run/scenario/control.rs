@@ -46,12 +46,22 @@ pub fn parse_control(text: &str) -> Result<ControlFlag, String> {
 /// Returns how many it gave it to; a name that is neither is a problem, with the closest name
 /// as a suggestion.
 pub fn apply(s: &mut Scenario, c: &ControlFlag) -> Result<usize, Problem> {
-    let named = |p: &super::ParticipantSpec| p.name == c.who;
-    let by_name = s.participants.iter().any(named);
+    each_named(s, &c.who, |p| p.controller = Controller::Policy(c.policy.clone()))
+}
+
+/// Calls `give` for the participant named `who`, else for every participant of the side named
+/// `who` (as `--control` and `--set` name them); returns how many. A name that is neither is a
+/// problem, with the closest participant or side as a suggestion.
+pub(super) fn each_named(
+    s: &mut Scenario,
+    who: &str,
+    mut give: impl FnMut(&mut ParticipantSpec),
+) -> Result<usize, Problem> {
+    let by_name = s.participants.iter().any(|p| p.name == who);
     let mut given = 0;
     for p in &mut s.participants {
-        if (by_name && p.name == c.who) || (!by_name && p.side == c.who) {
-            p.controller = Controller::Policy(c.policy.clone());
+        if (by_name && p.name == who) || (!by_name && p.side == who) {
+            give(p);
             given += 1;
         }
     }
@@ -64,7 +74,7 @@ pub fn apply(s: &mut Scenario, c: &ControlFlag) -> Result<usize, Problem> {
             candidates.push(p.side.clone());
         }
     }
-    Err(Problem::new(Vec::new(), What::Unknown { kind: "side or participant", name: c.who.clone(), candidates }))
+    Err(Problem::new(Vec::new(), What::Unknown { kind: "side or participant", name: who.to_string(), candidates }))
 }
 
 /// What is wrong with the policies `controls` give, against a ruleset (a `HoldBack` pool it does

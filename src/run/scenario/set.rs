@@ -53,24 +53,9 @@ pub fn apply(s: &mut Scenario, r: &mut Ruleset, f: &SetFlag) -> Result<usize, Pr
     if !r.stats.iter().any(|x| x.name == stat) {
         return Err(unknown("stat", stat, stat_names()));
     }
-    let by_name = s.participants.iter().any(|p| p.name == who);
-    let mut given = 0;
-    for p in &mut s.participants {
-        if (by_name && p.name == who) || (!by_name && p.side == who) {
-            p.stats.insert(stat.to_string(), f.value);
-            given += 1;
-        }
-    }
-    if given > 0 {
-        return Ok(given);
-    }
-    let mut candidates: Vec<String> = s.participants.iter().map(|p| p.name.clone()).collect();
-    for p in &s.participants {
-        if !candidates.contains(&p.side) {
-            candidates.push(p.side.clone());
-        }
-    }
-    Err(unknown("side or participant", who, candidates))
+    super::control::each_named(s, who, |p| {
+        p.stats.insert(stat.to_string(), f.value);
+    })
 }
 
 #[cfg(test)]
