@@ -168,6 +168,37 @@ pub fn control(
     Ok(())
 }
 
+/// What an encounter is played under beyond its files, for `run`, `why`, `sim` and `compare`:
+/// its `--control`s and `--set`s.
+#[derive(Args, Clone, Default)]
+pub struct Changes {
+    /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
+    /// policy POLICY, written as in a scenario (`Greedy`, `Random`, `Aggressive`, `Passive`,
+    /// `HoldBack(pool: "ap", keep: 1)`, `Search`), in place of its controller: a script is
+    /// dropped with it. Repeatable; where two name the same participant, the later wins.
+    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
+    pub control: Vec<tempo::run::scenario::ControlFlag>,
+    /// Set a number without editing a file, exactly as editing it would: `STAT=VALUE` (the
+    /// ruleset's default of a stat; for `compare`, in both rulesets), `PARTICIPANT.STAT=VALUE`
+    /// or `SIDE.STAT=VALUE` (in the scenario). Repeatable; a later one wins.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
+    pub set: Vec<tempo::run::scenario::SetFlag>,
+}
+
+impl Changes {
+    /// Every `--set`, then every `--control`, applied to the scenario and to the rulesets it is
+    /// played under; a name or policy that does not fit is printed as a problem.
+    pub fn apply(
+        &self,
+        scenario: &mut tempo::run::scenario::Scenario,
+        rulesets: &mut [&mut tempo::ir::Ruleset],
+    ) -> Outcome {
+        set(scenario, &self.set, rulesets)?;
+        let played: Vec<&tempo::ir::Ruleset> = rulesets.iter().map(|r| &**r).collect();
+        control(scenario, &self.control, &played)
+    }
+}
+
 /// Each `--set NAME=VALUE` applied, in order (a later one wins), to the scenario and to every
 /// ruleset it is played under (`compare` has two), as a hand edit of the files would; a name
 /// that is no stat, participant or side is a problem of the scenario, with a suggestion.

@@ -45,18 +45,8 @@ pub struct RunArgs {
     /// score of each) and the one it took: a `decision` event in either format.
     #[arg(long)]
     decisions: bool,
-    /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
-    /// policy POLICY, written as in a scenario (`Greedy`, `Random`, `Aggressive`, `Passive`,
-    /// `HoldBack(pool: "ap", keep: 1)`), in place of its controller: a script is dropped with
-    /// it. Repeatable; where two name the same participant, the later wins.
-    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
-    control: Vec<tempo::run::scenario::ControlFlag>,
-    /// Set a number without editing a file, exactly as editing it would: `STAT=VALUE` (the
-    /// ruleset's default of a stat), `PARTICIPANT.STAT=VALUE` or `SIDE.STAT=VALUE` (in the
-    /// scenario, for that participant or every participant of that side). Repeatable; a later
-    /// one wins.
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
-    set: Vec<tempo::run::scenario::SetFlag>,
+    #[command(flatten)]
+    changes: super::Changes,
     #[command(flatten)]
     load: LoadArgs,
 }
@@ -70,8 +60,7 @@ enum TraceFormat {
 pub fn run(args: RunArgs) -> Outcome {
     let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
-    super::set(&mut scenario, &args.set, &mut [&mut ruleset])?;
-    super::control(&mut scenario, &args.control, &[&ruleset])?;
+    args.changes.apply(&mut scenario, &mut [&mut ruleset])?;
     // Events are written as they happen: nothing of the trace is kept in memory, and a run that
     // fails has printed everything up to the failure before the error.
     let format = match args.format {

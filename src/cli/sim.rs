@@ -94,23 +94,14 @@ struct BatchArgs {
     /// No progress bar (there is none anyway when stderr is not a terminal).
     #[arg(long, short)]
     quiet: bool,
-    /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
-    /// policy POLICY, written as in a scenario (`Greedy`, `Random`, `Aggressive`, `Passive`,
-    /// `HoldBack(pool: "ap", keep: 1)`), in place of its controller: a script is dropped with
-    /// it. Repeatable; where two name the same participant, the later wins.
-    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
-    control: Vec<tempo::run::scenario::ControlFlag>,
-    /// Set a number without editing a file, exactly as editing it would: `STAT=VALUE` (the
-    /// ruleset's default of a stat; for `compare`, in both rulesets), `PARTICIPANT.STAT=VALUE`
-    /// or `SIDE.STAT=VALUE` (in the scenario). Repeatable; a later one wins.
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
-    set: Vec<tempo::run::scenario::SetFlag>,
+    #[command(flatten)]
+    changes: super::Changes,
 }
 
 impl BatchArgs {
     /// Each `--control` as given, for the summary's header.
     fn controls(&self) -> Vec<String> {
-        self.control.iter().map(tempo::run::scenario::ControlFlag::text).collect()
+        self.changes.control.iter().map(tempo::run::scenario::ControlFlag::text).collect()
     }
 }
 
@@ -192,8 +183,7 @@ pub fn sim(args: SimArgs) -> Outcome {
     };
     let mut ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
     let mut scenario = super::load_scenario(scenario_path)?;
-    super::set(&mut scenario, &args.batch.set, &mut [&mut ruleset])?;
-    super::control(&mut scenario, &args.batch.control, &[&ruleset])?;
+    args.batch.changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let layout = sim::layout(&ruleset, &scenario).map_err(|e| super::run::scenario_failed(&e, scenario_path))?;
     let seed = args.batch.seed.unwrap_or(scenario.seed);
     let runs = match args.shard {
@@ -290,8 +280,7 @@ pub fn compare(args: CompareArgs) -> Outcome {
     };
     let (mut a, mut b) = (a, b);
     let mut scenario = super::load_scenario(&args.scenario)?;
-    super::set(&mut scenario, &args.batch.set, &mut [&mut a, &mut b])?;
-    super::control(&mut scenario, &args.batch.control, &[&a, &b])?;
+    args.batch.changes.apply(&mut scenario, &mut [&mut a, &mut b])?;
     // Every problem of both rulesets with the scenario, before anything is played.
     let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));
     let (la, lb) = match (la, lb) {

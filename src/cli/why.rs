@@ -31,14 +31,9 @@ pub struct WhyArgs {
     /// Seed for the dice; overrides the scenario's (use the one the run was made with).
     #[arg(long)]
     seed: Option<u64>,
-    /// As for `tempo run` (give the ones the run was made with): WHO played by POLICY in place
-    /// of its controller. Repeatable.
-    #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
-    control: Vec<tempo::run::scenario::ControlFlag>,
-    /// As for `tempo run` (give the ones the run was made with): a stat's default, or a
-    /// participant's or side's stat, set as an edit of the file would. Repeatable.
-    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
-    set: Vec<tempo::run::scenario::SetFlag>,
+    /// Give the `--control`s and `--set`s the run was made with.
+    #[command(flatten)]
+    changes: super::Changes,
     #[command(flatten)]
     load: LoadArgs,
 }
@@ -52,8 +47,7 @@ pub fn why(args: WhyArgs) -> Outcome {
         None => why::sources_of(&ruleset, |name| super::read_input(Path::new(name)).ok()),
     };
     let mut scenario = super::load_scenario(&args.scenario)?;
-    super::set(&mut scenario, &args.set, &mut [&mut ruleset])?;
-    super::control(&mut scenario, &args.control, &[&ruleset])?;
+    args.changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let mut runner = tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event))
         .map_err(|e| super::run::scenario_failed(&e, &args.scenario))?;
     // Abandoned past the event (`Output`): everything that could be a cause was written.
