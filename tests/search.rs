@@ -378,3 +378,27 @@ fn a_ruleset_says_what_a_side_values_in_place_of_winning() {
     assert_eq!(treasure_uses("tests/search/treasure.rules", &["grab", "strike"]), vec![0, 3]);
     assert_eq!(treasure_uses("tests/search/treasure.value.rules", &["grab", "strike"]), vec![5, 0]);
 }
+
+/// What the Hero answers the chest's question with, when its script opens the chest in round 1
+/// and `fallback` decides the rest.
+fn chest_answer(fallback: &str) -> String {
+    let r = ruleset("tests/search/chest.rules");
+    let text = std::fs::read_to_string("tests/search/treasure.ron").unwrap().replacen(
+        "controller: Policy(Search(playouts: 60))",
+        &format!("controller: Script(steps: [Act(round: 1, action: \"chest\")], fallback: {fallback})"),
+        1,
+    );
+    let records = run(&r, &scenario::parse(&text).unwrap(), None).expect("the chest opens");
+    let text = trace::to_text(&records);
+    let line = text.lines().find(|l| l.contains("chooses")).expect("a choice was made").to_string();
+    line
+}
+
+#[test]
+fn search_answers_a_choice_by_playouts() {
+    // Two coins or a dent: nothing in the effects' score tells them apart (neither pool has a
+    // threshold), so a plain policy takes the first; `Search`, valuing gold (`side_value`),
+    // plays both out and takes the coins.
+    assert!(chest_answer("Passive").contains("chooses dent"), "{}", chest_answer("Passive"));
+    assert!(chest_answer("Search").contains("chooses coins"), "{}", chest_answer("Search"));
+}

@@ -48,6 +48,11 @@ pub(crate) struct Replay {
 pub(crate) struct Tree {
     pub(crate) nodes: Vec<Vec<Edge>>,
     pub(crate) used: u32,
+    /// The range values are read against in UCB1 (a mean at `lo` counts 0, at `hi` 1): 0..1 for
+    /// winning; for a ruleset's `side_value`, whose values have no bound, the least and most
+    /// seen so far in this decision's playouts (`widen`).
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +69,12 @@ impl Tree {
         self.used = 0;
     }
 
+    /// Takes `value` into the range of values seen.
+    pub(crate) fn widen(&mut self, value: f64) {
+        self.lo = self.lo.min(value);
+        self.hi = self.hi.max(value);
+    }
+
     pub(crate) fn add_node(&mut self) -> u32 {
         let at = self.used as usize;
         match self.nodes.get_mut(at) {
@@ -78,6 +89,8 @@ impl Tree {
     /// from one playout to the next): an option never tried first, in order, else the best mean
     /// plus exploration bonus, the first of equals. Returns (option, edge).
     pub(crate) fn select(&mut self, node: u32, options: &[Logged], exploration: f64) -> (usize, u32) {
+        let (lo, hi) = (self.lo, self.hi);
+        let scaled = |value: f64| if hi > lo { (value - lo) / (hi - lo) } else { 0.5 };
         let edges = &mut self.nodes[node as usize];
         let mut best: Option<(usize, u32, f64)> = None;
         let mut total = 0u32;
@@ -95,7 +108,7 @@ impl Tree {
                 return (i, e as u32);
             }
             let n = f64::from(edge.playouts);
-            let score = edge.sum / n + exploration * (ln_total / n).sqrt();
+            let score = scaled(edge.sum / n) + exploration * (ln_total / n).sqrt();
             if best.is_none_or(|(_, _, b)| score > b) {
                 best = Some((i, e as u32, score));
             }

@@ -223,6 +223,10 @@ impl Searcher<'_> {
         let replay = self.play.replay.get_or_insert_with(Default::default);
         replay.tree.clear();
         replay.tree.add_node();
+        // Winning is worth 0 to 1; a `side_value` difference has no bound, and is read against
+        // the least and most its playouts have seen.
+        (replay.tree.lo, replay.tree.hi) =
+            if self.side_value.is_some() { (f64::INFINITY, f64::NEG_INFINITY) } else { (0.0, 1.0) };
         replay.who = who;
         replay.exploration = params.exploration;
         let place = mix(self.seed ^ mix(self.made));
@@ -234,6 +238,9 @@ impl Searcher<'_> {
             let seed = mix(place ^ u64::from(e.playouts));
             let value = self.playout(options[i], edge, seed, side, params.rounds)?;
             let replay = self.play.replay.get_or_insert_with(Default::default);
+            if self.side_value.is_some() {
+                replay.tree.widen(value);
+            }
             for &(node, edge) in &replay.path {
                 let e = &mut replay.tree.nodes[node as usize][edge as usize];
                 e.playouts += 1;
@@ -308,9 +315,8 @@ impl Searcher<'_> {
 pub(crate) const SIDE_VALUE: &str = "side_value";
 
 /// What the state is worth to `side` when the ruleset derives `side_value` (index `d`): the
-/// sum of it over the side's participants (standing or not), `own`, against its sum over
-/// everyone else, `others`, as 0.5 + 0.5 × (own − others) / (|own| + |others|), so between 0
-/// and 1 whatever the scale (0.5 when both are 0).
+/// sum of it over the side's participants (standing or not) less its sum over everyone else.
+/// Unbounded: a decision reads it against the least and most its playouts saw (`Tree::widen`).
 fn valued<S: Sink>(e: &mut Engine<'_, S>, side: u32, d: usize) -> Result<f64, RunError> {
     let Some(derived) = e.ruleset().derived.get(d) else { return Ok(0.5) };
     let (mut own, mut others) = (0i64, 0i64);
@@ -322,8 +328,7 @@ fn valued<S: Sink>(e: &mut Engine<'_, S>, side: u32, d: usize) -> Result<f64, Ru
             others = others.saturating_add(v);
         }
     }
-    let scale = own.unsigned_abs() as f64 + others.unsigned_abs() as f64;
-    Ok(if scale == 0.0 { 0.5 } else { 0.5 + 0.5 * (own as f64 - others as f64) / scale })
+    Ok(own as f64 - others as f64)
 }
 
 /// What the state is worth to `side`: 1 when only its side is standing, 0 when only others
@@ -469,13 +474,8 @@ impl<S: Sink> Engine<'_, S> {
         // Past a few steps either way the choice is between orders, not values: the candidates
         // are the extremes and the middle.
         let fill = |_: &mut Self, options: &mut Vec<Logged>| {
-            let mut by = vec![0, max, -max];
-            by.dedup();
-            options.extend(by.into_iter().filter(|b| b.abs() <= max).map(Logged::Adjust));
-            options.sort_by_key(|o| match o {
-                Logged::Adjust(b) => *b,
-                _ => 0,
-            });
+            // In order, so that a `max` of 0 leaves one option.
+            options.extend([-max, 0, max].map(Logged::Adjust));
             options.dedup();
             Ok(())
         };
