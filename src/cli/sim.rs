@@ -106,22 +106,22 @@ impl BatchArgs {
 }
 
 #[derive(Args)]
-struct OutputArgs {
+pub(super) struct OutputArgs {
     /// `text`: tables for a person; `json`: the document docs/simulation.md describes.
     #[arg(long, value_enum, default_value_t = SimFormat::Text)]
-    format: SimFormat,
+    pub(super) format: SimFormat,
     /// Also write a self-contained HTML page with the charts here.
     #[arg(long, value_name = "FILE")]
-    html: Option<PathBuf>,
+    pub(super) html: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum SimFormat {
+pub(super) enum SimFormat {
     Text,
     Json,
 }
 
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+pub(super) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let (k, n) = text.split_once('/').ok_or("write the shard as K/N, e.g. 2/4")?;
     let k: u64 = k.trim().parse().map_err(|_| format!("`{k}` is not a shard number"))?;
     let n: u64 = n.trim().parse().map_err(|_| format!("`{n}` is not a number of shards"))?;
@@ -133,7 +133,7 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 
 /// A progress bar on stderr when it is a terminal and not `--quiet`; otherwise one that draws
 /// nothing.
-fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
+pub(super) fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -144,12 +144,12 @@ fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn write_html(path: &Path, page: Result<String, String>) -> Outcome {
+pub(super) fn write_html(path: &Path, page: Result<String, String>) -> Outcome {
     let page = page.map_err(|e| super::cannot(format!("cannot draw the charts: {e}")))?;
     std::fs::write(path, page).map_err(|e| super::cannot(format!("cannot write `{}`: {e}", path.display())))
 }
 
-fn json<T: serde::Serialize>(value: &T) -> String {
+pub(super) fn json<T: serde::Serialize>(value: &T) -> String {
     // Plain data of strings, integers and finite floats: serializing cannot fail.
     serde_json::to_string_pretty(value).map(|s| s + "\n").unwrap_or_default()
 }
@@ -170,7 +170,7 @@ fn print_summary(s: &summary::Summary, output: &OutputArgs) -> Outcome {
     }
 }
 
-fn file_name(path: &Path) -> String {
+pub(super) fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
 }
 
@@ -248,16 +248,25 @@ fn skill_seats(
 }
 
 fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
-    let mut shards = Vec::new();
+    let (mut shards, mut sweeps) = (Vec::new(), Vec::new());
     for f in files {
         let text = super::read_input(f).map_err(|e| super::cannot(format!("cannot read `{}`: {e}", f.display())))?;
-        match serde_json::from_str::<shard::Shard>(&text) {
-            Ok(s) => shards.push(s),
+        match sim::sweep::shard::read(&text) {
+            Ok(sim::sweep::shard::AnyShard::Sim(s)) => shards.push(*s),
+            Ok(sim::sweep::shard::AnyShard::Sweep(s)) => sweeps.push(*s),
             Err(e) => {
                 eprintln!("error: `{}` is not a tempo shard: {e}", f.display());
                 return Err(Failure::Problems);
             }
         }
+    }
+    match (shards.is_empty(), sweeps.is_empty()) {
+        (true, false) => return super::sweep::merge(&sweeps, output),
+        (false, false) => {
+            eprintln!("error: these are shards of a sweep and of a `sim`: merge each batch's shards on its own");
+            return Err(Failure::Problems);
+        }
+        _ => {}
     }
     match shard::merge(&shards) {
         Ok((first, totals)) => {

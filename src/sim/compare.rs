@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// Sums of the paired differences of the counts A and B both have.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Paired {
     /// (place in A's layout, place in B's layout) of each count both have, in A's order.
     pub pairs: Vec<(usize, usize)>,
@@ -38,7 +38,7 @@ impl Paired {
         Paired { pairs, n: 0, sum: vec![0; n], sum_sq: vec![0; n] }
     }
 
-    fn add(&mut self, a: &[i64], b: &[i64]) {
+    pub(crate) fn add(&mut self, a: &[i64], b: &[i64]) {
         self.n += 1;
         for (k, (i, j)) in self.pairs.iter().enumerate() {
             let d = i128::from(a[*i]) - i128::from(b[*j]);
@@ -47,7 +47,7 @@ impl Paired {
         }
     }
 
-    fn merge(&mut self, other: &Paired) {
+    pub(crate) fn merge(&mut self, other: &Paired) {
         self.n += other.n;
         self.sum.iter_mut().zip(&other.sum).for_each(|(x, y)| *x += y);
         self.sum_sq.iter_mut().zip(&other.sum_sq).for_each(|(x, y)| *x += y);
@@ -151,15 +151,30 @@ pub struct Comparison {
 
 pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c: &Compared) -> Comparison {
     let (la, lb) = layouts;
+    Comparison {
+        format: summary::FORMAT,
+        seed,
+        runs: c.a.played,
+        paired: c.paired.n,
+        a: summary::summarise(names.0, seed, la, &c.a),
+        b: summary::summarise(names.1, seed, lb, &c.b),
+        differences: differences(layouts, (&c.a, &c.b), &c.paired),
+        controls: Vec::new(),
+    }
+}
+
+/// The differences of the counts both have and at least one of them ever counted, in A's order.
+pub(crate) fn differences(layouts: (&Layout, &Layout), totals: (&Totals, &Totals), p: &Paired) -> Vec<Difference> {
+    let (la, lb) = layouts;
+    let (ta, tb) = totals;
     let keys = la.keys();
     let mut differences = Vec::new();
-    let p = &c.paired;
     for (k, (i, j)) in p.pairs.iter().enumerate() {
-        if c.a.sum[*i] == 0 && c.b.sum[*j] == 0 {
+        if ta.sum[*i] == 0 && tb.sum[*j] == 0 {
             continue;
         }
-        let a = summary::estimate(la, &c.a, *i).value;
-        let b = summary::estimate(lb, &c.b, *j).value;
+        let a = summary::estimate(la, ta, *i).value;
+        let b = summary::estimate(lb, tb, *j).value;
         let difference = stats::mean(p.n, p.sum[k], p.sum_sq[k]);
         let (p_value, marked) = match la.kind(*i) {
             Kind::Indicator => {
@@ -173,16 +188,7 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
         };
         differences.push(Difference { metric: keys[*i].clone(), a, b, difference, p_value, marked });
     }
-    Comparison {
-        format: summary::FORMAT,
-        seed,
-        runs: c.a.played,
-        paired: p.n,
-        a: summary::summarise(names.0, seed, la, &c.a),
-        b: summary::summarise(names.1, seed, lb, &c.b),
-        differences,
-        controls: Vec::new(),
-    }
+    differences
 }
 
 /// The rows of the differences table: metric, A, B, A − B with its interval, the exact test's

@@ -254,7 +254,7 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
     Ok(out)
 }
 
-fn head(title: &str) -> String {
+pub(crate) fn head(title: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
@@ -690,7 +690,7 @@ fn histogram_svg(series: &[(&str, RGBColor, &[Bar])]) -> Result<Option<String>, 
 }
 
 /// An HTML table; every cell escaped. `marked` rows get the class `marked`.
-fn table(out: &mut String, header: &[&str], rows: &[Vec<String>], marked: Option<&[bool]>) {
+pub(crate) fn table(out: &mut String, header: &[&str], rows: &[Vec<String>], marked: Option<&[bool]>) {
     out.push_str("<table>\n<thead><tr>");
     for h in header {
         let _ = write!(out, "<th>{}</th>", escape(h));

@@ -4,7 +4,8 @@
 //! The pipeline: `layout` (where each count lives) → `tally` (a sink that counts one
 //! encounter) → `totals` (exact sums over runs; threads and shards merge them) → `summary`
 //! (estimates with intervals, as a table or JSON) and `compare` (two rulesets on the same seeds).
-//! `stats` holds the interval methods, `shard` the file a shard writes.
+//! `stats` holds the interval methods, `shard` the file a shard writes, `sweep` one scenario at
+//! every value of a number (or two) on the same seeds.
 //!
 //! Invariants: run i's seed depends only on the batch seed and i (`seed_of`); every sum is an
 //! integer, so how the runs are split between threads or machines never changes a byte.
@@ -16,6 +17,7 @@ pub mod shard;
 pub mod skill;
 pub mod stats;
 pub mod summary;
+pub mod sweep;
 pub mod tally;
 pub mod totals;
 

@@ -1,0 +1,189 @@
+//! Sweep: one scenario played at every value of one number (or every point of a grid of two),
+//! all on the same seeds, so that neighbouring points are paired run by run (common random
+//! numbers) and their difference is measured far more finely than two separate batches would
+//! allow (docs/simulation.md, "Sweeps").
+//!
+//! `flag` reads `--set NAME=LO..HI[:STEP]`; here each point is built (the scenario and ruleset
+//! with its numbers set, exactly as `--set` sets them) and played; `report` turns the totals into
+//! the report, `target` finds where an outcome's share crosses a target by bisection, `shard`
+//! writes and merges the totals of a slice of the runs, `html` draws the chart.
+
+pub mod flag;
+pub mod html;
+pub mod report;
+pub mod shard;
+pub mod target;
+
+use super::compare::Paired;
+use super::layout::Layout;
+use super::totals::Totals;
+use super::{blocks, on_threads, seed_of, Batch, Counter};
+use crate::ir::Ruleset;
+use crate::par::*;
+use crate::run::scenario::{self, Problem, Scenario, SetFlag};
+use crate::run::RunError;
+pub use flag::{parse_sweep_set, SweepSet, Swept};
+
+/// Most points a sweep plays (a grid counts every cell): beyond it, a step or `--target` says
+/// what is wanted at a cost one machine can pay.
+pub const MOST_POINTS: u64 = 10_000;
+
+/// One point of a sweep: the numbers set, and what they made of the ruleset and scenario.
+pub struct Point {
+    /// Each swept name with its value here, in the order the ranges were given.
+    pub set: Vec<(String, i64)>,
+    pub ruleset: Ruleset,
+    pub scenario: Scenario,
+    pub layout: Layout,
+}
+
+/// The ranges swept, over a ruleset and scenario with everything else already applied.
+pub struct Grid<'a> {
+    pub ruleset: &'a Ruleset,
+    pub scenario: &'a Scenario,
+    pub ranges: &'a [Swept],
+}
+
+/// Why a point could not be made: a name that is not there, or a scenario that does not fit.
+#[derive(Debug)]
+pub enum PointError {
+    Set(SetFlag, Box<Problem>),
+    Run(RunError),
+}
+
+impl<'a> Grid<'a> {
+    /// How many points the grid has (every combination of the ranges' values).
+    pub fn len(&self) -> u64 {
+        self.ranges.iter().map(Swept::len).fold(1u64, u64::saturating_mul)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values of point `k`, row-major: the last range varies fastest.
+    pub fn values(&self, k: u64) -> Vec<i64> {
+        let mut rest = k;
+        let mut out = vec![0; self.ranges.len()];
+        for (i, r) in self.ranges.iter().enumerate().rev() {
+            let n = r.len().max(1);
+            out[i] = r.value(rest % n);
+            rest /= n;
+        }
+        out
+    }
+
+    /// Point `k` of the grid: each range's value set as `--set NAME=VALUE` sets it.
+    pub fn point(&self, k: u64) -> Result<Point, PointError> {
+        self.point_at(&self.values(k))
+    }
+
+    /// The point with these values of the ranges (one per range, in order).
+    pub fn point_at(&self, values: &[i64]) -> Result<Point, PointError> {
+        let mut ruleset = self.ruleset.clone();
+        let mut scenario = self.scenario.clone();
+        let mut set = Vec::with_capacity(values.len());
+        for (r, v) in self.ranges.iter().zip(values) {
+            let flag = SetFlag { name: r.name.clone(), value: *v };
+            scenario::apply_set(&mut scenario, &mut ruleset, &flag).map_err(|p| PointError::Set(flag.clone(), Box::new(p)))?;
+            set.push((r.name.clone(), *v));
+        }
+        let layout = super::layout(&ruleset, &scenario).map_err(PointError::Run)?;
+        Ok(Point { set, ruleset, scenario, layout })
+    }
+}
+
+/// What a sweep adds up: each point's totals, and for each point paired with the one before it
+/// the paired differences between the two.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    pub totals: Vec<Totals>,
+    /// `paired[k]`: point k − 1 (A) against point k (B), where point k is paired.
+    pub paired: Vec<Option<Paired>>,
+}
+
+/// Plays every point on the batch's seeds, run i of every point with the same seed, on `jobs`
+/// threads. `paired[k]`: point k is paired with point k − 1 (false for the first of a row).
+pub fn play(
+    points: &[Point],
+    paired: &[bool],
+    batch: &Batch,
+    jobs: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Played, RunError> {
+    // Every point's scenario is checked once, before any thread starts.
+    for p in points {
+        Counter::new(&p.ruleset, &p.scenario, &p.layout)?;
+    }
+    let empty = || Played {
+        totals: points.iter().map(|p| Totals::new(&p.layout)).collect(),
+        paired: (0..points.len())
+            .map(|k| match (paired.get(k), k.checked_sub(1).and_then(|j| points.get(j))) {
+                (Some(true), Some(q)) => Some(Paired::new(&q.layout, &points[k].layout)),
+                _ => None,
+            })
+            .collect(),
+    };
+    let blocks = blocks(&batch.runs);
+    let work = || {
+        blocks
+            .par_iter()
+            .map_init(
+                || -> Option<Vec<Counter<'_>>> {
+                    points.iter().map(|p| Counter::new(&p.ruleset, &p.scenario, &p.layout).ok()).collect()
+                },
+                |counters, block| {
+                    let mut out = empty();
+                    if let Some(counters) = counters {
+                        for i in block.clone() {
+                            play_run(counters, seed_of(batch.seed, i), i, &mut out);
+                        }
+                    }
+                    progress((block.end - block.start).saturating_mul(points.len() as u64));
+                    out
+                },
+            )
+            .reduce(empty, |mut x, y| {
+                x.merge(&y);
+                x
+            })
+    };
+    Ok(on_threads(jobs, work))
+}
+
+/// Run i at every point, each tally added to its totals and paired with the point before it.
+fn play_run(counters: &mut [Counter<'_>], seed: u64, i: u64, out: &mut Played) {
+    let mut before: Option<&super::tally::Tally<'_>> = None;
+    for (k, counter) in counters.iter_mut().enumerate() {
+        match counter.play(seed) {
+            Ok(t) => {
+                out.totals[k].add(t);
+                if let (Some(a), Some(Some(p))) = (before, out.paired.get_mut(k)) {
+                    p.add(&a.values, &t.values);
+                }
+                before = Some(t);
+            }
+            Err(e) => {
+                out.totals[k].fail(i, seed, &e);
+                before = None;
+            }
+        }
+    }
+}
+
+impl Played {
+    pub fn merge(&mut self, other: &Played) {
+        self.totals.iter_mut().zip(&other.totals).for_each(|(a, b)| a.merge(b));
+        for (a, b) in self.paired.iter_mut().zip(&other.paired) {
+            if let (Some(a), Some(b)) = (a, b) {
+                a.merge(b);
+            }
+        }
+    }
+}
+
+/// Which points of a grid are paired with the one before them: all but the first of each row
+/// (`row` points long; the last range varies along a row).
+pub fn pairs_in_rows(points: usize, row: usize) -> Vec<bool> {
+    (0..points).map(|k| row != 0 && k % row != 0).collect()
+}

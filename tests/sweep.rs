@@ -1,0 +1,182 @@
+//! `tempo sweep`: every point is what `tempo sim --set` prints for it, on the same seeds; a
+//! target's bracket is confirmed by simulating its ends; shards merge to the whole, byte for
+//! byte; names that are not there are errors with suggestions.
+
+use serde_json::Value;
+use std::process::Command;
+
+const RULES: &str = "rulesets/frontiers.rules";
+const DUEL: &str = "tests/sweep/duel.ron";
+const HEROES: &str = "heroes left standing";
+
+fn tempo(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo")).args(args).env("NO_COLOR", "1").output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, stdout, stderr) = tempo(args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{stdout}"))
+}
+
+fn share(summary: &Value, outcome: &str) -> f64 {
+    let rows = summary["outcomes"].as_array().unwrap();
+    rows.iter().find(|o| o["outcome"] == outcome).unwrap()["share"]["value"].as_f64().unwrap()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tempo-sweep-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn every_point_is_what_sim_prints_with_that_set() {
+    let sweep = json(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=14..16", "--runs", "150", "--format", "json"]);
+    assert_eq!(sweep["scenario"], "duel.ron");
+    assert_eq!(sweep["parameters"], serde_json::json!(["Brute.hp_max"]));
+    let points = sweep["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    for (k, p) in points.iter().enumerate() {
+        let v = p["set"]["Brute.hp_max"].as_i64().unwrap();
+        assert_eq!(v, 14 + k as i64);
+        let set = format!("Brute.hp_max={v}");
+        let sim = json(&["sim", RULES, DUEL, "--set", &set, "--runs", "150", "--format", "json"]);
+        assert_eq!(p["summary"], sim, "point {set} differs from `tempo sim --set {set}`");
+        assert_eq!(p.get("change").is_some(), k > 0, "every point but the first is paired with the one before");
+    }
+}
+
+#[test]
+fn a_sweep_of_hp_is_monotone_and_its_target_bracket_holds_when_simulated() {
+    let runs = "400";
+    let sweep = json(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=11..20", "--runs", runs, "--format", "json"]);
+    let shares: Vec<f64> = sweep["points"].as_array().unwrap().iter().map(|p| share(&p["summary"], HEROES)).collect();
+    assert_eq!(shares.len(), 10);
+    assert!(shares.windows(2).all(|w| w[1] <= w[0]), "a sturdier Brute never helps the heroes: {shares:?}");
+    assert!(shares[0] > 0.9 && shares[9] < 0.7, "the range spans the target: {shares:?}");
+    // Where heroes win a lower share, the change from the point before is negative (B − A).
+    for p in &sweep["points"].as_array().unwrap()[1..] {
+        let d = p["change"]["differences"].as_array().unwrap();
+        if let Some(h) = d.iter().find(|d| d["metric"] == format!("outcome/{HEROES}")) {
+            assert!(h["difference"]["value"].as_f64().unwrap() <= 0.0, "B − A: {h}");
+        }
+    }
+
+    let target = format!("{HEROES}=0.7");
+    let found = json(&[
+        "sweep",
+        RULES,
+        DUEL,
+        "--set",
+        "Brute.hp_max=11..20",
+        "--runs",
+        runs,
+        "--target",
+        &target,
+        "--format",
+        "json",
+    ]);
+    let t = &found["target"];
+    assert_eq!(t["verdict"], "crossed");
+    assert_eq!(t["monotone"], true);
+    let between: Vec<i64> = t["between"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(between[1], between[0] + 1, "the bracket is two neighbouring values: {between:?}");
+    let played = found["points"].as_array().unwrap().len();
+    assert!(played < 10, "a bisection plays fewer points than the range has: {played}");
+    for (v, above) in [(between[0], true), (between[1], false)] {
+        let set = format!("Brute.hp_max={v}");
+        let sim = json(&["sim", RULES, DUEL, "--set", &set, "--runs", runs, "--format", "json"]);
+        assert_eq!(share(&sim, HEROES) >= 0.7, above, "{set}: {}", share(&sim, HEROES));
+    }
+
+    let (code, text, _) =
+        tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=30..40", "--runs", "50", "--target", &target]);
+    assert_eq!(code, 0);
+    assert!(text.contains("not reached in the range: the share is below it at both ends"), "{text}");
+}
+
+#[test]
+fn shards_of_a_sweep_merge_to_the_whole_byte_for_byte() {
+    let dir = temp_dir("shards");
+    for grid in
+        [&["--set", "Brute.hp_max=14..18:2"][..], &["--set", "Brute.hp_max=14..16", "--set", "Aria.damage=3..4"][..]]
+    {
+        let mut args = vec!["sweep", RULES, DUEL, "--runs", "90"];
+        args.extend_from_slice(grid);
+        let mut whole = args.clone();
+        whole.extend(["--format", "json"]);
+        let (_, whole, _) = tempo(&whole);
+        let mut files = Vec::new();
+        for k in 1..=3 {
+            let shard = format!("{k}/3");
+            let mut a = args.clone();
+            a.extend(["--shard", &shard]);
+            let (code, out, err) = tempo(&a);
+            assert_eq!(code, 0, "{err}");
+            let f = dir.join(format!("s{k}.json"));
+            std::fs::write(&f, out).unwrap();
+            files.push(f.to_str().unwrap().to_string());
+        }
+        let mut merge = vec!["sim", "merge", "--format", "json", &files[2], &files[0], &files[1]];
+        let (code, merged, err) = tempo(&merge);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(merged, whole, "merged shards differ from one machine's sweep");
+        merge.truncate(5);
+        let (code, _, err) = tempo(&merge);
+        assert_eq!(code, 1);
+        assert!(err.contains("no shard played runs"), "{err}");
+    }
+    let jobs = |j: &str| tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=14..16", "--runs", "130", "--jobs", j]).1;
+    assert_eq!(jobs("1"), jobs("2"), "--jobs never changes a byte");
+}
+
+#[test]
+fn names_that_are_not_there_are_errors_with_suggestions() {
+    let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_mx=10..12", "--runs", "5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean `hp_max`?"), "{err}");
+    let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--set", "Brut.hp_max=10..12", "--runs", "5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean `Brute`?"), "{err}");
+    let (code, _, err) =
+        tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=10..12", "--target", "heroes left standin=0.5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("did you mean `heroes left standing`?"), "{err}");
+    for (args, says) in [
+        (&["--set", "hp_max=1..3", "--set", "Brute.hp_max=4..5", "--set", "damage=1..2"][..], "a sweep takes one"),
+        (&["--set", "hp_max=5"][..], "give a range to sweep"),
+        (&["--set", "hp_max=1..3", "--set", "hp_max=5"][..], "give it once"),
+        (&["--set", "hp_max=1..20000"][..], "at most 10000"),
+        (&["--set", "hp_max=1..3", "--set", "damage=1..3", "--target", "x=0.5"][..], "one range"),
+        (&["--set", "hp_max=3..1"][..], "low end first"),
+    ] {
+        let mut a = vec!["sweep", RULES, DUEL, "--runs", "5"];
+        a.extend_from_slice(args);
+        let (code, _, err) = tempo(&a);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_html_page_draws_the_shares_or_the_grid() {
+    let dir = temp_dir("html");
+    for (sets, id) in [
+        (&["--set", "Brute.hp_max=14..16"][..], "chart-sweep"),
+        (&["--set", "Brute.hp_max=14..15", "--set", "Aria.damage=3..4"][..], "chart-grid"),
+    ] {
+        let page = dir.join(format!("{id}.html"));
+        let mut a = vec!["sweep", RULES, DUEL, "--runs", "20", "--html", page.to_str().unwrap()];
+        a.extend_from_slice(sets);
+        assert_eq!(tempo(&a).0, 0);
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.contains(&format!("<figure id=\"{id}\">")) && html.contains("<svg"), "{id}");
+        assert!(html.contains("<title>frontiers.rules, duel.ron: sweep of"), "the title names the scenario");
+    }
+}
