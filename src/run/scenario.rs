@@ -111,6 +111,10 @@ pub struct ParticipantSpec {
     #[serde(default)]
     pub position: i64,
     pub controller: Controller,
+    /// Its loadout: the only actions and reactions its controller is offered, by name. `None`
+    /// (the field left out): every one of the ruleset's; empty: none.
+    #[serde(default)]
+    pub actions: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -251,6 +255,9 @@ pub struct Resolved {
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     /// Per participant, its script and policy with every name resolved.
     pub controllers: Vec<Control>,
+    /// Per participant, its loadout: per action of the ruleset, whether it may use it; `None`
+    /// for every action (no `actions` written).
+    pub loadouts: Vec<Option<Vec<bool>>>,
     pub surprise: Option<u32>,
     /// `gm_answers`, checked: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
@@ -297,6 +304,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         pools: Vec::new(),
         conditions: Vec::new(),
         controllers: Vec::new(),
+        loadouts: Vec::new(),
         surprise: None,
         gm_answers: Vec::new(),
         answers: Vec::new(),
@@ -418,6 +426,22 @@ impl<'a> Resolver<'a> {
         out.conditions.push(conditions);
         let control = self.controller(&at(&here, [Seg::Field("controller")]), p);
         out.controllers.push(control);
+        let loadout = self.loadout(&here, p);
+        out.loadouts.push(loadout);
+    }
+
+    /// The actions `p` may use, per action of the ruleset, from its `actions`; `None` when it
+    /// names none (every action). Each name must be an action or reaction of the ruleset.
+    fn loadout(&mut self, here: &[Seg], p: &ParticipantSpec) -> Option<Vec<bool>> {
+        let names = p.actions.as_ref()?;
+        let mut has = vec![false; self.r.actions.len()];
+        for (j, name) in names.iter().enumerate() {
+            let found = find(self.r.actions.iter().map(|x| x.name.as_str()), name, "action");
+            if let Some(a) = self.found(&p.name, at(here, [Seg::Field("actions"), Seg::Index(j)]), found) {
+                has[a] = true;
+            }
+        }
+        Some(has)
     }
 
     fn position(&mut self, here: &[Seg], p: &ParticipantSpec) {

@@ -94,6 +94,7 @@ pub fn check(controls: &[ControlFlag], r: &Ruleset) -> Vec<Problem> {
             conditions: Vec::new(),
             position: 0,
             controller: Controller::Policy(c.policy.clone()),
+            actions: None,
         })
         .collect();
     let s = Scenario {
