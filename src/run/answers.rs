@@ -508,7 +508,7 @@ fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &m
             ir::PriorityStep::Gm => {}
         }
     }
-    for w in 0..world.n {
+    for &w in &world.seating {
         push(w, out);
     }
 }

@@ -51,6 +51,21 @@ pub struct Scenario {
     /// Things on the map or in hands, by the names of the ruleset's `object` kinds.
     #[serde(default)]
     pub objects: Vec<ObjectSpec>,
+    /// How the participants are seated: as written, or drawn anew for each run.
+    #[serde(default)]
+    pub seating: Seating,
+}
+
+/// The seating order: what the rules fall back on where they leave an order open (turns under
+/// `order table`, ties nothing breaks, the order within a side, ...).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Seating {
+    /// The order of `participants`.
+    #[default]
+    AsWritten,
+    /// Shuffled for each run, from the run's seed (its own stream: the dice are the same as
+    /// with `AsWritten`), so neither side is seated first by the file: a fair fight.
+    Random,
 }
 
 /// `(kind: "difficult", from: 2, to: 5)`: the places from `from` to `to` (both included; `to`
@@ -272,6 +287,7 @@ pub struct Resolved {
     pub outro: Option<Outro>,
     /// The rest taken after the encounter (`after.rest`), an index into the ruleset's rests.
     pub rest: Option<usize>,
+    pub seating: Seating,
 }
 
 /// The scenario's `outro`, resolved: an index into the ruleset's outros and the rounds more.
@@ -312,6 +328,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         objects: Vec::new(),
         outro: None,
         rest: None,
+        seating: s.seating,
     };
     if s.participants.is_empty() {
         check.problem(vec![Seg::Field("participants")], What::NoParticipants);

@@ -4,7 +4,7 @@
 
 use super::controller::Step;
 use super::costs::Costs;
-use super::scenario::{Policy, Resolved};
+use super::scenario::{Policy, Resolved, Seating};
 use super::shape::Shape;
 use crate::ir::validate::ChoiceSite;
 use crate::ir::{self, Ruleset};
@@ -42,6 +42,8 @@ pub struct Tables {
     /// action; `None` when nobody's is limited. Read at every plan, so resolved here, once.
     loadouts: Option<Box<[bool]>>,
     actions: usize,
+    /// How the participants are seated (a random seating is drawn and written at each run).
+    pub seating: Seating,
 }
 
 impl Tables {
@@ -64,6 +66,7 @@ impl Tables {
             per_round: r.pools.iter().map(per_round).collect(),
             loadouts: loadouts(r, setup),
             actions: r.actions.len(),
+            seating: setup.seating,
         }
     }
 

@@ -108,6 +108,7 @@ pub fn check(controls: &[ControlFlag], r: &Ruleset) -> Vec<Problem> {
         after: None,
         terrain: Vec::new(),
         objects: Vec::new(),
+        seating: Default::default(),
     };
     let Err(problems) = super::resolve(&s, r) else { return Vec::new() };
     problems
