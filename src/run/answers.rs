@@ -180,7 +180,7 @@ impl<S: Sink> Engine<'_, S> {
                     if self.tables.lacks(who, ra) {
                         let on = r.actions[ra.index()].on.as_ref();
                         if on.is_some_and(|on| self.world.may_answer(who, actor, victim, on)) {
-                            self.refuse_outside_loadout(who, ra);
+                            self.refuse_scripted_reaction(who, ra);
                         }
                         continue;
                     }
