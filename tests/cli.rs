@@ -944,3 +944,26 @@ fn why_takes_the_sets_and_controls_the_run_was_made_with() {
     let (code, _, _) = tempo(&[&["why"][..], &duel[..], &["--event", last.as_str()]].concat());
     assert_ne!(code, 0, "without them the event is not in the run");
 }
+
+#[test]
+fn seating_random_is_the_scenario_field_given_on_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("tempo-cli-seating-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let duel = "tests/seating/duel.ron";
+    let text = std::fs::read_to_string(duel).unwrap();
+    // The file without its `seating: Random`: seated as written.
+    let written = dir.join("duel.ron");
+    std::fs::write(&written, text.replace("  seating: Random,\n", "")).unwrap();
+    let written = written.to_string_lossy().into_owned();
+    let run = ["run", "rulesets/frontiers.rules", "--format", "jsonl", "--seed", "3"];
+    let drawn =
+        same_output(&[&run[..], &[duel]].concat(), &[&run[..], &[written.as_str(), "--seating", "random"]].concat());
+    assert!(drawn.lines().nth(1).is_some_and(|l| l.contains(r#""event":"seating""#)), "{drawn}");
+    // And back: `--seating as-written` is the file without the field, which draws nothing.
+    let plain = same_output(
+        &[&run[..], &[written.as_str()]].concat(),
+        &[&run[..], &[duel, "--seating", "as-written"]].concat(),
+    );
+    assert!(!plain.contains(r#""event":"seating""#), "{plain}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

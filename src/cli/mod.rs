@@ -170,7 +170,7 @@ pub fn control(
 }
 
 /// What an encounter is played under beyond its files, for `run`, `why`, `sim` and `compare`:
-/// its `--control`s and `--set`s.
+/// its `--control`s, `--set`s and `--seating`.
 #[derive(Args, Clone, Default)]
 pub struct Changes {
     /// Give WHO (a participant's name in the scenario, else a side's: all its participants) the
@@ -184,17 +184,34 @@ pub struct Changes {
     /// or `SIDE.STAT=VALUE` (in the scenario). Repeatable; a later one wins.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = tempo::run::scenario::parse_set)]
     pub set: Vec<tempo::run::scenario::SetFlag>,
+    /// Seat the participants in an order drawn anew for each run from its seed (`random`: the
+    /// way to a fair fight, where the rules leave who goes first to the seating), or as the
+    /// scenario writes them (`as-written`), in place of the scenario's `seating`.
+    #[arg(long, value_name = "HOW")]
+    pub seating: Option<SeatingArg>,
+}
+
+/// `--seating`: the scenario's `seating`, as the command line spells it.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeatingArg {
+    AsWritten,
+    Random,
 }
 
 impl Changes {
-    /// Every `--set`, then every `--control`, applied to the scenario and to the rulesets it is
-    /// played under; a name or policy that does not fit is printed as a problem.
+    /// Every `--set`, `--seating`, then every `--control`, applied to the scenario and to the
+    /// rulesets it is played under; a name or policy that does not fit is printed as a problem.
     pub fn apply(
         &self,
         scenario: &mut tempo::run::scenario::Scenario,
         rulesets: &mut [&mut tempo::ir::Ruleset],
     ) -> Outcome {
         set(scenario, &self.set, rulesets)?;
+        match self.seating {
+            Some(SeatingArg::AsWritten) => scenario.seating = tempo::run::scenario::Seating::AsWritten,
+            Some(SeatingArg::Random) => scenario.seating = tempo::run::scenario::Seating::Random,
+            None => {}
+        }
         let played: Vec<&tempo::ir::Ruleset> = rulesets.iter().map(|r| &**r).collect();
         control(scenario, &self.control, &played)
     }

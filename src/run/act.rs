@@ -108,6 +108,10 @@ impl<S: Sink> Engine<'_, S> {
         if !self.world.present[who] {
             return Ok(Err(reject("absent", "has left the encounter")));
         }
+        if self.tables.lacks(who, a) {
+            let (actor, action) = (&self.names.who[who], &self.names.action[a.index()]);
+            refuse!(self, "loadout", "{actor} has no `{action}` in its loadout");
+        }
         match (kind, as_reaction.is_some()) {
             (ActionKind::Reaction, false) => {
                 return Ok(Err(reject("not-now", "a reaction is used only when its event happens")))

@@ -177,6 +177,13 @@ impl<S: Sink> Engine<'_, S> {
                     if self.tables.shapes[ra.index()].needs.is_some_and(|c| !self.world.held.has(who, c)) {
                         continue;
                     }
+                    if self.tables.lacks(who, ra) {
+                        let on = r.actions[ra.index()].on.as_ref();
+                        if on.is_some_and(|on| self.world.may_answer(who, actor, victim, on)) {
+                            self.refuse_scripted_reaction(who, ra);
+                        }
+                        continue;
+                    }
                     if again && chain.iter().any(|&(w, a, _)| w == who && a == ra) {
                         continue;
                     }
@@ -501,7 +508,7 @@ fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &m
             ir::PriorityStep::Gm => {}
         }
     }
-    for w in 0..world.n {
+    for &w in &world.seating {
         push(w, out);
     }
 }

@@ -206,6 +206,10 @@ impl<S: Sink> Engine<'_, S> {
     /// Whether the policy passes an action over before trying any target.
     #[inline]
     fn passed_over(&mut self, who: usize, policy: Chosen, a: ir::ActionId, first_suffices: bool) -> bool {
+        // Outside its loadout: never offered.
+        if self.tables.lacks(who, a) {
+            return true;
+        }
         let r = self.ruleset();
         let i = a.index();
         // Policies do not wander: movement (costs per unit) is taken only to close in, and
@@ -537,6 +541,27 @@ impl<S: Sink> Engine<'_, S> {
             self.tell_reaction_options(who, offers, answer);
         }
         Ok(answer)
+    }
+
+    /// Refuses a `React` step of this round naming `ra`, a reaction outside `who`'s loadout,
+    /// when its event comes (the step is used), as the planner refuses an `Act` step naming an
+    /// action outside it. Without such a step, nothing: it is not offered.
+    pub(crate) fn refuse_scripted_reaction(&mut self, who: usize, ra: ir::ActionId) {
+        let round = self.clock.round;
+        let scripted = self.take_step(who, |s| {
+            matches!(*s, Step::React { round: r, reaction, .. } if r == round && reaction == ra).then_some(())
+        });
+        if scripted.is_some() {
+            self.refuse_outside_loadout(who, ra);
+        }
+    }
+
+    /// A `rejected` event: `a` is outside `who`'s loadout.
+    pub(crate) fn refuse_outside_loadout(&mut self, who: usize, a: ir::ActionId) {
+        let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
+        let reason = format!("{actor} has no `{action}` in its loadout");
+        let rule = self.ruleset().actions[a.index()].loc;
+        self.emit_by(Event::Rejected { actor, action, code: "loadout", reason: reason.into() }, Some(rule));
     }
 
     /// Which affordable reaction (if any) a policy other than `Search` declares.

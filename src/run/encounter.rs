@@ -258,6 +258,10 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Everything in the encounter happens, in the end, because it started.
         let started = self.emit(Event::EncounterStart { participants: names });
         self.caused_by(started);
+        if self.tables.seating == super::scenario::Seating::Random {
+            let order = self.world.seating.iter().map(|w| self.names.who[*w].clone()).collect();
+            self.emit(Event::Seating { order });
+        }
         self.starting_conditions()?;
         // Made at a phase's start, initiative is first made in round 1's phase; until then
         // the seating order stands.
@@ -322,7 +326,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             return Ok(format!("{reason}; outro {}", outro.name));
         }
         self.clock.table_rounds = true;
-        *self.world.order_mut() = (0..self.world.n).filter(|w| self.world.present[*w]).map(|w| vec![w]).collect();
+        let seated = self.world.seating.iter().filter(|w| self.world.present[**w]).map(|w| vec![*w]).collect();
+        *self.world.order_mut() = seated;
         for _ in 0..spec.rounds {
             self.clock.ended = None;
             self.clock.round += 1;

@@ -40,8 +40,11 @@ use super::trace::{Event, Record};
 use super::world::World;
 use crate::ir::Ruleset;
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{RngCore, SeedableRng};
 use std::rc::Rc;
+
+/// The stream of a run's seed that draws a random seating (the dice are stream 0).
+const SEATING_STREAM: u64 = 1;
 
 /// The sink, and what the engine adds to each event it takes.
 pub(crate) struct Out<S> {
@@ -151,6 +154,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.world.sides.copy_from_slice(&setup.sides);
         self.world.players.copy_from_slice(&setup.players);
         self.world.positions.copy_from_slice(&setup.positions);
+        if setup.seating == super::scenario::Seating::Random {
+            self.seat_at_random(seed);
+        }
         self.world.terrain.extend_from_slice(&setup.terrain);
         self.world.objects.extend(setup.objects.iter().map(|(name, kind, at, holders)| super::world::Object {
             name: name.as_str().into(),
@@ -290,6 +296,20 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         Ok(())
+    }
+
+    /// Draws the seating of this run from its seed, on a stream of its own: the dice (stream 0)
+    /// are those of the same seed seated as written, so a random seating changes the seating
+    /// alone, and a run seated as written draws nothing.
+    fn seat_at_random(&mut self, seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(SEATING_STREAM);
+        let mut seating: Vec<usize> = (0..self.world.n).collect();
+        for i in (1..seating.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            seating.swap(i, j);
+        }
+        self.world.seat_in(&seating);
     }
 
     /// Fills `fixed_max` and `fixed_min` once the stats are set.

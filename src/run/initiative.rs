@@ -43,7 +43,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     pub(crate) fn order_by_initiative(&mut self) -> Result<(), RunError> {
         let r = self.ruleset();
         let init = &r.initiative;
-        let present: Vec<usize> = (0..self.world.n).filter(|w| self.world.present[*w]).collect();
+        // In seating order: every order below keeps it among equals.
+        let present: Vec<usize> = self.world.seating.iter().copied().filter(|w| self.world.present[*w]).collect();
         let mut groups: Vec<Vec<usize>> = match init.order {
             ir::Order::Table => present.iter().map(|w| vec![*w]).collect(),
             ir::Order::BySide => {
@@ -124,8 +125,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         out
     }
 
-    /// Splits tied groups with the tie-breaks from index `k` on; unbroken ties act in the
-    /// scenario's order, except `simultaneous`, which keeps them together.
+    /// Splits tied groups (each in seating order) with the tie-breaks from index `k` on;
+    /// unbroken ties act in seating order, except `simultaneous`, which keeps them together.
     fn break_ties(&mut self, groups: Vec<Vec<usize>>, k: usize) -> Result<Vec<Vec<usize>>, RunError> {
         let r = self.ruleset();
         let mut out = Vec::new();
@@ -161,7 +162,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 ir::TieBreak::NonPlayersFirst => {
                     group.iter().map(|w| (i64::from(self.world.players[*w]), *w)).collect()
                 }
-                ir::TieBreak::Table => group.iter().map(|w| (*w as i64, *w)).collect(),
+                ir::TieBreak::Table => group.iter().map(|w| (self.world.seat[*w] as i64, *w)).collect(),
                 ir::TieBreak::Gm => {
                     let mut order = group.clone();
                     if self.tables.gm == super::scenario::Policy::Random {
@@ -180,7 +181,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             };
             let mut keyed = keyed;
-            keyed.sort_by_key(|(key, w)| (*key, *w));
+            let seat = &self.world.seat;
+            keyed.sort_by_key(|(key, w)| (*key, seat[*w]));
             let mut sub: Vec<Vec<usize>> = Vec::new();
             let mut last: Option<i64> = None;
             for (key, w) in keyed {
@@ -208,7 +210,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         for &w in &group {
             keyed.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
         }
-        keyed.sort_by_key(|(key, w)| (*key, *w));
+        let seat = &self.world.seat;
+        keyed.sort_by_key(|(key, w)| (*key, seat[*w]));
         let mut out = Vec::new();
         let mut at = 0;
         while at < keyed.len() {

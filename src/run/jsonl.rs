@@ -268,6 +268,8 @@ mod tests {
         events.extend([
             Event::EncounterStart { participants: vec![n.clone(), name("B")] },
             Event::EncounterStart { participants: vec![] },
+            Event::Seating { order: vec![name("B"), n.clone()] },
+            Event::Seating { order: vec![] },
             Event::Initiative {
                 order: vec![OrderEntry::One(n.clone()), OrderEntry::Together(vec![name("B"), n.clone()])],
                 values,
@@ -383,7 +385,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..25).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..26).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -470,6 +472,7 @@ mod tests {
             Event::Resolve { .. } => 22,
             Event::Decision { .. } => 23,
             Event::Object { .. } => 24,
+            Event::Seating { .. } => 25,
         }
     }
 }

@@ -51,6 +51,21 @@ pub struct Scenario {
     /// Things on the map or in hands, by the names of the ruleset's `object` kinds.
     #[serde(default)]
     pub objects: Vec<ObjectSpec>,
+    /// How the participants are seated: as written, or drawn anew for each run.
+    #[serde(default)]
+    pub seating: Seating,
+}
+
+/// The seating order: what the rules fall back on where they leave an order open (turns under
+/// `order table`, ties nothing breaks, the order within a side, ...).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Seating {
+    /// The order of `participants`.
+    #[default]
+    AsWritten,
+    /// Shuffled for each run, from the run's seed (its own stream: the dice are the same as
+    /// with `AsWritten`), so neither side is seated first by the file: a fair fight.
+    Random,
 }
 
 /// `(kind: "difficult", from: 2, to: 5)`: the places from `from` to `to` (both included; `to`
@@ -111,6 +126,10 @@ pub struct ParticipantSpec {
     #[serde(default)]
     pub position: i64,
     pub controller: Controller,
+    /// Its loadout: the only actions and reactions its controller is offered, by name. `None`
+    /// (the field left out): every one of the ruleset's; empty: none.
+    #[serde(default)]
+    pub actions: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -251,6 +270,9 @@ pub struct Resolved {
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     /// Per participant, its script and policy with every name resolved.
     pub controllers: Vec<Control>,
+    /// Per participant, its loadout: per action of the ruleset, whether it may use it; `None`
+    /// for every action (no `actions` written).
+    pub loadouts: Vec<Option<Vec<bool>>>,
     pub surprise: Option<u32>,
     /// `gm_answers`, checked: (question, option index).
     pub gm_answers: Vec<(String, usize)>,
@@ -265,6 +287,7 @@ pub struct Resolved {
     pub outro: Option<Outro>,
     /// The rest taken after the encounter (`after.rest`), an index into the ruleset's rests.
     pub rest: Option<usize>,
+    pub seating: Seating,
 }
 
 /// The scenario's `outro`, resolved: an index into the ruleset's outros and the rounds more.
@@ -297,6 +320,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         pools: Vec::new(),
         conditions: Vec::new(),
         controllers: Vec::new(),
+        loadouts: Vec::new(),
         surprise: None,
         gm_answers: Vec::new(),
         answers: Vec::new(),
@@ -304,6 +328,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         objects: Vec::new(),
         outro: None,
         rest: None,
+        seating: s.seating,
     };
     if s.participants.is_empty() {
         check.problem(vec![Seg::Field("participants")], What::NoParticipants);
@@ -418,6 +443,22 @@ impl<'a> Resolver<'a> {
         out.conditions.push(conditions);
         let control = self.controller(&at(&here, [Seg::Field("controller")]), p);
         out.controllers.push(control);
+        let loadout = self.loadout(&here, p);
+        out.loadouts.push(loadout);
+    }
+
+    /// The actions `p` may use, per action of the ruleset, from its `actions`; `None` when it
+    /// names none (every action). Each name must be an action or reaction of the ruleset.
+    fn loadout(&mut self, here: &[Seg], p: &ParticipantSpec) -> Option<Vec<bool>> {
+        let names = p.actions.as_ref()?;
+        let mut has = vec![false; self.r.actions.len()];
+        for (j, name) in names.iter().enumerate() {
+            let found = find(self.r.actions.iter().map(|x| x.name.as_str()), name, "action");
+            if let Some(a) = self.found(&p.name, at(here, [Seg::Field("actions"), Seg::Index(j)]), found) {
+                has[a] = true;
+            }
+        }
+        Some(has)
     }
 
     fn position(&mut self, here: &[Seg], p: &ParticipantSpec) {

@@ -4,7 +4,7 @@
 
 use super::controller::Step;
 use super::costs::Costs;
-use super::scenario::{Policy, Resolved};
+use super::scenario::{Policy, Resolved, Seating};
 use super::shape::Shape;
 use crate::ir::validate::ChoiceSite;
 use crate::ir::{self, Ruleset};
@@ -38,6 +38,12 @@ pub struct Tables {
     /// at a turn, round or phase timing), so what it does not pay for now it never will:
     /// `Greedy` counts what else its points could buy this round against a candidate.
     pub per_round: Vec<bool>,
+    /// Per participant and action (`who * actions + action`), whether its loadout has the
+    /// action; `None` when nobody's is limited. Read at every plan, so resolved here, once.
+    loadouts: Option<Box<[bool]>>,
+    actions: usize,
+    /// How the participants are seated (a random seating is drawn and written at each run).
+    pub seating: Seating,
 }
 
 impl Tables {
@@ -58,8 +64,29 @@ impl Tables {
             gm_answers: gm_answers(&sites, setup),
             script_answers: script_answers(&sites, setup),
             per_round: r.pools.iter().map(per_round).collect(),
+            loadouts: loadouts(r, setup),
+            actions: r.actions.len(),
+            seating: setup.seating,
         }
     }
+
+    /// Whether `who`'s loadout leaves out action `a`: its controller is never offered it.
+    #[inline]
+    pub fn lacks(&self, who: usize, a: ir::ActionId) -> bool {
+        match &self.loadouts {
+            None => false,
+            Some(has) => has.get(who * self.actions + a.index()).is_some_and(|h| !h),
+        }
+    }
+}
+
+/// The scenario's loadouts, flat (`Tables::loadouts`); `None` when nobody names one.
+fn loadouts(r: &Ruleset, setup: &Resolved) -> Option<Box<[bool]>> {
+    if setup.loadouts.iter().all(Option::is_none) {
+        return None;
+    }
+    let every = vec![true; r.actions.len()];
+    Some(setup.loadouts.iter().flat_map(|l| l.as_deref().unwrap_or(&every).iter().copied()).collect())
 }
 
 /// Whether a pool's points last a turn or a round at most: some unguarded step refreshes

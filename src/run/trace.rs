@@ -141,6 +141,7 @@ impl Event {
         !matches!(
             self,
             Event::EncounterStart { .. }
+                | Event::Seating { .. }
                 | Event::Initiative { .. }
                 | Event::RoundStart {}
                 | Event::RoundEnd {}
@@ -184,6 +185,11 @@ pub enum OrderEntry {
 pub enum Event {
     EncounterStart {
         participants: Vec<Name>,
+    },
+    /// The seating drawn for this run (`seating: Random`), first seat first; written right
+    /// after `encounter_start`, and only when drawn.
+    Seating {
+        order: Vec<Name>,
     },
     Initiative {
         order: Vec<OrderEntry>,
@@ -470,6 +476,10 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::EncounterStart { participants } => {
             let names: Vec<&str> = participants.iter().map(|p| &**p).collect();
             format!("Encounter starts: {}.", names.join(", "))
+        }
+        Event::Seating { order } => {
+            let names: Vec<&str> = order.iter().map(|p| &**p).collect();
+            format!("Seated at random: {}.", names.join(", "))
         }
         Event::Initiative { order, values } => {
             let names: Vec<String> = order

@@ -387,7 +387,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
                     let name = self.names.who[who].clone();
-                    if r.initiative.allow.ready {
+                    if r.initiative.allow.ready && self.tables.lacks(who, ready.action) {
+                        // Waiting for an action it does not have would wait for nothing.
+                        self.refuse_outside_loadout(who, ready.action);
+                    } else if r.initiative.allow.ready {
                         let action = self.names.action[ready.action.index()].clone();
                         let question = self.names.intern("ready");
                         let rule = Some(r.actions[ready.action.index()].loc);

@@ -85,6 +85,10 @@ pub(crate) struct World<'r> {
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects, in the scenario's order.
     pub objects: Vec<Object>,
+    /// The participants in seating order (the scenario's, unless `seating: Random` drew
+    /// another), and each one's place in it: the order the rules fall back on.
+    pub seating: Vec<usize>,
+    pub seat: Vec<usize>,
 }
 
 impl<'r> World<'r> {
@@ -113,6 +117,22 @@ impl<'r> World<'r> {
         self.ordered_values.clear();
         self.terrain.clear();
         self.objects.clear();
+        self.seating.clear();
+        self.seating.extend(0..n);
+        self.seat.clear();
+        self.seat.extend(0..n);
+    }
+
+    /// Seats the participants in `seating` (each once) from now on.
+    pub fn seat_in(&mut self, seating: &[usize]) {
+        self.seating.clear();
+        self.seating.extend_from_slice(seating);
+        for (place, &who) in seating.iter().enumerate() {
+            if let Some(s) = self.seat.get_mut(who) {
+                *s = place;
+            }
+        }
+        self.order_version += 1;
     }
 
     /// Becomes a copy of `other`, in the allocations it has (none made once they are as large).
@@ -140,6 +160,8 @@ impl<'r> World<'r> {
             ordered_values,
             terrain,
             objects,
+            seating,
+            seat,
         } = other;
         self.n = *n;
         self.n_stats = *n_stats;
@@ -164,6 +186,8 @@ impl<'r> World<'r> {
         self.ordered_values.clone_from(ordered_values);
         self.terrain.clone_from(terrain);
         self.objects.clone_from(objects);
+        self.seating.clone_from(seating);
+        self.seat.clone_from(seat);
     }
 
     pub fn order(&self) -> &Vec<Vec<usize>> {
@@ -426,7 +450,8 @@ impl<'r> World<'r> {
         moved
     }
 
-    /// Everyone present in initiative order, then anyone present the order does not name.
+    /// Everyone present in initiative order, then anyone present the order does not name, in
+    /// seating order.
     /// `seen` is a reused buffer.
     pub fn in_order(&self, out: &mut Vec<usize>, seen: &mut Vec<bool>) {
         seen.clear();
@@ -445,7 +470,7 @@ impl<'r> World<'r> {
                 visit(w);
             }
         }
-        for w in 0..self.n {
+        for &w in &self.seating {
             visit(w);
         }
     }

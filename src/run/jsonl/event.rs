@@ -13,6 +13,11 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             key(out, "participants");
             list(out, participants);
         }
+        Event::Seating { order } => {
+            tag(out, "seating");
+            key(out, "order");
+            list(out, order);
+        }
         Event::Initiative { order, values } => initiative_event(out, order, values),
         // The events of every turn are written with the text between two values as one
         // literal (the tag, the next key and the quotes around a name): a third of the copies

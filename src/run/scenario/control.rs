@@ -94,6 +94,7 @@ pub fn check(controls: &[ControlFlag], r: &Ruleset) -> Vec<Problem> {
             conditions: Vec::new(),
             position: 0,
             controller: Controller::Policy(c.policy.clone()),
+            actions: None,
         })
         .collect();
     let s = Scenario {
@@ -107,6 +108,7 @@ pub fn check(controls: &[ControlFlag], r: &Ruleset) -> Vec<Problem> {
         after: None,
         terrain: Vec::new(),
         objects: Vec::new(),
+        seating: Default::default(),
     };
     let Err(problems) = super::resolve(&s, r) else { return Vec::new() };
     problems
