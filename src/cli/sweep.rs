@@ -35,6 +35,10 @@ pub struct SweepArgs {
     /// every point (as `tempo sim --control`).
     #[arg(long = "control", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
     control: Vec<tempo::run::scenario::ControlFlag>,
+    /// Seat the participants in an order drawn anew for each run (`random`), or as the scenario
+    /// writes them (`as-written`), in place of the scenario's `seating` (as `tempo sim --seating`).
+    #[arg(long, value_name = "HOW")]
+    seating: Option<super::SeatingArg>,
     /// `OUTCOME=SHARE` (`"heroes left standing=0.5"`, or `=50%`): find, by bisection over the one
     /// range, the two neighbouring values between which the outcome's share crosses SHARE,
     /// playing only the points that needs. Says so when the share does not cross it in the range,
@@ -105,7 +109,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     let (ranges, fixed) = split(&args.set)?;
     let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
-    let changes = super::Changes { control: args.control.clone(), set: fixed.clone() };
+    let changes = super::Changes { control: args.control.clone(), set: fixed.clone(), seating: args.seating };
     changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let grid = Grid { ruleset: &ruleset, scenario: &scenario, ranges: &ranges };
     let n = grid.len();
