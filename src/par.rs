@@ -15,11 +15,14 @@ mod sequential {
     /// with an identity) is never taken for `Iterator::reduce`.
     pub(crate) struct Seq<I>(I);
 
+    // Test files are the only caller of `par_iter`: without `fs`, it is left out.
+    #[cfg(feature = "fs")]
     pub(crate) trait IntoParallelRefIterator<'a> {
         type Iter;
         fn par_iter(&'a self) -> Seq<Self::Iter>;
     }
 
+    #[cfg(feature = "fs")]
     impl<'a, T: 'a> IntoParallelRefIterator<'a> for [T] {
         type Iter = std::slice::Iter<'a, T>;
         fn par_iter(&'a self) -> Seq<Self::Iter> {
@@ -27,13 +30,12 @@ mod sequential {
         }
     }
 
-    // Test files are the only caller of what follows: without `fs`, it is left out.
-    #[cfg(feature = "fs")]
     pub(crate) trait IntoParallelIterator {
         type Iter;
         fn into_par_iter(self) -> Seq<Self::Iter>;
     }
 
+    // Test files are the only caller of this one: without `fs`, it is left out.
     #[cfg(feature = "fs")]
     impl<T> IntoParallelIterator for Vec<T> {
         type Iter = std::vec::IntoIter<T>;
@@ -42,11 +44,22 @@ mod sequential {
         }
     }
 
-    #[cfg(feature = "fs")]
+    /// A batch's blocks are a range of numbers, made one at a time.
+    impl IntoParallelIterator for std::ops::Range<u64> {
+        type Iter = std::ops::Range<u64>;
+        fn into_par_iter(self) -> Seq<Self::Iter> {
+            Seq(self)
+        }
+    }
+
     impl<I: Iterator> Seq<I> {
         pub(crate) fn map<B, F: FnMut(I::Item) -> B>(self, f: F) -> Seq<std::iter::Map<I, F>> {
             Seq(self.0.map(f))
         }
+    }
+
+    #[cfg(feature = "fs")]
+    impl<I: Iterator> Seq<I> {
 
         pub(crate) fn zip<J: Iterator>(self, other: Seq<J>) -> Seq<std::iter::Zip<I, J>> {
             Seq(self.0.zip(other.0))

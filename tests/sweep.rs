@@ -180,3 +180,35 @@ fn the_html_page_draws_the_shares_or_the_grid() {
         assert!(html.contains("<title>frontiers.rules, duel.ron: sweep of"), "the title names the scenario");
     }
 }
+
+/// Issue 33, item 6: every batch is made as it is played, so `--runs 10^12` runs (for ever) in
+/// flat memory instead of aborting on an allocation of every block up front.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_trillion_runs_start_in_flat_memory() {
+    let trillion = "1000000000000";
+    for args in [
+        &["sim", RULES, DUEL, "--runs", trillion, "--jobs", "1"][..],
+        &["compare", RULES, RULES, DUEL, "--runs", trillion, "--jobs", "1"][..],
+        &["sweep", RULES, DUEL, "--set", "Brute.hp_max=14..15", "--runs", trillion, "--jobs", "1"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+        let still = child.try_wait().unwrap().is_none();
+        let _ = child.kill();
+        let _ = child.wait();
+        let rss_kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap_or(u64::MAX);
+        assert!(still, "{args:?} ended (aborted?) within 2 s");
+        assert!(rss_kb < 300_000, "{args:?} holds {rss_kb} kB after 2 s");
+    }
+}

@@ -8,6 +8,7 @@ use super::summary::{self, Summary};
 use super::totals::Totals;
 use super::{seed_of, Batch, Counter};
 use crate::ir::Ruleset;
+#[cfg(feature = "parallel")]
 use crate::par::*;
 use crate::run::scenario::Scenario;
 use crate::run::RunError;
@@ -75,10 +76,8 @@ pub fn compare(
     Counter::new(ra, s, la)?;
     Counter::new(rb, s, lb)?;
     let empty = || Compared { a: Totals::new(la), b: Totals::new(lb), paired: Paired::new(la, lb) };
-    let blocks = super::blocks(&batch.runs);
     let work = || {
-        blocks
-            .par_iter()
+        super::blocks(&batch.runs)
             .map_init(
                 || (Counter::new(ra, s, la).ok(), Counter::new(rb, s, lb).ok()),
                 |counters, block| {

@@ -143,10 +143,8 @@ pub fn simulate_counting(
 ) -> Result<Totals, RunError> {
     // The scenario is checked once, before any thread starts.
     Counter::counting(r, s, layout, options)?;
-    let blocks = blocks(&batch.runs);
     let work = || {
-        blocks
-            .par_iter()
+        blocks(&batch.runs)
             .map_init(
                 || Counter::counting(r, s, layout, options).ok(),
                 |counter, block| {
@@ -185,15 +183,29 @@ fn on_threads<T>(_jobs: Option<usize>, work: impl FnOnce() -> T) -> T {
     work()
 }
 
-fn blocks(runs: &Range<u64>) -> Vec<Range<u64>> {
-    let mut out = Vec::new();
-    let mut at = runs.start;
-    while at < runs.end {
-        let end = at.saturating_add(BLOCK).min(runs.end);
-        out.push(at..end);
-        at = end;
-    }
-    out
+/// The blocks of a batch's runs, made as they are taken: a batch of 10^12 runs holds no more
+/// memory than one of 10^3 (issue 33).
+#[cfg(feature = "parallel")]
+fn blocks(runs: &Range<u64>) -> impl ParallelIterator<Item = Range<u64>> + use<> {
+    let (start, end, count) = block_span(runs);
+    (0..count).into_par_iter().map(move |b| block(start, end, b))
+}
+
+/// Without threads, the same blocks in order.
+#[cfg(not(feature = "parallel"))]
+fn blocks(runs: &Range<u64>) -> crate::par::Seq<impl Iterator<Item = Range<u64>> + use<>> {
+    let (start, end, count) = block_span(runs);
+    (0..count).into_par_iter().map(move |b| block(start, end, b))
+}
+
+fn block_span(runs: &Range<u64>) -> (u64, u64, u64) {
+    let (start, end) = (runs.start, runs.end.max(runs.start));
+    (start, end, (end - start).div_ceil(BLOCK))
+}
+
+fn block(start: u64, end: u64, b: u64) -> Range<u64> {
+    let at = start + b * BLOCK;
+    at..at.saturating_add(BLOCK).min(end)
 }
 
 #[cfg(test)]

@@ -17,8 +17,9 @@ pub mod target;
 use super::compare::Paired;
 use super::layout::Layout;
 use super::totals::Totals;
-use super::{blocks, on_threads, seed_of, Batch, Counter};
+use super::{on_threads, seed_of, Batch, Counter};
 use crate::ir::Ruleset;
+#[cfg(feature = "parallel")]
 use crate::par::*;
 use crate::run::scenario::{self, Problem, Scenario, SetFlag};
 use crate::run::RunError;
@@ -124,10 +125,8 @@ pub fn play(
             })
             .collect(),
     };
-    let blocks = blocks(&batch.runs);
     let work = || {
-        blocks
-            .par_iter()
+        super::blocks(&batch.runs)
             .map_init(
                 || -> Option<Vec<Counter<'_>>> {
                     points.iter().map(|p| Counter::new(&p.ruleset, &p.scenario, &p.layout).ok()).collect()
