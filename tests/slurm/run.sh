@@ -9,7 +9,8 @@
 # Needs root (re-runs itself with sudo otherwise). Stops the daemons it started on exit.
 # Environment: TEMPO_BIN (the tempo binary; default: the debug build, built if missing),
 # TEMPO_SLURM_RUNS (runs per batch, default 1600), TEMPO_SLURM_TIMEOUT (seconds a part may take
-# on the cluster, default 300), TEMPO_SLURM_KEEP=1 keeps the temporary folder.
+# on the cluster, default 300), TEMPO_SLURM_KEEP=1 keeps the temporary folder, TEMPO_SLURM_PORT
+# (slurmctld's port, slurmd's is the next; default 6817).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -18,7 +19,7 @@ runs=${TEMPO_SLURM_RUNS:-1600}
 timeout_s=${TEMPO_SLURM_TIMEOUT:-300}
 
 if [ "$(id -u)" -ne 0 ]; then
-  exec sudo --preserve-env=TEMPO_BIN,TEMPO_SLURM_RUNS,TEMPO_SLURM_TIMEOUT,TEMPO_SLURM_KEEP,CARGO_TARGET_DIR,PATH \
+  exec sudo --preserve-env=TEMPO_BIN,TEMPO_SLURM_RUNS,TEMPO_SLURM_TIMEOUT,TEMPO_SLURM_KEEP,TEMPO_SLURM_PORT,CARGO_TARGET_DIR,PATH \
     bash "$0" "$@"
 fi
 
@@ -107,9 +108,10 @@ start_munge() {
 
 # A one-node cluster on this host: its CPUs and memory as slurmd sees them, no cgroups (they need
 # not work in a container), the state and logs in $work.
+host=$(hostname -s)
+
 write_config() {
-  local host node
-  host=$(hostname -s)
+  local node
   node=$(slurmd -C | head -n 1 | sed "s/^NodeName=[^ ]*/NodeName=$host/")
   cat >"$work/slurm.conf" <<EOF
 ClusterName=tempo-test
@@ -150,7 +152,7 @@ start_cluster() {
   export SLURM_CONF=$work/slurm.conf
   slurmctld -D -c -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
   ctld_pid=$!
-  slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+  slurmd -D -N "$host" -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
   slurmd_pid=$!
   local state=""
   for _ in $(seq 120); do
