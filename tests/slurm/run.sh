@@ -19,6 +19,10 @@ runs=${TEMPO_SLURM_RUNS:-1600}
 timeout_s=${TEMPO_SLURM_TIMEOUT:-300}
 
 if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "tests/slurm/run.sh: needs root (to install Slurm and start its daemons) or sudo" >&2
+    exit 1
+  fi
   exec sudo --preserve-env=TEMPO_BIN,TEMPO_SLURM_RUNS,TEMPO_SLURM_TIMEOUT,TEMPO_SLURM_KEEP,TEMPO_SLURM_PORT,CARGO_TARGET_DIR,PATH \
     bash "$0" "$@"
 fi
