@@ -194,9 +194,18 @@ fn sim_output_is_the_same_whatever_the_jobs() {
 fn four_shards_merge_byte_for_byte_into_one_run() {
     let dir = std::env::temp_dir().join(format!("tempo-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let args = ["--runs", "203", "--seed", "11"];
+    // What the batch was played under travels in the shards: the merge names it as one run does.
+    let args = ["--runs", "203", "--seed", "11", "--set", "Kestrel.melee=70", "--control", "bandits=Greedy"];
     let (code, whole, err) = tempo(&[&SIM[..], &args, &["--format", "json"]].concat());
     assert_eq!(code, 0, "{err}");
+    assert!(whole.contains("\"scenario\": \"cheatsheet-skirmish.ron\""), "{whole}");
+    assert!(whole.contains("\"sets\": [\n    \"Kestrel.melee=70\"\n  ]"), "{whole}");
+    let (_, whole_text, _) = tempo(&[&SIM[..], &args].concat());
+    assert!(
+        whole_text.starts_with("cheatsheet.rules, cheatsheet-skirmish.ron: 203 encounters (seed 11)"),
+        "{whole_text}"
+    );
+    assert!(whole_text.contains("\nset: Kestrel.melee=70; control: bandits=Greedy\n"), "{whole_text}");
     let mut files = Vec::new();
     for k in 1..=4 {
         let shard = format!("{k}/4");
@@ -214,6 +223,9 @@ fn four_shards_merge_byte_for_byte_into_one_run() {
     let (code, merged, err) = merge(&files);
     assert_eq!(code, 0, "{err}");
     assert_eq!(merged, whole, "the merge of 4 shards differs from one run of all seeds");
+    let mut argv = vec!["sim", "merge"];
+    argv.extend(files.iter().map(String::as_str));
+    assert_eq!(tempo(&argv).1, whole_text, "the merge's text differs from one run's");
     // Three of four: refused, and the missing runs named.
     let (code, _, err) = merge(&files[..3]);
     assert_eq!(code, 1);
@@ -238,7 +250,10 @@ fn compare_lists_the_problems_of_each_ruleset() {
         "300",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("A = frontiers.rules, B = frontiers-two-ap.rules: 300 encounters"), "{stdout}");
+    assert!(
+        stdout.contains("A = frontiers.rules, B = frontiers-two-ap.rules, frontiers-duel.ron: 300 encounters"),
+        "{stdout}"
+    );
     assert!(stdout.contains("pool/Aria/ap/lost"), "{stdout}");
 }
 
@@ -666,7 +681,7 @@ fn control_names_a_side_and_headers_say_so() {
         "monsters=Passive",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Played with --control monsters=Passive"), "{stdout}");
+    assert!(stdout.contains("\ncontrol: monsters=Passive\n"), "{stdout}");
     // A Brute that never acts loses every encounter under both rulesets.
     let (code, stdout, _) = tempo(&[
         "sim",
@@ -680,7 +695,7 @@ fn control_names_a_side_and_headers_say_so() {
         "heroes=Aggressive",
     ]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("Played with --control monsters=Passive, --control heroes=Aggressive"), "{stdout}");
+    assert!(stdout.contains("\ncontrol: monsters=Passive, heroes=Aggressive\n"), "{stdout}");
     assert!(stdout.contains("heroes left standing   50"), "{stdout}");
 }
 
@@ -905,11 +920,16 @@ fn set_is_byte_identical_to_editing_the_file() {
     let edited_rules = dir.join("frontiers.rules");
     std::fs::write(&edited_rules, rules.replacen("stat hp_max = 10\n", "stat hp_max = 12\n", 1)).unwrap();
     let edited_rules = edited_rules.to_string_lossy().into_owned();
+    // The summary names what was set (`sets`); the rest is the same.
     let sim = ["sim", "--runs", "200", "--format", "json", "--quiet"];
-    same_output(
-        &[&sim[..], &[edited_rules.as_str(), duel]].concat(),
-        &[&sim[..], &["rulesets/frontiers.rules", duel, "--set", "hp_max=12"]].concat(),
-    );
+    let (code, edited, err) = tempo(&[&sim[..], &[edited_rules.as_str(), duel]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, set, err) = tempo(&[&sim[..], &["rulesets/frontiers.rules", duel, "--set", "hp_max=12"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let mut set: serde_json::Value = serde_json::from_str(&set).unwrap();
+    let sets = set.as_object_mut().unwrap().remove("sets");
+    assert_eq!(sets, Some(serde_json::json!(["hp_max=12"])));
+    assert_eq!(set, serde_json::from_str::<serde_json::Value>(&edited).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

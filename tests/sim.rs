@@ -36,7 +36,7 @@ fn totals(r: &Ruleset, s: &Scenario, seed: u64, runs: std::ops::Range<u64>, jobs
 
 fn summary_of(r: &Ruleset, s: &Scenario, seed: u64, runs: u64, jobs: usize) -> Summary {
     let (layout, t) = totals(r, s, seed, 0..runs, jobs);
-    summary::summarise("t.rules", seed, &layout, &t)
+    summary::summarise("t.rules", seed, &layout, &t).measured("t.ron", &[], &[])
 }
 
 fn json(s: &Summary) -> String {
@@ -67,6 +67,7 @@ fn four_shards_merge_into_exactly_the_whole() {
                 format: shard::FORMAT,
                 tempo: "test".into(),
                 ruleset: "t.rules".into(),
+                scenario: "t.ron".into(),
                 fingerprint: shard::fingerprint(&["same"]),
                 seed: 9,
                 runs,
@@ -74,6 +75,7 @@ fn four_shards_merge_into_exactly_the_whole() {
                 to: range.end,
                 layout,
                 totals: t,
+                sets: Vec::new(),
                 controls: Vec::new(),
             }
         })

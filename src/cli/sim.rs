@@ -98,13 +98,6 @@ struct BatchArgs {
     changes: super::Changes,
 }
 
-impl BatchArgs {
-    /// Each `--control` as given, for the summary's header.
-    fn controls(&self) -> Vec<String> {
-        self.changes.control.iter().map(tempo::run::scenario::ControlFlag::text).collect()
-    }
-}
-
 #[derive(Args)]
 struct OutputArgs {
     /// `text`: tables for a person; `json`: the document docs/simulation.md describes.
@@ -200,6 +193,8 @@ pub fn sim(args: SimArgs) -> Outcome {
     let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
         .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
     let name = file_name(rules_path);
+    let scenario_name = file_name(scenario_path);
+    let (sets, controls) = args.batch.changes.texts();
     if args.shard.is_some() {
         bar.finish_and_clear();
         let ir = ruleset.to_ron().unwrap_or_default();
@@ -207,6 +202,7 @@ pub fn sim(args: SimArgs) -> Outcome {
             format: shard::FORMAT,
             tempo: env!("CARGO_PKG_VERSION").to_string(),
             ruleset: name,
+            scenario: scenario_name,
             fingerprint: shard::fingerprint(&[&ir, &format!("{scenario:?}")]),
             seed,
             runs: args.batch.runs,
@@ -214,12 +210,12 @@ pub fn sim(args: SimArgs) -> Outcome {
             to: runs.end,
             layout,
             totals,
-            controls: args.batch.controls(),
+            sets,
+            controls,
         };
         return super::write_stdout("the summary", &json(&shard));
     }
-    let mut s = summary::summarise(&name, seed, &layout, &totals);
-    s.controls = args.batch.controls();
+    let mut s = summary::summarise(&name, seed, &layout, &totals).measured(&scenario_name, &sets, &controls);
     if !seats.is_empty() {
         let skill = sim::skill::play(&ruleset, &scenario, &seats, &batch, jobs, &progress)
             .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
@@ -261,8 +257,11 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     }
     match shard::merge(&shards) {
         Ok((first, totals)) => {
-            let mut s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals);
-            s.controls = first.controls;
+            let s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals).measured(
+                &first.scenario,
+                &first.sets,
+                &first.controls,
+            );
             print_summary(&s, output)
         }
         Err(problems) => {
@@ -303,8 +302,12 @@ pub fn compare(args: CompareArgs) -> Outcome {
         .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
     let names = (file_name(&args.rules_a), file_name(&args.rules_b));
-    let mut c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
-    c.controls = args.batch.controls();
+    let (sets, controls) = args.batch.changes.texts();
+    let c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared).measured(
+        &file_name(&args.scenario),
+        &sets,
+        &controls,
+    );
     if let Some(path) = &args.output.html {
         write_html(path, sim::html::compare_page(&c))?;
     }

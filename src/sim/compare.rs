@@ -135,6 +135,9 @@ pub struct Difference {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     pub format: u32,
+    /// The scenario's file name (A's when two scenarios are compared).
+    #[serde(default)]
+    pub scenario: String,
     pub seed: u64,
     pub runs: u64,
     /// Pairs in which both runs finished (the differences are over these).
@@ -143,6 +146,9 @@ pub struct Comparison {
     pub b: Summary,
     /// Counts both rulesets have and at least one of them ever counted, in A's order.
     pub differences: Vec<Difference>,
+    /// Each `--set` both were played under, as given (left out when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
     /// Each `--control` both were played under, as given (none: the scenario's own
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -175,13 +181,28 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
     }
     Comparison {
         format: summary::FORMAT,
+        scenario: String::new(),
         seed,
         runs: c.a.played,
         paired: p.n,
         a: summary::summarise(names.0, seed, la, &c.a),
         b: summary::summarise(names.1, seed, lb, &c.b),
         differences,
+        sets: Vec::new(),
         controls: Vec::new(),
+    }
+}
+
+impl Comparison {
+    /// Names what was measured, here and in both summaries: the scenario's file name, each
+    /// `--set` and each `--control` as given.
+    pub fn measured(mut self, scenario: &str, sets: &[String], controls: &[String]) -> Comparison {
+        self.scenario = scenario.to_string();
+        self.sets = sets.to_vec();
+        self.controls = controls.to_vec();
+        self.a = self.a.measured(scenario, sets, controls);
+        self.b = self.b.measured(scenario, sets, controls);
+        self
     }
 }
 
@@ -208,10 +229,10 @@ pub fn to_text(c: &Comparison) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "A = {}, B = {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
-        c.a.ruleset, c.b.ruleset, c.runs, c.seed, c.paired
+        "A = {}, B = {}, {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
+        c.a.ruleset, c.b.ruleset, c.scenario, c.runs, c.seed, c.paired
     );
-    summary::controls_line(&mut out, &c.controls);
+    summary::changes_line(&mut out, &c.sets, &c.controls);
     out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
     out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
     summary::table(&mut out, &["metric", "A", "B", "A - B", "McNemar p", ""], &difference_rows(c));

@@ -70,19 +70,20 @@ pub fn escape(s: &str) -> String {
 
 /// The page for a simulation.
 pub fn sim_page(s: &Summary) -> Result<String, String> {
-    let title = format!("{}: {} encounters", s.ruleset, s.runs);
+    let title = titled(&summary::names(&[&s.ruleset, &s.scenario]), s.runs, &s.sets, &s.controls);
     let mut out = head(&title);
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(
         out,
-        "<p class=\"meta\">Ruleset <b>{}</b>, {} encounters (seed {}), {} ran to the end. \
+        "<p class=\"meta\">Ruleset <b>{}</b>, scenario <b>{}</b>, {} encounters (seed {}), {} ran to the end. \
          Every estimate has its 95% interval (whiskers in the charts, brackets in the tables).</p>",
         escape(&s.ruleset),
+        escape(&s.scenario),
         s.runs,
         s.seed,
         s.completed
     );
-    controls_note(&mut out, &s.controls);
+    changes_note(&mut out, &s.sets, &s.controls);
     failures_note(&mut out, "", s);
     out.push_str("<div class=\"charts\">\n");
     let one = |name: &str, items: Vec<(String, Estimate)>| grouped(&[(name, BLUE, items)]);
@@ -153,30 +154,47 @@ fn skill_tables(out: &mut String, k: &crate::sim::skill::Skill) {
     }
 }
 
-/// The page for a comparison.
-/// The `--control`s the batch was played under, when any was given.
-fn controls_note(out: &mut String, controls: &[String]) {
+/// `frontiers.rules, duel.ron: 1000 encounters (set: Brute.hp_max=30; control: heroes=Greedy)`,
+/// the page's title and heading: two pages of different inputs never share a title.
+fn titled(names: &str, runs: u64, sets: &[String], controls: &[String]) -> String {
+    let changes = summary::changes(sets, controls);
+    if changes.is_empty() {
+        format!("{names}: {runs} encounters")
+    } else {
+        format!("{names}: {runs} encounters ({changes})")
+    }
+}
+
+/// The `--set`s and `--control`s the batch was played under, when any was given.
+fn changes_note(out: &mut String, sets: &[String], controls: &[String]) {
+    let flags = |flag: &str, given: &[String]| -> Vec<String> {
+        given.iter().map(|c| format!("<code>--{flag} {}</code>", escape(c))).collect()
+    };
+    if !sets.is_empty() {
+        let _ = writeln!(out, "<p class=\"meta\">Played with {}.</p>", flags("set", sets).join(", "));
+    }
     if !controls.is_empty() {
-        let given: Vec<String> = controls.iter().map(|c| format!("<code>--control {}</code>", escape(c))).collect();
         let _ = writeln!(
             out,
             "<p class=\"meta\">Played with {} (in place of the scenario's controllers).</p>",
-            given.join(", ")
+            flags("control", controls).join(", ")
         );
     }
 }
 
+/// The page for a comparison.
 pub fn compare_page(c: &Comparison) -> Result<String, String> {
-    let title = format!("{} vs {}: {} encounters", c.a.ruleset, c.b.ruleset, c.runs);
+    let names = format!("{} vs {}, {}", c.a.ruleset, c.b.ruleset, c.scenario);
+    let title = titled(&names, c.runs, &c.sets, &c.controls);
     let mut out = head(&title);
-    let _ = writeln!(out, "<h1>A = {} vs B = {}</h1>", escape(&c.a.ruleset), escape(&c.b.ruleset));
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(
         out,
         "<p class=\"meta\">{} encounters each on the same seeds (seed {}); {} pairs ran to the end. \
          Every estimate has its 95% interval (whiskers in the charts, brackets in the tables).</p>",
         c.runs, c.seed, c.paired
     );
-    controls_note(&mut out, &c.controls);
+    changes_note(&mut out, &c.sets, &c.controls);
     failures_note(&mut out, "A: ", &c.a);
     failures_note(&mut out, "B: ", &c.b);
     out.push_str("<div class=\"charts\">\n");
@@ -729,6 +747,7 @@ mod tests {
         Summary {
             format: summary::FORMAT,
             ruleset: name.into(),
+            scenario: "duel.ron".into(),
             seed: 0,
             runs: 0,
             completed: 0,
@@ -746,6 +765,7 @@ mod tests {
                 chain_lengths: vec![],
             },
             conditions: vec![],
+            sets: vec![],
             controls: vec![],
             skill: None,
         }
@@ -858,12 +878,14 @@ mod tests {
         }
         let c = Comparison {
             format: 1,
+            scenario: "duel.ron".into(),
             seed: 0,
             runs: 0,
             paired: 0,
             a: empty("a"),
             b: empty("b"),
             differences: vec![],
+            sets: vec![],
             controls: vec![],
         };
         let page = compare_page(&c).unwrap();
@@ -900,6 +922,7 @@ mod tests {
         b.actions[0].action = "other".into();
         Comparison {
             format: 1,
+            scenario: "duel.ron".into(),
             seed: 7,
             runs: 1000,
             paired: 990,
@@ -910,6 +933,7 @@ mod tests {
                 d("rounds", e(-0.3, -0.4, -0.2), None, true),
                 d(HOSTILE, e(0.0, -0.1, 0.1), None, false),
             ],
+            sets: vec![],
             controls: vec![],
         }
     }

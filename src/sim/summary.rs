@@ -14,6 +14,9 @@ pub const FORMAT: u32 = 1;
 pub struct Summary {
     pub format: u32,
     pub ruleset: String,
+    /// The scenario's file name (empty where the caller named none: a cell of `--skill`).
+    #[serde(default)]
+    pub scenario: String,
     pub seed: u64,
     /// Runs played, and how many ran to the end (every estimate is over those).
     pub runs: u64,
@@ -27,6 +30,10 @@ pub struct Summary {
     pub refusals: Vec<RefusalRow>,
     pub reactions: Reactions,
     pub conditions: Vec<ConditionRow>,
+    /// Each `--set` the batch was played under, as given (none: the files as written, and the
+    /// field is left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
     /// Each `--control` the batch was played under, as given (none: the scenario's own
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -305,6 +312,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
     Summary {
         format: FORMAT,
         ruleset: ruleset.to_string(),
+        scenario: String::new(),
         seed,
         runs: t.played,
         completed: n,
@@ -317,8 +325,20 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         refusals,
         reactions,
         conditions,
+        sets: Vec::new(),
         controls: Vec::new(),
         skill: None,
+    }
+}
+
+impl Summary {
+    /// Names what was measured: the scenario's file name, each `--set` and each `--control` as
+    /// given (`summarise` knows only the totals).
+    pub fn measured(mut self, scenario: &str, sets: &[String], controls: &[String]) -> Summary {
+        self.scenario = scenario.to_string();
+        self.sets = sets.to_vec();
+        self.controls = controls.to_vec();
+        self
     }
 }
 
@@ -495,9 +515,12 @@ pub fn to_text(s: &Summary) -> String {
     let _ = writeln!(
         out,
         "{}: {} encounters (seed {}), {} ran to the end. 95% intervals in brackets.",
-        s.ruleset, s.runs, s.seed, s.completed
+        names(&[&s.ruleset, &s.scenario]),
+        s.runs,
+        s.seed,
+        s.completed
     );
-    controls_line(&mut out, &s.controls);
+    changes_line(&mut out, &s.sets, &s.controls);
     let failures = failures_table(s);
     let mut all = tables(s);
     if !failures.rows.is_empty() {
@@ -517,11 +540,29 @@ pub fn to_text(s: &Summary) -> String {
     out
 }
 
-/// `Played with --control A=Greedy, --control b=Random.`, when any was given.
-pub(super) fn controls_line(out: &mut String, controls: &[String]) {
+/// The files' names joined by `, `, an empty one (not known) left out.
+pub(crate) fn names(names: &[&str]) -> String {
+    names.iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join(", ")
+}
+
+/// `set: Brute.hp_max=30, hp_max=12; control: heroes=Greedy`: what the batch was played under
+/// beyond its files, or nothing when it was played as written.
+pub(crate) fn changes(sets: &[String], controls: &[String]) -> String {
+    let mut parts = Vec::new();
+    if !sets.is_empty() {
+        parts.push(format!("set: {}", sets.join(", ")));
+    }
     if !controls.is_empty() {
-        let given: Vec<String> = controls.iter().map(|c| format!("--control {c}")).collect();
-        let _ = writeln!(out, "Played with {} (in place of the scenario's controllers).", given.join(", "));
+        parts.push(format!("control: {}", controls.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// The `changes` line, when anything was set or controlled.
+pub(super) fn changes_line(out: &mut String, sets: &[String], controls: &[String]) {
+    let line = changes(sets, controls);
+    if !line.is_empty() {
+        let _ = writeln!(out, "{line}");
     }
 }
 
