@@ -251,10 +251,50 @@ fn compare_lists_the_problems_of_each_ruleset() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        stdout.contains("A = frontiers.rules, B = frontiers-two-ap.rules, frontiers-duel.ron: 300 encounters"),
+        stdout.contains("frontiers.rules against frontiers-two-ap.rules, frontiers-duel.ron: 300 encounters"),
         "{stdout}"
     );
     assert!(stdout.contains("pool/Aria/ap/lost"), "{stdout}");
+}
+
+/// `compare --scenarios`: one ruleset, two scenarios; B (a Brute with 30 HP) lowers the heroes'
+/// wins, and every report shows it as a negative difference B − A, each side by its path (the
+/// two files have the same name).
+#[test]
+fn compare_reports_what_b_changes_as_b_minus_a() {
+    let dir = std::env::temp_dir().join(format!("tempo-compare-b-a-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tough = edited_duel(&dir, r#""hp_max": 14"#, r#""hp_max": 30"#);
+    let page = dir.join("compare.html");
+    let base = "examples/frontiers-duel.ron";
+    let args = ["compare", "--scenarios", "rulesets/frontiers.rules", base, &tough, "--runs", "100", "--quiet"];
+    let args = [&args[..], &["--control", "heroes=Greedy"]].concat();
+    let (code, text, err) = tempo(&[&args[..], &["--html", page.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with(&format!("{base} against {tough}, frontiers.rules: 100 encounters")), "{text}");
+    assert!(text.contains(&format!("{tough} - {base}")), "{text}");
+    let row = text.lines().find(|l| l.trim_start().starts_with("outcome/heroes left standing")).expect(&text);
+    // metric (three words), A, B, then the difference.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(cells[5].starts_with('-') && row.ends_with('*'), "a marked negative difference: {row}");
+    let (code, json, err) = tempo(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["scenario"], "frontiers-duel.ron");
+    assert_eq!(doc["scenario_b"], "frontiers-duel.ron");
+    assert_eq!(doc["labels"], serde_json::json!([base, tough]));
+    assert_eq!(doc["b"]["scenario"], "frontiers-duel.ron");
+    let d = doc["differences"].as_array().unwrap();
+    let heroes = d.iter().find(|d| d["metric"] == "outcome/heroes left standing").unwrap();
+    assert!(heroes["difference"]["value"].as_f64().unwrap() < 0.0, "{heroes}");
+    assert!(heroes["difference"]["high"].as_f64().unwrap() < 0.0, "{heroes}");
+    assert!(heroes["b"].as_f64().unwrap() < heroes["a"].as_f64().unwrap(), "{heroes}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let at = html.find("<td>outcome/heroes left standing</td>").expect("the differences table");
+    let row = &html[at..at + html[at..].find("</tr>").unwrap()];
+    assert!(row.contains("<td>-0."), "{row}");
+    assert!(html.contains(&format!("Differences {tough} − {base}")), "the chart and table say which way");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! Compare: one scenario under two rulesets on the same seeds. Run i of A and run i of B share
-//! their seed, so each count has a paired difference; its mean and 95% interval come from those
-//! differences, and outcomes also get the exact McNemar test on the discordant pairs.
+//! Compare: one scenario under two rulesets, or two scenarios under one ruleset, on the same
+//! seeds. Run i of A and run i of B share their seed, so each count has a paired difference
+//! B − A (what B changes); its mean and 95% interval come from those differences, and outcomes
+//! also get the exact McNemar test on the discordant pairs.
 
 use super::layout::{Kind, Layout};
 use super::stats::{self, Estimate};
@@ -41,7 +42,7 @@ impl Paired {
     fn add(&mut self, a: &[i64], b: &[i64]) {
         self.n += 1;
         for (k, (i, j)) in self.pairs.iter().enumerate() {
-            let d = i128::from(a[*i]) - i128::from(b[*j]);
+            let d = i128::from(b[*j]) - i128::from(a[*i]);
             self.sum[k] += d;
             self.sum_sq[k] += d * d;
         }
@@ -61,10 +62,11 @@ pub struct Compared {
     pub paired: Paired,
 }
 
-/// Plays run i of the batch under both rulesets with the same seed, on `jobs` threads.
+/// Plays run i of the batch as A and as B with the same seed, on `jobs` threads: each side a
+/// ruleset and a scenario (two rulesets and one scenario, or one ruleset and two scenarios).
 pub fn compare(
     rules: (&Ruleset, &Ruleset),
-    s: &Scenario,
+    scenarios: (&Scenario, &Scenario),
     layouts: (&Layout, &Layout),
     batch: &Batch,
     jobs: Option<usize>,
@@ -72,15 +74,16 @@ pub fn compare(
 ) -> Result<Compared, RunError> {
     let (ra, rb) = rules;
     let (la, lb) = layouts;
-    Counter::new(ra, s, la)?;
-    Counter::new(rb, s, lb)?;
+    let (sa, sb) = scenarios;
+    Counter::new(ra, sa, la)?;
+    Counter::new(rb, sb, lb)?;
     let empty = || Compared { a: Totals::new(la), b: Totals::new(lb), paired: Paired::new(la, lb) };
     let blocks = super::blocks(&batch.runs);
     let work = || {
         blocks
             .par_iter()
             .map_init(
-                || (Counter::new(ra, s, la).ok(), Counter::new(rb, s, lb).ok()),
+                || (Counter::new(ra, sa, la).ok(), Counter::new(rb, sb, lb).ok()),
                 |counters, block| {
                     let mut out = empty();
                     if let (Some(ca), Some(cb)) = counters {
@@ -115,7 +118,7 @@ pub fn compare(
     Ok(super::on_threads(jobs, work))
 }
 
-/// One count under A and B, and their paired difference A − B.
+/// One count under A and B, and their paired difference B − A.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
     /// The count, as `docs/simulation.md` names it: `outcome/heroes wins`, `rounds`, ...
@@ -123,7 +126,7 @@ pub struct Difference {
     /// Per encounter (a share for outcomes and `.../ever`).
     pub a: f64,
     pub b: f64,
-    /// Mean of the paired differences A − B, with its 95% interval.
+    /// Mean of the paired differences B − A (what B changes), with its 95% interval.
     pub difference: Estimate,
     /// For shares: the exact McNemar test's two-sided p-value.
     pub(crate) p_value: Option<f64>,
@@ -138,6 +141,13 @@ pub struct Comparison {
     /// The scenario's file name (A's when two scenarios are compared).
     #[serde(default)]
     pub scenario: String,
+    /// B's scenario's file name, when two scenarios are compared under one ruleset.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scenario_b: String,
+    /// What the report calls A and B: the file names of what differs between them (the
+    /// rulesets, or the scenarios), their paths as given when the names are the same.
+    #[serde(default)]
+    pub labels: [String; 2],
     pub seed: u64,
     pub runs: u64,
     /// Pairs in which both runs finished (the differences are over these).
@@ -169,9 +179,9 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
         let difference = stats::mean(p.n, p.sum[k], p.sum_sq[k]);
         let (p_value, marked) = match la.kind(*i) {
             Kind::Indicator => {
-                // d is 1 where only A had it, −1 where only B did: Σd and Σd² give both counts.
-                let only_a = u64::try_from((p.sum_sq[k] + p.sum[k]) / 2).unwrap_or(0);
-                let only_b = u64::try_from((p.sum_sq[k] - p.sum[k]) / 2).unwrap_or(0);
+                // d is 1 where only B had it, −1 where only A did: Σd and Σd² give both counts.
+                let only_b = u64::try_from((p.sum_sq[k] + p.sum[k]) / 2).unwrap_or(0);
+                let only_a = u64::try_from((p.sum_sq[k] - p.sum[k]) / 2).unwrap_or(0);
                 let pv = stats::mcnemar(only_a, only_b);
                 (Some(pv), pv < 0.05)
             }
@@ -182,6 +192,8 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
     Comparison {
         format: summary::FORMAT,
         scenario: String::new(),
+        scenario_b: String::new(),
+        labels: [names.0.to_string(), names.1.to_string()],
         seed,
         runs: c.a.played,
         paired: p.n,
@@ -194,19 +206,46 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
 }
 
 impl Comparison {
-    /// Names what was measured, here and in both summaries: the scenario's file name, each
-    /// `--set` and each `--control` as given.
-    pub fn measured(mut self, scenario: &str, sets: &[String], controls: &[String]) -> Comparison {
+    /// Names what was measured, here and in both summaries: the scenario's file name (and B's
+    /// when two scenarios are compared), each `--set` and each `--control` as given.
+    pub fn measured(
+        mut self,
+        scenario: &str,
+        scenario_b: Option<&str>,
+        sets: &[String],
+        controls: &[String],
+    ) -> Comparison {
         self.scenario = scenario.to_string();
+        self.scenario_b = scenario_b.unwrap_or_default().to_string();
         self.sets = sets.to_vec();
         self.controls = controls.to_vec();
         self.a = self.a.measured(scenario, sets, controls);
-        self.b = self.b.measured(scenario, sets, controls);
+        self.b = self.b.measured(scenario_b.unwrap_or(scenario), sets, controls);
         self
+    }
+
+    /// What the report calls A and B (the rulesets' names unless said).
+    pub fn labelled(mut self, a: &str, b: &str) -> Comparison {
+        self.labels = [a.to_string(), b.to_string()];
+        self
+    }
+
+    /// `frontiers-two-ap.rules - frontiers.rules`: the differences' heading.
+    pub fn b_minus_a(&self, minus: &str) -> String {
+        format!("{} {minus} {}", self.labels[1], self.labels[0])
+    }
+
+    /// What both sides share: the scenario (two rulesets) or the ruleset (two scenarios).
+    pub fn shared(&self) -> String {
+        if self.scenario_b.is_empty() {
+            self.scenario.clone()
+        } else {
+            self.a.ruleset.clone()
+        }
     }
 }
 
-/// The rows of the differences table: metric, A, B, A − B with its interval, the exact test's
+/// The rows of the differences table: metric, A, B, B − A with its interval, the exact test's
 /// p-value for shares, `*` where the difference is not noise.
 pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
     c.differences
@@ -224,19 +263,27 @@ pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The comparison as a table: A, B, A − B with its interval, `*` where it is not noise.
+/// The comparison as a table: A, B, B − A with its interval, `*` where it is not noise.
 pub fn to_text(c: &Comparison) -> String {
     let mut out = String::new();
+    let [la, lb] = &c.labels;
     let _ = writeln!(
         out,
-        "A = {}, B = {}, {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
-        c.a.ruleset, c.b.ruleset, c.scenario, c.runs, c.seed, c.paired
+        "{la} against {lb}, {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
+        c.shared(),
+        c.runs,
+        c.seed,
+        c.paired
     );
     summary::changes_line(&mut out, &c.sets, &c.controls);
-    out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
-    out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
-    summary::table(&mut out, &["metric", "A", "B", "A - B", "McNemar p", ""], &difference_rows(c));
-    for (label, s) in [("A", &c.a), ("B", &c.b)] {
+    let _ =
+        writeln!(out, "Per encounter; outcome/... and .../ever are shares. {}: what {lb} changes.", c.b_minus_a("-"));
+    out.push_str(
+        "* : the difference is not noise at 95% (interval leaves out 0; for shares, exact McNemar p < 0.05).\n\n",
+    );
+    let difference = c.b_minus_a("-");
+    summary::table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &difference_rows(c));
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
         for f in &s.failures {
             let _ = writeln!(
                 out,

@@ -184,7 +184,8 @@ fn changes_note(out: &mut String, sets: &[String], controls: &[String]) {
 
 /// The page for a comparison.
 pub fn compare_page(c: &Comparison) -> Result<String, String> {
-    let names = format!("{} vs {}, {}", c.a.ruleset, c.b.ruleset, c.scenario);
+    let [la, lb] = &c.labels;
+    let names = format!("{la} vs {lb}, {}", c.shared());
     let title = titled(&names, c.runs, &c.sets, &c.controls);
     let mut out = head(&title);
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
@@ -195,10 +196,10 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         c.runs, c.seed, c.paired
     );
     changes_note(&mut out, &c.sets, &c.controls);
-    failures_note(&mut out, "A: ", &c.a);
-    failures_note(&mut out, "B: ", &c.b);
+    failures_note(&mut out, &format!("{la}: "), &c.a);
+    failures_note(&mut out, &format!("{lb}: "), &c.b);
     out.push_str("<div class=\"charts\">\n");
-    let ab = |a: Vec<(String, Estimate)>, b: Vec<(String, Estimate)>| grouped(&[("A", BLUE, a), ("B", ORANGE, b)]);
+    let ab = |a: Vec<(String, Estimate)>, b: Vec<(String, Estimate)>| grouped(&[(la, BLUE, a), (lb, ORANGE, b)]);
 
     let (labels, series) = ab(outcome_items(&c.a), outcome_items(&c.b));
     let svg =
@@ -207,17 +208,17 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-outcomes",
         "Outcome",
-        "share of encounters, A and B, 95% interval",
+        "share of encounters, both sides, 95% interval",
         svg,
         "no encounter ran to the end",
     );
 
-    let svg = histogram_svg(&[("A", BLUE, &c.a.rounds.histogram), ("B", ORANGE, &c.b.rounds.histogram)])?;
+    let svg = histogram_svg(&[(la, BLUE, &c.a.rounds.histogram), (lb, ORANGE, &c.b.rounds.histogram)])?;
     figure(
         &mut out,
         "chart-length",
         "Encounter length",
-        "encounters by rounds played, A and B",
+        "encounters by rounds played, both sides",
         svg,
         "no encounter ran to the end",
     );
@@ -233,7 +234,7 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-pools",
         "Pool use per round",
-        "spent, and left unspent and thrown away, per (who, pool), A and B, 95% interval",
+        "spent, and left unspent and thrown away, per (who, pool), both sides, 95% interval",
         svg,
         "no pool was spent or lost",
     );
@@ -244,27 +245,30 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-actions",
         "Action use",
-        "uses per encounter per (who, action), A and B, 95% interval",
+        "uses per encounter per (who, action), both sides, 95% interval",
         svg,
         "no action was used",
     );
 
-    differences_figure(&mut out, &c.differences)?;
+    let difference = c.b_minus_a("−");
+    differences_figure(&mut out, &c.differences, &difference)?;
     out.push_str("</div>\n");
 
-    out.push_str("<h2>Differences A − B</h2>\n");
-    out.push_str(
-        "<p>Per encounter; <code>outcome/…</code> and <code>…/ever</code> are shares. \
-         Marked rows (*) are not noise at 95%: the interval of A − B leaves out 0, or for shares \
-         the exact McNemar test gives p &lt; 0.05.</p>\n",
+    let _ = writeln!(out, "<h2>Differences {}</h2>", escape(&difference));
+    let _ = writeln!(
+        out,
+        "<p>What {} changes, per encounter; <code>outcome/…</code> and <code>…/ever</code> are shares. \
+         Marked rows (*) are not noise at 95%: the interval of the difference leaves out 0, or for \
+         shares the exact McNemar test gives p &lt; 0.05.</p>",
+        escape(lb)
     );
     let rows = compare::difference_rows(c);
     let marked: Vec<bool> = c.differences.iter().map(|d| d.marked).collect();
-    table(&mut out, &["metric", "A", "B", "A − B", "McNemar p", ""], &rows, Some(&marked));
+    table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &rows, Some(&marked));
 
     out.push_str("<div class=\"cols\">\n");
-    for (label, s) in [("A", &c.a), ("B", &c.b)] {
-        let _ = writeln!(out, "<section>\n<h2>{label} = {}</h2>", escape(&s.ruleset));
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
+        let _ = writeln!(out, "<section>\n<h2>{}</h2>", escape(label));
         summary_tables(&mut out, s, "h3");
         out.push_str("</section>\n");
     }
@@ -318,26 +322,29 @@ fn figure(out: &mut String, id: &str, caption: &str, detail: &str, svg: Option<S
 
 /// The marked differences with their intervals around a zero line: shares in percentage points,
 /// the other counts per encounter (two scales, so two charts).
-fn differences_figure(out: &mut String, differences: &[Difference]) -> Result<(), String> {
+fn differences_figure(out: &mut String, differences: &[Difference], name: &str) -> Result<(), String> {
     let marked: Vec<&Difference> = differences.iter().filter(|d| d.marked).collect();
     let unmarked = differences.len() - marked.len();
-    out.push_str(
-        "<figure id=\"chart-differences\">\n<figcaption>Differences A − B \
-         <span>(those that are not noise at 95%, with their intervals)</span></figcaption>\n",
+    let _ = writeln!(
+        out,
+        "<figure id=\"chart-differences\">\n<figcaption>Differences {} \
+         <span>(those that are not noise at 95%, with their intervals; right of 0: B has more)</span></figcaption>",
+        escape(name)
     );
     if marked.is_empty() {
         out.push_str("<p class=\"empty\">Nothing to draw: no difference is beyond noise at 95%.</p>\n");
     }
+    let (points, per_encounter) = (format!("{name} (percentage points)"), format!("{name} (per encounter)"));
     for (shares, heading, axis, scale) in [
-        (true, "Shares (outcomes, conditions ever applied)", "A − B (percentage points)", 100.0),
-        (false, "Per encounter (rounds, turns, pools, actions, reactions, conditions)", "A − B (per encounter)", 1.0),
+        (true, "Shares (outcomes, conditions ever applied)", points.as_str(), 100.0),
+        (false, "Per encounter (rounds, turns, pools, actions, reactions, conditions)", per_encounter.as_str(), 1.0),
     ] {
         let items: Vec<(String, Estimate)> =
             marked.iter().filter(|d| d.p_value.is_some() == shares).map(|d| (d.metric.clone(), d.difference)).collect();
         if items.is_empty() {
             continue;
         }
-        let (labels, series) = grouped(&[("A − B", BLUE, items)]);
+        let (labels, series) = grouped(&[(name, BLUE, items)]);
         if let Some(svg) = bars_svg(&Rows { labels, series, axis, scale, points: true })? {
             let _ = writeln!(out, "<h3>{}</h3>", escape(heading));
             out.push_str(&svg);
@@ -879,6 +886,8 @@ mod tests {
         let c = Comparison {
             format: 1,
             scenario: "duel.ron".into(),
+            scenario_b: String::new(),
+            labels: ["a".into(), "b".into()],
             seed: 0,
             runs: 0,
             paired: 0,
@@ -923,6 +932,8 @@ mod tests {
         Comparison {
             format: 1,
             scenario: "duel.ron".into(),
+            scenario_b: String::new(),
+            labels: [HOSTILE.into(), "b.rules".into()],
             seed: 7,
             runs: 1000,
             paired: 990,
