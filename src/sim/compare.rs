@@ -256,7 +256,7 @@ pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
                 summary::num(d.a),
                 summary::num(d.b),
                 summary::show(&d.difference),
-                d.p_value.map(|p| p.to_string()).unwrap_or_default(),
+                d.p_value.map(stats::show_p).unwrap_or_default(),
                 if d.marked { "*".into() } else { String::new() },
             ]
         })

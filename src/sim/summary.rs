@@ -2,7 +2,7 @@
 //! (docs/simulation.md, "The JSON summary") or a table for a person.
 
 use super::layout::{Kind, Layout};
-use super::stats::{self, Estimate};
+use super::stats::{self, Estimate, Toward};
 use super::totals::Totals;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -342,20 +342,49 @@ impl Summary {
     }
 }
 
-/// `1.23 [1.10, 1.36]`.
+/// `1.23 [1.1, 1.36]`: the bounds rounded outward, and no number shown as 0 or 1 unless it is
+/// exactly that.
 pub fn show(e: &Estimate) -> String {
-    format!("{} [{}, {}]", num(e.value), num(e.low), num(e.high))
+    format!(
+        "{} [{}, {}]",
+        num_toward(e.value, Toward::Nearest),
+        num_toward(e.low, Toward::Down),
+        num_toward(e.high, Toward::Up)
+    )
 }
 
-/// `57.3% [54.2, 60.4]`.
+/// `57.3% [54.2, 60.4]`: one decimal of a percent, the bounds rounded outward, with more
+/// decimals where one would show 0% or 100% for what is not exactly that (`0.0% [0.0, 0.004]`).
 pub(crate) fn show_share(e: &Estimate) -> String {
-    format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
+    let percent = |x: f64, toward: Toward| {
+        // A share's decimals are a percent's plus two.
+        let (r, d) = stats::rounded(x, 3, toward);
+        format!("{:.*}", d.saturating_sub(2) as usize, r * 100.0)
+    };
+    format!(
+        "{}% [{}, {}]",
+        percent(e.value, Toward::Nearest),
+        percent(e.low, Toward::Down),
+        percent(e.high, Toward::Up)
+    )
 }
 
 /// Up to three decimals, trailing zeros dropped: `1.06`, `4`, `0.005`.
 pub(crate) fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
+    match s {
+        "-0" | "" => "0".to_string(),
+        _ => s.to_string(),
+    }
+}
+
+/// A bound: three decimals rounded `toward`, more where three would show 0 or 1 for what is
+/// not exactly that, trailing zeros dropped.
+pub(crate) fn num_toward(x: f64, toward: Toward) -> String {
+    let (r, d) = stats::rounded(x, 3, toward);
+    let s = format!("{r:.*}", d as usize);
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
     match s {
         "-0" | "" => "0".to_string(),
         _ => s.to_string(),
@@ -568,7 +597,22 @@ pub(super) fn changes_line(out: &mut String, sets: &[String], controls: &[String
 
 #[cfg(test)]
 mod tests {
-    use super::num;
+    use super::*;
+
+    #[test]
+    fn bounds_are_shown_outward_and_not_0_or_1_unless_exact() {
+        let e = |value, low, high| Estimate { value, low, high };
+        assert_eq!(show(&e(1.2346, 1.1006, 1.3681)), "1.235 [1.1, 1.369]");
+        assert_eq!(show(&e(0.0, -0.00004, 0.00004)), "0 [-0.001, 0.001]");
+        assert_eq!(show(&e(0.0001, 0.00004, 0.0002)), "0.0001 [0.00004, 0.001]");
+        assert_eq!(show_share(&e(0.573, 0.5421, 0.6049)), "57.3% [54.2, 60.5]");
+        // 0 of 100,000: the upper bound is a positive number, the lower 0.
+        assert_eq!(show_share(&e(0.0, 0.0, 0.00004)), "0.0% [0.0, 0.1]");
+        assert_eq!(show_share(&e(0.00004, 0.00001, 0.0002)), "0.004% [0.001, 0.1]");
+        assert_eq!(show_share(&e(1.0, 0.99996, 1.0)), "100.0% [99.9, 100.0]");
+        assert_eq!(show_share(&e(0.99999, 0.9999, 0.999995)), "99.999% [99.9, 99.9995]");
+        assert_eq!(show_share(&e(0.5, 0.0, 1.0)), "50.0% [0.0, 100.0]");
+    }
 
     #[test]
     fn numbers_keep_what_matters() {
