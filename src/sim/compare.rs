@@ -130,8 +130,9 @@ pub struct Difference {
     pub difference: Estimate,
     /// For shares: the exact McNemar test's two-sided p-value.
     pub(crate) p_value: Option<f64>,
-    /// The difference is not noise at 95%: for shares the exact test's p < 0.05, for the rest
-    /// the interval leaves out 0.
+    /// The difference is not noise at 95%: for shares the exact test's p < 0.05 alone (it is
+    /// exact; the normal interval is not, and may leave out 0 where a few discordant pairs are
+    /// all the evidence), for the rest the interval leaves out 0.
     pub marked: bool,
 }
 
@@ -278,9 +279,8 @@ pub fn to_text(c: &Comparison) -> String {
     summary::changes_line(&mut out, &c.sets, &c.controls);
     let _ =
         writeln!(out, "Per encounter; outcome/... and .../ever are shares. {}: what {lb} changes.", c.b_minus_a("-"));
-    out.push_str(
-        "* : the difference is not noise at 95% (interval leaves out 0; for shares, exact McNemar p < 0.05).\n\n",
-    );
+    out.push_str("* : the difference is not noise at 95% (for shares, the exact McNemar test's p < 0.05, the\n");
+    out.push_str("interval not used; for the rest, the interval leaves out 0).\n\n");
     let difference = c.b_minus_a("-");
     summary::table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &difference_rows(c));
     for (label, s) in [(la, &c.a), (lb, &c.b)] {

@@ -258,8 +258,9 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
     let _ = writeln!(
         out,
         "<p>What {} changes, per encounter; <code>outcome/…</code> and <code>…/ever</code> are shares. \
-         Marked rows (*) are not noise at 95%: the interval of the difference leaves out 0, or for \
-         shares the exact McNemar test gives p &lt; 0.05.</p>",
+         Marked rows (*) are not noise at 95%: for shares, the exact McNemar test gives \
+         p &lt; 0.05 (the interval, which is approximate, is not used); for the rest, the interval \
+         of the difference leaves out 0.</p>",
         escape(lb)
     );
     let rows = compare::difference_rows(c);

@@ -296,6 +296,17 @@ mod tests {
         assert_eq!(show_p(0.0001), "0.0001");
     }
 
+    /// docs/simulation.md's example of a share marked by the test, not the interval: 4 of 500
+    /// pairs disagree, all one way. The normal interval leaves out 0; the exact test does not
+    /// find it beyond a fair coin.
+    #[test]
+    fn an_interval_may_leave_out_0_where_the_exact_test_does_not() {
+        let d = mean(500, 4, 4);
+        assert_eq!((d.value, d.low, d.high), (0.008, 0.0001, 0.0159));
+        assert!(d.excludes_zero());
+        assert_eq!(mcnemar(0, 4), 0.125);
+    }
+
     #[test]
     fn quantiles_by_nearest_rank() {
         let h: std::collections::BTreeMap<u32, u64> = [(1, 2), (2, 5), (3, 3)].into_iter().collect();
