@@ -233,6 +233,43 @@ fn four_shards_merge_byte_for_byte_into_one_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Rolled initiative: either side may take the first turn. The split adds up to the whole, and
+/// three shards merge into exactly what one machine prints.
+#[test]
+fn outcomes_split_by_first_side_add_up_and_merge_exactly() {
+    let dir = std::env::temp_dir().join(format!("tempo-first-side-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sim = ["sim", "rulesets/frontiers-initiative-rolled.rules", "examples/frontiers-initiative-rolled-duel.ron"];
+    let args = ["--runs", "150", "--seed", "5", "--format", "json"];
+    let (code, whole, err) = tempo(&[&sim[..], &args].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    let split = doc["outcomes_by_first_side"].as_array().unwrap();
+    let sides: Vec<&str> = split.iter().map(|f| f["side"].as_str().unwrap()).collect();
+    assert_eq!(sides, ["heroes", "monsters"], "either side goes first some of the time");
+    let completed: u64 = split.iter().map(|f| f["completed"].as_u64().unwrap()).sum();
+    assert_eq!(completed, doc["completed"].as_u64().unwrap());
+    for (k, o) in doc["outcomes"].as_array().unwrap().iter().enumerate() {
+        let count: u64 = split.iter().map(|f| f["outcomes"][k]["count"].as_u64().unwrap()).sum();
+        assert_eq!(count, o["count"].as_u64().unwrap(), "{o}");
+    }
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (code, out, err) = tempo(&[&sim[..], &args[..4], &["--shard", &shard]].concat());
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&file, out).unwrap();
+        files.push(file.display().to_string());
+    }
+    let mut argv = vec!["sim", "merge", "--format", "json"];
+    argv.extend(files.iter().map(String::as_str));
+    let (code, merged, err) = tempo(&argv);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn compare_lists_the_problems_of_each_ruleset() {
     // The cheat-sheet scenario names pools and actions Frontiers does not have, and the other way.

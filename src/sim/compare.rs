@@ -284,6 +284,11 @@ pub fn to_text(c: &Comparison) -> String {
     let difference = c.b_minus_a("-");
     summary::table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &difference_rows(c));
     for (label, s) in [(la, &c.a), (lb, &c.b)] {
+        let _ = writeln!(out, "\n{label}: outcome by the side that took the first turn:");
+        let rows = summary::first_side_rows(s);
+        summary::table(&mut out, &["first turn", "outcome", "encounters", "share"], &rows);
+    }
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
         for f in &s.failures {
             let _ = writeln!(
                 out,

@@ -761,6 +761,7 @@ mod tests {
             completed: 0,
             failures: vec![],
             outcomes: vec![],
+            outcomes_by_first_side: vec![],
             rounds: Rounds { mean: zero, median: 0, p10: 0, p90: 0, min: 0, max: 0, histogram: vec![] },
             turns: vec![],
             pools: vec![],

@@ -23,6 +23,10 @@ pub struct Summary {
     pub completed: u64,
     pub failures: Vec<FailureRow>,
     pub outcomes: Vec<OutcomeRow>,
+    /// The outcomes again, split by the side that took the encounter's first turn: a row per
+    /// side that did (and `no turn` when some encounter had none).
+    #[serde(default)]
+    pub outcomes_by_first_side: Vec<FirstSide>,
     pub rounds: Rounds,
     pub turns: Vec<TurnRow>,
     pub pools: Vec<PoolRow>,
@@ -59,6 +63,15 @@ pub struct OutcomeRow {
     pub count: u64,
     /// The share of completed encounters (Wilson interval).
     pub share: Estimate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstSide {
+    /// The side whose participant took the encounter's first turn (`no turn`: nobody had one).
+    pub side: String,
+    /// Encounters that ran to the end with that first turn (every share is over these).
+    pub completed: u64,
+    pub outcomes: Vec<OutcomeRow>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -207,6 +220,29 @@ fn bars(histogram: &std::collections::BTreeMap<u32, u64>) -> Vec<Bar> {
     histogram.iter().map(|(value, count)| Bar { value: *value, count: *count }).collect()
 }
 
+/// The outcomes of the encounters each side began, for the sides that began any.
+fn by_first_side(layout: &Layout, t: &Totals) -> Vec<FirstSide> {
+    let width = layout.outcomes() + 1;
+    let names = layout.sides.iter().map(String::as_str).chain(std::iter::once("no turn"));
+    names
+        .enumerate()
+        .filter_map(|(side, name)| {
+            let row = t.by_first.get(side * width..(side + 1) * width)?;
+            let completed = *row.first()?;
+            (completed > 0).then(|| FirstSide {
+                side: name.to_string(),
+                completed,
+                outcomes: (0..layout.outcomes())
+                    .map(|k| {
+                        let count = row.get(1 + k).copied().unwrap_or(0);
+                        OutcomeRow { outcome: layout.outcome_name(k), count, share: stats::wilson(count, completed) }
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
 /// The summary of the totals. Rows where nothing was counted are left out.
 pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summary {
     let n = t.completed;
@@ -231,6 +267,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
             }
         })
         .collect();
+    let outcomes_by_first_side = by_first_side(layout, t);
     let rounds = Rounds {
         mean: estimate(layout, t, Layout::ROUNDS),
         median: stats::quantile(&t.rounds, 0.5),
@@ -318,6 +355,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         completed: n,
         failures,
         outcomes,
+        outcomes_by_first_side,
         rounds,
         turns,
         pools,
@@ -436,6 +474,20 @@ pub(crate) fn failures_table(s: &Summary) -> Table {
     }
 }
 
+/// A row per side that took a first turn and outcome that happened at all: of the encounters
+/// that side began, how many ended so.
+pub(crate) fn first_side_rows(s: &Summary) -> Vec<Vec<String>> {
+    let happened: Vec<&str> = s.outcomes.iter().filter(|o| o.count > 0).map(|o| o.outcome.as_str()).collect();
+    s.outcomes_by_first_side
+        .iter()
+        .flat_map(|f| {
+            f.outcomes.iter().filter(|o| happened.contains(&o.outcome.as_str())).map(|o| {
+                vec![f.side.clone(), o.outcome.clone(), format!("{} of {}", o.count, f.completed), show_share(&o.share)]
+            })
+        })
+        .collect()
+}
+
 /// The summary's tables, in order; sections with nothing counted are left out.
 pub fn tables(s: &Summary) -> Vec<Table> {
     let r = &s.rounds;
@@ -450,6 +502,11 @@ pub fn tables(s: &Summary) -> Vec<Table> {
                 .iter()
                 .map(|o| vec![o.outcome.clone(), o.count.to_string(), show_share(&o.share)])
                 .collect(),
+        },
+        Table {
+            title: "Outcome by the side that took the first turn",
+            header: &["first turn", "outcome", "encounters", "share"],
+            rows: first_side_rows(s),
         },
         Table {
             title: "Length in rounds",

@@ -46,6 +46,8 @@ pub struct Tally<'l> {
     done: bool,
     /// The highest round seen.
     round: u32,
+    /// The side of whoever took the encounter's first turn (none: nobody had a turn).
+    pub first_side: Option<usize>,
     /// Per participant and action (`who * actions + action`), twice: decisions at which it was
     /// affordable, then decisions at which it was taken (`Fact::Offered`). Empty unless
     /// `count_options` asked for them.
@@ -63,6 +65,7 @@ impl<'l> Tally<'l> {
             decided: false,
             done: false,
             round: 0,
+            first_side: None,
             options: Vec::new(),
         }
     }
@@ -86,6 +89,7 @@ impl<'l> Tally<'l> {
         self.decided = false;
         self.done = false;
         self.round = 0;
+        self.first_side = None;
         self.options.iter_mut().for_each(|v| *v = 0);
     }
 
@@ -134,6 +138,9 @@ impl Sink for Tally<'_> {
             Event::TurnStart { actor } => {
                 if let Some(w) = find(&self.index.who, actor) {
                     self.add(self.layout.turns(w), 1);
+                    if self.first_side.is_none() {
+                        self.first_side = self.layout.side_of.get(w).copied();
+                    }
                 }
             }
             Event::Action { actor, action, paid, .. } => {
