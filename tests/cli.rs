@@ -291,7 +291,7 @@ fn compare_lists_the_problems_of_each_ruleset() {
         stdout.contains("frontiers.rules against frontiers-two-ap.rules, frontiers-duel.ron: 300 encounters"),
         "{stdout}"
     );
-    assert!(stdout.contains("pool/Aria/ap/lost"), "{stdout}");
+    assert!(stdout.contains("pool/Brute/ap/lost"), "{stdout}");
 }
 
 /// `compare --scenarios`: one ruleset, two scenarios; B (a Brute with 30 HP) lowers the heroes'

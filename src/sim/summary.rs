@@ -94,10 +94,11 @@ pub struct Bar {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnRow {
     pub who: String,
-    /// Turns per encounter in which the participant could act.
+    /// Turns per encounter it played: it could act and something was affordable.
     pub turns: Estimate,
-    /// Of those, turns that began with nothing it could afford: per encounter, and as a share
-    /// of its turns (ratio of totals).
+    /// Turns it began able to act with nothing it could afford (not among `turns`): per
+    /// encounter, and as a share of the turns it could act in, played or stuck (ratio of
+    /// totals). A turn it could not act in (incapacitated) is neither.
     pub stuck: Estimate,
     pub stuck_share: Estimate,
 }
@@ -110,8 +111,9 @@ pub struct PoolRow {
     pub spent: Estimate,
     pub spent_per_round: Estimate,
     pub(crate) spent_per_turn: Estimate,
-    /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`),
-    /// per encounter and per round.
+    /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`) when
+    /// it could have been spent (not the first refresh of an untouched pool, not a pool no cost
+    /// names, not after the end was decided), per encounter and per round.
     pub lost: Estimate,
     pub(crate) lost_per_round: Estimate,
     /// Declarations that paid it below its floor, per encounter.
@@ -216,6 +218,16 @@ fn per_turn(layout: &Layout, t: &Totals, who: usize, at: usize) -> Estimate {
     stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[turns], t.sum_sq[turns]), t.by_turn[at])
 }
 
+/// Stuck turns over the turns it could act in (played and stuck): `turns` counts only those
+/// played, so the denominator's sums are put together from both counts' (Σ turns·stuck is the
+/// stuck count's `by_turn`).
+fn stuck_share(layout: &Layout, t: &Totals, who: usize) -> Estimate {
+    let (turns, stuck) = (layout.turns(who), layout.stuck(who));
+    let cross = t.by_turn[stuck];
+    let both = (t.sum[turns] + t.sum[stuck], t.sum_sq[turns] + 2 * cross + t.sum_sq[stuck]);
+    stats::ratio(t.completed, (t.sum[stuck], t.sum_sq[stuck]), both, cross + t.sum_sq[stuck])
+}
+
 fn bars(histogram: &std::collections::BTreeMap<u32, u64>) -> Vec<Bar> {
     histogram.iter().map(|(value, count)| Bar { value: *value, count: *count }).collect()
 }
@@ -286,7 +298,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
             who: who.clone(),
             turns: estimate(layout, t, layout.turns(w)),
             stuck: estimate(layout, t, layout.stuck(w)),
-            stuck_share: per_turn(layout, t, w, layout.stuck(w)),
+            stuck_share: stuck_share(layout, t, w),
         });
         for (p, pool) in layout.pools.iter().enumerate() {
             let (spent, lost, over) = (layout.spent(w, p), layout.lost(w, p), layout.overspent(w, p));
@@ -521,8 +533,8 @@ pub fn tables(s: &Summary) -> Vec<Table> {
             ]],
         },
         Table {
-            title: "Turns (stuck: began with nothing affordable)",
-            header: &["who", "turns", "stuck turns", "stuck share"],
+            title: "Turns (played: could act and afford something; stuck: began with nothing affordable)",
+            header: &["who", "turns played", "stuck turns", "stuck share"],
             rows: s
                 .turns
                 .iter()

@@ -137,7 +137,7 @@ impl Sink for Tally<'_> {
         match &record.event {
             Event::TurnStart { actor } => {
                 if let Some(w) = find(&self.index.who, actor) {
-                    self.add(self.layout.turns(w), 1);
+                    // Turns are counted by `Fact::Played`: only those in which it could act.
                     if self.first_side.is_none() {
                         self.first_side = self.layout.side_of.get(w).copied();
                     }
@@ -192,12 +192,21 @@ impl Sink for Tally<'_> {
             return;
         }
         match fact {
+            Fact::Played { who } => self.add(self.layout.turns(who), 1),
             Fact::Stuck { who } => self.add(self.layout.stuck(who), 1),
             Fact::Answer { depth } => match self.chains.last_mut() {
                 Some(longest) if depth > 1 => *longest = (*longest).max(depth),
                 _ => self.chains.push(depth),
             },
-            Fact::Lost { who, pool, amount } => self.add(self.layout.lost(who, pool), amount),
+            // A counter (no cost names it) is never spent, so it loses nothing; nor does a pool
+            // once the end is decided (outros, `encounter_end` steps): nothing is left to spend
+            // it on.
+            Fact::Lost { who, pool, amount }
+                if !self.decided && self.layout.payable.get(pool).copied().unwrap_or(true) =>
+            {
+                self.add(self.layout.lost(who, pool), amount)
+            }
+            Fact::Lost { .. } => {}
             Fact::Overspent { who, pool } => self.add(self.layout.overspent(who, pool), 1),
             Fact::Ended { standing } if !self.decided => self.end(standing),
             Fact::Ended { .. } => {}
