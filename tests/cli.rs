@@ -194,9 +194,18 @@ fn sim_output_is_the_same_whatever_the_jobs() {
 fn four_shards_merge_byte_for_byte_into_one_run() {
     let dir = std::env::temp_dir().join(format!("tempo-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let args = ["--runs", "203", "--seed", "11"];
+    // What the batch was played under travels in the shards: the merge names it as one run does.
+    let args = ["--runs", "203", "--seed", "11", "--set", "Kestrel.melee=70", "--control", "bandits=Greedy"];
     let (code, whole, err) = tempo(&[&SIM[..], &args, &["--format", "json"]].concat());
     assert_eq!(code, 0, "{err}");
+    assert!(whole.contains("\"scenario\": \"cheatsheet-skirmish.ron\""), "{whole}");
+    assert!(whole.contains("\"sets\": [\n    \"Kestrel.melee=70\"\n  ]"), "{whole}");
+    let (_, whole_text, _) = tempo(&[&SIM[..], &args].concat());
+    assert!(
+        whole_text.starts_with("cheatsheet.rules, cheatsheet-skirmish.ron: 203 encounters (seed 11)"),
+        "{whole_text}"
+    );
+    assert!(whole_text.contains("\nset: Kestrel.melee=70; control: bandits=Greedy\n"), "{whole_text}");
     let mut files = Vec::new();
     for k in 1..=4 {
         let shard = format!("{k}/4");
@@ -214,10 +223,50 @@ fn four_shards_merge_byte_for_byte_into_one_run() {
     let (code, merged, err) = merge(&files);
     assert_eq!(code, 0, "{err}");
     assert_eq!(merged, whole, "the merge of 4 shards differs from one run of all seeds");
+    let mut argv = vec!["sim", "merge"];
+    argv.extend(files.iter().map(String::as_str));
+    assert_eq!(tempo(&argv).1, whole_text, "the merge's text differs from one run's");
     // Three of four: refused, and the missing runs named.
     let (code, _, err) = merge(&files[..3]);
     assert_eq!(code, 1);
     assert!(err.contains("no shard played runs"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rolled initiative: either side may take the first turn. The split adds up to the whole, and
+/// three shards merge into exactly what one machine prints.
+#[test]
+fn outcomes_split_by_first_side_add_up_and_merge_exactly() {
+    let dir = std::env::temp_dir().join(format!("tempo-first-side-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sim = ["sim", "rulesets/frontiers-initiative-rolled.rules", "examples/frontiers-initiative-rolled-duel.ron"];
+    let args = ["--runs", "150", "--seed", "5", "--format", "json"];
+    let (code, whole, err) = tempo(&[&sim[..], &args].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    let split = doc["outcomes_by_first_side"].as_array().unwrap();
+    let sides: Vec<&str> = split.iter().map(|f| f["side"].as_str().unwrap()).collect();
+    assert_eq!(sides, ["heroes", "monsters"], "either side goes first some of the time");
+    let completed: u64 = split.iter().map(|f| f["completed"].as_u64().unwrap()).sum();
+    assert_eq!(completed, doc["completed"].as_u64().unwrap());
+    for (k, o) in doc["outcomes"].as_array().unwrap().iter().enumerate() {
+        let count: u64 = split.iter().map(|f| f["outcomes"][k]["count"].as_u64().unwrap()).sum();
+        assert_eq!(count, o["count"].as_u64().unwrap(), "{o}");
+    }
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (code, out, err) = tempo(&[&sim[..], &args[..4], &["--shard", &shard]].concat());
+        assert_eq!(code, 0, "{err}");
+        let file = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&file, out).unwrap();
+        files.push(file.display().to_string());
+    }
+    let mut argv = vec!["sim", "merge", "--format", "json"];
+    argv.extend(files.iter().map(String::as_str));
+    let (code, merged, err) = tempo(&argv);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -238,8 +287,51 @@ fn compare_lists_the_problems_of_each_ruleset() {
         "300",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("A = frontiers.rules, B = frontiers-two-ap.rules: 300 encounters"), "{stdout}");
-    assert!(stdout.contains("pool/Aria/ap/lost"), "{stdout}");
+    assert!(
+        stdout.contains("frontiers.rules against frontiers-two-ap.rules, frontiers-duel.ron: 300 encounters"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("pool/Brute/ap/lost"), "{stdout}");
+}
+
+/// `compare --scenarios`: one ruleset, two scenarios; B (a Brute with 30 HP) lowers the heroes'
+/// wins, and every report shows it as a negative difference B − A, each side by its path (the
+/// two files have the same name).
+#[test]
+fn compare_reports_what_b_changes_as_b_minus_a() {
+    let dir = std::env::temp_dir().join(format!("tempo-compare-b-a-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tough = edited_duel(&dir, r#""hp_max": 14"#, r#""hp_max": 30"#);
+    let page = dir.join("compare.html");
+    let base = "examples/frontiers-duel.ron";
+    let args = ["compare", "--scenarios", "rulesets/frontiers.rules", base, &tough, "--runs", "100", "--quiet"];
+    let args = [&args[..], &["--control", "heroes=Greedy"]].concat();
+    let (code, text, err) = tempo(&[&args[..], &["--html", page.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with(&format!("{base} against {tough}, frontiers.rules: 100 encounters")), "{text}");
+    assert!(text.contains(&format!("{tough} - {base}")), "{text}");
+    let row = text.lines().find(|l| l.trim_start().starts_with("outcome/heroes left standing")).expect(&text);
+    // metric (three words), A, B, then the difference.
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(cells[5].starts_with('-') && row.ends_with('*'), "a marked negative difference: {row}");
+    let (code, json, err) = tempo(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["scenario"], "frontiers-duel.ron");
+    assert_eq!(doc["scenario_b"], "frontiers-duel.ron");
+    assert_eq!(doc["labels"], serde_json::json!([base, tough]));
+    assert_eq!(doc["b"]["scenario"], "frontiers-duel.ron");
+    let d = doc["differences"].as_array().unwrap();
+    let heroes = d.iter().find(|d| d["metric"] == "outcome/heroes left standing").unwrap();
+    assert!(heroes["difference"]["value"].as_f64().unwrap() < 0.0, "{heroes}");
+    assert!(heroes["difference"]["high"].as_f64().unwrap() < 0.0, "{heroes}");
+    assert!(heroes["b"].as_f64().unwrap() < heroes["a"].as_f64().unwrap(), "{heroes}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let at = html.find("<td>outcome/heroes left standing</td>").expect("the differences table");
+    let row = &html[at..at + html[at..].find("</tr>").unwrap()];
+    assert!(row.contains("<td>-0."), "{row}");
+    assert!(html.contains(&format!("Differences {tough} − {base}")), "the chart and table say which way");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -666,7 +758,7 @@ fn control_names_a_side_and_headers_say_so() {
         "monsters=Passive",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Played with --control monsters=Passive"), "{stdout}");
+    assert!(stdout.contains("\ncontrol: monsters=Passive\n"), "{stdout}");
     // A Brute that never acts loses every encounter under both rulesets.
     let (code, stdout, _) = tempo(&[
         "sim",
@@ -680,7 +772,7 @@ fn control_names_a_side_and_headers_say_so() {
         "heroes=Aggressive",
     ]);
     assert_eq!(code, 0);
-    assert!(stdout.contains("Played with --control monsters=Passive, --control heroes=Aggressive"), "{stdout}");
+    assert!(stdout.contains("\ncontrol: monsters=Passive, heroes=Aggressive\n"), "{stdout}");
     assert!(stdout.contains("heroes left standing   50"), "{stdout}");
 }
 
@@ -905,11 +997,16 @@ fn set_is_byte_identical_to_editing_the_file() {
     let edited_rules = dir.join("frontiers.rules");
     std::fs::write(&edited_rules, rules.replacen("stat hp_max = 10\n", "stat hp_max = 12\n", 1)).unwrap();
     let edited_rules = edited_rules.to_string_lossy().into_owned();
+    // The summary names what was set (`sets`); the rest is the same.
     let sim = ["sim", "--runs", "200", "--format", "json", "--quiet"];
-    same_output(
-        &[&sim[..], &[edited_rules.as_str(), duel]].concat(),
-        &[&sim[..], &["rulesets/frontiers.rules", duel, "--set", "hp_max=12"]].concat(),
-    );
+    let (code, edited, err) = tempo(&[&sim[..], &[edited_rules.as_str(), duel]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, set, err) = tempo(&[&sim[..], &["rulesets/frontiers.rules", duel, "--set", "hp_max=12"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let mut set: serde_json::Value = serde_json::from_str(&set).unwrap();
+    let sets = set.as_object_mut().unwrap().remove("sets");
+    assert_eq!(sets, Some(serde_json::json!(["hp_max=12"])));
+    assert_eq!(set, serde_json::from_str::<serde_json::Value>(&edited).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

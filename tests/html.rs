@@ -244,7 +244,7 @@ fn a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium() {
     let (a, b, s) = (ruleset("frontiers.rules"), ruleset("frontiers-two-ap.rules"), duel());
     let (la, lb) = (sim::layout(&a, &s).expect("A fits"), sim::layout(&b, &s).expect("B fits"));
     let batch = Batch { seed: s.seed, runs: 0..RUNS };
-    let compared = compare::compare((&a, &b), &s, (&la, &lb), &batch, Some(2), &|_| {}).expect("the batch plays");
+    let compared = compare::compare((&a, &b), (&s, &s), (&la, &lb), &batch, Some(2), &|_| {}).expect("the batch plays");
     let c = compare::summarise(("frontiers.rules", "frontiers-two-ap.rules"), s.seed, (&la, &lb), &compared);
     assert!(c.differences.iter().any(|d| d.marked), "two AP against three should differ somewhere");
     let page = html::compare_page(&c).expect("the page draws");

@@ -199,6 +199,13 @@ pub enum SeatingArg {
 }
 
 impl Changes {
+    /// Each `--set`, then each `--control`, as given: what a report names it was played under.
+    pub fn texts(&self) -> (Vec<String>, Vec<String>) {
+        let sets = self.set.iter().map(tempo::run::scenario::SetFlag::text).collect();
+        let controls = self.control.iter().map(tempo::run::scenario::ControlFlag::text).collect();
+        (sets, controls)
+    }
+
     /// Every `--set`, `--seating`, then every `--control`, applied to the scenario and to the
     /// rulesets it is played under; a name or policy that does not fit is printed as a problem.
     pub fn apply(

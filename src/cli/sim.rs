@@ -60,18 +60,27 @@ enum SimCommand {
     },
 }
 
-/// Play one scenario under two rulesets on the same seeds and show what B changes.
+/// Play one scenario under two rulesets (RULES_A RULES_B SCENARIO), or two scenarios under one
+/// ruleset (--scenarios RULES SCENARIO_A SCENARIO_B), on the same seeds and show what B changes.
 ///
-/// Each count for A and B, and the paired difference A - B with its 95% interval; a
-/// difference that is not noise is marked `*`. Exit codes as for `sim`.
+/// Each count for A and B, and the paired difference B - A (what B changes) with its 95%
+/// interval; a difference that is not noise is marked `*`. Each side is labelled by its file
+/// name. Exit codes as for `sim`.
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Ruleset A (the base).
-    rules_a: PathBuf,
-    /// Ruleset B (the variant).
-    rules_b: PathBuf,
-    /// The scenario, played under both.
-    scenario: PathBuf,
+    /// Ruleset A (the base); with --scenarios, the one ruleset.
+    #[arg(value_name = "RULES_A|RULES")]
+    first: PathBuf,
+    /// Ruleset B (the variant); with --scenarios, scenario A (the base).
+    #[arg(value_name = "RULES_B|SCENARIO_A")]
+    second: PathBuf,
+    /// The scenario, played under both; with --scenarios, scenario B (the variant).
+    #[arg(value_name = "SCENARIO|SCENARIO_B")]
+    third: PathBuf,
+    /// Compare two scenarios under one ruleset: RULES SCENARIO_A SCENARIO_B. The batch's seed
+    /// defaults to scenario A's.
+    #[arg(long)]
+    scenarios: bool,
     #[command(flatten)]
     batch: BatchArgs,
     #[command(flatten)]
@@ -96,13 +105,6 @@ struct BatchArgs {
     quiet: bool,
     #[command(flatten)]
     changes: super::Changes,
-}
-
-impl BatchArgs {
-    /// Each `--control` as given, for the summary's header.
-    fn controls(&self) -> Vec<String> {
-        self.changes.control.iter().map(tempo::run::scenario::ControlFlag::text).collect()
-    }
 }
 
 #[derive(Args)]
@@ -200,6 +202,8 @@ pub fn sim(args: SimArgs) -> Outcome {
     let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
         .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
     let name = file_name(rules_path);
+    let scenario_name = file_name(scenario_path);
+    let (sets, controls) = args.batch.changes.texts();
     if args.shard.is_some() {
         bar.finish_and_clear();
         let ir = ruleset.to_ron().unwrap_or_default();
@@ -207,6 +211,7 @@ pub fn sim(args: SimArgs) -> Outcome {
             format: shard::FORMAT,
             tempo: env!("CARGO_PKG_VERSION").to_string(),
             ruleset: name,
+            scenario: scenario_name,
             fingerprint: shard::fingerprint(&[&ir, &format!("{scenario:?}")]),
             seed,
             runs: args.batch.runs,
@@ -214,12 +219,12 @@ pub fn sim(args: SimArgs) -> Outcome {
             to: runs.end,
             layout,
             totals,
-            controls: args.batch.controls(),
+            sets,
+            controls,
         };
         return super::write_stdout("the summary", &json(&shard));
     }
-    let mut s = summary::summarise(&name, seed, &layout, &totals);
-    s.controls = args.batch.controls();
+    let mut s = summary::summarise(&name, seed, &layout, &totals).measured(&scenario_name, &sets, &controls);
     if !seats.is_empty() {
         let skill = sim::skill::play(&ruleset, &scenario, &seats, &batch, jobs, &progress)
             .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
@@ -270,8 +275,11 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     }
     match shard::merge(&shards) {
         Ok((first, totals)) => {
-            let mut s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals);
-            s.controls = first.controls;
+            let s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals).measured(
+                &first.scenario,
+                &first.sets,
+                &first.controls,
+            );
             print_summary(&s, output)
         }
         Err(problems) => {
@@ -281,44 +289,83 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     }
 }
 
+/// What each side of a comparison plays: its ruleset and scenario, with the paths they were
+/// read from.
+struct Side {
+    rules: PathBuf,
+    scenario: PathBuf,
+}
+
 pub fn compare(args: CompareArgs) -> Outcome {
+    let (a, b) = if args.scenarios {
+        (
+            Side { rules: args.first.clone(), scenario: args.second.clone() },
+            Side { rules: args.first.clone(), scenario: args.third.clone() },
+        )
+    } else {
+        (
+            Side { rules: args.first.clone(), scenario: args.third.clone() },
+            Side { rules: args.second.clone(), scenario: args.third.clone() },
+        )
+    };
     // Both are read, so that the problems of both are printed.
-    let (a, b) = match (super::load_ruleset(&args.rules_a, args.load), super::load_ruleset(&args.rules_b, args.load)) {
-        (Ok(a), Ok(b)) => (a.ruleset, b.ruleset),
+    let (ra, rb) = match (super::load_ruleset(&a.rules, args.load), super::load_ruleset(&b.rules, args.load)) {
+        (Ok(ra), Ok(rb)) => (ra.ruleset, rb.ruleset),
         (Err(failure), _) | (_, Err(failure)) => return Err(failure),
     };
-    let (mut a, mut b) = (a, b);
-    let mut scenario = super::load_scenario(&args.scenario)?;
-    args.batch.changes.apply(&mut scenario, &mut [&mut a, &mut b])?;
-    // Every problem of both rulesets with the scenario, before anything is played.
-    let (la, lb) = (sim::layout(&a, &scenario), sim::layout(&b, &scenario));
-    let (la, lb) = match (la, lb) {
+    let (mut ra, mut rb) = (ra, rb);
+    let mut sa = super::load_scenario(&a.scenario)?;
+    let mut sb = if args.scenarios { super::load_scenario(&b.scenario)? } else { sa.clone() };
+    if args.scenarios {
+        // One ruleset: a stat default set for A is set again, to the same value, for B.
+        args.batch.changes.apply(&mut sa, &mut [&mut ra])?;
+        args.batch.changes.apply(&mut sb, &mut [&mut rb])?;
+    } else {
+        args.batch.changes.apply(&mut sa, &mut [&mut ra, &mut rb])?;
+        sb = sa.clone();
+    }
+    // Every problem of both sides with their scenario, before anything is played.
+    let (la, lb) = match (sim::layout(&ra, &sa), sim::layout(&rb, &sb)) {
         (Ok(la), Ok(lb)) => (la, lb),
         (la, lb) => {
-            for (label, path, result) in [("A", &args.rules_a, la), ("B", &args.rules_b, lb)] {
+            for (label, side, result) in [("A", &a, la), ("B", &b, lb)] {
+                let differs = if args.scenarios { &side.scenario } else { &side.rules };
                 if let Err(e) = result {
-                    eprintln!("error[{}]: under {label} (`{}`), {e}", e.code().name(), path.display());
+                    eprintln!("error[{}]: under {label} (`{}`), {e}", e.code().name(), differs.display());
                 }
             }
             return Err(Failure::Problems);
         }
     };
-    let seed = args.batch.seed.unwrap_or(scenario.seed);
+    let seed = args.batch.seed.unwrap_or(sa.seed);
     let batch = Batch { seed, runs: 0..args.batch.runs };
     let bar = progress_bar(args.batch.runs, args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
     let jobs = args.batch.jobs.map(usize::from);
-    let compared = compare::compare((&a, &b), &scenario, (&la, &lb), &batch, jobs, &progress)
+    let compared = compare::compare((&ra, &rb), (&sa, &sb), (&la, &lb), &batch, jobs, &progress)
         .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
-    let names = (file_name(&args.rules_a), file_name(&args.rules_b));
-    let mut c = compare::summarise((&names.0, &names.1), seed, (&la, &lb), &compared);
-    c.controls = args.batch.controls();
+    let (sets, controls) = args.batch.changes.texts();
+    let (scenario_a, scenario_b) = (file_name(&a.scenario), file_name(&b.scenario));
+    let labels = if args.scenarios { labels(&a.scenario, &b.scenario) } else { labels(&a.rules, &b.rules) };
+    let c = compare::summarise((&file_name(&a.rules), &file_name(&b.rules)), seed, (&la, &lb), &compared)
+        .measured(&scenario_a, args.scenarios.then_some(scenario_b.as_str()), &sets, &controls)
+        .labelled(&labels.0, &labels.1);
     if let Some(path) = &args.output.html {
         write_html(path, sim::html::compare_page(&c))?;
     }
     match args.output.format {
         SimFormat::Text => super::write_stdout("the summary", &compare::to_text(&c)),
         SimFormat::Json => super::write_stdout("the summary", &json(&c)),
+    }
+}
+
+/// The two files' names, or their paths as given when the names are the same.
+fn labels(a: &Path, b: &Path) -> (String, String) {
+    let (na, nb) = (file_name(a), file_name(b));
+    if na == nb {
+        (a.display().to_string(), b.display().to_string())
+    } else {
+        (na, nb)
     }
 }

@@ -269,7 +269,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.make_initiative()?;
         }
         self.stays()?;
-        self.at_all(Timing::EncounterStart)
+        self.at_all(Timing::EncounterStart)?;
+        self.ledger.untouch_all();
+        Ok(())
     }
 
     /// Plays the next round, unless the encounter has ended or has played `max_rounds`

@@ -49,6 +49,10 @@ pub(crate) struct Ledger {
     gained: Vec<(usize, ir::PoolId, usize, u32, i64)>,
     /// Capped gains totalled over the encounter: (participant, pool, gain key, total).
     gained_total: Vec<(usize, ir::PoolId, usize, i64)>,
+    /// Per pool value (`World::pool_at`): changed, or refreshed, since the encounter began. The
+    /// first refresh of a pool that is not overwrites what could not yet have been spent, so it
+    /// loses nothing (`Fact::Lost`). Short (not yet grown to every pool) reads as untouched.
+    touched: Vec<bool>,
 }
 
 impl Ledger {
@@ -60,16 +64,37 @@ impl Ledger {
         self.encounter_log.iter_mut().for_each(Vec::clear);
         self.gained.clear();
         self.gained_total.clear();
+        self.touched.clear();
     }
 
     /// Becomes a copy of `other`, in the allocations it has.
     pub fn copy_from(&mut self, other: &Ledger) {
         // Destructured whole, so that a field added later cannot be forgotten here.
-        let Ledger { round_log, encounter_log, gained, gained_total } = other;
+        let Ledger { round_log, encounter_log, gained, gained_total, touched } = other;
         self.round_log.clone_from(round_log);
         self.encounter_log.clone_from(encounter_log);
         self.gained.clone_from(gained);
         self.gained_total.clone_from(gained_total);
+        self.touched.clone_from(touched);
+    }
+
+    /// The pool value at `at` (`World::pool_at`) changed or was refreshed.
+    pub(crate) fn touch(&mut self, at: usize) {
+        if self.touched.len() <= at {
+            self.touched.resize(at + 1, false);
+        }
+        self.touched[at] = true;
+    }
+
+    /// Whether the pool value at `at` changed or was refreshed since the encounter began.
+    pub(crate) fn touched(&self, at: usize) -> bool {
+        self.touched.get(at).copied().unwrap_or(false)
+    }
+
+    /// The encounter begins: what was set up to here (start values, `encounter_start` steps)
+    /// could not have been spent.
+    pub(crate) fn untouch_all(&mut self) {
+        self.touched.iter_mut().for_each(|t| *t = false);
     }
 
     /// A new round: limits and caps per round start again.

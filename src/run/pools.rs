@@ -56,6 +56,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return;
         }
         self.world.pools[at] = value;
+        self.ledger.touch(at);
         self.changes_made += 1;
         self.record_pool(who, p, from, value, cause);
     }
@@ -105,9 +106,16 @@ impl<'r, S: Sink> Engine<'r, S> {
                     }
                     ir::PoolOp::Refresh => {
                         let max = self.pool_max(who, id)?.unwrap_or(now);
-                        // Nothing could be spent before the encounter started.
-                        if timing != Timing::EncounterStart {
+                        // Nothing could be spent before the encounter started, nor before the
+                        // first refresh of a pool nothing has changed since (the first turn of
+                        // its owner); a pool no cost names is a counter, never spent, so what a
+                        // refresh overwrites is not lost either (the sink knows which those are).
+                        let at = self.world.pool_at(who, id);
+                        if timing != Timing::EncounterStart && self.ledger.touched(at) {
                             self.tell(Fact::Lost { who, pool: p, amount: now.max(0) });
+                        }
+                        if timing != Timing::EncounterStart {
+                            self.ledger.touch(at);
                         }
                         self.set_pool(who, id, max, &cause)?;
                     }

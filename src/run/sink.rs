@@ -49,13 +49,18 @@ pub trait Sink {
 /// one rolls no dice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fact<'a> {
+    /// `who`'s turn began, it could act, and some action it could use was affordable: a turn
+    /// it played.
+    Played { who: usize },
     /// `who`'s turn began (it can act) and no action it could use was affordable.
     Stuck { who: usize },
     /// A reaction was declared `depth` answers deep: 1 answers an action, 2 answers that
     /// reaction, and so on.
     Answer { depth: u32 },
     /// A pool step threw away `amount` that was left unspent: a refresh overwrote it, or a
-    /// `lose` or `decay` took it.
+    /// `lose` or `decay` took it. Not told for a refresh at `encounter_start`, nor for the first
+    /// refresh of a pool nothing has changed since the encounter began (nothing could have been
+    /// spent from it yet).
     Lost { who: usize, pool: usize, amount: i64 },
     /// A declaration paid `pool` below its floor (one overspend, however far below).
     Overspent { who: usize, pool: usize },

@@ -386,6 +386,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                     || self.world.held.blocked(who, ActionKind::Free).is_none());
             if acting {
                 if let Some(ready) = self.ask_ready(who) {
+                    // Readying is what it does with its turn.
+                    self.tell(Fact::Played { who });
                     let name = self.names.who[who].clone();
                     if r.initiative.allow.ready && self.tables.lacks(who, ready.action) {
                         // Waiting for an action it does not have would wait for nothing.
@@ -403,8 +405,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                     continue;
                 }
             }
-            if acting && !self.clock.turn_over && self.telling() && !self.affords_anything(who) {
-                self.tell(Fact::Stuck { who });
+            if acting && !self.clock.turn_over && self.telling() {
+                let fact = if self.affords_anything(who) { Fact::Played { who } } else { Fact::Stuck { who } };
+                self.tell(fact);
             }
             while acting && !self.clock.turn_over && self.clock.ended.is_none() && self.world.present[who] {
                 match self.ask_turn(who)? {

@@ -1,6 +1,7 @@
-//! Compare: one scenario under two rulesets on the same seeds. Run i of A and run i of B share
-//! their seed, so each count has a paired difference; its mean and 95% interval come from those
-//! differences, and outcomes also get the exact McNemar test on the discordant pairs.
+//! Compare: one scenario under two rulesets, or two scenarios under one ruleset, on the same
+//! seeds. Run i of A and run i of B share their seed, so each count has a paired difference
+//! B − A (what B changes); its mean and 95% interval come from those differences, and outcomes
+//! also get the exact McNemar test on the discordant pairs.
 
 use super::layout::{Kind, Layout};
 use super::stats::{self, Estimate};
@@ -42,7 +43,7 @@ impl Paired {
     pub(crate) fn add(&mut self, a: &[i64], b: &[i64]) {
         self.n += 1;
         for (k, (i, j)) in self.pairs.iter().enumerate() {
-            let d = i128::from(a[*i]) - i128::from(b[*j]);
+            let d = i128::from(b[*j]) - i128::from(a[*i]);
             self.sum[k] += d;
             self.sum_sq[k] += d * d;
         }
@@ -62,10 +63,11 @@ pub struct Compared {
     pub paired: Paired,
 }
 
-/// Plays run i of the batch under both rulesets with the same seed, on `jobs` threads.
+/// Plays run i of the batch as A and as B with the same seed, on `jobs` threads: each side a
+/// ruleset and a scenario (two rulesets and one scenario, or one ruleset and two scenarios).
 pub fn compare(
     rules: (&Ruleset, &Ruleset),
-    s: &Scenario,
+    scenarios: (&Scenario, &Scenario),
     layouts: (&Layout, &Layout),
     batch: &Batch,
     jobs: Option<usize>,
@@ -73,13 +75,14 @@ pub fn compare(
 ) -> Result<Compared, RunError> {
     let (ra, rb) = rules;
     let (la, lb) = layouts;
-    Counter::new(ra, s, la)?;
-    Counter::new(rb, s, lb)?;
+    let (sa, sb) = scenarios;
+    Counter::new(ra, sa, la)?;
+    Counter::new(rb, sb, lb)?;
     let empty = || Compared { a: Totals::new(la), b: Totals::new(lb), paired: Paired::new(la, lb) };
     let work = || {
         super::blocks(&batch.runs)
             .map_init(
-                || (Counter::new(ra, s, la).ok(), Counter::new(rb, s, lb).ok()),
+                || (Counter::new(ra, sa, la).ok(), Counter::new(rb, sb, lb).ok()),
                 |counters, block| {
                     let mut out = empty();
                     if let (Some(ca), Some(cb)) = counters {
@@ -114,7 +117,7 @@ pub fn compare(
     Ok(super::on_threads(jobs, work))
 }
 
-/// One count under A and B, and their paired difference A − B.
+/// One count under A and B, and their paired difference B − A.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Difference {
     /// The count, as `docs/simulation.md` names it: `outcome/heroes wins`, `rounds`, ...
@@ -122,18 +125,29 @@ pub struct Difference {
     /// Per encounter (a share for outcomes and `.../ever`).
     pub a: f64,
     pub b: f64,
-    /// Mean of the paired differences A − B, with its 95% interval.
+    /// Mean of the paired differences B − A (what B changes), with its 95% interval.
     pub difference: Estimate,
     /// For shares: the exact McNemar test's two-sided p-value.
     pub(crate) p_value: Option<f64>,
-    /// The difference is not noise at 95%: for shares the exact test's p < 0.05, for the rest
-    /// the interval leaves out 0.
+    /// The difference is not noise at 95%: for shares the exact test's p < 0.05 alone (it is
+    /// exact; the normal interval is not, and may leave out 0 where a few discordant pairs are
+    /// all the evidence), for the rest the interval leaves out 0.
     pub marked: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     pub format: u32,
+    /// The scenario's file name (A's when two scenarios are compared).
+    #[serde(default)]
+    pub scenario: String,
+    /// B's scenario's file name, when two scenarios are compared under one ruleset.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scenario_b: String,
+    /// What the report calls A and B: the file names of what differs between them (the
+    /// rulesets, or the scenarios), their paths as given when the names are the same.
+    #[serde(default)]
+    pub labels: [String; 2],
     pub seed: u64,
     pub runs: u64,
     /// Pairs in which both runs finished (the differences are over these).
@@ -142,6 +156,9 @@ pub struct Comparison {
     pub b: Summary,
     /// Counts both rulesets have and at least one of them ever counted, in A's order.
     pub differences: Vec<Difference>,
+    /// Each `--set` both were played under, as given (left out when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
     /// Each `--control` both were played under, as given (none: the scenario's own
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -152,17 +169,22 @@ pub fn summarise(names: (&str, &str), seed: u64, layouts: (&Layout, &Layout), c:
     let (la, lb) = layouts;
     Comparison {
         format: summary::FORMAT,
+        scenario: String::new(),
+        scenario_b: String::new(),
+        labels: [names.0.to_string(), names.1.to_string()],
         seed,
         runs: c.a.played,
         paired: c.paired.n,
         a: summary::summarise(names.0, seed, la, &c.a),
         b: summary::summarise(names.1, seed, lb, &c.b),
         differences: differences(layouts, (&c.a, &c.b), &c.paired),
+        sets: Vec::new(),
         controls: Vec::new(),
     }
 }
 
-/// The differences of the counts both have and at least one of them ever counted, in A's order.
+/// The differences B − A of the counts both have and at least one of them ever counted, in A's
+/// order.
 pub(crate) fn differences(layouts: (&Layout, &Layout), totals: (&Totals, &Totals), p: &Paired) -> Vec<Difference> {
     let (la, lb) = layouts;
     let (ta, tb) = totals;
@@ -177,9 +199,9 @@ pub(crate) fn differences(layouts: (&Layout, &Layout), totals: (&Totals, &Totals
         let difference = stats::mean(p.n, p.sum[k], p.sum_sq[k]);
         let (p_value, marked) = match la.kind(*i) {
             Kind::Indicator => {
-                // d is 1 where only A had it, −1 where only B did: Σd and Σd² give both counts.
-                let only_a = u64::try_from((p.sum_sq[k] + p.sum[k]) / 2).unwrap_or(0);
-                let only_b = u64::try_from((p.sum_sq[k] - p.sum[k]) / 2).unwrap_or(0);
+                // d is 1 where only B had it, −1 where only A did: Σd and Σd² give both counts.
+                let only_b = u64::try_from((p.sum_sq[k] + p.sum[k]) / 2).unwrap_or(0);
+                let only_a = u64::try_from((p.sum_sq[k] - p.sum[k]) / 2).unwrap_or(0);
                 let pv = stats::mcnemar(only_a, only_b);
                 (Some(pv), pv < 0.05)
             }
@@ -190,7 +212,47 @@ pub(crate) fn differences(layouts: (&Layout, &Layout), totals: (&Totals, &Totals
     differences
 }
 
-/// The rows of the differences table: metric, A, B, A − B with its interval, the exact test's
+impl Comparison {
+    /// Names what was measured, here and in both summaries: the scenario's file name (and B's
+    /// when two scenarios are compared), each `--set` and each `--control` as given.
+    pub fn measured(
+        mut self,
+        scenario: &str,
+        scenario_b: Option<&str>,
+        sets: &[String],
+        controls: &[String],
+    ) -> Comparison {
+        self.scenario = scenario.to_string();
+        self.scenario_b = scenario_b.unwrap_or_default().to_string();
+        self.sets = sets.to_vec();
+        self.controls = controls.to_vec();
+        self.a = self.a.measured(scenario, sets, controls);
+        self.b = self.b.measured(scenario_b.unwrap_or(scenario), sets, controls);
+        self
+    }
+
+    /// What the report calls A and B (the rulesets' names unless said).
+    pub fn labelled(mut self, a: &str, b: &str) -> Comparison {
+        self.labels = [a.to_string(), b.to_string()];
+        self
+    }
+
+    /// `frontiers-two-ap.rules - frontiers.rules`: the differences' heading.
+    pub fn b_minus_a(&self, minus: &str) -> String {
+        format!("{} {minus} {}", self.labels[1], self.labels[0])
+    }
+
+    /// What both sides share: the scenario (two rulesets) or the ruleset (two scenarios).
+    pub fn shared(&self) -> String {
+        if self.scenario_b.is_empty() {
+            self.scenario.clone()
+        } else {
+            self.a.ruleset.clone()
+        }
+    }
+}
+
+/// The rows of the differences table: metric, A, B, B − A with its interval, the exact test's
 /// p-value for shares, `*` where the difference is not noise.
 pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
     c.differences
@@ -201,26 +263,38 @@ pub(crate) fn difference_rows(c: &Comparison) -> Vec<Vec<String>> {
                 summary::num(d.a),
                 summary::num(d.b),
                 summary::show(&d.difference),
-                d.p_value.map(|p| p.to_string()).unwrap_or_default(),
+                d.p_value.map(stats::show_p).unwrap_or_default(),
                 if d.marked { "*".into() } else { String::new() },
             ]
         })
         .collect()
 }
 
-/// The comparison as a table: A, B, A − B with its interval, `*` where it is not noise.
+/// The comparison as a table: A, B, B − A with its interval, `*` where it is not noise.
 pub fn to_text(c: &Comparison) -> String {
     let mut out = String::new();
+    let [la, lb] = &c.labels;
     let _ = writeln!(
         out,
-        "A = {}, B = {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
-        c.a.ruleset, c.b.ruleset, c.runs, c.seed, c.paired
+        "{la} against {lb}, {}: {} encounters each on the same seeds (seed {}), {} pairs ran to the end.",
+        c.shared(),
+        c.runs,
+        c.seed,
+        c.paired
     );
-    summary::controls_line(&mut out, &c.controls);
-    out.push_str("Per encounter; outcome/... and .../ever are shares. * : the difference is not noise at 95%\n");
-    out.push_str("(interval of A - B leaves out 0; for shares, exact McNemar p < 0.05).\n\n");
-    summary::table(&mut out, &["metric", "A", "B", "A - B", "McNemar p", ""], &difference_rows(c));
-    for (label, s) in [("A", &c.a), ("B", &c.b)] {
+    summary::changes_line(&mut out, &c.sets, &c.controls);
+    let _ =
+        writeln!(out, "Per encounter; outcome/... and .../ever are shares. {}: what {lb} changes.", c.b_minus_a("-"));
+    out.push_str("* : the difference is not noise at 95% (for shares, the exact McNemar test's p < 0.05, the\n");
+    out.push_str("interval not used; for the rest, the interval leaves out 0).\n\n");
+    let difference = c.b_minus_a("-");
+    summary::table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &difference_rows(c));
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
+        let _ = writeln!(out, "\n{label}: outcome by the side that took the first turn:");
+        let rows = summary::first_side_rows(s);
+        summary::table(&mut out, &["first turn", "outcome", "encounters", "share"], &rows);
+    }
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
         for f in &s.failures {
             let _ = writeln!(
                 out,

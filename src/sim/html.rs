@@ -70,19 +70,20 @@ pub fn escape(s: &str) -> String {
 
 /// The page for a simulation.
 pub fn sim_page(s: &Summary) -> Result<String, String> {
-    let title = format!("{}: {} encounters", s.ruleset, s.runs);
+    let title = titled(&summary::names(&[&s.ruleset, &s.scenario]), s.runs, &s.sets, &s.controls);
     let mut out = head(&title);
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(
         out,
-        "<p class=\"meta\">Ruleset <b>{}</b>, {} encounters (seed {}), {} ran to the end. \
+        "<p class=\"meta\">Ruleset <b>{}</b>, scenario <b>{}</b>, {} encounters (seed {}), {} ran to the end. \
          Every estimate has its 95% interval (whiskers in the charts, brackets in the tables).</p>",
         escape(&s.ruleset),
+        escape(&s.scenario),
         s.runs,
         s.seed,
         s.completed
     );
-    controls_note(&mut out, &s.controls);
+    changes_note(&mut out, &s.sets, &s.controls);
     failures_note(&mut out, "", s);
     out.push_str("<div class=\"charts\">\n");
     let one = |name: &str, items: Vec<(String, Estimate)>| grouped(&[(name, BLUE, items)]);
@@ -153,34 +154,52 @@ fn skill_tables(out: &mut String, k: &crate::sim::skill::Skill) {
     }
 }
 
-/// The page for a comparison.
-/// The `--control`s the batch was played under, when any was given.
-fn controls_note(out: &mut String, controls: &[String]) {
+/// `frontiers.rules, duel.ron: 1000 encounters (set: Brute.hp_max=30; control: heroes=Greedy)`,
+/// the page's title and heading: two pages of different inputs never share a title.
+fn titled(names: &str, runs: u64, sets: &[String], controls: &[String]) -> String {
+    let changes = summary::changes(sets, controls);
+    if changes.is_empty() {
+        format!("{names}: {runs} encounters")
+    } else {
+        format!("{names}: {runs} encounters ({changes})")
+    }
+}
+
+/// The `--set`s and `--control`s the batch was played under, when any was given.
+fn changes_note(out: &mut String, sets: &[String], controls: &[String]) {
+    let flags = |flag: &str, given: &[String]| -> Vec<String> {
+        given.iter().map(|c| format!("<code>--{flag} {}</code>", escape(c))).collect()
+    };
+    if !sets.is_empty() {
+        let _ = writeln!(out, "<p class=\"meta\">Played with {}.</p>", flags("set", sets).join(", "));
+    }
     if !controls.is_empty() {
-        let given: Vec<String> = controls.iter().map(|c| format!("<code>--control {}</code>", escape(c))).collect();
         let _ = writeln!(
             out,
             "<p class=\"meta\">Played with {} (in place of the scenario's controllers).</p>",
-            given.join(", ")
+            flags("control", controls).join(", ")
         );
     }
 }
 
+/// The page for a comparison.
 pub fn compare_page(c: &Comparison) -> Result<String, String> {
-    let title = format!("{} vs {}: {} encounters", c.a.ruleset, c.b.ruleset, c.runs);
+    let [la, lb] = &c.labels;
+    let names = format!("{la} vs {lb}, {}", c.shared());
+    let title = titled(&names, c.runs, &c.sets, &c.controls);
     let mut out = head(&title);
-    let _ = writeln!(out, "<h1>A = {} vs B = {}</h1>", escape(&c.a.ruleset), escape(&c.b.ruleset));
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
     let _ = writeln!(
         out,
         "<p class=\"meta\">{} encounters each on the same seeds (seed {}); {} pairs ran to the end. \
          Every estimate has its 95% interval (whiskers in the charts, brackets in the tables).</p>",
         c.runs, c.seed, c.paired
     );
-    controls_note(&mut out, &c.controls);
-    failures_note(&mut out, "A: ", &c.a);
-    failures_note(&mut out, "B: ", &c.b);
+    changes_note(&mut out, &c.sets, &c.controls);
+    failures_note(&mut out, &format!("{la}: "), &c.a);
+    failures_note(&mut out, &format!("{lb}: "), &c.b);
     out.push_str("<div class=\"charts\">\n");
-    let ab = |a: Vec<(String, Estimate)>, b: Vec<(String, Estimate)>| grouped(&[("A", BLUE, a), ("B", ORANGE, b)]);
+    let ab = |a: Vec<(String, Estimate)>, b: Vec<(String, Estimate)>| grouped(&[(la, BLUE, a), (lb, ORANGE, b)]);
 
     let (labels, series) = ab(outcome_items(&c.a), outcome_items(&c.b));
     let svg =
@@ -189,17 +208,17 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-outcomes",
         "Outcome",
-        "share of encounters, A and B, 95% interval",
+        "share of encounters, both sides, 95% interval",
         svg,
         "no encounter ran to the end",
     );
 
-    let svg = histogram_svg(&[("A", BLUE, &c.a.rounds.histogram), ("B", ORANGE, &c.b.rounds.histogram)])?;
+    let svg = histogram_svg(&[(la, BLUE, &c.a.rounds.histogram), (lb, ORANGE, &c.b.rounds.histogram)])?;
     figure(
         &mut out,
         "chart-length",
         "Encounter length",
-        "encounters by rounds played, A and B",
+        "encounters by rounds played, both sides",
         svg,
         "no encounter ran to the end",
     );
@@ -215,7 +234,7 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-pools",
         "Pool use per round",
-        "spent, and left unspent and thrown away, per (who, pool), A and B, 95% interval",
+        "spent, and left unspent and thrown away, per (who, pool), both sides, 95% interval",
         svg,
         "no pool was spent or lost",
     );
@@ -226,27 +245,31 @@ pub fn compare_page(c: &Comparison) -> Result<String, String> {
         &mut out,
         "chart-actions",
         "Action use",
-        "uses per encounter per (who, action), A and B, 95% interval",
+        "uses per encounter per (who, action), both sides, 95% interval",
         svg,
         "no action was used",
     );
 
-    differences_figure(&mut out, &c.differences)?;
+    let difference = c.b_minus_a("−");
+    differences_figure(&mut out, &c.differences, &difference)?;
     out.push_str("</div>\n");
 
-    out.push_str("<h2>Differences A − B</h2>\n");
-    out.push_str(
-        "<p>Per encounter; <code>outcome/…</code> and <code>…/ever</code> are shares. \
-         Marked rows (*) are not noise at 95%: the interval of A − B leaves out 0, or for shares \
-         the exact McNemar test gives p &lt; 0.05.</p>\n",
+    let _ = writeln!(out, "<h2>Differences {}</h2>", escape(&difference));
+    let _ = writeln!(
+        out,
+        "<p>What {} changes, per encounter; <code>outcome/…</code> and <code>…/ever</code> are shares. \
+         Marked rows (*) are not noise at 95%: for shares, the exact McNemar test gives \
+         p &lt; 0.05 (the interval, which is approximate, is not used); for the rest, the interval \
+         of the difference leaves out 0.</p>",
+        escape(lb)
     );
     let rows = compare::difference_rows(c);
     let marked: Vec<bool> = c.differences.iter().map(|d| d.marked).collect();
-    table(&mut out, &["metric", "A", "B", "A − B", "McNemar p", ""], &rows, Some(&marked));
+    table(&mut out, &["metric", la, lb, &difference, "McNemar p", ""], &rows, Some(&marked));
 
     out.push_str("<div class=\"cols\">\n");
-    for (label, s) in [("A", &c.a), ("B", &c.b)] {
-        let _ = writeln!(out, "<section>\n<h2>{label} = {}</h2>", escape(&s.ruleset));
+    for (label, s) in [(la, &c.a), (lb, &c.b)] {
+        let _ = writeln!(out, "<section>\n<h2>{}</h2>", escape(label));
         summary_tables(&mut out, s, "h3");
         out.push_str("</section>\n");
     }
@@ -300,26 +323,29 @@ fn figure(out: &mut String, id: &str, caption: &str, detail: &str, svg: Option<S
 
 /// The marked differences with their intervals around a zero line: shares in percentage points,
 /// the other counts per encounter (two scales, so two charts).
-fn differences_figure(out: &mut String, differences: &[Difference]) -> Result<(), String> {
+fn differences_figure(out: &mut String, differences: &[Difference], name: &str) -> Result<(), String> {
     let marked: Vec<&Difference> = differences.iter().filter(|d| d.marked).collect();
     let unmarked = differences.len() - marked.len();
-    out.push_str(
-        "<figure id=\"chart-differences\">\n<figcaption>Differences A − B \
-         <span>(those that are not noise at 95%, with their intervals)</span></figcaption>\n",
+    let _ = writeln!(
+        out,
+        "<figure id=\"chart-differences\">\n<figcaption>Differences {} \
+         <span>(those that are not noise at 95%, with their intervals; right of 0: B has more)</span></figcaption>",
+        escape(name)
     );
     if marked.is_empty() {
         out.push_str("<p class=\"empty\">Nothing to draw: no difference is beyond noise at 95%.</p>\n");
     }
+    let (points, per_encounter) = (format!("{name} (percentage points)"), format!("{name} (per encounter)"));
     for (shares, heading, axis, scale) in [
-        (true, "Shares (outcomes, conditions ever applied)", "A − B (percentage points)", 100.0),
-        (false, "Per encounter (rounds, turns, pools, actions, reactions, conditions)", "A − B (per encounter)", 1.0),
+        (true, "Shares (outcomes, conditions ever applied)", points.as_str(), 100.0),
+        (false, "Per encounter (rounds, turns, pools, actions, reactions, conditions)", per_encounter.as_str(), 1.0),
     ] {
         let items: Vec<(String, Estimate)> =
             marked.iter().filter(|d| d.p_value.is_some() == shares).map(|d| (d.metric.clone(), d.difference)).collect();
         if items.is_empty() {
             continue;
         }
-        let (labels, series) = grouped(&[("A − B", BLUE, items)]);
+        let (labels, series) = grouped(&[(name, BLUE, items)]);
         if let Some(svg) = bars_svg(&Rows { labels, series, axis, scale, points: true })? {
             let _ = writeln!(out, "<h3>{}</h3>", escape(heading));
             out.push_str(&svg);
@@ -729,11 +755,13 @@ mod tests {
         Summary {
             format: summary::FORMAT,
             ruleset: name.into(),
+            scenario: "duel.ron".into(),
             seed: 0,
             runs: 0,
             completed: 0,
             failures: vec![],
             outcomes: vec![],
+            outcomes_by_first_side: vec![],
             rounds: Rounds { mean: zero, median: 0, p10: 0, p90: 0, min: 0, max: 0, histogram: vec![] },
             turns: vec![],
             pools: vec![],
@@ -746,6 +774,7 @@ mod tests {
                 chain_lengths: vec![],
             },
             conditions: vec![],
+            sets: vec![],
             controls: vec![],
             skill: None,
         }
@@ -858,12 +887,16 @@ mod tests {
         }
         let c = Comparison {
             format: 1,
+            scenario: "duel.ron".into(),
+            scenario_b: String::new(),
+            labels: ["a".into(), "b".into()],
             seed: 0,
             runs: 0,
             paired: 0,
             a: empty("a"),
             b: empty("b"),
             differences: vec![],
+            sets: vec![],
             controls: vec![],
         };
         let page = compare_page(&c).unwrap();
@@ -900,6 +933,9 @@ mod tests {
         b.actions[0].action = "other".into();
         Comparison {
             format: 1,
+            scenario: "duel.ron".into(),
+            scenario_b: String::new(),
+            labels: [HOSTILE.into(), "b.rules".into()],
             seed: 7,
             runs: 1000,
             paired: 990,
@@ -910,6 +946,7 @@ mod tests {
                 d("rounds", e(-0.3, -0.4, -0.2), None, true),
                 d(HOSTILE, e(0.0, -0.1, 0.1), None, false),
             ],
+            sets: vec![],
             controls: vec![],
         }
     }

@@ -20,6 +20,31 @@ pub struct Layout {
     pub conditions: Vec<String>,
     /// The scenario's round limit.
     pub round_limit: u32,
+    /// Per pool: some cost names it (an action's or reaction's, a combo partner's, a cost
+    /// adjustment's). A pool none names is a counter: nothing is ever paid from it, so nothing
+    /// it loses is counted as lost.
+    #[serde(default)]
+    pub(crate) payable: Vec<bool>,
+}
+
+/// Per pool of the ruleset: whether some cost names it (decided from the IR alone).
+fn payable(r: &Ruleset) -> Vec<bool> {
+    let mut out = vec![false; r.pools.len()];
+    let mut name = |c: &crate::ir::Cost| {
+        if let Some(p) = out.get_mut(c.pool.index()) {
+            *p = true;
+        }
+    };
+    for a in &r.actions {
+        a.costs.iter().flat_map(|rule| &rule.terms).for_each(&mut name);
+        a.partner_cost.iter().for_each(&mut name);
+    }
+    for adjust in &r.cost_adjustments {
+        if let crate::ir::CostAdjustOp::Add(costs) = &adjust.op {
+            costs.iter().for_each(&mut name);
+        }
+    }
+    out
 }
 
 /// The encounter's outcomes after the sides: nobody standing, the round limit reached with more
@@ -46,6 +71,7 @@ impl Layout {
             kinds: r.actions.iter().map(|a| a.kind.word().to_string()).collect(),
             conditions: r.conditions.iter().map(|c| c.name.clone()).collect(),
             round_limit: s.rounds,
+            payable: payable(r),
         }
     }
 
@@ -194,6 +220,7 @@ mod tests {
             kinds: vec!["action".into(), "reaction".into(), "action".into()],
             conditions: vec!["down".into()],
             round_limit: 10,
+            payable: vec![true, false],
         }
     }
 

@@ -14,6 +14,9 @@ pub struct Shard {
     /// The tempo that played it: shards of different versions may count differently.
     pub tempo: String,
     pub ruleset: String,
+    /// The scenario's file name, for the merged summary (empty in a shard of an older tempo).
+    #[serde(default)]
+    pub scenario: String,
     /// FNV-1a of the compiled ruleset and the scenario: shards of different inputs never merge.
     pub fingerprint: String,
     pub seed: u64,
@@ -23,6 +26,9 @@ pub struct Shard {
     pub to: u64,
     pub layout: Layout,
     pub totals: Totals,
+    /// Each `--set` the batch was played under, as given (none: the files as written).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
     /// Each `--control` the batch was played under, as given (none: the scenario's own).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controls: Vec<String>,

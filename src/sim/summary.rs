@@ -2,24 +2,31 @@
 //! (docs/simulation.md, "The JSON summary") or a table for a person.
 
 use super::layout::{Kind, Layout};
-use super::stats::{self, Estimate};
+use super::stats::{self, Estimate, Toward};
 use super::totals::Totals;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// The version of the JSON document; raised when a field changes meaning or goes away.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub format: u32,
     pub ruleset: String,
+    /// The scenario's file name (empty where the caller named none: a cell of `--skill`).
+    #[serde(default)]
+    pub scenario: String,
     pub seed: u64,
     /// Runs played, and how many ran to the end (every estimate is over those).
     pub runs: u64,
     pub completed: u64,
     pub failures: Vec<FailureRow>,
     pub outcomes: Vec<OutcomeRow>,
+    /// The outcomes again, split by the side that took the encounter's first turn: a row per
+    /// side that did (and `no turn` when some encounter had none).
+    #[serde(default)]
+    pub outcomes_by_first_side: Vec<FirstSide>,
     pub rounds: Rounds,
     pub turns: Vec<TurnRow>,
     pub pools: Vec<PoolRow>,
@@ -27,6 +34,10 @@ pub struct Summary {
     pub refusals: Vec<RefusalRow>,
     pub reactions: Reactions,
     pub conditions: Vec<ConditionRow>,
+    /// Each `--set` the batch was played under, as given (none: the files as written, and the
+    /// field is left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<String>,
     /// Each `--control` the batch was played under, as given (none: the scenario's own
     /// controllers, and the field is left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -55,6 +66,15 @@ pub struct OutcomeRow {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstSide {
+    /// The side whose participant took the encounter's first turn (`no turn`: nobody had one).
+    pub side: String,
+    /// Encounters that ran to the end with that first turn (every share is over these).
+    pub completed: u64,
+    pub outcomes: Vec<OutcomeRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rounds {
     pub mean: Estimate,
     pub median: u32,
@@ -74,10 +94,11 @@ pub struct Bar {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnRow {
     pub who: String,
-    /// Turns per encounter in which the participant could act.
+    /// Turns per encounter it played: it could act and something was affordable.
     pub turns: Estimate,
-    /// Of those, turns that began with nothing it could afford: per encounter, and as a share
-    /// of its turns (ratio of totals).
+    /// Turns it began able to act with nothing it could afford (not among `turns`): per
+    /// encounter, and as a share of the turns it could act in, played or stuck (ratio of
+    /// totals). A turn it could not act in (incapacitated) is neither.
     pub stuck: Estimate,
     pub stuck_share: Estimate,
 }
@@ -90,8 +111,9 @@ pub struct PoolRow {
     pub spent: Estimate,
     pub spent_per_round: Estimate,
     pub(crate) spent_per_turn: Estimate,
-    /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`),
-    /// per encounter and per round.
+    /// Left unspent and thrown away (overwritten by a refresh, taken by `lose` or `decay`) when
+    /// it could have been spent (not the first refresh of an untouched pool, not a pool no cost
+    /// names, not after the end was decided), per encounter and per round.
     pub lost: Estimate,
     pub(crate) lost_per_round: Estimate,
     /// Declarations that paid it below its floor, per encounter.
@@ -196,8 +218,41 @@ fn per_turn(layout: &Layout, t: &Totals, who: usize, at: usize) -> Estimate {
     stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[turns], t.sum_sq[turns]), t.by_turn[at])
 }
 
+/// Stuck turns over the turns it could act in (played and stuck): `turns` counts only those
+/// played, so the denominator's sums are put together from both counts' (Σ turns·stuck is the
+/// stuck count's `by_turn`).
+fn stuck_share(layout: &Layout, t: &Totals, who: usize) -> Estimate {
+    let (turns, stuck) = (layout.turns(who), layout.stuck(who));
+    let cross = t.by_turn[stuck];
+    let both = (t.sum[turns] + t.sum[stuck], t.sum_sq[turns] + 2 * cross + t.sum_sq[stuck]);
+    stats::ratio(t.completed, (t.sum[stuck], t.sum_sq[stuck]), both, cross + t.sum_sq[stuck])
+}
+
 fn bars(histogram: &std::collections::BTreeMap<u32, u64>) -> Vec<Bar> {
     histogram.iter().map(|(value, count)| Bar { value: *value, count: *count }).collect()
+}
+
+/// The outcomes of the encounters each side began, for the sides that began any.
+fn by_first_side(layout: &Layout, t: &Totals) -> Vec<FirstSide> {
+    let width = layout.outcomes() + 1;
+    let names = layout.sides.iter().map(String::as_str).chain(std::iter::once("no turn"));
+    names
+        .enumerate()
+        .filter_map(|(side, name)| {
+            let row = t.by_first.get(side * width..(side + 1) * width)?;
+            let completed = *row.first()?;
+            (completed > 0).then(|| FirstSide {
+                side: name.to_string(),
+                completed,
+                outcomes: (0..layout.outcomes())
+                    .map(|k| {
+                        let count = row.get(1 + k).copied().unwrap_or(0);
+                        OutcomeRow { outcome: layout.outcome_name(k), count, share: stats::wilson(count, completed) }
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 /// The summary of the totals. Rows where nothing was counted are left out.
@@ -224,6 +279,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
             }
         })
         .collect();
+    let outcomes_by_first_side = by_first_side(layout, t);
     let rounds = Rounds {
         mean: estimate(layout, t, Layout::ROUNDS),
         median: stats::quantile(&t.rounds, 0.5),
@@ -242,7 +298,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
             who: who.clone(),
             turns: estimate(layout, t, layout.turns(w)),
             stuck: estimate(layout, t, layout.stuck(w)),
-            stuck_share: per_turn(layout, t, w, layout.stuck(w)),
+            stuck_share: stuck_share(layout, t, w),
         });
         for (p, pool) in layout.pools.iter().enumerate() {
             let (spent, lost, over) = (layout.spent(w, p), layout.lost(w, p), layout.overspent(w, p));
@@ -305,11 +361,13 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
     Summary {
         format: FORMAT,
         ruleset: ruleset.to_string(),
+        scenario: String::new(),
         seed,
         runs: t.played,
         completed: n,
         failures,
         outcomes,
+        outcomes_by_first_side,
         rounds,
         turns,
         pools,
@@ -317,25 +375,66 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         refusals,
         reactions,
         conditions,
+        sets: Vec::new(),
         controls: Vec::new(),
         skill: None,
     }
 }
 
-/// `1.23 [1.10, 1.36]`.
-pub fn show(e: &Estimate) -> String {
-    format!("{} [{}, {}]", num(e.value), num(e.low), num(e.high))
+impl Summary {
+    /// Names what was measured: the scenario's file name, each `--set` and each `--control` as
+    /// given (`summarise` knows only the totals).
+    pub fn measured(mut self, scenario: &str, sets: &[String], controls: &[String]) -> Summary {
+        self.scenario = scenario.to_string();
+        self.sets = sets.to_vec();
+        self.controls = controls.to_vec();
+        self
+    }
 }
 
-/// `57.3% [54.2, 60.4]`.
+/// `1.23 [1.1, 1.36]`: the bounds rounded outward, and no number shown as 0 or 1 unless it is
+/// exactly that.
+pub fn show(e: &Estimate) -> String {
+    format!(
+        "{} [{}, {}]",
+        num_toward(e.value, Toward::Nearest),
+        num_toward(e.low, Toward::Down),
+        num_toward(e.high, Toward::Up)
+    )
+}
+
+/// `57.3% [54.2, 60.4]`: one decimal of a percent, the bounds rounded outward, with more
+/// decimals where one would show 0% or 100% for what is not exactly that (`0.0% [0.0, 0.004]`).
 pub(crate) fn show_share(e: &Estimate) -> String {
-    format!("{:.1}% [{:.1}, {:.1}]", e.value * 100.0, e.low * 100.0, e.high * 100.0)
+    let percent = |x: f64, toward: Toward| {
+        // A share's decimals are a percent's plus two.
+        let (r, d) = stats::rounded(x, 3, toward);
+        format!("{:.*}", d.saturating_sub(2) as usize, r * 100.0)
+    };
+    format!(
+        "{}% [{}, {}]",
+        percent(e.value, Toward::Nearest),
+        percent(e.low, Toward::Down),
+        percent(e.high, Toward::Up)
+    )
 }
 
 /// Up to three decimals, trailing zeros dropped: `1.06`, `4`, `0.005`.
 pub(crate) fn num(x: f64) -> String {
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
+    match s {
+        "-0" | "" => "0".to_string(),
+        _ => s.to_string(),
+    }
+}
+
+/// A bound: three decimals rounded `toward`, more where three would show 0 or 1 for what is
+/// not exactly that, trailing zeros dropped.
+pub(crate) fn num_toward(x: f64, toward: Toward) -> String {
+    let (r, d) = stats::rounded(x, 3, toward);
+    let s = format!("{r:.*}", d as usize);
+    let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { &s };
     match s {
         "-0" | "" => "0".to_string(),
         _ => s.to_string(),
@@ -387,6 +486,20 @@ pub(crate) fn failures_table(s: &Summary) -> Table {
     }
 }
 
+/// A row per side that took a first turn and outcome that happened at all: of the encounters
+/// that side began, how many ended so.
+pub(crate) fn first_side_rows(s: &Summary) -> Vec<Vec<String>> {
+    let happened: Vec<&str> = s.outcomes.iter().filter(|o| o.count > 0).map(|o| o.outcome.as_str()).collect();
+    s.outcomes_by_first_side
+        .iter()
+        .flat_map(|f| {
+            f.outcomes.iter().filter(|o| happened.contains(&o.outcome.as_str())).map(|o| {
+                vec![f.side.clone(), o.outcome.clone(), format!("{} of {}", o.count, f.completed), show_share(&o.share)]
+            })
+        })
+        .collect()
+}
+
 /// The summary's tables, in order; sections with nothing counted are left out.
 pub fn tables(s: &Summary) -> Vec<Table> {
     let r = &s.rounds;
@@ -403,6 +516,11 @@ pub fn tables(s: &Summary) -> Vec<Table> {
                 .collect(),
         },
         Table {
+            title: "Outcome by the side that took the first turn",
+            header: &["first turn", "outcome", "encounters", "share"],
+            rows: first_side_rows(s),
+        },
+        Table {
             title: "Length in rounds",
             header: &["mean", "median", "p10", "p90", "min", "max"],
             rows: vec![vec![
@@ -415,8 +533,8 @@ pub fn tables(s: &Summary) -> Vec<Table> {
             ]],
         },
         Table {
-            title: "Turns (stuck: began with nothing affordable)",
-            header: &["who", "turns", "stuck turns", "stuck share"],
+            title: "Turns (played: could act and afford something; stuck: began with nothing affordable)",
+            header: &["who", "turns played", "stuck turns", "stuck share"],
             rows: s
                 .turns
                 .iter()
@@ -495,9 +613,12 @@ pub fn to_text(s: &Summary) -> String {
     let _ = writeln!(
         out,
         "{}: {} encounters (seed {}), {} ran to the end. 95% intervals in brackets.",
-        s.ruleset, s.runs, s.seed, s.completed
+        names(&[&s.ruleset, &s.scenario]),
+        s.runs,
+        s.seed,
+        s.completed
     );
-    controls_line(&mut out, &s.controls);
+    changes_line(&mut out, &s.sets, &s.controls);
     let failures = failures_table(s);
     let mut all = tables(s);
     if !failures.rows.is_empty() {
@@ -517,17 +638,50 @@ pub fn to_text(s: &Summary) -> String {
     out
 }
 
-/// `Played with --control A=Greedy, --control b=Random.`, when any was given.
-pub(super) fn controls_line(out: &mut String, controls: &[String]) {
+/// The files' names joined by `, `, an empty one (not known) left out.
+pub(crate) fn names(names: &[&str]) -> String {
+    names.iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join(", ")
+}
+
+/// `set: Brute.hp_max=30, hp_max=12; control: heroes=Greedy`: what the batch was played under
+/// beyond its files, or nothing when it was played as written.
+pub(crate) fn changes(sets: &[String], controls: &[String]) -> String {
+    let mut parts = Vec::new();
+    if !sets.is_empty() {
+        parts.push(format!("set: {}", sets.join(", ")));
+    }
     if !controls.is_empty() {
-        let given: Vec<String> = controls.iter().map(|c| format!("--control {c}")).collect();
-        let _ = writeln!(out, "Played with {} (in place of the scenario's controllers).", given.join(", "));
+        parts.push(format!("control: {}", controls.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// The `changes` line, when anything was set or controlled.
+pub(super) fn changes_line(out: &mut String, sets: &[String], controls: &[String]) {
+    let line = changes(sets, controls);
+    if !line.is_empty() {
+        let _ = writeln!(out, "{line}");
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::num;
+    use super::*;
+
+    #[test]
+    fn bounds_are_shown_outward_and_not_0_or_1_unless_exact() {
+        let e = |value, low, high| Estimate { value, low, high };
+        assert_eq!(show(&e(1.2346, 1.1006, 1.3681)), "1.235 [1.1, 1.369]");
+        assert_eq!(show(&e(0.0, -0.00004, 0.00004)), "0 [-0.001, 0.001]");
+        assert_eq!(show(&e(0.0001, 0.00004, 0.0002)), "0.0001 [0.00004, 0.001]");
+        assert_eq!(show_share(&e(0.573, 0.5421, 0.6049)), "57.3% [54.2, 60.5]");
+        // 0 of 100,000: the upper bound is a positive number, the lower 0.
+        assert_eq!(show_share(&e(0.0, 0.0, 0.00004)), "0.0% [0.0, 0.1]");
+        assert_eq!(show_share(&e(0.00004, 0.00001, 0.0002)), "0.004% [0.001, 0.1]");
+        assert_eq!(show_share(&e(1.0, 0.99996, 1.0)), "100.0% [99.9, 100.0]");
+        assert_eq!(show_share(&e(0.99999, 0.9999, 0.999995)), "99.999% [99.9, 99.9995]");
+        assert_eq!(show_share(&e(0.5, 0.0, 1.0)), "50.0% [0.0, 100.0]");
+    }
 
     #[test]
     fn numbers_keep_what_matters() {

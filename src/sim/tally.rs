@@ -46,6 +46,8 @@ pub struct Tally<'l> {
     done: bool,
     /// The highest round seen.
     round: u32,
+    /// The side of whoever took the encounter's first turn (none: nobody had a turn).
+    pub first_side: Option<usize>,
     /// Per participant and action (`who * actions + action`), twice: decisions at which it was
     /// affordable, then decisions at which it was taken (`Fact::Offered`). Empty unless
     /// `count_options` asked for them.
@@ -63,6 +65,7 @@ impl<'l> Tally<'l> {
             decided: false,
             done: false,
             round: 0,
+            first_side: None,
             options: Vec::new(),
         }
     }
@@ -86,6 +89,7 @@ impl<'l> Tally<'l> {
         self.decided = false;
         self.done = false;
         self.round = 0;
+        self.first_side = None;
         self.options.iter_mut().for_each(|v| *v = 0);
     }
 
@@ -133,7 +137,10 @@ impl Sink for Tally<'_> {
         match &record.event {
             Event::TurnStart { actor } => {
                 if let Some(w) = find(&self.index.who, actor) {
-                    self.add(self.layout.turns(w), 1);
+                    // Turns are counted by `Fact::Played`: only those in which it could act.
+                    if self.first_side.is_none() {
+                        self.first_side = self.layout.side_of.get(w).copied();
+                    }
                 }
             }
             Event::Action { actor, action, paid, .. } => {
@@ -185,12 +192,21 @@ impl Sink for Tally<'_> {
             return;
         }
         match fact {
+            Fact::Played { who } => self.add(self.layout.turns(who), 1),
             Fact::Stuck { who } => self.add(self.layout.stuck(who), 1),
             Fact::Answer { depth } => match self.chains.last_mut() {
                 Some(longest) if depth > 1 => *longest = (*longest).max(depth),
                 _ => self.chains.push(depth),
             },
-            Fact::Lost { who, pool, amount } => self.add(self.layout.lost(who, pool), amount),
+            // A counter (no cost names it) is never spent, so it loses nothing; nor does a pool
+            // once the end is decided (outros, `encounter_end` steps): nothing is left to spend
+            // it on.
+            Fact::Lost { who, pool, amount }
+                if !self.decided && self.layout.payable.get(pool).copied().unwrap_or(true) =>
+            {
+                self.add(self.layout.lost(who, pool), amount)
+            }
+            Fact::Lost { .. } => {}
             Fact::Overspent { who, pool } => self.add(self.layout.overspent(who, pool), 1),
             Fact::Ended { standing } if !self.decided => self.end(standing),
             Fact::Ended { .. } => {}

@@ -40,6 +40,10 @@ pub struct Totals {
     /// Refusals: action → code → (Σ, Σ²) of per-encounter counts.
     pub refusals: BTreeMap<String, BTreeMap<String, (i128, i128)>>,
     pub failures: BTreeMap<String, Failure>,
+    /// Encounters by the side that took the first turn (a row per side, then one for no turn):
+    /// how many ran to the end, then how many ended in each outcome (`Layout::outcomes`).
+    #[serde(default)]
+    pub by_first: Vec<u64>,
     /// Σ of the tally's `options` (affordable, then taken, per participant and action), where
     /// they were counted (the skill report); empty, and left out of a shard, otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -60,8 +64,15 @@ impl Totals {
             chains: BTreeMap::new(),
             refusals: BTreeMap::new(),
             failures: BTreeMap::new(),
+            by_first: vec![0; (layout.sides.len() + 1) * (layout.outcomes() + 1)],
             options: Vec::new(),
         }
+    }
+
+    /// Where the row of encounters whose first turn was `side`'s (none: no turn) begins in
+    /// `by_first`.
+    pub(crate) fn first_row(layout: &Layout, side: Option<usize>) -> usize {
+        side.unwrap_or(layout.sides.len()).min(layout.sides.len()) * (layout.outcomes() + 1)
     }
 
     /// Adds one finished encounter.
@@ -90,6 +101,18 @@ impl Totals {
             *self.chains.entry(*length).or_default() += 1;
         }
         add_options(&mut self.options, t.options.iter().map(|v| i128::from(*v)));
+        let row = Totals::first_row(layout, t.first_side);
+        let mut first = |at: usize| {
+            if let Some(v) = self.by_first.get_mut(row + at) {
+                *v += 1;
+            }
+        };
+        first(0);
+        for k in 0..layout.outcomes() {
+            if t.values[layout.outcome(k)] > 0 {
+                first(1 + k);
+            }
+        }
         // Only actions refused in this encounter have an entry: their squares add up right,
         // and an encounter without refusals adds 0 to both sums.
         for (action, code, n) in &t.refusals {
@@ -122,6 +145,10 @@ impl Totals {
         add(&mut self.by_round, &other.by_round);
         add(&mut self.by_turn, &other.by_turn);
         add_options(&mut self.options, other.options.iter().copied());
+        if self.by_first.len() < other.by_first.len() {
+            self.by_first.resize(other.by_first.len(), 0);
+        }
+        self.by_first.iter_mut().zip(&other.by_first).for_each(|(x, y)| *x += y);
         for (k, v) in &other.rounds {
             *self.rounds.entry(*k).or_default() += v;
         }

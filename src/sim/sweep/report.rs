@@ -91,8 +91,11 @@ pub type At<'a> = (&'a [(String, i64)], &'a Layout);
 pub fn rows(points: &[At<'_>], played: &Played, head: &Head<'_>) -> Vec<PointRow> {
     let mut out = Vec::with_capacity(points.len());
     for (k, (set, layout)) in points.iter().enumerate() {
-        let mut s = summary::summarise(head.ruleset, head.seed, layout, &played.totals[k]);
-        s.controls = head.controls.to_vec();
+        let s = summary::summarise(head.ruleset, head.seed, layout, &played.totals[k]).measured(
+            head.scenario,
+            &point_sets(head.sets, set),
+            head.controls,
+        );
         let change = match (played.paired.get(k), k.checked_sub(1).and_then(|j| points.get(j))) {
             (Some(Some(paired)), Some((before, before_layout))) => Some(Change {
                 from: values(before),
@@ -137,6 +140,12 @@ pub fn sweep(head: &Head<'_>, points: Vec<PointRow>, target: Option<Target>) -> 
         points,
         target,
     }
+}
+
+/// The `--set`s a point was played under, as `tempo sim` would name them: the fixed ones, then
+/// the point's values.
+pub fn point_sets(fixed: &[String], set: &[(String, i64)]) -> Vec<String> {
+    fixed.iter().cloned().chain(set.iter().map(|(n, v)| format!("{n}={v}"))).collect()
 }
 
 fn values(set: &[(String, i64)]) -> BTreeMap<String, i64> {
@@ -194,11 +203,10 @@ pub fn to_text(s: &Sweep) -> String {
         s.runs,
         s.seed
     );
-    if !s.sets.is_empty() {
-        let given: Vec<String> = s.sets.iter().map(|x| format!("--set {x}")).collect();
-        let _ = writeln!(out, "Every point with {}.", given.join(", "));
+    let changes = summary::changes(&s.sets, &s.controls);
+    if !changes.is_empty() {
+        let _ = writeln!(out, "Every point with {changes}.");
     }
-    summary::controls_line(&mut out, &s.controls);
     out.push_str(
         "95% intervals in brackets. change: the paired difference from the row above (percentage points\n\
          for shares); * : not noise at 95% (exact McNemar p < 0.05 for shares, else the interval leaves out 0).\n\n",

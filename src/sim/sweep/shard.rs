@@ -56,6 +56,8 @@ impl SweepShard {
             format: sim_shard::FORMAT,
             tempo: self.tempo.clone(),
             ruleset: self.ruleset.clone(),
+            scenario: self.scenario.clone(),
+            sets: super::report::point_sets(&self.sets, &p.set),
             fingerprint: self.fingerprint.clone(),
             seed: self.seed,
             runs: self.runs,
