@@ -4,7 +4,7 @@
 
 use super::super::compare::{self, Difference};
 use super::super::layout::Layout;
-use super::super::stats::Estimate;
+use super::super::stats::{self, Estimate, Toward};
 use super::super::summary::{self, Summary};
 use super::Played;
 use serde::{Deserialize, Serialize};
@@ -175,18 +175,25 @@ fn seen_outcomes(s: &Sweep) -> Vec<String> {
         .collect()
 }
 
-/// The change of one metric, in percentage points for a share: `-2.9 [-4.1, -1.7] *`.
+/// The change of one metric, in percentage points for a share: `-2.9 [-4.1, -1.7] *`; the bounds
+/// rounded outward, as every bound is.
 fn change_cell(p: &PointRow, metric: &str, share: bool) -> String {
     let Some(d) = p.change.as_ref().and_then(|c| c.differences.iter().find(|d| d.metric == metric)) else {
         return String::new();
     };
     let e = &d.difference;
+    let signed = |x: f64, toward: Toward| {
+        let s = if share {
+            // A share's decimals are a percent's plus two, as in the shares beside it.
+            let (r, d) = stats::rounded(x, 3, toward);
+            format!("{:.*}", d.saturating_sub(2) as usize, r * 100.0)
+        } else {
+            summary::num_toward(x, toward)
+        };
+        if x > 0.0 { format!("+{s}") } else { s }
+    };
     let mark = if d.marked { " *" } else { "" };
-    if share {
-        format!("{:+.1} [{:+.1}, {:+.1}]{mark}", e.value * 100.0, e.low * 100.0, e.high * 100.0)
-    } else {
-        format!("{} [{}, {}]{mark}", summary::num(e.value), summary::num(e.low), summary::num(e.high))
-    }
+    format!("{} [{}, {}]{mark}", signed(e.value, Toward::Nearest), signed(e.low, Toward::Down), signed(e.high, Toward::Up))
 }
 
 /// The sweep as a table, one row per point: each outcome's share and its change from the point
