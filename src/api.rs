@@ -164,7 +164,8 @@ pub fn run_into<S: Sink>(ruleset: &Ruleset, scenario: &Scenario, seed: Option<u6
 }
 
 /// Plays `runs` encounters as `tempo sim` does (run i with a seed derived from `seed`, or the
-/// scenario's, and i) and summarises them; `name` is the ruleset's name in the summary. The
+/// scenario's, and i) and summarises them; `name` is the ruleset's name in the summary (name the
+/// scenario, and any changes it was played under, with `Summary::measured`). The
 /// same summary whatever the number of threads, and with none.
 pub fn simulate(
     ruleset: &Ruleset,

@@ -115,7 +115,12 @@ fn a_simulation_gives_the_summary_tempo_sim_prints() {
     let ruleset = api::compile(&shipped(), "rulesets/frontiers.rules").ruleset.unwrap();
     let scenario =
         api::scenario(&std::fs::read_to_string(root().join("examples/frontiers-duel.ron")).unwrap()).unwrap();
-    let summary = api::simulate(&ruleset, &scenario, "frontiers.rules", 200, Some(9)).unwrap();
+    // The command line names the scenario's file; a library caller names it so.
+    let summary = api::simulate(&ruleset, &scenario, "frontiers.rules", 200, Some(9)).unwrap().measured(
+        "frontiers-duel.ron",
+        &[],
+        &[],
+    );
     let args =
         ["sim", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--runs", "200", "--seed", "9", "--quiet"];
     assert_eq!(api::summary_text(&summary), tempo(&args));

@@ -5,8 +5,10 @@ use super::layout::Layout;
 use super::totals::Totals;
 use serde::{Deserialize, Serialize};
 
-/// The version of the shard file; merging refuses any other.
-pub const FORMAT: u32 = 1;
+/// The version of the shard file; merging refuses any other. 2 since issue 30: the counts of
+/// `lost` and `turns` changed meaning, so a shard of the same tempo version but older build must
+/// not merge with newer ones.
+pub const FORMAT: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Shard {
