@@ -60,7 +60,6 @@ mod sequential {
 
     #[cfg(feature = "fs")]
     impl<I: Iterator> Seq<I> {
-
         pub(crate) fn zip<J: Iterator>(self, other: Seq<J>) -> Seq<std::iter::Zip<I, J>> {
             Seq(self.0.zip(other.0))
         }

@@ -190,10 +190,19 @@ fn change_cell(p: &PointRow, metric: &str, share: bool) -> String {
         } else {
             summary::num_toward(x, toward)
         };
-        if x > 0.0 { format!("+{s}") } else { s }
+        if x > 0.0 {
+            format!("+{s}")
+        } else {
+            s
+        }
     };
     let mark = if d.marked { " *" } else { "" };
-    format!("{} [{}, {}]{mark}", signed(e.value, Toward::Nearest), signed(e.low, Toward::Down), signed(e.high, Toward::Up))
+    format!(
+        "{} [{}, {}]{mark}",
+        signed(e.value, Toward::Nearest),
+        signed(e.low, Toward::Down),
+        signed(e.high, Toward::Up)
+    )
 }
 
 /// The sweep as a table, one row per point: each outcome's share and its change from the point
