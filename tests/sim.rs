@@ -84,7 +84,7 @@ fn four_shards_merge_into_exactly_the_whole() {
     let mut reversed = shards.clone();
     reversed.reverse();
     for set in [shards.clone(), reversed] {
-        let (first, merged) = shard::merge(&set).expect("the shards make one batch");
+        let (first, merged) = shard::merge(&set, &[]).expect("the shards make one batch");
         assert_eq!(merged, whole);
         assert_eq!(
             json(&summary::summarise("t.rules", first.seed, &first.layout, &merged)),
@@ -92,10 +92,10 @@ fn four_shards_merge_into_exactly_the_whole() {
         );
     }
     // A missing or doubled slice is refused, and said.
-    let problems = shard::merge(&shards[..3]).expect_err("a slice is missing");
+    let problems = shard::merge(&shards[..3], &[]).expect_err("a slice is missing");
     assert!(problems.iter().any(|p| p.contains("no shard played runs")), "{problems:?}");
     let doubled = [shards[0].clone(), shards[0].clone(), shards[1].clone(), shards[2].clone(), shards[3].clone()];
-    let problems = shard::merge(&doubled).expect_err("a slice is doubled");
+    let problems = shard::merge(&doubled, &[]).expect_err("a slice is doubled");
     assert!(problems.iter().any(|p| p.contains("overlaps")), "{problems:?}");
 }
 

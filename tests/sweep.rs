@@ -73,7 +73,17 @@ fn a_sweep_of_hp_on_a_fair_duel_is_monotone_and_its_target_bracket_holds_when_si
 
     let target = format!("{HEROES}=0.5");
     let found = json(&[
-        "sweep", RULES, FAIR, "--set", "Brute.hp_max=10..40", "--runs", runs, "--target", &target, "--format", "json",
+        "sweep",
+        RULES,
+        FAIR,
+        "--set",
+        "Brute.hp_max=10..40",
+        "--runs",
+        runs,
+        "--target",
+        &target,
+        "--format",
+        "json",
     ]);
     let t = &found["target"];
     assert_eq!(t["verdict"], "crossed");

@@ -254,11 +254,18 @@ fn skill_seats(
 
 fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
     let (mut shards, mut sweeps) = (Vec::new(), Vec::new());
+    let (mut shard_names, mut sweep_names) = (Vec::new(), Vec::new());
     for f in files {
         let text = super::read_input(f).map_err(|e| super::cannot(format!("cannot read `{}`: {e}", f.display())))?;
         match sim::sweep::shard::read(&text) {
-            Ok(sim::sweep::shard::AnyShard::Sim(s)) => shards.push(*s),
-            Ok(sim::sweep::shard::AnyShard::Sweep(s)) => sweeps.push(*s),
+            Ok(sim::sweep::shard::AnyShard::Sim(s)) => {
+                shards.push(*s);
+                shard_names.push(f.display().to_string());
+            }
+            Ok(sim::sweep::shard::AnyShard::Sweep(s)) => {
+                sweeps.push(*s);
+                sweep_names.push(f.display().to_string());
+            }
             Err(e) => {
                 eprintln!("error: `{}` is not a tempo shard: {e}", f.display());
                 return Err(Failure::Problems);
@@ -266,14 +273,14 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
         }
     }
     match (shards.is_empty(), sweeps.is_empty()) {
-        (true, false) => return super::sweep::merge(&sweeps, output),
+        (true, false) => return super::sweep::merge(&sweeps, &sweep_names, output),
         (false, false) => {
             eprintln!("error: these are shards of a sweep and of a `sim`: merge each batch's shards on its own");
             return Err(Failure::Problems);
         }
         _ => {}
     }
-    match shard::merge(&shards) {
+    match shard::merge(&shards, &shard_names) {
         Ok((first, totals)) => {
             let s = summary::summarise(&first.ruleset, first.seed, &first.layout, &totals).measured(
                 &first.scenario,

@@ -278,8 +278,8 @@ fn print(report: &report::Sweep, output: &OutputArgs) -> Outcome {
 }
 
 /// `tempo sim merge` of a sweep's shards: the report of the whole sweep.
-pub(super) fn merge(shards: &[shard::SweepShard], output: &OutputArgs) -> Outcome {
-    let merged = match shard::merge(shards) {
+pub(super) fn merge(shards: &[shard::SweepShard], names: &[String], output: &OutputArgs) -> Outcome {
+    let merged = match shard::merge(shards, names) {
         Ok(m) => m,
         Err(problems) => {
             eprintln!("error: these shards do not make one sweep:\n  {}", problems.join("\n  "));

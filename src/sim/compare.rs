@@ -49,6 +49,18 @@ impl Paired {
         }
     }
 
+    /// `merge`, refusing where a sum would not fit: for pairs read from files.
+    pub(crate) fn try_merge(&mut self, other: &Paired) -> Result<(), ()> {
+        let n = self.n.checked_add(other.n).ok_or(())?;
+        let mut sum = self.sum.clone();
+        let mut sum_sq = self.sum_sq.clone();
+        for (x, y) in sum.iter_mut().zip(&other.sum).chain(sum_sq.iter_mut().zip(&other.sum_sq)) {
+            *x = x.checked_add(*y).ok_or(())?;
+        }
+        (self.n, self.sum, self.sum_sq) = (n, sum, sum_sq);
+        Ok(())
+    }
+
     pub(crate) fn merge(&mut self, other: &Paired) {
         self.n += other.n;
         self.sum.iter_mut().zip(&other.sum).for_each(|(x, y)| *x += y);

@@ -161,6 +161,18 @@ impl Layout {
         self.per_condition() + 2 * self.n() * self.conditions.len()
     }
 
+    /// `len`, or None when it would not fit a `usize` (a forged layout read from a file).
+    pub fn checked_len(&self) -> Option<usize> {
+        let n = self.n() as u128;
+        let len = 3
+            + self.outcomes() as u128
+            + 2 * n
+            + 3 * n * self.pools.len() as u128
+            + n * self.actions.len() as u128
+            + 2 * n * self.conditions.len() as u128;
+        usize::try_from(len).ok()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -222,6 +234,11 @@ mod tests {
             round_limit: 10,
             payable: vec![true, false],
         }
+    }
+
+    #[test]
+    fn the_checked_length_is_the_length() {
+        assert_eq!(layout().checked_len(), Some(layout().len()));
     }
 
     #[test]

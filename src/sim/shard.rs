@@ -48,44 +48,61 @@ pub fn fingerprint(texts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
-/// Merges shards of one batch into its totals. Every problem is listed: shards of different
-/// batches, overlapping slices, runs no shard played.
-pub fn merge(shards: &[Shard]) -> Result<(Shard, Totals), Vec<String>> {
+/// Merges shards of one batch into its totals. `names` names each shard (its file) in the
+/// problems. Every problem is listed: shards of different batches, counts no batch could give,
+/// overlapping slices, runs no shard played; a shard is named by its file and its slice.
+pub fn merge(shards: &[Shard], names: &[String]) -> Result<(Shard, Totals), Vec<String>> {
     let Some(first) = shards.first() else {
         return Err(vec!["no shards to merge".into()]);
     };
+    let label = |i: usize| {
+        let s = &shards[i];
+        let name = names.get(i).cloned().unwrap_or_else(|| format!("shard {}", i + 1));
+        format!("`{name}` (runs {}..{} of {})", s.from, s.to, s.runs)
+    };
     let mut problems = Vec::new();
     for (i, s) in shards.iter().enumerate() {
-        let n = i + 1;
+        let n = label(i);
         if s.format != FORMAT {
-            problems.push(format!("shard {n} is format {}, this tempo reads format {FORMAT}", s.format));
+            problems.push(format!("{n} is format {}, this tempo reads format {FORMAT}", s.format));
         }
         if s.tempo != first.tempo {
-            problems.push(format!("shard {n} was played by tempo {}, shard 1 by {}", s.tempo, first.tempo));
+            problems.push(format!("{n} was played by tempo {}, {} by {}", s.tempo, label(0), first.tempo));
         }
         if s.fingerprint != first.fingerprint || s.layout != first.layout {
-            problems.push(format!("shard {n} is of another ruleset or scenario than shard 1"));
+            problems.push(format!("{n} is of another ruleset or scenario than {}", label(0)));
         }
         if s.seed != first.seed || s.runs != first.runs {
             problems.push(format!(
-                "shard {n} is of a batch of {} runs seeded {}, shard 1 of {} runs seeded {}",
-                s.runs, s.seed, first.runs, first.seed
+                "{n} is of a batch of {} runs seeded {}, {} of {} runs seeded {}",
+                s.runs,
+                s.seed,
+                label(0),
+                first.runs,
+                first.seed
             ));
         }
-        if s.totals.played != s.to.saturating_sub(s.from) {
-            problems.push(format!("shard {n} says it played runs {}..{} but holds {}", s.from, s.to, s.totals.played));
+        if s.from > s.to || s.to > s.runs {
+            problems.push(format!("{n} is a slice that is not in its batch"));
+        } else if s.totals.played != s.to - s.from {
+            problems.push(format!("{n} holds {} runs", s.totals.played));
         }
+        problems
+            .extend(s.totals.problems(&s.layout, s.to.saturating_sub(s.from)).into_iter().map(|p| format!("{n}: {p}")));
     }
-    let mut slices: Vec<(u64, u64, usize)> = shards.iter().enumerate().map(|(i, s)| (s.from, s.to, i + 1)).collect();
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut slices: Vec<(u64, u64, usize)> = shards.iter().enumerate().map(|(i, s)| (s.from, s.to, i)).collect();
     slices.sort();
     let mut at = 0;
-    for (from, to, n) in &slices {
+    for (from, _, i) in &slices {
         if *from < at {
-            problems.push(format!("shard {n} (runs {from}..{to}) overlaps another shard"));
+            problems.push(format!("{} overlaps another shard", label(*i)));
         } else if *from > at {
             problems.push(format!("no shard played runs {at}..{from}"));
         }
-        at = at.max(*to);
+        at = at.max(shards[*i].to);
     }
     if at < first.runs {
         problems.push(format!("no shard played runs {at}..{}", first.runs));
@@ -94,8 +111,8 @@ pub fn merge(shards: &[Shard]) -> Result<(Shard, Totals), Vec<String>> {
         return Err(problems);
     }
     let mut totals = Totals::new(&first.layout);
-    for s in shards {
-        totals.merge(&s.totals);
+    for (i, s) in shards.iter().enumerate() {
+        totals.try_merge(&s.totals).map_err(|e| vec![format!("{}: {e}", label(i))])?;
     }
     Ok((first.clone(), totals))
 }

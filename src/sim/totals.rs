@@ -137,30 +137,50 @@ impl Totals {
     /// Adds another set of totals (other runs of the same layout). Exact: the order of merging
     /// never changes the result.
     pub fn merge(&mut self, other: &Totals) {
-        self.played += other.played;
-        self.completed += other.completed;
-        let add = |a: &mut Vec<i128>, b: &Vec<i128>| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        add(&mut self.sum, &other.sum);
-        add(&mut self.sum_sq, &other.sum_sq);
-        add(&mut self.by_round, &other.by_round);
-        add(&mut self.by_turn, &other.by_turn);
-        add_options(&mut self.options, other.options.iter().copied());
+        // Totals of runs played here hold i64 counts of at most 2^64 runs: their sums fit i128,
+        // so only forged totals (shards read from files, which `try_merge` checks) can overflow.
+        let _ = self.try_merge(other);
+    }
+
+    /// `merge`, refusing (and leaving the sums partly added) where a sum would not fit: what a
+    /// merge of shards read from files calls.
+    pub fn try_merge(&mut self, other: &Totals) -> Result<(), String> {
+        let too_big = || "a sum does not fit (the shard's counts are not a real batch's)".to_string();
+        let add_u64 = |a: &mut u64, b: u64| a.checked_add(b).map(|v| *a = v).ok_or_else(too_big);
+        add_u64(&mut self.played, other.played)?;
+        add_u64(&mut self.completed, other.completed)?;
+        let add = |a: &mut Vec<i128>, b: &[i128]| -> Result<(), String> {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.checked_add(*y).ok_or_else(too_big)?;
+            }
+            Ok(())
+        };
+        add(&mut self.sum, &other.sum)?;
+        add(&mut self.sum_sq, &other.sum_sq)?;
+        add(&mut self.by_round, &other.by_round)?;
+        add(&mut self.by_turn, &other.by_turn)?;
+        add(&mut self.options, &other.options)?;
         if self.by_first.len() < other.by_first.len() {
             self.by_first.resize(other.by_first.len(), 0);
         }
-        self.by_first.iter_mut().zip(&other.by_first).for_each(|(x, y)| *x += y);
+        for (x, y) in self.by_first.iter_mut().zip(&other.by_first) {
+            add_u64(x, *y)?;
+        }
         for (k, v) in &other.rounds {
-            *self.rounds.entry(*k).or_default() += v;
+            add_u64(self.rounds.entry(*k).or_default(), *v)?;
         }
         for (k, v) in &other.chains {
-            *self.chains.entry(*k).or_default() += v;
+            add_u64(self.chains.entry(*k).or_default(), *v)?;
         }
         for (action, codes) in &other.refusals {
             let mine = self.refusals.entry(action.clone()).or_default();
             for (code, (s, ss)) in codes {
                 let e = mine.entry(code.clone()).or_default();
-                e.0 += s;
-                e.1 += ss;
+                e.0 = e.0.checked_add(*s).ok_or_else(too_big)?;
+                e.1 = e.1.checked_add(*ss).ok_or_else(too_big)?;
             }
         }
         for (code, f) in &other.failures {
@@ -169,7 +189,7 @@ impl Totals {
                     self.failures.insert(code.clone(), f.clone());
                 }
                 Some(mine) => {
-                    let count = mine.count + f.count;
+                    let count = mine.count.checked_add(f.count).ok_or_else(too_big)?;
                     if f.first_run < mine.first_run {
                         *mine = f.clone();
                     }
@@ -177,6 +197,59 @@ impl Totals {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// What is wrong with totals read from a file for `layout` and a slice of `runs` runs: sizes
+    /// that do not match the layout, counts that no batch could give. Empty when none.
+    pub fn problems(&self, layout: &Layout, runs: u64) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(len) = layout.checked_len() else {
+            return vec!["its layout is too large to be a ruleset's".into()];
+        };
+        for (name, v) in
+            [("sum", &self.sum), ("sum_sq", &self.sum_sq), ("by_round", &self.by_round), ("by_turn", &self.by_turn)]
+        {
+            if v.len() != len {
+                out.push(format!("its `{name}` holds {} counts where its layout has {len}", v.len()));
+            }
+        }
+        let first = (layout.sides.len() + 1).checked_mul(layout.outcomes() + 1);
+        if Some(self.by_first.len()) != first && !self.by_first.is_empty() {
+            out.push("its `by_first` does not match its layout".into());
+        }
+        if !out.is_empty() {
+            return out;
+        }
+        if self.played > runs {
+            out.push(format!("it played {} runs of a {runs}-run slice", self.played));
+        }
+        if self.completed > self.played {
+            out.push(format!("{} runs ran to the end of {} played", self.completed, self.played));
+        }
+        let failed = self.failures.values().try_fold(0u64, |a, f| a.checked_add(f.count));
+        if failed != self.played.checked_sub(self.completed) {
+            out.push("its failures do not add up to the runs that did not finish".into());
+        }
+        let lengths = self.rounds.values().try_fold(0u64, |a, c| a.checked_add(*c));
+        let rounds: Option<i128> =
+            self.rounds.iter().try_fold(0i128, |a, (r, c)| a.checked_add(i128::from(*r).checked_mul(i128::from(*c))?));
+        if lengths != Some(self.completed) || rounds != self.sum.get(Layout::ROUNDS).copied() {
+            out.push("its encounter lengths do not add up to its runs and rounds".into());
+        }
+        let n = i128::from(self.completed);
+        for at in 0..len {
+            let (s, ss) = (self.sum[at], self.sum_sq[at]);
+            // Σx² ≥ 0, and (Σx)² ≤ n·Σx² (Cauchy–Schwarz) for any real counts; a share is
+            // between 0 and n.
+            let square_ok = ss >= 0 && s.checked_mul(s).zip(n.checked_mul(ss)).is_none_or(|(a, b)| a <= b);
+            let share_ok = layout.kind(at) != super::layout::Kind::Indicator || (0..=n).contains(&s);
+            if !square_ok || !share_ok {
+                out.push(format!("its count {at} ({s}, {ss}) is not a sum over {n} runs"));
+                break;
+            }
+        }
+        out
     }
 }
 

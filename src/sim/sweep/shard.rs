@@ -79,7 +79,7 @@ pub struct Merged {
 
 /// Merges the shards of one sweep. Every problem is listed: shards of other sweeps, and each
 /// point's slices as `sim merge` checks them.
-pub fn merge(shards: &[SweepShard]) -> Result<Merged, Vec<String>> {
+pub fn merge(shards: &[SweepShard], names: &[String]) -> Result<Merged, Vec<String>> {
     let Some(first) = shards.first() else {
         return Err(vec!["no shards to merge".into()]);
     };
@@ -108,7 +108,7 @@ pub fn merge(shards: &[SweepShard]) -> Result<Merged, Vec<String>> {
     let mut totals = Vec::with_capacity(first.points.len());
     for k in 0..first.points.len() {
         let slices: Vec<Shard> = shards.iter().filter_map(|s| s.point(k)).collect();
-        match sim_shard::merge(&slices) {
+        match sim_shard::merge(&slices, names) {
             Ok((_, t)) => totals.push(t),
             Err(mut p) => {
                 // Every point has the same slices: the first point's problems say it all.
@@ -117,11 +117,41 @@ pub fn merge(shards: &[SweepShard]) -> Result<Merged, Vec<String>> {
             }
         }
     }
+    // A forged pair must not point past the counts it pairs.
+    for (s, name) in shards.iter().zip(names) {
+        for (k, p) in s.points.iter().enumerate() {
+            let (Some(paired), Some(before)) = (&p.paired, k.checked_sub(1).and_then(|j| s.points.get(j))) else {
+                continue;
+            };
+            let (la, lb) = (before.layout.checked_len().unwrap_or(0), p.layout.checked_len().unwrap_or(0));
+            let fits = paired.pairs.iter().all(|(i, j)| *i < la && *j < lb)
+                && paired.sum.len() == paired.pairs.len()
+                && paired.sum_sq.len() == paired.pairs.len()
+                && paired.n <= s.to.saturating_sub(s.from)
+                && *paired
+                    == Paired {
+                        n: paired.n,
+                        sum: paired.sum.clone(),
+                        sum_sq: paired.sum_sq.clone(),
+                        ..Paired::new(&before.layout, &p.layout)
+                    };
+            if !fits {
+                problems.push(format!("`{name}`: the pairs of point {} are not its layout's", k + 1));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     let mut paired: Vec<Option<Paired>> = first.points.iter().map(|p| p.paired.clone()).collect();
     for s in &shards[1..] {
         for (a, b) in paired.iter_mut().zip(&s.points) {
             match (a, &b.paired) {
-                (Some(a), Some(b)) if a.pairs == b.pairs => a.merge(b),
+                (Some(a), Some(b)) if a.pairs == b.pairs => {
+                    if a.try_merge(b).is_err() {
+                        problems.push("a paired sum does not fit (the shards' counts are not a real batch's)".into());
+                    }
+                }
                 (None, None) => {}
                 _ => problems.push("the shards pair their points differently".into()),
             }

@@ -1,0 +1,109 @@
+//! `tempo sim merge` trusts no shard (issue 33, items 8 and 17): a forged or damaged shard is
+//! refused, named by its file and its slice, before anything is allocated for it or added up.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn tempo(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo")).args(args).env("NO_COLOR", "1").output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Two honest shards of a 400-run batch, as JSON values.
+fn shards() -> Vec<Value> {
+    (1..=2)
+        .map(|k| {
+            let shard = format!("{k}/2");
+            let (code, out, err) = tempo(&[
+                "sim",
+                "rulesets/frontiers.rules",
+                "examples/frontiers-duel.ron",
+                "--runs",
+                "400",
+                "--shard",
+                &shard,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            serde_json::from_str(&out).unwrap()
+        })
+        .collect()
+}
+
+/// Merges the shards written to files named `shard-K.json`; the exit code and stderr.
+fn merge(name: &str, shards: &[Value]) -> (i32, String) {
+    let dir = std::env::temp_dir().join(format!("tempo-shards-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<String> = shards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = dir.join(format!("shard-{}.json", i + 1));
+            std::fs::write(&f, s.to_string()).unwrap();
+            f.to_str().unwrap().to_string()
+        })
+        .collect();
+    let mut args = vec!["sim", "merge"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, _, err) = tempo(&args);
+    (code, err)
+}
+
+#[test]
+fn honest_shards_merge() {
+    assert_eq!(merge("honest", &shards()).0, 0);
+}
+
+#[test]
+fn forged_counts_are_refused_with_the_file_and_slice() {
+    let forgeries: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+        ("negative-rounds", Box::new(|s| s["totals"]["sum"][0] = (-999_999).into()), "lengths do not add up"),
+        ("completed-above-played", Box::new(|s| s["totals"]["completed"] = 1_000_300.into()), "ran to the end of"),
+        ("slice-past-the-end", Box::new(|s| s["to"] = 800.into()), "not in its batch"),
+        (
+            "failures-that-wrap",
+            Box::new(|s| {
+                s["totals"]["failures"] = serde_json::json!({
+                    "tempo::rule": {"count": u64::MAX, "first_run": 0, "first_seed": 1, "message": "x"}
+                });
+            }),
+            "failures do not add up",
+        ),
+        (
+            "histogram-of-2-to-the-63",
+            Box::new(|s| s["totals"]["rounds"] = serde_json::json!({"1": 1u64 << 63, "2": 1u64 << 63})),
+            "lengths do not add up",
+        ),
+        ("a-share-above-its-runs", Box::new(|s| s["totals"]["sum"][3] = 5000.into()), "is not a sum over"),
+    ];
+    for (name, forge, says) in forgeries {
+        let mut all = shards();
+        forge(&mut all[1]);
+        let (code, err) = merge(name, &all);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(
+            err.contains("shard-2.json` (runs 200..") || err.contains("shard-2.json` (runs 200..800"),
+            "{name}: {err}"
+        );
+        assert!(err.contains(says), "{name}: {err}");
+    }
+}
+
+/// Item 8: a layout of 200,000 participants and 20,000 pools asks for 192 GB of counts; it is
+/// refused by its size before any of it is made.
+#[test]
+fn a_forged_layout_is_refused_before_it_is_allocated() {
+    let mut all = shards();
+    for s in &mut all {
+        let names: Vec<Value> = (0..200_000).map(|i| Value::from(format!("p{i}"))).collect();
+        let pools: Vec<Value> = (0..20_000).map(|i| Value::from(format!("q{i}"))).collect();
+        s["layout"]["participants"] = names.into();
+        s["layout"]["pools"] = pools.into();
+    }
+    let (code, err) = merge("huge-layout", &all);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("counts where its layout has"), "{err}");
+}
