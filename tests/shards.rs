@@ -57,9 +57,12 @@ fn honest_shards_merge() {
     assert_eq!(merge("honest", &shards()).0, 0);
 }
 
+/// What a forger changes in a shard.
+type Forgery = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn forged_counts_are_refused_with_the_file_and_slice() {
-    let forgeries: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let forgeries: Vec<(&str, Forgery, &str)> = vec![
         ("negative-rounds", Box::new(|s| s["totals"]["sum"][0] = (-999_999).into()), "lengths do not add up"),
         ("completed-above-played", Box::new(|s| s["totals"]["completed"] = 1_000_300.into()), "ran to the end of"),
         ("slice-past-the-end", Box::new(|s| s["to"] = 800.into()), "not in its batch"),
