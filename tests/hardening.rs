@@ -543,3 +543,36 @@ fn fuzz_regressions_replay_without_panicking() {
     }
     assert!(replayed >= 2, "the kept inputs were found ({replayed})");
 }
+
+// Issue 33, item 15: `abs()` of i64::MIN wraps to itself, which is below the limit.
+#[test]
+fn a_position_of_i64_min_is_refused_for_participants_objects_and_terrain() {
+    let r = ruleset("");
+    let s =
+        tempo::run::scenario::parse(&DUEL.replace("position: 0", "position: -9223372036854775808")).expect("parses");
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert_eq!(err.code(), Code::BadScenario, "{err}");
+    assert!(err.to_string().contains("farther from 0 than tempo places anyone"), "{err}");
+
+    let rules = compile_str("g.rules", include_str!("runner/rules/ground.rules")).ruleset.expect("compiles");
+    let terrain = tempo::run::scenario::parse(
+        r#"(seed: 1, rounds: 1, terrain: [(kind: "mud", from: -9223372036854775808, to: 0)], participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Passive)),
+  (name: "B", side: "b", position: 4, controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let problems = tempo::run::scenario::resolve(&terrain, &rules).expect_err("terrain refused");
+    assert!(problems.iter().any(|p| p.to_string().contains("terrain")), "{problems:?}");
+
+    let objects = compile_str("t.rules", include_str!("runner/rules/things.rules")).ruleset.expect("compiles");
+    let placed = tempo::run::scenario::parse(
+        r#"(seed: 1, rounds: 1, objects: [(kind: "crate", at: -9223372036854775808)], participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Passive)),
+  (name: "B", side: "b", position: 4, controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let problems = tempo::run::scenario::resolve(&placed, &objects).expect_err("object refused");
+    assert!(problems.iter().any(|p| p.to_string().contains("crate")), "{problems:?}");
+}
