@@ -800,3 +800,17 @@ fn tempo_test_dot_finds_a_test_forty_folders_deep() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("2 passed, 0 failed"), "{out}");
 }
+
+// Issue 33, item 13: 16,000 threads took over two minutes to start and stop for 10 runs.
+#[test]
+fn sweep_jobs_sixteen_thousand_is_lowered_to_four_per_core_and_says_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args =
+        ["sweep", "rulesets/frontiers.rules", "tests/sweep/duel.ron", "--set", "Brute.hp_max=14..15", "--runs", "4"];
+    let (code, _, err) = tempo_within(root, &[&args[..], &["--jobs", "16000"]].concat(), 120);
+    assert_eq!(code, 0, "{err}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(err.contains(&format!("--jobs 16000 lowered to {}", 4 * cores)), "{err}");
+    let (_, _, err) = tempo_within(root, &[&args[..], &["--jobs", "1"]].concat(), 120);
+    assert!(!err.contains("lowered"), "{err}");
+}
