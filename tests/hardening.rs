@@ -836,3 +836,40 @@ fn forty_thousand_override_title_on_one_line_render_in_linear_time() {
     );
     assert!(text.contains(&format!("long.rules:2:{column}")), "{column}");
 }
+
+// Issue 33, item 9: `why` kept every event up to the one asked about: 2 GB for event 20,000,000.
+#[test]
+fn why_event_far_into_a_billion_rounds_keeps_a_window_and_one_past_the_end_says_so() {
+    let dir = folder("why-far");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let long = DUEL.replace("rounds: 2", "rounds: 1000000000").replace("Aggressive", "Passive");
+    std::fs::write(dir.join("long.ron"), long).unwrap();
+    std::fs::write(dir.join("short.ron"), DUEL).unwrap();
+    // Far past the window: still explained, back to the turn that began it.
+    let far = (tempo::why::WINDOW * 3).to_string();
+    let (code, out, err) = tempo_within(&dir, &["why", "r.rules", "long.ron", "--event", &far], 120);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("#{far}")), "{out}");
+    let (code, _, err) = tempo_within(&dir, &["why", "r.rules", "short.ron", "--event", "20000000"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("there is no event #20000000: this run wrote"), "{err}");
+}
+
+#[test]
+fn why_follows_a_cause_outside_the_window_by_playing_again() {
+    let steps: Vec<tempo::why::Step> = (0..3u64)
+        .map(|seq| tempo::why::Step {
+            seq,
+            round: Some(1),
+            text: format!("e{seq}"),
+            rule: None,
+            because: seq.checked_sub(1),
+            frame: seq == 0,
+        })
+        .collect();
+    // The window holds only the last event; the cause before it is what `Keep::only` finds.
+    let chain = tempo::why::chain(&steps[2..], 2).expect("the event");
+    assert_eq!(tempo::why::next_cause(&chain, 2), Some(1));
+    let seqs: Vec<u64> = tempo::why::chain(&steps, 2).expect("the event").iter().map(|s| s.seq).collect();
+    assert_eq!(seqs, [2, 1, 0]);
+}
