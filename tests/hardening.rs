@@ -781,7 +781,7 @@ fn a_test_of_a_billion_rounds_is_refused_at_the_event_cap_not_buffered_whole() {
         .unwrap();
     let (code, out, _) = tempo_within(&dir, &["test", "long.test.ron"], 120);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("the trace is longer than 200000 events"), "{out}");
+    assert!(out.contains("the trace is longer than 1000000 events"), "{out}");
 }
 
 #[test]

@@ -73,8 +73,7 @@ fn the_worked_example_prints_what_the_readme_shows() {
         "the README's worked example is a `tempo sweep --target`: {examples:?}"
     );
     for (command, shown) in examples {
-        let out =
-            Command::new(env!("CARGO_BIN_EXE_tempo")).args(words(&command)).env("NO_COLOR", "1").output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_tempo")).args(words(&command)).env("NO_COLOR", "1").output().unwrap();
         assert!(out.status.success(), "tempo {command}: {}", String::from_utf8_lossy(&out.stderr));
         let printed = String::from_utf8_lossy(&out.stdout);
         assert_eq!(printed, shown, "README.md shows other output for `tempo {command}`");

@@ -73,8 +73,8 @@ pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
 
 /// Most events one seed of a test may write. A test's trace is held whole to check it (in order,
 /// anywhere, the golden diff), so a scenario of a billion rounds would fill the memory; a golden
-/// encounter is short (the shipped ones write a few hundred events), and one past this is refused.
-pub const MAX_TEST_EVENTS: usize = 200_000;
+/// encounter is short (the shipped ones write at most a few hundred thousand events), and one past this is refused.
+pub const MAX_TEST_EVENTS: usize = 1_000_000;
 
 /// Keeps a run's events up to [`MAX_TEST_EVENTS`], then stops the run.
 #[derive(Default)]

@@ -85,8 +85,7 @@ impl<'a> Grid<'a> {
         let mut set = Vec::with_capacity(values.len());
         for (r, v) in self.ranges.iter().zip(values) {
             let flag = SetFlag { name: r.name.clone(), value: *v };
-            scenario::apply_set(&mut scenario, &mut ruleset, &flag)
-                .map_err(|p| PointError::Set(flag.clone(), Box::new(p)))?;
+            scenario::apply_set(&mut scenario, &mut ruleset, &flag).map_err(|p| PointError::Set(flag.clone(), Box::new(p)))?;
             set.push((r.name.clone(), *v));
         }
         let layout = super::layout(&ruleset, &scenario).map_err(PointError::Run)?;
