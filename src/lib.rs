@@ -24,6 +24,8 @@ pub mod fmt;
 pub mod ir;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+#[cfg(feature = "fs")]
+pub mod output;
 mod par;
 pub mod run;
 pub mod sim;

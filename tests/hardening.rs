@@ -543,3 +543,333 @@ fn fuzz_regressions_replay_without_panicking() {
     }
     assert!(replayed >= 2, "the kept inputs were found ({replayed})");
 }
+
+// Issue 33, item 15: `abs()` of i64::MIN wraps to itself, which is below the limit.
+#[test]
+fn a_position_of_i64_min_is_refused_for_participants_objects_and_terrain() {
+    let r = ruleset("");
+    let s =
+        tempo::run::scenario::parse(&DUEL.replace("position: 0", "position: -9223372036854775808")).expect("parses");
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert_eq!(err.code(), Code::BadScenario, "{err}");
+    assert!(err.to_string().contains("farther from 0 than tempo places anyone"), "{err}");
+
+    let rules = compile_str("g.rules", include_str!("runner/rules/ground.rules")).ruleset.expect("compiles");
+    let terrain = tempo::run::scenario::parse(
+        r#"(seed: 1, rounds: 1, terrain: [(kind: "mud", from: -9223372036854775808, to: 0)], participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Passive)),
+  (name: "B", side: "b", position: 4, controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let problems = tempo::run::scenario::resolve(&terrain, &rules).expect_err("terrain refused");
+    assert!(problems.iter().any(|p| p.to_string().contains("terrain")), "{problems:?}");
+
+    let objects = compile_str("t.rules", include_str!("runner/rules/things.rules")).ruleset.expect("compiles");
+    let placed = tempo::run::scenario::parse(
+        r#"(seed: 1, rounds: 1, objects: [(kind: "crate", at: -9223372036854775808)], participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Passive)),
+  (name: "B", side: "b", position: 4, controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    let problems = tempo::run::scenario::resolve(&placed, &objects).expect_err("object refused");
+    assert!(problems.iter().any(|p| p.to_string().contains("crate")), "{problems:?}");
+}
+
+// Issue 33: what `tempo test`, `compile`, `doc` and `fmt` write and read.
+
+/// `tempo` with a deadline: a command that hangs fails the test instead of hanging it.
+fn tempo_within(dir: &Path, args: &[&str], seconds: u64) -> (i32, String, String) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tempo runs");
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            let (mut out, mut err) = (String::new(), String::new());
+            child.stdout.take().expect("stdout").read_to_string(&mut out).ok();
+            child.stderr.take().expect("stderr").read_to_string(&mut err).ok();
+            return (status.code().unwrap_or(-1), out, err);
+        }
+        if started.elapsed().as_secs() >= seconds {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("`tempo {}` still running after {seconds} s", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A folder with `r.rules`, a scenario file `s.ron` and test files: each `(name, golden)` a test
+/// of the duel whose `golden` is written as given.
+fn tests_folder(name: &str, tests: &[(&str, &str)]) -> PathBuf {
+    let dir = folder(name);
+    let t = dir.join("t");
+    std::fs::create_dir_all(&t).unwrap();
+    std::fs::write(t.join("r.rules"), BASE).unwrap();
+    std::fs::write(t.join("s.ron"), DUEL).unwrap();
+    for (test, golden) in tests {
+        let text = format!("(ruleset: \"r.rules\", scenario_file: \"s.ron\", golden: {golden:?})");
+        std::fs::write(t.join(format!("{test}.test.ron")), text).unwrap();
+    }
+    dir
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn bless_with_golden_dot_dot_an_absolute_path_or_a_link_leading_out_writes_nothing_outside() {
+    let outside = folder("bless-outside-target");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    let absolute = victim.display().to_string();
+    let dir = tests_folder("bless-outside", &[("up", "../../x.trace"), ("abs", &absolute)]);
+    std::os::unix::fs::symlink(&victim, dir.join("t/soft.trace")).unwrap();
+    std::fs::hard_link(&victim, dir.join("t/hard.trace")).unwrap();
+    for (test, golden) in [("soft", "soft.trace"), ("hard", "hard.trace")] {
+        let text = format!("(ruleset: \"r.rules\", scenario_file: \"s.ron\", golden: {golden:?})");
+        std::fs::write(dir.join(format!("t/{test}.test.ron")), text).unwrap();
+    }
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("0 passed, 4 failed"), "{out}");
+    assert!(out.contains("is not in the test's folder"), "{out}");
+    assert!(out.contains("leads outside the folder"), "{out}");
+    assert!(out.contains("other hard links"), "{out}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    assert!(!folder_has(&dir, "x.trace") && !dir.parent().unwrap().join("x.trace").exists());
+}
+
+fn folder_has(dir: &Path, name: &str) -> bool {
+    dir.join(name).exists()
+}
+
+#[test]
+fn bless_with_golden_naming_the_ruleset_the_scenario_or_the_test_file_leaves_them_alone() {
+    let dir =
+        tests_folder("bless-inputs", &[("rules", "r.rules"), ("scenario", "s.ron"), ("itself", "itself.test.ron")]);
+    let before: Vec<String> = ["r.rules", "s.ron", "itself.test.ron"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join("t").join(f)).unwrap())
+        .collect();
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("0 passed, 3 failed"), "{out}");
+    assert!(out.contains("which this command reads"), "{out}");
+    let after: Vec<String> = ["r.rules", "s.ron", "itself.test.ron"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join("t").join(f)).unwrap())
+        .collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn two_tests_naming_one_golden_both_fail_with_and_without_bless() {
+    let dir = tests_folder("bless-shared", &[("a", "shared.trace"), ("b", "./shared.trace"), ("c", "own.trace")]);
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("1 passed, 2 failed"), "{out}");
+    assert!(out.contains("two tests cannot share one golden file"), "{out}");
+    assert!(!dir.join("t/shared.trace").exists());
+    assert!(dir.join("t/own.trace").exists());
+}
+
+#[test]
+fn golden_empty_says_the_golden_is_empty() {
+    let dir = tests_folder("golden-empty", &[("a", "")]);
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the golden trace is empty"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn doc_and_compile_onto_dev_null_are_refused_not_replaced() {
+    let dir = folder("dev-null-output");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    for args in [["doc", "r.rules", "-o", "/dev/null"], ["compile", "r.rules", "-o", "/dev/null"]] {
+        let (code, _, err) = tempo_within(&dir, &args, 60);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("`/dev/null`") && err.contains("not a regular file"), "{err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn compile_x_o_x_and_doc_x_o_x_leave_the_ruleset_and_its_base_alone() {
+    let dir = folder("output-onto-input");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    std::fs::write(dir.join("v.rules"), "ruleset v\nextends \"r.rules\"\n").unwrap();
+    std::os::unix::fs::symlink("r.rules", dir.join("soft.rules")).unwrap();
+    std::fs::hard_link(dir.join("r.rules"), dir.join("hard.rules")).unwrap();
+    for command in ["compile", "doc"] {
+        for (input, output) in
+            [("r.rules", "r.rules"), ("r.rules", "soft.rules"), ("r.rules", "hard.rules"), ("v.rules", "r.rules")]
+        {
+            let (code, _, err) = tempo_within(&dir, &[command, input, "-o", output], 60);
+            assert_eq!(code, 2, "{command} {input} -o {output}: {err}");
+            assert!(err.contains("which this command reads"), "{err}");
+            assert_eq!(std::fs::read_to_string(dir.join("r.rules")).unwrap(), BASE);
+        }
+    }
+}
+
+#[test]
+fn doc_o_folder_leaves_no_temporary_file_and_speaks_of_the_sheet() {
+    let dir = folder("doc-into-folder");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let (code, _, err) = tempo_within(&dir, &["doc", "r.rules", "-o", "out"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write the sheet to `out`: it is a folder"), "{err}");
+    assert!(!err.contains("formatted"), "{err}");
+    let names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_golden_scenario_file_ron_ruleset_or_found_test_file_is_refused_not_waited_on() {
+    let dir = tests_folder("test-fifos", &[("golden", "pipe.trace")]);
+    let t = dir.join("t");
+    for pipe in ["pipe.trace", "pipe.ron", "pipe-s.ron", "pipe.test.ron"] {
+        mkfifo(&t.join(pipe));
+    }
+    std::fs::write(
+        t.join("scenario.test.ron"),
+        "(ruleset: \"r.rules\", scenario_file: \"pipe-s.ron\", expect: [\"A\"])",
+    )
+    .unwrap();
+    std::fs::write(t.join("ir.test.ron"), "(ruleset: \"pipe.ron\", scenario_file: \"s.ron\", expect: [\"A\"])")
+        .unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("0 passed, 4 failed"), "{out}");
+    assert_eq!(out.matches("not a regular file").count(), 4, "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_of_a_fifo_and_of_dev_zero_is_refused_not_read() {
+    let dir = folder("fmt-fifo");
+    mkfifo(&dir.join("fifo.rules"));
+    for file in ["fifo.rules", "/dev/zero"] {
+        let (code, _, err) = tempo_within(&dir, &["fmt", file], 60);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+#[test]
+fn a_test_of_a_billion_rounds_is_refused_at_the_event_cap_not_buffered_whole() {
+    let dir = folder("billion-rounds");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let long = DUEL.replace("rounds: 2", "rounds: 1000000000").replace("Aggressive", "Passive");
+    std::fs::write(dir.join("long.test.ron"), format!("(ruleset: \"r.rules\", scenario: {long}, expect: [\"A\"])"))
+        .unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "long.test.ron"], 120);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the trace is longer than 1000000 events"), "{out}");
+}
+
+#[test]
+fn tempo_test_dot_finds_a_test_forty_folders_deep() {
+    let dir = folder("deep-tests");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let test = |ruleset: &str| format!("(ruleset: {ruleset:?}, scenario: {DUEL}, expect: [\"A\"])");
+    std::fs::write(dir.join("top.test.ron"), test("r.rules")).unwrap();
+    let mut deep = dir.clone();
+    for _ in 0..40 {
+        deep.push("d");
+    }
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(deep.join("bottom.test.ron"), test(&format!("{}r.rules", "../".repeat(40)))).unwrap();
+    let (code, out, err) = tempo_within(&dir, &["test", "."], 60);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
+}
+
+// Issue 33, item 13: 16,000 threads took over two minutes to start and stop for 10 runs.
+#[test]
+fn sweep_jobs_sixteen_thousand_is_lowered_to_four_per_core_and_says_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args =
+        ["sweep", "rulesets/frontiers.rules", "tests/sweep/duel.ron", "--set", "Brute.hp_max=14..15", "--runs", "4"];
+    let (code, _, err) = tempo_within(root, &[&args[..], &["--jobs", "16000"]].concat(), 120);
+    assert_eq!(code, 0, "{err}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(err.contains(&format!("--jobs 16000 lowered to {}", 4 * cores)), "{err}");
+    let (_, _, err) = tempo_within(root, &[&args[..], &["--jobs", "1"]].concat(), 120);
+    assert!(!err.contains("lowered"), "{err}");
+}
+
+// Issue 33, item 14: every column was counted from its line's start, so 20,000 diagnostics on
+// one 620 KB line took 10.5 s (release) and grew with the square of their number.
+#[test]
+fn forty_thousand_override_title_on_one_line_render_in_linear_time() {
+    let line = vec!["override title \"abcdefghijklmnop\""; 40_000].join(" ");
+    let c = compile_str("long.rules", &format!("ruleset x\n{line}\n"));
+    assert!(c.diagnostics.len() >= 40_000, "{}", c.diagnostics.len());
+    let started = std::time::Instant::now();
+    let json = render::to_json(&c.diagnostics, &c.sources);
+    let text = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 100 });
+    let took = started.elapsed();
+    // Quadratic, this took minutes in a debug build; linear, about a second.
+    assert!(took.as_secs() < 20, "{took:?}");
+    let last = c.diagnostics.last().expect("one").primary.span.start as usize;
+    let column = line[..last - "ruleset x\n".len()].chars().count() + 1;
+    assert!(
+        json.contains(&format!("\"column\": {column}")) || json.contains(&format!("\"column\":{column}")),
+        "{column}"
+    );
+    assert!(text.contains(&format!("long.rules:2:{column}")), "{column}");
+}
+
+// Issue 33, item 9: `why` kept every event up to the one asked about: 2 GB for event 20,000,000.
+#[test]
+fn why_event_far_into_a_billion_rounds_keeps_a_window_and_one_past_the_end_says_so() {
+    let dir = folder("why-far");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let long = DUEL.replace("rounds: 2", "rounds: 1000000000").replace("Aggressive", "Passive");
+    std::fs::write(dir.join("long.ron"), long).unwrap();
+    std::fs::write(dir.join("short.ron"), DUEL).unwrap();
+    // Far past the window: still explained, back to the turn that began it.
+    let far = (tempo::why::WINDOW * 3).to_string();
+    let (code, out, err) = tempo_within(&dir, &["why", "r.rules", "long.ron", "--event", &far], 120);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("#{far}")), "{out}");
+    let (code, _, err) = tempo_within(&dir, &["why", "r.rules", "short.ron", "--event", "20000000"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("there is no event #20000000: this run wrote"), "{err}");
+}
+
+#[test]
+fn why_follows_a_cause_outside_the_window_by_playing_again() {
+    let steps: Vec<tempo::why::Step> = (0..3u64)
+        .map(|seq| tempo::why::Step {
+            seq,
+            round: Some(1),
+            text: format!("e{seq}"),
+            rule: None,
+            because: seq.checked_sub(1),
+            frame: seq == 0,
+        })
+        .collect();
+    // The window holds only the last event; the cause before it is what `Keep::only` finds.
+    let chain = tempo::why::chain(&steps[2..], 2).expect("the event");
+    assert_eq!(tempo::why::next_cause(&chain, 2), Some(1));
+    let seqs: Vec<u64> = tempo::why::chain(&steps, 2).expect("the event").iter().map(|s| s.seq).collect();
+    assert_eq!(seqs, [2, 1, 0]);
+}

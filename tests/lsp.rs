@@ -1064,6 +1064,25 @@ fn a_named_pipe_as_a_base_is_a_diagnostic_not_a_hang() {
     assert_eq!(server.finish().code(), Some(0));
 }
 
+/// Issue 33, item 10: a test file whose `scenario_file` is a named pipe, `/dev/zero` or
+/// `/dev/urandom` is a diagnostic at once; the server neither waits on the pipe nor reads forever.
+#[test]
+fn a_test_files_scenario_file_at_a_fifo_or_dev_zero_is_a_diagnostic_not_a_hang() {
+    let dir = folder("scenario-fifo", &[("base.rules", BASE)]);
+    let made = Command::new("mkfifo").arg(dir.join("pipe.ron")).status().expect("run mkfifo");
+    assert!(made.success());
+    let mut server = Server::start(&dir);
+    for (n, scenario) in ["pipe.ron", "/dev/zero", "/dev/urandom"].into_iter().enumerate() {
+        let test = dir.join(format!("t{n}.test.ron"));
+        let text = format!("(ruleset: \"base.rules\", scenario_file: {scenario:?}, expect: [\"A\"])\n");
+        server.open(&test, &text);
+        let published = server.diagnostics(&test);
+        assert_eq!(codes(&published), ["tempo::scenario"], "{published}");
+        assert!(published.to_string().contains("not a regular file"), "{published}");
+    }
+    assert_eq!(server.finish().code(), Some(0));
+}
+
 /// A test file (`*.test.ron`, docs/testing.md) open in the editor: a scenario that does not fit
 /// the ruleset is shown at the name that does not fit, an invalid file at its error, a missing
 /// ruleset at its path; and the rules features answer nothing there.

@@ -26,23 +26,18 @@ pub fn compile(args: CompileArgs) -> Outcome {
     let Some(ruleset) = &compilation.ruleset else {
         return super::compiled(std::slice::from_ref(&compilation));
     };
-    let output = args.output.as_deref();
     // Streamed into the output: the text is several times the source, and holding it whole
     // (twice, with the final newline added) was most of the command's peak memory.
-    let written = match output {
+    match args.output.as_deref() {
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            write_ir(ruleset, &mut out)
+            write_ir(ruleset, &mut out).map_err(|e| super::cannot(format!("cannot write the IR to stdout: {e}")))
         }
-        Some(path) => match std::fs::File::create(path) {
-            Ok(file) => write_ir(ruleset, std::io::BufWriter::new(file)),
-            Err(e) => return Err(super::cannot(format!("cannot write `{}`: {e}", path.display()))),
-        },
-    };
-    written.map_err(|e| {
-        let target = output.map_or("stdout".to_string(), |p| format!("`{}`", p.display()));
-        super::cannot(format!("cannot write the IR to {target}: {e}"))
-    })
+        Some(path) => {
+            let inputs = super::read_files(&compilation.sources);
+            super::write_output(path, &inputs, "the IR to", |w| write_ir(ruleset, w).map_err(std::io::Error::other))
+        }
+    }
 }
 
 /// The IR as `tempo compile` writes it: the RON, then a newline.

@@ -44,7 +44,9 @@ pub fn doc(args: DocArgs) -> Outcome {
     };
     match &args.output {
         None => super::write_stdout("the sheet", &text),
-        Some(path) => tempo::fmt::files::write_new_atomically(path, &text)
-            .map_err(|e| super::cannot(format!("cannot write `{}`: {e}", path.display()))),
+        Some(path) => {
+            let inputs = super::read_files(&compilation.sources);
+            super::write_output(path, &inputs, "the sheet to", |w| w.write_all(text.as_bytes()))
+        }
     }
 }

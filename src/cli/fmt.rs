@@ -50,7 +50,9 @@ pub fn fmt(args: FmtArgs) -> Outcome {
 }
 
 fn format_file(path: &Path, check: bool) -> Formatted {
-    let bytes = match std::fs::read(path) {
+    // Read as `check` reads it: a regular file of at most 16 MiB (a pipe would hang, /dev/zero
+    // would never end).
+    let bytes = match tempo::check::Loader::read(&tempo::check::FsLoader::default(), path) {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("error: cannot read `{}`: {e}", path.display());
@@ -80,7 +82,7 @@ fn format_file(path: &Path, check: bool) -> Formatted {
     if check {
         println!("{}", path.display());
     } else if let Err(e) = tempo::fmt::files::write_atomically(path, &formatted) {
-        eprintln!("error: cannot write `{}`: {e}", path.display());
+        eprintln!("error: {e}");
         return Formatted::Failed;
     }
     Formatted::Changed

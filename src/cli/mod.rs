@@ -119,6 +119,43 @@ pub fn write_stdout(what: &str, text: &str) -> Outcome {
     }
 }
 
+/// Most threads `--jobs` gives a batch, per core: beyond a few per core, threads only take turns
+/// (and a pool of 16,000 took minutes to start and stop).
+pub const JOBS_PER_CORE: usize = 4;
+
+/// `--jobs` as the batch is played with (`sim`, `compare`, `sweep`): at most
+/// [`JOBS_PER_CORE`] × the cores (at least 1), saying so on stderr when it lowers the value asked.
+pub fn jobs(asked: Option<u16>) -> Option<usize> {
+    let asked = usize::from(asked?);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let most = cores.saturating_mul(JOBS_PER_CORE).max(1);
+    if asked > most {
+        eprintln!(
+            "note: --jobs {asked} lowered to {most} ({JOBS_PER_CORE} per core on {cores} cores): more threads only take turns"
+        );
+        return Some(most);
+    }
+    Some(asked)
+}
+
+/// Writes a command's output file through the one writer (`tempo::output`): never over `inputs`
+/// (the files the command read, however the name reaches them), a folder, a device or a pipe;
+/// atomically. `what` names the output in the message when it is refused ("the IR", "the sheet").
+pub fn write_output(
+    path: &Path,
+    inputs: &[std::path::PathBuf],
+    what: &str,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Outcome {
+    let guard = tempo::output::Guard { inputs, ..Default::default() };
+    tempo::output::write_with(path, guard, what, fill).map_err(cannot)
+}
+
+/// The files a compilation read (the file asked for and its bases), for [`write_output`].
+pub fn read_files(sources: &tempo::source::SourceMap) -> Vec<std::path::PathBuf> {
+    sources.names().map(std::path::PathBuf::from).collect()
+}
+
 /// Reads a scenario, an IR or a shard named on the command line (`tempo::check::read_text`).
 pub fn read_input(path: &Path) -> Result<String, String> {
     tempo::check::read_text(path, tempo::check::MAX_INPUT_BYTES)

@@ -130,7 +130,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         None => 0..args.runs,
     };
     let batch = Batch { seed, runs: runs.clone() };
-    let jobs = args.jobs.map(usize::from);
+    let jobs = super::jobs(args.jobs);
     let names = Names {
         ruleset: file_name(&args.rules),
         scenario: file_name(&args.scenario),

@@ -1,7 +1,7 @@
 //! `tempo why`: one event of a run explained by the chain of its causes, each shown in its
 //! source.
 
-use super::{LoadArgs, Outcome};
+use super::{Failure, LoadArgs, Outcome};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -48,24 +48,42 @@ pub fn why(args: WhyArgs) -> Outcome {
     };
     let mut scenario = super::load_scenario(&args.scenario)?;
     args.changes.apply(&mut scenario, &mut [&mut ruleset])?;
-    let mut runner = tempo::run::Runner::new(&ruleset, &scenario, why::Keep::new(event))
-        .map_err(|e| super::run::scenario_failed(&e, &args.scenario))?;
-    // Abandoned past the event (`Output`): everything that could be a cause was written.
-    let played = runner.play(args.seed);
-    let kept = runner.into_sink();
-    let Some(chain) = why::chain(&kept.steps, event) else {
+    let play = |keep: why::Keep| -> Result<(Result<(), tempo::run::RunError>, why::Keep), Failure> {
+        let mut runner = tempo::run::Runner::new(&ruleset, &scenario, keep)
+            .map_err(|e| super::run::scenario_failed(&e, &args.scenario))?;
+        // Abandoned past the event (`Output`): everything that could be a cause was written.
+        let played = runner.play(args.seed);
+        Ok((played, runner.into_sink()))
+    };
+    let (played, kept) = play(why::Keep::new(event))?;
+    let Some(asked) = why::find(&kept.steps, event).cloned() else {
         if let Err(e) = &played {
             if !matches!(e, tempo::run::RunError::Output) {
                 eprintln!("the run stopped before event #{event}:");
                 return Err(super::run::run_failed(e, Some(&ruleset)));
             }
         }
-        let last = kept.steps.len();
+        let last = kept.written;
         return Err(super::cannot(format!(
             "there is no event #{event}: this run wrote {last} events (#0 to #{})",
             last.saturating_sub(1)
         )));
     };
+    // The window holds the latest events; a cause farther back is found by playing again.
+    let mut chain: Vec<why::Step> = vec![asked];
+    loop {
+        let refs: Vec<&why::Step> = chain.iter().collect();
+        let Some(cause) = why::next_cause(&refs, event) else { break };
+        let step = match why::find(&kept.steps, cause) {
+            Some(step) => step.clone(),
+            None => match why::find(&play(why::Keep::only(cause))?.1.steps, cause) {
+                Some(step) => step.clone(),
+                None => break,
+            },
+        };
+        chain.push(step);
+    }
+    let chain: Vec<&why::Step> = chain.iter().collect();
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal();
     let style = render::TextStyle { color, ..super::text_style() };
     super::write_stdout("the explanation", &why::to_text(&chain, &ruleset.files, &sources, &found, style))

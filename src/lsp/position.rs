@@ -13,7 +13,7 @@ pub fn position(sources: &SourceMap, file: FileId, offset: usize) -> Position {
     let offset = char_boundary(text, offset);
     let line = sources.line_index(file, offset).unwrap_or(0);
     let start = sources.line_range(file, line).map(|r| r.start).unwrap_or(0).min(offset);
-    let character = text[start..offset].encode_utf16().count();
+    let character = sources.utf16_between(file, start, offset);
     Position::new(to_u32(line), to_u32(character))
 }
 

@@ -463,7 +463,7 @@ impl<'a> Resolver<'a> {
 
     fn position(&mut self, here: &[Seg], p: &ParticipantSpec) {
         let place = at(here, [Seg::Field("position")]);
-        if p.position.abs() > MAX_POSITION {
+        if p.position.unsigned_abs() > MAX_POSITION.unsigned_abs() {
             self.problems.push(Problem::new(place.clone(), What::FarPosition { position: p.position }).of(&p.name));
         }
         if let ir::Space::Zones(zones) = &self.r.space {
@@ -660,7 +660,7 @@ impl<'a> Resolver<'a> {
         for (j, t) in self.s.terrain.iter().enumerate() {
             let here = vec![Seg::Field("terrain"), Seg::Index(j)];
             let to = t.to.unwrap_or(t.from);
-            if t.from.abs() > MAX_POSITION || to.abs() > MAX_POSITION {
+            if t.from.unsigned_abs() > MAX_POSITION.unsigned_abs() || to.unsigned_abs() > MAX_POSITION.unsigned_abs() {
                 self.problem(here.clone(), What::FarTerrain { kind: t.kind.clone() });
             }
             if matches!(r.space, ir::Space::Zones(_) | ir::Space::None) {
@@ -692,7 +692,7 @@ impl<'a> Resolver<'a> {
             }
             let place = match (o.at, o.held_by.is_empty()) {
                 (Some(place), true) => {
-                    if place.abs() > MAX_POSITION {
+                    if place.unsigned_abs() > MAX_POSITION.unsigned_abs() {
                         self.problem(at(&here, [Seg::Field("at")]), What::FarObject { name: name.clone(), place });
                     }
                     place

@@ -71,8 +71,60 @@ pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
     }
 }
 
-/// Runs one parsed test under its loaded ruleset.
-pub(crate) fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, options: Options) -> Outcome {
+/// Most events one seed of a test may write. A test's trace is held whole to check it (in order,
+/// anywhere, the golden diff), so a scenario of a billion rounds would fill the memory; a golden
+/// encounter is short (the shipped ones write at most a few hundred thousand events), and one past this is refused.
+pub const MAX_TEST_EVENTS: usize = 1_000_000;
+
+/// Keeps a run's events up to [`MAX_TEST_EVENTS`], then stops the run.
+#[derive(Default)]
+struct Capped {
+    records: Vec<trace::Record>,
+    over: bool,
+}
+
+impl sink::Sink for Capped {
+    fn record(&mut self, record: trace::Record) {
+        if self.records.len() < MAX_TEST_EVENTS {
+            self.records.push(record);
+        } else {
+            self.over = true;
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.over
+    }
+}
+
+/// Plays one seed, its events kept up to the cap; a run past it is an error that says so.
+fn play(
+    ruleset: &Ruleset,
+    scenario: &run::scenario::Scenario,
+    seed: Option<u64>,
+    at: &str,
+) -> Result<Result<Vec<trace::Record>, run::RunError>, String> {
+    let mut capped = Capped::default();
+    let result = run::run_into(ruleset, scenario, seed, &mut capped).map(|_| ());
+    if capped.over {
+        return Err(format!(
+            "the trace is longer than {MAX_TEST_EVENTS} events{at}: a test holds its trace in memory to check it, \
+             so it plays short encounters (fewer `rounds`); `tempo run` streams a long one"
+        ));
+    }
+    Ok(result.map(|_| capped.records))
+}
+
+/// Runs one parsed test under its loaded ruleset. `inputs`: files of other tests that blessing
+/// must not write over (their test files, rulesets and scenario files).
+pub(crate) fn run_test(
+    name: &str,
+    path: &Path,
+    test: &TestFile,
+    ruleset: &Loaded,
+    options: Options,
+    inputs: &[PathBuf],
+) -> Outcome {
     let mut outcome = Outcome {
         name: name.to_string(),
         file: path.to_path_buf(),
@@ -80,7 +132,7 @@ pub(crate) fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loade
         message: String::new(),
         traces: Vec::new(),
     };
-    if let Err(problem) = check(path, test, ruleset, options, &mut outcome) {
+    if let Err(problem) = check(path, test, ruleset, options, inputs, &mut outcome) {
         outcome.passed = false;
         outcome.message = problem;
     }
@@ -92,6 +144,7 @@ fn check(
     test: &TestFile,
     ruleset: &Loaded,
     options: Options,
+    inputs: &[PathBuf],
     outcome: &mut Outcome,
 ) -> Result<(), String> {
     if !test.expects_something() {
@@ -99,6 +152,7 @@ fn check(
                     expectation"
             .into());
     }
+    let golden_at = test.golden.as_deref().map(|g| golden::locate(path, g)).transpose()?;
     let mut scenario = file::scenario_of(test, path)?;
     let ruleset = match (ruleset, &test.error) {
         (Ok(r), _) => r,
@@ -123,7 +177,7 @@ fn check(
     let mut golden_text = String::new();
     for seed in seeds {
         let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
-        let records = match (run::run(ruleset, &scenario, seed), &test.error) {
+        let records = match (play(ruleset, &scenario, seed, &at)?, &test.error) {
             (Ok(records), None) => records,
             (Ok(records), Some(code)) => {
                 return Err(format!(
@@ -152,9 +206,18 @@ fn check(
             golden::append(&mut golden_text, seed.unwrap_or(scenario.seed), &text);
         }
     }
-    if let Some(relative) = &test.golden {
-        let at = file::beside(path, relative);
-        if let Some(written) = golden::compare(&at, &golden_text, options.bless)? {
+    if let Some(at) = golden_at {
+        // Blessing never writes over what this test (or another) reads.
+        let mut keep: Vec<PathBuf> = inputs.to_vec();
+        keep.push(path.to_path_buf());
+        keep.push(file::beside(path, &test.ruleset));
+        keep.extend(test.scenario_file.as_deref().map(|f| file::beside(path, f)));
+        let folder = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let keep = golden::Keep { inputs: &keep, folder };
+        if let Some(written) = golden::compare(&at, &golden_text, options.bless, keep)? {
             outcome.message = written;
         }
     }

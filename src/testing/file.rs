@@ -109,15 +109,18 @@ pub(crate) fn scenario_of(test: &TestFile, path: &Path) -> Result<Scenario, Stri
     }
 }
 
+/// As every input is read (`check::read_text`): a regular file, at most `MAX_INPUT_BYTES`, so a
+/// pipe or a device named as the scenario neither hangs nor fills the memory (here and in the
+/// language server).
 #[cfg(feature = "fs")]
-fn read_to_string(path: &Path) -> std::io::Result<String> {
-    std::fs::read_to_string(path)
+fn read_to_string(path: &Path) -> Result<String, String> {
+    crate::check::read_text(path, crate::check::MAX_INPUT_BYTES)
 }
 
 /// A file a test names cannot be read in a build without files: the test fails saying so.
 #[cfg(not(feature = "fs"))]
-fn read_to_string(_path: &Path) -> std::io::Result<String> {
-    Err(std::io::Error::new(std::io::ErrorKind::Unsupported, crate::check::load::NO_FILES))
+fn read_to_string(_path: &Path) -> Result<String, String> {
+    Err(crate::check::load::NO_FILES.to_string())
 }
 
 /// Parses a test file; the error says where (line and column) and what.
@@ -160,7 +163,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         if meta.is_dir() {
             let mut here = Vec::new();
-            walk(path, path, &mut here, 0)?;
+            walk(path, &mut here)?;
             here.sort();
             out.extend(here);
         } else {
@@ -176,32 +179,31 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
     Ok(out)
 }
 
-/// Folders nest at most this deep below the one given (a loop of links ends here).
+/// Every test file under `root`, however deep: the folders are walked with a list rather than
+/// by recursion, so depth costs no stack, and links are not followed (`file_type` does not
+/// follow them), so a link to a folder above cannot make a loop.
 #[cfg(feature = "fs")]
-const MAX_DEPTH: usize = 32;
-
-#[cfg(feature = "fs")]
-fn walk(root: &Path, dir: &Path, out: &mut Vec<Found>, depth: usize) -> Result<(), String> {
-    if depth > MAX_DEPTH {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read the folder `{}`: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
-        if kind.is_dir() {
-            // Build output and hidden folders hold no tests of the project's.
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') || name == "target" {
-                continue;
+fn walk(root: &Path, out: &mut Vec<Found>) -> Result<(), String> {
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(dir) = folders.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot read the folder `{}`: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                // Build output and hidden folders hold no tests of the project's.
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if !(name.starts_with('.') || name == "target") {
+                    folders.push(path);
+                }
+            } else if path.to_string_lossy().ends_with(SUFFIX) {
+                let under = path.strip_prefix(root).unwrap_or(&path);
+                let shown = under.to_string_lossy().replace('\\', "/");
+                let name = shown.strip_suffix(SUFFIX).unwrap_or(&shown).to_string();
+                out.push(Found { name, path });
             }
-            walk(root, &path, out, depth + 1)?;
-        } else if path.to_string_lossy().ends_with(SUFFIX) {
-            let under = path.strip_prefix(root).unwrap_or(&path);
-            let shown = under.to_string_lossy().replace('\\', "/");
-            let name = shown.strip_suffix(SUFFIX).unwrap_or(&shown).to_string();
-            out.push(Found { name, path });
         }
     }
     Ok(())

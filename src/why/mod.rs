@@ -28,18 +28,33 @@ pub struct Step {
     pub frame: bool,
 }
 
-/// A sink that keeps the events up to `upto` (the event asked about) and stops the run soon
-/// after it: nothing later can be a cause.
+/// How many of the latest events [`Keep`] holds up to the one asked about. A cause is nearly
+/// always a few events before its consequence; one farther back is found by playing the run again
+/// ([`Keep::only`]), so memory stays flat however far into a long run the event is.
+pub const WINDOW: usize = 65_536;
+
+/// A sink that keeps the events up to `upto` (the event asked about), the latest [`WINDOW`] of
+/// them, and stops the run soon after it: nothing later can be a cause.
 #[derive(Debug)]
 pub struct Keep {
     upto: u64,
-    pub steps: Vec<Step>,
+    /// Keep only these events (a cause outside the window, looked for again), not a window.
+    only: Option<u64>,
+    /// In the order written (so by `seq`).
+    pub steps: std::collections::VecDeque<Step>,
+    /// How many events the run wrote up to `upto` (all of them when the run ended before it).
+    pub written: u64,
     past: bool,
 }
 
 impl Keep {
     pub fn new(upto: u64) -> Keep {
-        Keep { upto, steps: Vec::new(), past: false }
+        Keep { upto, only: None, steps: std::collections::VecDeque::new(), written: 0, past: false }
+    }
+
+    /// Keeps event `seq` alone (a cause the window had let go, on a replay of the same run).
+    pub fn only(seq: u64) -> Keep {
+        Keep { only: Some(seq), ..Keep::new(seq) }
     }
 }
 
@@ -47,6 +62,10 @@ impl Sink for Keep {
     fn record(&mut self, record: Record) {
         if record.seq > self.upto {
             self.past = true;
+            return;
+        }
+        self.written = record.seq.saturating_add(1);
+        if self.only.is_some_and(|only| only != record.seq) {
             return;
         }
         let frame = matches!(
@@ -59,7 +78,10 @@ impl Sink for Keep {
                 | Event::Rest { .. }
         );
         let text = trace::text_line(&record).trim().to_string();
-        self.steps.push(Step {
+        if self.steps.len() >= WINDOW {
+            self.steps.pop_front();
+        }
+        self.steps.push_back(Step {
             seq: record.seq,
             round: record.round,
             text,
@@ -75,23 +97,32 @@ impl Sink for Keep {
     }
 }
 
+/// Event `seq` among `steps` (in `seq` order), if they hold it.
+pub fn find<'a>(steps: impl IntoIterator<Item = &'a Step>, seq: u64) -> Option<&'a Step> {
+    steps.into_iter().find(|s| s.seq == seq)
+}
+
 /// The chain from event `seq` back to the frame (turn, phase, round, encounter start) that
 /// began it: the event first, each cause after it. `None` if the run never wrote event `seq`.
 pub fn chain(steps: &[Step], seq: u64) -> Option<Vec<&Step>> {
-    // `steps` holds every event from 0 in order, so an event's index is its `seq`.
-    let find = |s: u64| usize::try_from(s).ok().and_then(|i| steps.get(i)).filter(|step| step.seq == s);
-    let mut out = vec![find(seq)?];
-    while let Some(&last) = out.last() {
-        if last.frame && last.seq != seq {
-            break;
-        }
-        // A cause is always written before its consequence; anything else would loop.
-        match last.because.filter(|b| *b < last.seq).and_then(find) {
-            Some(cause) => out.push(cause),
+    let mut out = vec![find(steps, seq)?];
+    while let Some(cause) = next_cause(&out, seq) {
+        match find(steps, cause) {
+            Some(step) => out.push(step),
             None => break,
         }
     }
     Some(out)
+}
+
+/// The cause the chain (asked about `asked`, the event first) goes back to next, if it goes on.
+pub fn next_cause(chain: &[&Step], asked: u64) -> Option<u64> {
+    let last = chain.last()?;
+    if last.frame && last.seq != asked {
+        return None;
+    }
+    // A cause is always written before its consequence; anything else would loop.
+    last.because.filter(|b| *b < last.seq)
 }
 
 /// The sources of a ruleset's rules, for excerpts: the compilation's own, or (for a compiled
