@@ -110,3 +110,53 @@ fn a_forged_layout_is_refused_before_it_is_allocated() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("counts where its layout has"), "{err}");
 }
+
+/// Item 17: `sim merge -o FILE` writes FILE only when the shards make one batch, so a failed
+/// merge leaves no empty summary behind (as a shell redirect would).
+#[test]
+fn merge_writes_its_output_only_when_it_succeeds() {
+    let dir = std::env::temp_dir().join(format!("tempo-shards-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let all = shards();
+    let files: Vec<String> = all
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = dir.join(format!("s{i}.json"));
+            std::fs::write(&f, s.to_string()).unwrap();
+            f.to_str().unwrap().to_string()
+        })
+        .collect();
+    let out = dir.join("summary.json");
+    let out_s = out.to_str().unwrap();
+    let (code, stdout, _) = tempo(&["sim", "merge", &files[0], "-o", out_s, "--format", "json"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(!out.exists(), "a failed merge wrote its output");
+    let (code, stdout, err) = tempo(&["sim", "merge", &files[0], &files[1], "-o", out_s, "--format", "json"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{err}");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(written["runs"], 400);
+    let (code, _, err) = tempo(&["sim", "merge", &files[0], &files[1], "-o", &files[0]]);
+    assert_eq!(code, 2, "a merge never writes over one of its shards: {err}");
+}
+
+/// Issue 33, item 4: `sim --html` (and `sweep --html`, `compare --html`) never writes over an
+/// input of the command.
+#[test]
+fn an_html_page_never_replaces_an_input() {
+    let dir = std::env::temp_dir().join(format!("tempo-shards-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("duel.ron");
+    std::fs::copy("examples/frontiers-duel.ron", &scenario).unwrap();
+    let before = std::fs::read_to_string(&scenario).unwrap();
+    let s = scenario.to_str().unwrap();
+    for args in [
+        &["sim", "rulesets/frontiers.rules", s, "--runs", "5", "--html", s][..],
+        &["compare", "rulesets/frontiers.rules", "rulesets/frontiers.rules", s, "--runs", "5", "--html", s][..],
+        &["sweep", "rulesets/frontiers.rules", s, "--set", "Brute.hp_max=3..4", "--runs", "5", "--html", s][..],
+    ] {
+        let (code, _, err) = tempo(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&scenario).unwrap(), before, "{args:?} replaced its scenario");
+    }
+}

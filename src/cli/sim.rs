@@ -57,6 +57,10 @@ enum SimCommand {
         files: Vec<PathBuf>,
         #[command(flatten)]
         output: OutputArgs,
+        /// Write the summary (or the sweep's report) to FILE instead of stdout, and only when
+        /// the shards make one batch: a failed merge leaves FILE as it was.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        to: Option<PathBuf>,
     },
 }
 
@@ -146,9 +150,28 @@ pub(super) fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-pub(super) fn write_html(path: &Path, page: Result<String, String>) -> Outcome {
+/// Writes the HTML page through the one writer: never over one of the command's `inputs`.
+pub(super) fn write_html(path: &Path, inputs: &[PathBuf], page: Result<String, String>) -> Outcome {
     let page = page.map_err(|e| super::cannot(format!("cannot draw the charts: {e}")))?;
-    std::fs::write(path, page).map_err(|e| super::cannot(format!("cannot write `{}`: {e}", path.display())))
+    super::write_output(path, inputs, "the page to", |w| w.write_all(page.as_bytes()))
+}
+
+/// The files a batch read: the ruleset's (its bases too) and the scenarios.
+pub(super) fn inputs(loaded: &tempo::check::LoadedRuleset, rules: &Path, scenarios: &[&Path]) -> Vec<PathBuf> {
+    let mut out = match &loaded.sources {
+        Some(sources) => super::read_files(sources),
+        None => vec![rules.to_path_buf()],
+    };
+    out.extend(scenarios.iter().map(|s| s.to_path_buf()));
+    out
+}
+
+/// Writes a report on stdout, or with `to` into that file through the one writer.
+pub(super) fn emit(text: &str, to: Option<&Path>, inputs: &[PathBuf]) -> Outcome {
+    match to {
+        Some(path) => super::write_output(path, inputs, "the summary to", |w| w.write_all(text.as_bytes())),
+        None => super::write_stdout("the summary", text),
+    }
 }
 
 pub(super) fn json<T: serde::Serialize>(value: &T) -> String {
@@ -156,20 +179,21 @@ pub(super) fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string_pretty(value).map(|s| s + "\n").unwrap_or_default()
 }
 
-fn print_summary(s: &summary::Summary, output: &OutputArgs) -> Outcome {
+fn print_summary(s: &summary::Summary, output: &OutputArgs, to: Option<&Path>, inputs: &[PathBuf]) -> Outcome {
     if let Some(path) = &output.html {
-        write_html(path, sim::html::sim_page(s))?;
+        write_html(path, inputs, sim::html::sim_page(s))?;
     }
-    match output.format {
+    let text = match output.format {
         SimFormat::Text => {
             let mut text = summary::to_text(s);
             if let Some(k) = &s.skill {
                 text.push_str(&sim::skill::to_text(k));
             }
-            super::write_stdout("the summary", &text)
+            text
         }
-        SimFormat::Json => super::write_stdout("the summary", &json(s)),
-    }
+        SimFormat::Json => json(s),
+    };
+    emit(&text, to, inputs)
 }
 
 pub(super) fn file_name(path: &Path) -> String {
@@ -177,13 +201,15 @@ pub(super) fn file_name(path: &Path) -> String {
 }
 
 pub fn sim(args: SimArgs) -> Outcome {
-    if let Some(SimCommand::Merge { files, output }) = &args.merge {
-        return merge(files, output);
+    if let Some(SimCommand::Merge { files, output, to }) = &args.merge {
+        return merge(files, output, to.as_deref());
     }
     let (Some(rules_path), Some(scenario_path)) = (&args.rules, &args.scenario) else {
         return Err(super::cannot("give a ruleset and a scenario (or `tempo sim merge FILES...`)"));
     };
-    let mut ruleset = super::load_ruleset(rules_path, args.load)?.ruleset;
+    let loaded = super::load_ruleset(rules_path, args.load)?;
+    let read = inputs(&loaded, rules_path, &[scenario_path]);
+    let mut ruleset = loaded.ruleset;
     let mut scenario = super::load_scenario(scenario_path)?;
     args.batch.changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let layout = sim::layout(&ruleset, &scenario).map_err(|e| super::run::scenario_failed(&e, scenario_path))?;
@@ -198,7 +224,7 @@ pub fn sim(args: SimArgs) -> Outcome {
     let cells = if seats.is_empty() { 0 } else { cells };
     let bar = progress_bar((runs.end - runs.start).saturating_mul(1 + cells), args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
-    let jobs = args.batch.jobs.map(usize::from);
+    let jobs = super::jobs(args.batch.jobs);
     let totals = sim::simulate(&ruleset, &scenario, &layout, &batch, jobs, &progress)
         .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
     let name = file_name(rules_path);
@@ -231,7 +257,7 @@ pub fn sim(args: SimArgs) -> Outcome {
         s.skill = Some(skill);
     }
     bar.finish_and_clear();
-    print_summary(&s, &args.output)
+    print_summary(&s, &args.output, None, &read)
 }
 
 /// The seats `--skill` asks for, every policy checked against the ruleset and every side
@@ -252,7 +278,7 @@ fn skill_seats(
     Ok(seats)
 }
 
-fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
+fn merge(files: &[PathBuf], output: &OutputArgs, to: Option<&Path>) -> Outcome {
     let (mut shards, mut sweeps) = (Vec::new(), Vec::new());
     let (mut shard_names, mut sweep_names) = (Vec::new(), Vec::new());
     for f in files {
@@ -273,7 +299,7 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
         }
     }
     match (shards.is_empty(), sweeps.is_empty()) {
-        (true, false) => return super::sweep::merge(&sweeps, &sweep_names, output),
+        (true, false) => return super::sweep::merge(&sweeps, &sweep_names, output, to, files),
         (false, false) => {
             eprintln!("error: these are shards of a sweep and of a `sim`: merge each batch's shards on its own");
             return Err(Failure::Problems);
@@ -287,7 +313,7 @@ fn merge(files: &[PathBuf], output: &OutputArgs) -> Outcome {
                 &first.sets,
                 &first.controls,
             );
-            print_summary(&s, output)
+            print_summary(&s, output, to, files)
         }
         Err(problems) => {
             eprintln!("error: these shards do not make one batch:\n  {}", problems.join("\n  "));
@@ -317,9 +343,12 @@ pub fn compare(args: CompareArgs) -> Outcome {
     };
     // Both are read, so that the problems of both are printed.
     let (ra, rb) = match (super::load_ruleset(&a.rules, args.load), super::load_ruleset(&b.rules, args.load)) {
-        (Ok(ra), Ok(rb)) => (ra.ruleset, rb.ruleset),
+        (Ok(ra), Ok(rb)) => (ra, rb),
         (Err(failure), _) | (_, Err(failure)) => return Err(failure),
     };
+    let mut read = inputs(&ra, &a.rules, &[&a.scenario, &b.scenario]);
+    read.extend(inputs(&rb, &b.rules, &[]));
+    let (ra, rb) = (ra.ruleset, rb.ruleset);
     let (mut ra, mut rb) = (ra, rb);
     let mut sa = super::load_scenario(&a.scenario)?;
     let mut sb = if args.scenarios { super::load_scenario(&b.scenario)? } else { sa.clone() };
@@ -348,7 +377,7 @@ pub fn compare(args: CompareArgs) -> Outcome {
     let batch = Batch { seed, runs: 0..args.batch.runs };
     let bar = progress_bar(args.batch.runs, args.batch.quiet);
     let progress = |n: u64| bar.inc(n);
-    let jobs = args.batch.jobs.map(usize::from);
+    let jobs = super::jobs(args.batch.jobs);
     let compared = compare::compare((&ra, &rb), (&sa, &sb), (&la, &lb), &batch, jobs, &progress)
         .map_err(|e| super::problem(e.code(), e))?;
     bar.finish_and_clear();
@@ -359,7 +388,7 @@ pub fn compare(args: CompareArgs) -> Outcome {
         .measured(&scenario_a, args.scenarios.then_some(scenario_b.as_str()), &sets, &controls)
         .labelled(&labels.0, &labels.1);
     if let Some(path) = &args.output.html {
-        write_html(path, sim::html::compare_page(&c))?;
+        write_html(path, &read, sim::html::compare_page(&c))?;
     }
     match args.output.format {
         SimFormat::Text => super::write_stdout("the summary", &compare::to_text(&c)),

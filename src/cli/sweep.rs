@@ -2,7 +2,7 @@
 //! writing the report, the shard or the HTML page. The playing and the report are the library's
 //! (`tempo::sim::sweep`).
 
-use super::sim::{file_name, json, parse_shard, progress_bar, write_html, OutputArgs, SimFormat};
+use super::sim::{emit, file_name, inputs, json, parse_shard, progress_bar, write_html, OutputArgs, SimFormat};
 use super::{Failure, Outcome};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -107,7 +107,9 @@ fn point_failed(e: PointError, scenario: &Path, ruleset: &tempo::ir::Ruleset) ->
 
 pub fn sweep(args: SweepArgs) -> Outcome {
     let (ranges, fixed) = split(&args.set)?;
-    let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
+    let loaded = super::load_ruleset(&args.rules, args.load)?;
+    let read = inputs(&loaded, &args.rules, &[&args.scenario]);
+    let mut ruleset = loaded.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
     let changes = super::Changes { control: args.control.clone(), set: fixed.clone(), seating: args.seating };
     changes.apply(&mut scenario, &mut [&mut ruleset])?;
@@ -179,7 +181,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             report::sweep(&head, report::rows(&at(&points), &played, &head), None)
         }
     };
-    print(&report, &args.output)
+    print(&report, &args.output, None, &read)
 }
 
 fn target_failed(
@@ -267,18 +269,25 @@ impl Names {
     }
 }
 
-fn print(report: &report::Sweep, output: &OutputArgs) -> Outcome {
+fn print(report: &report::Sweep, output: &OutputArgs, to: Option<&Path>, inputs: &[PathBuf]) -> Outcome {
     if let Some(path) = &output.html {
-        write_html(path, sweep::html::page(report))?;
+        write_html(path, inputs, sweep::html::page(report))?;
     }
-    match output.format {
-        SimFormat::Text => super::write_stdout("the report", &report::to_text(report)),
-        SimFormat::Json => super::write_stdout("the report", &json(report)),
-    }
+    let text = match output.format {
+        SimFormat::Text => report::to_text(report),
+        SimFormat::Json => json(report),
+    };
+    emit(&text, to, inputs)
 }
 
 /// `tempo sim merge` of a sweep's shards: the report of the whole sweep.
-pub(super) fn merge(shards: &[shard::SweepShard], names: &[String], output: &OutputArgs) -> Outcome {
+pub(super) fn merge(
+    shards: &[shard::SweepShard],
+    names: &[String],
+    output: &OutputArgs,
+    to: Option<&Path>,
+    files: &[PathBuf],
+) -> Outcome {
     let merged = match shard::merge(shards, names) {
         Ok(m) => m,
         Err(problems) => {
@@ -297,7 +306,7 @@ pub(super) fn merge(shards: &[shard::SweepShard], names: &[String], output: &Out
     };
     let at: Vec<report::At<'_>> = f.points.iter().map(|p| (p.set.as_slice(), &p.layout)).collect();
     let head = names.head(f.seed, f.runs);
-    print(&report::sweep(&head, report::rows(&at, &merged.played, &head), None), output)
+    print(&report::sweep(&head, report::rows(&at, &merged.played, &head), None), output, to, files)
 }
 
 fn at(points: &[Point]) -> Vec<report::At<'_>> {
