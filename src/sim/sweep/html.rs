@@ -74,19 +74,8 @@ pub fn page(s: &Sweep) -> Result<String, String> {
     Ok(out)
 }
 
-/// The outcomes any point saw.
 fn outcomes(s: &Sweep) -> Vec<String> {
-    let Some(first) = s.points.first() else { return Vec::new() };
-    first
-        .summary
-        .outcomes
-        .iter()
-        .map(|o| o.outcome.clone())
-        .filter(|n| {
-            s.target.as_ref().is_some_and(|t| &t.outcome == n)
-                || s.points.iter().any(|p| p.summary.outcomes.iter().any(|o| &o.outcome == n && o.count > 0))
-        })
-        .collect()
+    report::seen_outcomes(s)
 }
 
 fn rows(s: &Sweep) -> (Vec<String>, Vec<Vec<String>>) {

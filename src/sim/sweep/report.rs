@@ -160,8 +160,8 @@ pub fn share(layout: &Layout, totals: &super::super::totals::Totals, outcome: &s
         .map(|k| summary::estimate(layout, totals, layout.outcome(k)))
 }
 
-/// The outcomes any point saw, in the first point's order.
-fn seen_outcomes(s: &Sweep) -> Vec<String> {
+/// The outcomes any point saw (and the target's), in the first point's order.
+pub(crate) fn seen_outcomes(s: &Sweep) -> Vec<String> {
     let Some(first) = s.points.first() else { return Vec::new() };
     first
         .summary
