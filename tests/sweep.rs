@@ -58,11 +58,11 @@ const FAIR: &str = "examples/frontiers-fair-duel.ron";
 #[test]
 fn a_sweep_of_hp_on_a_fair_duel_is_monotone_and_its_target_bracket_holds_when_simulated() {
     let runs = "400";
-    let sweep = json(&["sweep", RULES, FAIR, "--set", "Brute.hp_max=16..25", "--runs", runs, "--format", "json"]);
+    let sweep = json(&["sweep", RULES, FAIR, "--set", "Brute.hp_max=12..21", "--runs", runs, "--format", "json"]);
     let shares: Vec<f64> = sweep["points"].as_array().unwrap().iter().map(|p| share(&p["summary"], HEROES)).collect();
     assert_eq!(shares.len(), 10);
     assert!(shares.windows(2).all(|w| w[1] <= w[0]), "a sturdier Brute never helps the heroes: {shares:?}");
-    assert!(shares[0] > 0.6 && shares[9] < 0.4, "the range spans an even fight: {shares:?}");
+    assert!(shares[0] > 0.55 && shares[9] < 0.45, "the range spans an even fight: {shares:?}");
     // Where heroes win a lower share, the change from the point before is negative (B − A).
     for p in &sweep["points"].as_array().unwrap()[1..] {
         let d = p["change"]["differences"].as_array().unwrap();
@@ -89,7 +89,7 @@ fn a_sweep_of_hp_on_a_fair_duel_is_monotone_and_its_target_bracket_holds_when_si
     assert_eq!(t["verdict"], "crossed");
     assert_eq!(t["monotone"], true);
     let between: Vec<i64> = t["between"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
-    assert_eq!(between, [20, 21], "five of Aria's hits fell 20 HP, 21 takes six");
+    assert_eq!(between, [16, 17], "four of Aria's hits fell 16 HP, 17 takes five");
     let played = found["points"].as_array().unwrap().len();
     assert!(played < 10, "a bisection plays a few of the 31 values: {played}");
     for (v, above) in [(between[0], true), (between[1], false)] {
