@@ -149,6 +149,8 @@ impl SourceMap {
 
     /// UTF-16 code units between two byte offsets of a file (`from` ≤ `to`), as the language
     /// server counts columns.
+    // The language server is its only caller: without `lsp`, nothing asks for UTF-16.
+    #[cfg_attr(not(feature = "lsp"), allow(dead_code))]
     pub(crate) fn utf16_between(&self, id: FileId, from: usize, to: usize) -> usize {
         self.get(id).map_or(0, |f| f.counts_before(to).1.saturating_sub(f.counts_before(from).1))
     }
