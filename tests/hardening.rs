@@ -873,3 +873,31 @@ fn why_follows_a_cause_outside_the_window_by_playing_again() {
     let seqs: Vec<u64> = tempo::why::chain(&steps, 2).expect("the event").iter().map(|s| s.seq).collect();
     assert_eq!(seqs, [2, 1, 0]);
 }
+
+/// A reader that stops reading (`| head -c 1`) is no reason to panic: every command that prints
+/// to stdout writes through one function that takes a closed pipe as done.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    use std::io::Read;
+    let rules = vec!["override title \"abcdefghijklmnop\""; 5000].join(" ");
+    let dir = std::env::temp_dir().join(format!("tempo-closed-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.rules");
+    std::fs::write(&file, format!("ruleset x\n{rules}\n")).unwrap();
+    let f = file.to_str().unwrap();
+    for args in [&["check", "--format", "json", f][..], &["explain", "--list"][..], &["explain", "unknown-pool"][..]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut one = [0u8; 1];
+        child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+        // The pipe is closed here, before the command has written everything.
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -40,7 +40,7 @@ pub fn check(args: CheckArgs) -> Outcome {
             }
             let doc = render::JsonDocument { diagnostics: all };
             match serde_json::to_string_pretty(&doc) {
-                Ok(text) => println!("{text}"),
+                Ok(text) => super::write_stdout("the diagnostics", &(text + "\n"))?,
                 Err(e) => return Err(super::cannot(format!("could not write JSON: {e}"))),
             }
         }

@@ -19,18 +19,16 @@ pub struct ExplainArgs {
 
 pub fn explain(args: ExplainArgs) -> Outcome {
     if args.list {
+        let mut list = String::new();
         for c in Code::ALL {
             let first = c.explanation().lines().next().unwrap_or("");
-            println!("{:<32} {first}", c.name());
+            list.push_str(&format!("{:<32} {first}\n", c.name()));
         }
-        return Ok(());
+        return super::write_stdout("the list", &list);
     }
     let text = args.code.as_deref().unwrap_or("");
     match Code::parse(text) {
-        Some(c) => {
-            println!("{}\n\n{}", c.name(), c.explanation());
-            Ok(())
-        }
+        Some(c) => super::write_stdout("the explanation", &format!("{}\n\n{}\n", c.name(), c.explanation())),
         None => {
             let names: Vec<String> = Code::ALL.iter().map(|c| c.slug().to_string()).collect();
             let slug = text.strip_prefix("tempo::").unwrap_or(text);

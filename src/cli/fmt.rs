@@ -80,7 +80,8 @@ fn format_file(path: &Path, check: bool) -> Formatted {
         return Formatted::Unchanged;
     }
     if check {
-        println!("{}", path.display());
+        // A reader that stopped reading (`| head`) is no failure of the check.
+        let _ = super::write_stdout("the list", &format!("{}\n", path.display()));
     } else if let Err(e) = tempo::fmt::files::write_atomically(path, &formatted) {
         eprintln!("error: {e}");
         return Formatted::Failed;
