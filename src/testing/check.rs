@@ -71,8 +71,10 @@ pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
     }
 }
 
-/// Runs one parsed test under its loaded ruleset.
-pub(crate) fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, options: Options) -> Outcome {
+/// Runs one parsed test under its loaded ruleset. Public so a test held in memory can be run
+/// against a ruleset held in memory (the `test_file` fuzz target); `path` places the files the
+/// test names (`scenario_file`, `golden`), which are read only when the test names them.
+pub fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, options: Options) -> Outcome {
     let mut outcome = Outcome {
         name: name.to_string(),
         file: path.to_path_buf(),
