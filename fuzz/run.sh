@@ -19,7 +19,7 @@ set -u
 
 usage() {
     echo "usage: $0 SECONDS_PER_TARGET [TARGETS...]" >&2
-    echo "targets: parse compile run fmt lsp ir" >&2
+    echo "targets: parse compile run fmt lsp ir shard test_file sweep search" >&2
     exit 2
 }
 
@@ -27,7 +27,7 @@ usage() {
 case "$1" in '' | *[!0-9]*) usage ;; esac
 seconds=$1
 shift
-all=(parse compile run fmt lsp ir)
+all=(parse compile run fmt lsp ir shard test_file sweep search)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
 
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +56,7 @@ for t in "${targets[@]}"; do
         parse | compile | run | fmt) seeds="$fuzz_dir/seeds/rules"; dict=(-dict="$fuzz_dir/rules.dict") ;;
         lsp) seeds="$fuzz_dir/seeds/lsp"; dict=(-dict="$fuzz_dir/rules.dict") ;;
         ir) seeds="$fuzz_dir/seeds/ir"; dict=(-dict="$fuzz_dir/ir.dict") ;;
+        shard | test_file | sweep | search) seeds="$fuzz_dir/seeds/$t"; dict=() ;;
         *) echo "unknown target: $t" >&2; usage ;;
     esac
     corpus="$fuzz_dir/corpus/$t"

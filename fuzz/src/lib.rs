@@ -9,6 +9,8 @@ use tempo::diagnostics::render;
 use tempo::ir::Ruleset;
 use tempo::run::scenario::{self, Scenario};
 use tempo::run::sink::{Format, Writer};
+use tempo::sim::shard::Shard;
+use tempo::sim::sweep::shard::{read as shard_read, AnyShard};
 
 /// The default ruleset, which fuzzed inputs may extend as `extends "frontiers.rules"`.
 pub const FRONTIERS: &[u8] = include_bytes!("../../rulesets/frontiers.rules");
@@ -106,3 +108,42 @@ pub fn run_scenarios(r: &Ruleset) {
         }
     }
 }
+
+/// Frontiers compiled once: the fixed ruleset the readers' targets (`shard`, `test_file`,
+/// `sweep`, `search`) play under.
+pub fn frontiers() -> &'static Ruleset {
+    static FRONTIERS_IR: OnceLock<Ruleset> = OnceLock::new();
+    FRONTIERS_IR.get_or_init(|| compile(FRONTIERS).ruleset.expect("the Frontiers base compiles"))
+}
+
+/// The Frontiers duel as the example writes it (6 rounds): the scenario the seed shards were
+/// played on.
+pub fn duel() -> &'static Scenario {
+    static DUEL_AS_WRITTEN: OnceLock<Scenario> = OnceLock::new();
+    DUEL_AS_WRITTEN.get_or_init(|| scenario::parse(DUEL).expect("the duel example is a scenario"))
+}
+
+/// The seed shard `tempo sim ... --runs 16 --shard 1/2` wrote for the duel: its header is the
+/// honest shard's, so that the two merge.
+const SIM_SEED: &str = include_str!("../seeds/shard/sim-1of2.json");
+
+/// An honest `sim` shard, played here with `simulate`: runs 8..16 of the duel's batch of 16,
+/// seed 7, headed as `tempo sim` heads it (the header read from the seed shard 1/2, whose
+/// fingerprint names the files as the CLI compiled them). The seed shard 1/2 and it make a
+/// whole batch, so a fuzzed shard near that seed reaches the merged summary.
+pub fn honest_shard() -> &'static Shard {
+    static HONEST: OnceLock<Shard> = OnceLock::new();
+    HONEST.get_or_init(|| {
+        let Ok(AnyShard::Sim(head)) = shard_read(SIM_SEED) else { panic!("the seed shard reads") };
+        let (r, s) = (frontiers(), duel());
+        let layout = tempo::sim::layout(r, s).expect("the duel fits Frontiers");
+        let batch = tempo::sim::Batch { seed: head.seed, runs: 8..16 };
+        let totals = tempo::sim::simulate(r, s, &layout, &batch, Some(1), &|_| {}).expect("the duel plays");
+        Shard { from: 8, to: 16, layout, totals, ..*head }
+    })
+}
+
+/// Sweeps at most this many points and plays at most this many runs at each (so an input runs
+/// in milliseconds).
+pub const MOST_POINTS: u64 = 16;
+pub const MOST_RUNS: u64 = 8;

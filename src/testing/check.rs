@@ -116,8 +116,10 @@ fn play(
 }
 
 /// Runs one parsed test under its loaded ruleset. `inputs`: files of other tests that blessing
-/// must not write over (their test files, rulesets and scenario files).
-pub(crate) fn run_test(
+/// must not write over (their test files, rulesets and scenario files). Public so a test held in
+/// memory can be run against a ruleset held in memory (the `test_file` fuzz target); `path`
+/// places the files the test names (`scenario_file`, `golden`), read only when it names them.
+pub fn run_test(
     name: &str,
     path: &Path,
     test: &TestFile,
