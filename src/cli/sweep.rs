@@ -72,19 +72,15 @@ pub struct SweepArgs {
 fn split(sets: &[SweepSet]) -> Result<(Vec<Swept>, Vec<tempo::run::scenario::SetFlag>), Failure> {
     let (mut ranges, mut fixed) = (Vec::new(), Vec::new());
     for s in sets {
-        let name = match s {
-            SweepSet::Range(r) => &r.name,
-            SweepSet::Fixed(f) => &f.name,
-        };
-        if sets.iter().filter(|o| matches!(o, SweepSet::Range(r) if &r.name == name)).count()
-            + usize::from(matches!(s, SweepSet::Fixed(_)))
-            > 1
-        {
-            return Err(super::cannot(format!("`{name}` is swept and also set (or swept twice): give it once")));
-        }
         match s {
             SweepSet::Range(r) => ranges.push(r.clone()),
             SweepSet::Fixed(f) => fixed.push(f.clone()),
+        }
+    }
+    // A fixed name may be given twice (the later wins, as `--set` does); a swept one only once.
+    for (i, r) in ranges.iter().enumerate() {
+        if ranges[..i].iter().any(|o| o.name == r.name) || fixed.iter().any(|f| f.name == r.name) {
+            return Err(super::cannot(format!("`{}` is swept and also set (or swept twice): give it once", r.name)));
         }
     }
     match ranges.len() {

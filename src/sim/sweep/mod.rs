@@ -76,15 +76,11 @@ impl<'a> Grid<'a> {
 
     /// Point `k` of the grid: each range's value set as `--set NAME=VALUE` sets it.
     pub fn point(&self, k: u64) -> Result<Point, PointError> {
-        self.point_at(&self.values(k))
-    }
-
-    /// The point with these values of the ranges (one per range, in order).
-    pub fn point_at(&self, values: &[i64]) -> Result<Point, PointError> {
+        let values = self.values(k);
         let mut ruleset = self.ruleset.clone();
         let mut scenario = self.scenario.clone();
         let mut set = Vec::with_capacity(values.len());
-        for (r, v) in self.ranges.iter().zip(values) {
+        for (r, v) in self.ranges.iter().zip(&values) {
             let flag = SetFlag { name: r.name.clone(), value: *v };
             scenario::apply_set(&mut scenario, &mut ruleset, &flag)
                 .map_err(|p| PointError::Set(flag.clone(), Box::new(p)))?;
