@@ -3,8 +3,7 @@
 //! Frontiers duel driven by the HoldBack and Aggressive policies (attacks, checks, reactions,
 //! pool steps, limits); other paths (the Random policy, choices, scripts) are not covered here.
 
-mod counting;
-use counting::{allocations, ONE_AT_A_TIME};
+use crate::counting::{allocations, ONE_AT_A_TIME};
 
 fn duel_scenario(rounds: u32) -> tempo::run::scenario::Scenario {
     let text = format!(

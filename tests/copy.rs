@@ -10,8 +10,7 @@ use tempo::run::sink::Count;
 use tempo::run::trace::Record;
 use tempo::run::Runner;
 
-mod counting;
-use counting::{allocations, ONE_AT_A_TIME};
+use crate::counting::{allocations, ONE_AT_A_TIME};
 
 /// Every example with its ruleset's path and scenario: `examples/<stem>-<what>.ron` runs under
 /// the longest `rulesets/<stem>.rules` that begins its name.

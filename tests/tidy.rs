@@ -552,3 +552,48 @@ fn the_scanners_read_what_they_should() {
     assert_eq!(structs(&code), vec![("S".into(), 6, 3)]);
     assert!(!code.contains("println!"));
 }
+
+/// `autotests = false` (Cargo.toml): a tests/*.rs file that is neither a `[[test]]` of its own
+/// nor a module of one (tests/it.rs, tests/counted.rs) would never be compiled, and its tests
+/// would pass by not running.
+#[test]
+fn every_test_file_is_compiled_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml is readable");
+    // The `[[test]]` roots: `path = "tests/X.rs"`, or `tests/NAME.rs` for a target without one.
+    let mut roots = Vec::new();
+    for target in manifest.split("\n[[test]]\n").skip(1) {
+        let field = |key: &str| {
+            target.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim_matches(|c| c == ' ' || c == '=' || c == '"'))
+        };
+        let stem = match (field("path"), field("name")) {
+            (Some(path), _) => path.trim_start_matches("tests/").trim_end_matches(".rs").to_string(),
+            (None, Some(name)) => name.to_string(),
+            _ => continue,
+        };
+        roots.push(stem);
+    }
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in std::fs::read_dir(root.join("tests")).expect("tests is readable") {
+        let path = entry.expect("entry").path();
+        if let (Some(stem), Some("rs")) =
+            (path.file_stem().and_then(|s| s.to_str()), path.extension().and_then(|e| e.to_str()))
+        {
+            count.insert(stem.to_string(), 0);
+        }
+    }
+    for r in &roots {
+        *count.entry(r.clone()).or_default() += 1;
+        let text = std::fs::read_to_string(root.join(format!("tests/{r}.rs"))).expect("a test root is readable");
+        for line in text.lines() {
+            if let Some(m) = line.trim().strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) {
+                if let Some(n) = count.get_mut(m) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    let wrong: Vec<String> = count.iter().filter(|(_, n)| **n != 1).map(|(f, n)| format!("{f}.rs ({n} times)")).collect();
+    assert!(roots.contains(&"it".to_string()), "tests/it.rs is a [[test]]: {roots:?}");
+    assert!(wrong.is_empty(), "tests/ files compiled other than exactly once: {wrong:?}");
+}

@@ -3,7 +3,7 @@
 //! and the IR it compiles to as compact JSON, `STEM.json`, for `read-ir-json` to read back.
 //!
 //! ```text
-//! cargo run --release --example compile-inputs -- 12500 /tmp/big3
+//! cargo run --release --features bench-tools --example compile-inputs -- 12500 /tmp/big3
 //! ```
 //!
 //! About 240 bytes per action: 12,500 actions is about 3 MB, 37,500 about 9 MB, 125,000 about

@@ -5,7 +5,7 @@
 //! `grammar/tempo.pest` reads them (comments are blanks, matched as character ranges).
 //!
 //! ```text
-//! cargo run --release --example pest-floor -- /tmp/tempo-sizes/big3.rules
+//! cargo run --release --features bench-tools --example pest-floor -- /tmp/tempo-sizes/big3.rules
 //! ```
 
 extern crate alloc;

@@ -3,7 +3,7 @@
 //! serde_json, the way `tempo compile` reads a `.rules` file and builds the same value.
 //!
 //! ```text
-//! cargo run --release --example read-ir-json -- /tmp/big3.json
+//! cargo run --release --features bench-tools --example read-ir-json -- /tmp/big3.json
 //! ```
 
 use std::process::ExitCode;

@@ -7,7 +7,7 @@ same source as a flat stream of tokens, when that example is built), and prints 
 time, the median peak RSS (from wait4), the ratio of compile time to the JSON read (best against
 best, and median against median), and peak RSS divided by the source size.
 
-    cargo build --release --bin tempo --example compile-inputs --example read-ir-json \
+    cargo build --release --features bench-tools --bin tempo --example compile-inputs --example read-ir-json \
         --example pest-floor
     T=${CARGO_TARGET_DIR:-target}/release
     python3 benches/tools/whole_process.py --bin $T --runs 5 --dir /tmp/tempo-sizes \
