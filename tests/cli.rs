@@ -23,6 +23,25 @@ fn check_exit_codes() {
     assert_eq!(tempo(&["check", "--format", "yaml", "x.rules"]).0, 2);
 }
 
+/// A folder stands for every `.rules` file under it, sorted, as for `fmt`: each file's
+/// diagnostics printed, exit 1 when any has an error; `--format json` stays one document.
+#[test]
+fn check_takes_a_folder() {
+    let (code, _, stderr) = tempo(&["check", "tests/diagnostics/newcomer"]);
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("check-folder-text", stderr);
+    let (code, stdout, _) = tempo(&["check", "--format", "json", "tests/diagnostics/newcomer/"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let files: Vec<&str> = doc["diagnostics"].as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap()).collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert_eq!(files.len(), 5, "{stdout}");
+    assert_eq!(tempo(&["check", "rulesets"]).0, 0, "every shipped ruleset checks clean");
+    assert_eq!(tempo(&["check", "docs"]).0, 2, "a folder with no `.rules` file is refused");
+}
+
 #[test]
 fn check_json_is_one_document_on_stdout() {
     let (code, stdout, _) = tempo(&[

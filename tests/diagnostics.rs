@@ -131,3 +131,52 @@ fn checks_against_name_the_holder() {
     assert!(!codes("self").iter().any(|c| *c == Code::UnknownOption || *c == Code::Syntax), "{:?}", codes("self"));
     assert!(codes("target").contains(&Code::UnknownOption), "{:?}", codes("target"));
 }
+
+/// The diagnostics a newcomer met (issue 31), one input each under `tests/diagnostics/newcomer/`:
+/// each says what was meant (`turn_start`, `reaction`, the brackets a cost's amount needs, the
+/// inner `{` that lost its `}`).
+#[test]
+fn a_newcomers_mistakes_get_the_right_help() {
+    let cases = [
+        ("1-turn-begin", Code::UnknownTiming, "did you mean `turn_start`?"),
+        ("2-reacton", Code::Syntax, "did you mean `reaction`?"),
+        ("3-cost-operator", Code::Syntax, "write `cost (2 * n) ap`, not `cost 2 * n ap`"),
+        ("4-inner-brace", Code::Syntax, "the block opened on line 8"),
+        ("4-inner-brace-at-end", Code::Syntax, "the block opened on line 8"),
+    ];
+    for (name, code, help) in cases {
+        let (c, text, _) = render_all(Path::new(&format!("tests/diagnostics/newcomer/{name}.rules")));
+        assert_eq!(c.diagnostics.len(), 1, "{text}");
+        let d = &c.diagnostics[0];
+        assert_eq!(d.code, code, "{text}");
+        assert!(d.help.as_deref().is_some_and(|h| h.contains(help)), "{name}: {text}");
+        insta::assert_snapshot!(format!("newcomer-{name}"), text);
+    }
+    // The unclosed `{` is the inner one (`resolve {`), not the action's.
+    let path = "tests/diagnostics/newcomer/4-inner-brace.rules";
+    let (c, _, _) = render_all(Path::new(path));
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(c.diagnostics[0].primary.span.start as usize, text.find("resolve {").unwrap() + "resolve ".len());
+}
+
+/// `tempo explain unknown-function` lists every function the checker accepts, from the table it
+/// accepts them by; each of them is one (no `unknown-function` when called).
+#[test]
+fn explain_unknown_function_lists_every_function() {
+    let explanation = Code::UnknownFunction.explanation();
+    for (name, form) in tempo::check::FUNCTIONS {
+        assert!(explanation.contains(form), "{form} missing from:\n{explanation}");
+        let args = form.matches(',').count() + 1;
+        let args = if form.contains("...") { 2 } else { args };
+        let call = format!("{name}({})", vec!["1"; args].join(", "));
+        let text = format!("ruleset f\ninitiative {{ value 0 }}\nround {{ phase act: turns }}\nderive d = {call}\n");
+        let c = tempo::check::compile_str("f.rules", &text);
+        assert!(!c.diagnostics.iter().any(|d| d.code == Code::UnknownFunction), "{call} is unknown to the checker");
+    }
+    // docs/language.md's table of functions has a row for each.
+    let docs = std::fs::read_to_string("docs/language.md").unwrap();
+    for (name, _) in tempo::check::FUNCTIONS {
+        assert!(docs.contains(&format!("| `{name}(")), "docs/language.md does not list `{name}`");
+    }
+    insta::assert_snapshot!("explain-unknown-function", explanation);
+}

@@ -3,10 +3,14 @@
 //! it). The DOM Chromium parsed must hold each chart's figure with an SVG of drawn shapes, and
 //! screenshots must show the charts' bar colours: the whole page, and each figure on its own.
 //!
-//! Without Chromium these tests say they skipped (so `cargo test` runs on a machine with only the
-//! Rust toolchain), unless `TEMPO_REQUIRE_CHROMIUM=1`, which `.ci/run` sets after installing it:
-//! there a missing browser fails the tests instead of skipping them quietly.
+//! Without Chromium these tests are reported as ignored, with `SKIPPED: chromium not found (...)`
+//! on their lines (so `cargo test` runs on a machine with only the Rust toolchain, and says what
+//! it did not test), unless `TEMPO_REQUIRE_CHROMIUM=1`, which `.ci/run` sets after installing it:
+//! there a missing browser fails the tests. A libtest-mimic harness (`harness = false` in
+//! Cargo.toml), since libtest's `#[test]` can neither be ignored at run time nor show what a
+//! passing test prints.
 
+use libtest_mimic::{Arguments, Completion, Trial};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -37,7 +41,12 @@ fn duel() -> Scenario {
     scenario::parse(&text).expect("the scenario parses")
 }
 
-/// Chromium on PATH, or `None` when the tests may skip; a failure that says what to install.
+/// Why the browser tests cannot render a page here: neither `chromium` nor `chromium-browser` is
+/// on PATH.
+const NOT_FOUND: &str = "chromium not found (no `chromium` or `chromium-browser` on PATH; Debian: \
+                         `apt-get install chromium`; CI installs it and sets TEMPO_REQUIRE_CHROMIUM=1)";
+
+/// Chromium on PATH, or `None`.
 fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     for name in ["chromium", "chromium-browser"] {
@@ -48,18 +57,38 @@ fn chromium() -> Option<PathBuf> {
             }
         }
     }
-    if std::env::var("TEMPO_REQUIRE_CHROMIUM").as_deref() == Ok("1") {
-        panic!(
-            "these tests render the HTML report in headless Chromium, and neither `chromium` nor \
-             `chromium-browser` is on PATH, but TEMPO_REQUIRE_CHROMIUM=1: install it (Debian: \
-             `apt-get install chromium`; .ci/run does this)"
-        );
-    }
-    eprintln!(
-        "SKIPPED: the HTML report was not rendered: no `chromium` or `chromium-browser` on PATH \
-         (Debian: `apt-get install chromium`; CI installs it and sets TEMPO_REQUIRE_CHROMIUM=1)"
-    );
     None
+}
+
+/// A test that needs Chromium: run with it; without it, reported as ignored with the reason
+/// (libtest prints it on the test's line, where a passing test's own output would be captured
+/// and never seen), or failed under `TEMPO_REQUIRE_CHROMIUM=1`.
+fn in_chromium(name: &str, body: fn(&Path)) -> Trial {
+    Trial::ignorable_test(name, move || match chromium() {
+        Some(found) => {
+            body(&found);
+            Ok(Completion::Completed)
+        }
+        None if std::env::var("TEMPO_REQUIRE_CHROMIUM").as_deref() == Ok("1") => {
+            Err(format!("{NOT_FOUND}, but TEMPO_REQUIRE_CHROMIUM=1: these tests must render the pages").into())
+        }
+        None => Ok(Completion::ignored_with(format!("SKIPPED: {NOT_FOUND}"))),
+    })
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let trials = vec![
+        in_chromium(
+            "a_simulation_page_renders_its_charts_in_chromium",
+            a_simulation_page_renders_its_charts_in_chromium,
+        ),
+        in_chromium(
+            "a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium",
+            a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium,
+        ),
+    ];
+    libtest_mimic::run(&args, trials).exit();
 }
 
 /// Nothing in the page runs or fetches: no script, link, source, reference or import (the
@@ -211,9 +240,7 @@ fn check_figures(chromium: &Path, dir: &Path, page: &str, ids: &[&str], colours:
     }
 }
 
-#[test]
-fn a_simulation_page_renders_its_charts_in_chromium() {
-    let Some(chromium) = chromium() else { return };
+fn a_simulation_page_renders_its_charts_in_chromium(chromium: &Path) {
     let (rules, s) = (ruleset("frontiers.rules"), duel());
     let layout = sim::layout(&rules, &s).expect("the scenario fits");
     let batch = Batch { seed: s.seed, runs: 0..RUNS };
@@ -226,21 +253,19 @@ fn a_simulation_page_renders_its_charts_in_chromium() {
     let dir = scratch("sim");
     let path = dir.join("sim.html");
     std::fs::write(&path, &page).unwrap();
-    check_dom(&chromium, &dir, &path, &SIM_CHARTS);
+    check_dom(chromium, &dir, &path, &SIM_CHARTS);
 
-    let shot = screenshot(&chromium, &dir, &path, "sim", (1200, 3000));
+    let shot = screenshot(chromium, &dir, &path, "sim", (1200, 3000));
     assert!(shot.colours() > 20, "the screenshot is nearly blank ({} colours)", shot.colours());
     assert!(shot.count(BLUE) > 5_000, "too few bar pixels: {}", shot.count(BLUE));
     assert!(shot.count(ORANGE) > 500, "the pools chart's second series is missing");
 
-    check_figures(&chromium, &dir, &page, &SIM_CHARTS, &[BLUE]);
-    check_figures(&chromium, &dir, &page, &["chart-pools"], &[BLUE, ORANGE]);
+    check_figures(chromium, &dir, &page, &SIM_CHARTS, &[BLUE]);
+    check_figures(chromium, &dir, &page, &["chart-pools"], &[BLUE, ORANGE]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium() {
-    let Some(chromium) = chromium() else { return };
+fn a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium(chromium: &Path) {
     let (a, b, s) = (ruleset("frontiers.rules"), ruleset("frontiers-two-ap.rules"), duel());
     let (la, lb) = (sim::layout(&a, &s).expect("A fits"), sim::layout(&b, &s).expect("B fits"));
     let batch = Batch { seed: s.seed, runs: 0..RUNS };
@@ -256,14 +281,14 @@ fn a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium() {
     std::fs::write(&path, &page).unwrap();
     let mut ids = SIM_CHARTS.to_vec();
     ids.push("chart-differences");
-    check_dom(&chromium, &dir, &path, &ids);
+    check_dom(chromium, &dir, &path, &ids);
 
-    let shot = screenshot(&chromium, &dir, &path, "compare", (1200, 4000));
+    let shot = screenshot(chromium, &dir, &path, "compare", (1200, 4000));
     assert!(shot.colours() > 20, "the screenshot is nearly blank ({} colours)", shot.colours());
     assert!(shot.count(BLUE) > 5_000 && shot.count(ORANGE) > 5_000, "A's or B's bars are missing");
 
     // A and B in each chart; the differences as blue points with whiskers.
-    check_figures(&chromium, &dir, &page, &SIM_CHARTS, &[BLUE, ORANGE]);
-    check_figures(&chromium, &dir, &page, &["chart-differences"], &[BLUE]);
+    check_figures(chromium, &dir, &page, &SIM_CHARTS, &[BLUE, ORANGE]);
+    check_figures(chromium, &dir, &page, &["chart-differences"], &[BLUE]);
     let _ = std::fs::remove_dir_all(&dir);
 }

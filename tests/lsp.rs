@@ -21,6 +21,9 @@ struct Server {
     notifications: Vec<Value>,
     /// The temp folder's URI, redacted in snapshots.
     root_uri: String,
+    /// What the server writes on stderr, read to its end: kept, not passed through, so the tests
+    /// that make it complain on purpose do not print to `cargo test`'s output, and checked.
+    stderr: Option<std::thread::JoinHandle<String>>,
 }
 
 impl Server {
@@ -34,9 +37,15 @@ impl Server {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start tempo lsp");
+        let mut err = child.stderr.take().expect("stderr");
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            text
+        });
         let stdout = child.stdout.take().expect("stdout");
         let (send, replies) = mpsc::channel();
         std::thread::spawn(move || {
@@ -49,7 +58,8 @@ impl Server {
         });
         let stdin = child.stdin.take();
         let root_uri = uri(root).trim_end_matches('/').to_string();
-        let mut server = Server { child, stdin, replies, next_id: 0, notifications: Vec::new(), root_uri };
+        let mut server =
+            Server { child, stdin, replies, next_id: 0, notifications: Vec::new(), root_uri, stderr: Some(stderr) };
         let init =
             server.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": capabilities}));
         assert!(init["result"]["capabilities"].is_object(), "{init}");
@@ -154,12 +164,20 @@ impl Server {
         serde_json::from_str(&text).expect("still JSON")
     }
 
-    /// `shutdown`, `exit`, and the exit status.
+    /// `shutdown`, `exit`, and the exit status; the server said nothing on stderr.
     fn finish(mut self) -> ExitStatus {
         let reply = self.request("shutdown", json!(null));
         assert_eq!(reply["result"], Value::Null, "{reply}");
         self.notify("exit", json!(null));
-        self.wait()
+        let status = self.wait();
+        let said = self.stderr_text();
+        assert_eq!(said, "", "the server wrote on stderr");
+        status
+    }
+
+    /// Everything the server wrote on stderr, once it has ended.
+    fn stderr_text(&mut self) -> String {
+        self.stderr.take().map(|reader| reader.join().unwrap_or_default()).unwrap_or_default()
     }
 
     /// Closes the server's stdin and waits for it to end.
@@ -630,9 +648,11 @@ fn leaving_without_shutdown_exits_with_1() {
     let mut server = Server::start(&dir);
     server.notify("exit", json!(null));
     assert_eq!(server.wait().code(), Some(1));
+    assert_eq!(server.stderr_text(), "tempo lsp: the client sent `exit` before `shutdown`\n");
     let mut server = Server::start(&dir);
     drop(server.stdin.take());
     assert_eq!(server.wait().code(), Some(1));
+    assert_eq!(server.stderr_text(), "tempo lsp: the client closed the connection without `shutdown`\n");
 }
 
 #[test]
@@ -969,6 +989,7 @@ fn huge_content_length_gets_a_parse_error_without_allocating_it() {
     // Its body is drained to the end of the input: the server exits as one left without
     // `shutdown` (1), not aborted by a signal.
     assert_eq!(server.wait().code(), Some(1));
+    assert!(server.stderr_text().contains("without `shutdown`"));
     drop(file);
 }
 

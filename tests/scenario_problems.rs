@@ -95,3 +95,20 @@ fn a_search_written_wrong_is_placed_at_the_value_at_fault() {
     assert!(messages[1].contains("its `rollout` cannot be `Search`"), "{messages:?}");
     assert!(messages[2].contains("the GM's policy cannot be `Search`"), "{messages:?}");
 }
+
+/// `fallback: Policy(Greedy)`: the fallback written as a controller. The message says what a
+/// fallback may be and shows the same policy written as one, not serde's "unexpected variant
+/// `Policy`".
+#[test]
+fn a_fallback_written_as_a_controller_is_shown_as_a_policy() {
+    let duel = std::fs::read_to_string("examples/frontiers-duel.ron").unwrap();
+    let wrong = duel.replace("fallback: HoldBack(pool: \"ap\", keep: 1)", "fallback: Policy(Greedy)");
+    assert_ne!(duel, wrong, "examples/frontiers-duel.ron has no `fallback: HoldBack(...)` any more");
+    let e = scenario::parse(&wrong).expect_err("refused");
+    assert!(e.contains("write `fallback: Greedy`"), "{e}");
+    insta::assert_snapshot!("fallback-policy", e);
+    let nested =
+        duel.replace("fallback: HoldBack(pool: \"ap\", keep: 1)", "fallback: Policy(HoldBack(pool: \"ap\", keep: 1))");
+    let e = scenario::parse(&nested).expect_err("refused");
+    assert!(e.contains("write `fallback: HoldBack(pool: \"ap\", keep: 1)`"), "{e}");
+}

@@ -6,7 +6,7 @@
 mod consteval;
 mod degrees;
 mod expr;
-pub use expr::{RELATIONS, TIMINGS, WHO_WORDS};
+pub use expr::{function_forms, FUNCTIONS, RELATIONS, TIMINGS, WHO_WORDS};
 mod lints;
 pub mod load;
 mod lower;

@@ -9,10 +9,11 @@ use tempo::diagnostics::render;
 
 /// Parse and check rules files; print every error and warning.
 ///
-/// Exit code 0: no errors (warnings allowed); 1: errors found; 2: a file could not be read.
+/// A folder stands for every `.rules` file under it (sorted). Exit code 0: no errors (warnings
+/// allowed); 1: errors found; 2: a file could not be read.
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The `.rules` files to check.
+    /// The `.rules` files to check, or folders to check every `.rules` file under.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// `text` for people, `json` for scripts and editors (one document on stdout).
@@ -23,8 +24,18 @@ pub struct CheckArgs {
 }
 
 pub fn check(args: CheckArgs) -> Outcome {
+    // A folder stands for every `.rules` file under it, sorted, as `fmt` reads one.
+    let (files, unreadable) = tempo::fmt::files::rules_files(&args.files);
+    for (path, e) in &unreadable {
+        eprintln!("error: cannot read the folder `{}`: {e}", path.display());
+    }
+    let empty: Vec<&PathBuf> =
+        args.files.iter().filter(|f| f.is_dir() && !files.iter().any(|r| r.starts_with(f))).collect();
+    for folder in &empty {
+        eprintln!("error: no `.rules` file under the folder `{}`", folder.display());
+    }
     let compilations: Vec<Compilation> =
-        args.files.iter().map(|f| check::compile_path_limited(f, args.load.limits())).collect();
+        files.iter().map(|f| check::compile_path_limited(f, args.load.limits())).collect();
     match args.format {
         Format::Text => {
             for c in &compilations {
@@ -44,6 +55,9 @@ pub fn check(args: CheckArgs) -> Outcome {
                 Err(e) => return Err(super::cannot(format!("could not write JSON: {e}"))),
             }
         }
+    }
+    if !unreadable.is_empty() || !empty.is_empty() {
+        return Err(super::Failure::CannotRun);
     }
     super::compiled(&compilations)
 }

@@ -21,7 +21,8 @@ pub fn explain(args: ExplainArgs) -> Outcome {
     if args.list {
         let mut list = String::new();
         for c in Code::ALL {
-            let first = c.explanation().lines().next().unwrap_or("");
+            let explanation = c.explanation();
+            let first = explanation.lines().next().unwrap_or("");
             list.push_str(&format!("{:<32} {first}\n", c.name()));
         }
         return super::write_stdout("the list", &list);

@@ -16,12 +16,20 @@ macro_rules! codes {
             }
 
             /// The long explanation, with an example that shows the problem and the fix.
-            pub fn explanation(self) -> &'static str {
-                match self { $(Code::$variant => $explain),* }
+            pub fn explanation(self) -> std::borrow::Cow<'static, str> {
+                let text: &'static str = match self { $(Code::$variant => $explain),* };
+                // Lists the checker keeps in a table are filled in from it, so they cannot drift.
+                if text.contains(FUNCTIONS_MARK) {
+                    return text.replace(FUNCTIONS_MARK, &crate::check::function_forms()).into();
+                }
+                text.into()
             }
         }
     };
 }
+
+/// Stands in an explanation for the list of the functions the checker knows.
+const FUNCTIONS_MARK: &str = "{functions}";
 
 impl Code {
     /// The full code as shown to people and in JSON: `tempo::unknown-pool`.
@@ -216,7 +224,7 @@ Example:
 Fix: `order highest_first`. The help lists the accepted words.";
 
     UnknownFunction => "unknown-function", "A call names a function the language does not have. Functions: \
-min(a, b), max(a, b), abs(a), distance(who).
+{functions}.
 
 Example:
 

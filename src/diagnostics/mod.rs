@@ -100,9 +100,13 @@ impl Diagnostic {
     }
 }
 
-/// The closest candidate by edit distance, if it is close enough to be a likely typo.
+/// The candidate the name most likely meant, if one is close enough to be a likely slip.
+/// Ranked first by the words (split at `_`) it shares with the name, a word and its synonym
+/// counting as shared, then by Jaro-Winkler similarity (which weighs a shared prefix): edit
+/// distance alone ranks `turn_end` above `turn_start` for `turn_begin`, though the designer
+/// plainly meant the start.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let mut best: Option<(f64, &str)> = None;
+    let mut best: Option<((usize, f64), &str)> = None;
     for candidate in candidates {
         if candidate == name {
             continue;
@@ -111,12 +115,44 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
             return None;
         }
         let score = strsim::jaro_winkler(name, candidate);
-        let close = score >= 0.8 || strsim::levenshtein(name, candidate) <= 1 + name.len() / 4;
-        if close && best.is_none_or(|(b, c)| score > b || (score == b && candidate < c)) {
-            best = Some((score, candidate));
+        let shared = shared_words(name, candidate);
+        let same_words = shared > 0 && shared == words(name).count() && shared == words(candidate).count();
+        let close = same_words || score >= 0.8 || strsim::levenshtein(name, candidate) <= 1 + name.len() / 4;
+        let key = (shared, score);
+        if close && best.is_none_or(|(b, c)| key > b || (key == b && candidate < c)) {
+            best = Some((key, candidate));
         }
     }
     best.map(|(_, c)| c.to_string())
+}
+
+/// Words a designer writes for one the language spells otherwise: each with the language's word.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("begin", "start"),
+    ("beginning", "start"),
+    ("begins", "start"),
+    ("starts", "start"),
+    ("finish", "end"),
+    ("finished", "end"),
+    ("ends", "end"),
+    ("ending", "end"),
+];
+
+/// The `_`-separated words of a name, each as the language spells it.
+fn words(name: &str) -> impl Iterator<Item = &str> {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| SYNONYMS.iter().find(|(said, _)| *said == w).map_or(w, |(_, meant)| *meant))
+}
+
+/// How many words two multi-word names share; 0 for a single word, which shares nothing but
+/// itself, so a plain typo is ranked by similarity alone.
+fn shared_words(a: &str, b: &str) -> usize {
+    if !a.contains('_') && !b.contains('_') {
+        return 0;
+    }
+    let theirs: Vec<&str> = words(b).collect();
+    words(a).filter(|w| theirs.contains(w)).count()
 }
 
 /// Name comparisons `did_you_mean` may still make on this thread before the next
@@ -149,5 +185,14 @@ mod tests {
         assert_eq!(did_you_mean("apx", ["ap", "mp", "energy"]).as_deref(), Some("ap"));
         assert_eq!(did_you_mean("fatige", ["fatigue", "wounds"]).as_deref(), Some("fatigue"));
         assert_eq!(did_you_mean("zzzzzz", ["ap", "mp"]), None);
+    }
+
+    #[test]
+    fn ranks_shared_words_and_synonyms_above_edit_distance() {
+        let timings = ["encounter_start", "encounter_end", "round_start", "round_end", "turn_start", "turn_end"];
+        assert_eq!(did_you_mean("turn_begin", timings).as_deref(), Some("turn_start"));
+        assert_eq!(did_you_mean("round_finish", timings).as_deref(), Some("round_end"));
+        assert_eq!(did_you_mean("turn_strat", timings).as_deref(), Some("turn_start"));
+        assert_eq!(did_you_mean("begin_turn", timings).as_deref(), Some("turn_start"));
     }
 }

@@ -451,7 +451,7 @@ impl Server {
             }
             // Debug builds only: a request that panics, so the end-to-end tests can show a
             // panicking handler costs one error reply, not the server.
-            "tempo/debugPanic" if self.debug_panic => panic!("a deliberate panic for the tests"),
+            "tempo/debugPanic" if self.debug_panic => deliberate_panic(),
             _ => Err(RequestError { code: ErrorCode::MethodNotFound, message: format!("`{method}` is not supported") }),
         })
     }
@@ -484,7 +484,7 @@ impl Server {
     fn apply(&mut self, notification: Notification) -> Recheck {
         let Notification { method, params } = notification;
         match method.as_str() {
-            "tempo/debugPanic" if self.debug_panic => panic!("a deliberate panic for the tests"),
+            "tempo/debugPanic" if self.debug_panic => deliberate_panic(),
             DidOpenTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidOpenTextDocumentParams>(params) else { return Recheck::Nothing };
                 let doc = p.text_document;
@@ -666,6 +666,13 @@ impl Recheck {
             }
         }
     }
+}
+
+/// The debug builds' `tempo/debugPanic`: unwinds as a panic does, through the same
+/// `catch_unwind`, but without the panic hook, whose message and backtrace on stderr would make
+/// `cargo test`'s output look like a failure when the tests make this panic on purpose.
+fn deliberate_panic() -> ! {
+    panic::resume_unwind(Box::new("a deliberate panic for the tests"))
 }
 
 /// Runs a request handler; a panic in it becomes an `InternalError` reply.

@@ -252,7 +252,47 @@ pub enum HeldSpec {
 /// Optional fields may be written without `Some(...)`: `target: "Brute"`.
 pub fn parse(text: &str) -> Result<Scenario, String> {
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    options.from_str(text).map_err(|e| format!("this is not a valid scenario: {e}"))
+    options.from_str(text).map_err(|e| match nested_policy(text, &e) {
+        Some(hint) => format!("this is not a valid scenario: {}: {hint}", e.span),
+        None => format!("this is not a valid scenario: {e}"),
+    })
+}
+
+/// `fallback: Policy(Greedy)`: a script's fallback written as a controller, which serde names
+/// as the odd "unexpected variant `Policy` in enum `Policy`". What a fallback may be, and the
+/// same policy written as one.
+fn nested_policy(text: &str, e: &ron::error::SpannedError) -> Option<String> {
+    let ron::Error::NoSuchEnumVariant { expected, found, .. } = &e.code else { return None };
+    if found != "Policy" || !expected.contains(&"Greedy") {
+        return None;
+    }
+    // The words after `Policy` on its line, up to the `)` that closes `Policy(`.
+    let line = text.lines().nth(e.span.start.line.checked_sub(1)?)?;
+    let after = &line[line.find("Policy")? + "Policy".len()..];
+    let inner = after.trim_start().strip_prefix('(').and_then(|rest| {
+        let mut depth = 0usize;
+        let end = rest.char_indices().find(|&(_, c)| match c {
+            '(' => {
+                depth += 1;
+                false
+            }
+            ')' if depth == 0 => true,
+            ')' => {
+                depth -= 1;
+                false
+            }
+            _ => false,
+        })?;
+        Some(rest[..end.0].trim())
+    });
+    let policy = inner.filter(|p| !p.is_empty()).unwrap_or("Greedy");
+    let names: Vec<String> = expected.iter().map(|v| format!("`{v}`")).collect();
+    let (last, rest) = names.split_last()?;
+    Some(format!(
+        "a fallback is a policy itself, not a controller: write `fallback: {policy}`, not \
+         `fallback: Policy({policy})`; a fallback is {} or {last}",
+        rest.join(", ")
+    ))
 }
 
 /// A scenario checked against a ruleset: names resolved to indices.

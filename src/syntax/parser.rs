@@ -508,11 +508,13 @@ fn syntax_error(file: FileId, text: &str, failure: Failure) -> Diagnostic {
     let top_level = positives.contains(&Rule::kw_pool);
     if !top_level && expected::declaration_keywords().contains(&found) {
         if let Some(open) = unclosed_brace(text, at) {
-            let line = text[..at].matches('\n').count() + 1;
-            return Diagnostic::error(Code::Syntax, Span::new(file, open, open + 1), "this `{` is never closed")
-                .label("opened here, not closed")
-                .with_secondary(span, format!("`{found}` starts the next declaration"))
-                .help(format!("add the `}}` that ends this block before line {line}"));
+            return unclosed_error(file, text, open, Some((span, found)), at);
+        }
+    }
+    // The file ended inside a block: when a `}` shows which inner block lost its `}`, say so.
+    if found.is_empty() {
+        if let Some(open) = unclosed_brace(text, at).filter(|&open| misplaced_close(text, open, at).is_some()) {
+            return unclosed_error(file, text, open, None, at);
         }
     }
     // `cost 1` then `category move`: the unfinished clause took the next line's first word as
@@ -551,6 +553,9 @@ fn syntax_error(file: FileId, text: &str, failure: Failure) -> Diagnostic {
         d = d.help("text in double quotes must end with `\"` on the same line");
     } else if found.is_empty() {
         d = d.help("the file ended early: a `{` or `(` may be missing its `}` or `)`");
+    } else if matches!(found, "*" | "/" | "%" | "+" | "-") && positives.contains(&Rule::pool_name) {
+        // The words of docs/language.md, "Costs".
+        d = d.help("an amount with an operator goes in brackets: write `cost (2 * n) ap`, not `cost 2 * n ap`");
     } else if (found == "-" || found == "+") && wants_assignment {
         d = d.help(format!("to change a pool write `{found}=`, e.g. `hp {found}= 1`"));
     }
@@ -595,6 +600,35 @@ fn taken_from_next_line(text: &str, at: usize) -> Option<((usize, usize), (usize
     }
 }
 
+/// "This `{` is never closed", for the block opened at `open` and still open at `at`, where
+/// the parser met `next` (a declaration keyword and its span) or the end of the file (`None`).
+fn unclosed_error(file: FileId, text: &str, open: usize, next: Option<(Span, &str)>, at: usize) -> Diagnostic {
+    let line_of = |i: usize| text[..i].matches('\n').count() + 1;
+    let with_next = |d: Diagnostic| match next {
+        Some((span, found)) => d.with_secondary(span, format!("`{found}` starts the next declaration")),
+        None => d,
+    };
+    // The parser matched each `}` with the nearest `{`, so a missing inner `}` leaves the
+    // declaration's own `{` open and the blame would fall on it. A `}` that lines up with an
+    // outer line rather than with its own `{`'s line shows where the `}` really went missing.
+    match misplaced_close(text, open, at) {
+        Some((inner, close)) => with_next(
+            Diagnostic::error(Code::Syntax, Span::new(file, inner, inner + 1), "this `{` is not closed")
+                .label("opened here, not closed")
+                .with_secondary(
+                    Span::new(file, close, close + 1),
+                    format!("this `}}` lines up with line {}: it was meant to close that block", line_of(open)),
+                ),
+        )
+        .help(format!("add the `}}` that ends the block opened on line {}", line_of(inner))),
+        None => with_next(
+            Diagnostic::error(Code::Syntax, Span::new(file, open, open + 1), "this `{` is never closed")
+                .label("opened here, not closed"),
+        )
+        .help(format!("add the `}}` that ends this block before line {}", line_of(at))),
+    }
+}
+
 /// The outermost `{` still open at `at` (comments and strings skipped), if any.
 fn unclosed_brace(text: &str, at: usize) -> Option<usize> {
     let mut open: Vec<usize> = Vec::new();
@@ -608,6 +642,36 @@ fn unclosed_brace(text: &str, at: usize) -> Option<usize> {
         }
     }
     open.first().copied()
+}
+
+/// Inside the block opened at `outer` and left open at `at`: the `{` of the first `}` that
+/// begins a line indented less than its `{`'s own line, with that `}`. Such a `}` was written
+/// to close an enclosing block, so the `{` is the one missing its `}`.
+fn misplaced_close(text: &str, outer: usize, at: usize) -> Option<(usize, usize)> {
+    let indent = |i: usize| {
+        let start = text[..i].rfind('\n').map_or(0, |n| n + 1);
+        let line = &text[start..];
+        (start, line.len() - line.trim_start_matches([' ', '\t']).len())
+    };
+    let mut open: Vec<usize> = Vec::new();
+    for (i, ch) in super::code_chars(text.get(outer + 1..at)?) {
+        let i = outer + 1 + i;
+        match ch {
+            '{' => open.push(i),
+            '}' => {
+                let Some(o) = open.pop() else { continue };
+                let (close_line, close_indent) = indent(i);
+                let (open_line, open_indent) = indent(o);
+                let first_on_line = close_line + close_indent == i;
+                // The first such `}`: each later one is off by the same missing `}`.
+                if first_on_line && close_line != open_line && close_indent < open_indent {
+                    return Some((o, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn short(wanted: &str) -> String {

@@ -77,8 +77,14 @@ pub fn describe(positives: &[Rule], operators: bool) -> String {
 /// "did you mean" on a misspelt one.
 pub fn keywords(positives: &[Rule]) -> Vec<&'static str> {
     let mut rules: Vec<Rule> = positives.to_vec();
+    // Where a declaration may start, pest names the rule (`item`, ...), not its keywords; a
+    // misspelt keyword there (`reacton`) is still meant as one of them.
+    if positives.iter().any(|r| matches!(r, Rule::item | Rule::decl | Rule::file_step | Rule::file_tail)) {
+        rules.extend([Rule::kw_pool, Rule::kw_action, Rule::kw_stat]);
+    }
+    let named = rules.clone();
     for (members, _) in GROUPS {
-        if members.iter().all(|m| positives.contains(m)) {
+        if members.iter().all(|m| named.contains(m)) {
             rules.extend(group_extent(members));
         }
     }
