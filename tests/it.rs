@@ -1,7 +1,7 @@
-//! The integration tests, one binary (linking one test binary per file cost minutes of a
-//! fresh `cargo test`). Each file of tests/ is a module here, but those that need a process of
-//! their own: `alloc` and `copy` count allocations (tests/counted.rs), `conformance` and `runner`
-//! are libtest-mimic harnesses (Cargo.toml lists them). tests/tidy.rs checks that each file is
+//! The integration tests, one binary (a fresh `cargo test` linked one binary per file, each a
+//! few seconds). Each file of tests/ is a module here, but those that need a process of
+//! their own: `alloc` and `copy` count allocations (tests/counted.rs), `conformance`, `runner` and
+//! `html` are libtest-mimic harnesses (Cargo.toml lists them). tests/tidy.rs checks that each file is
 //! compiled exactly once.
 
 mod api;
@@ -16,7 +16,6 @@ mod examples;
 mod fmt;
 mod fuzz;
 mod hardening;
-mod html;
 mod language;
 mod loadouts;
 mod lsp;

@@ -564,7 +564,10 @@ fn every_test_file_is_compiled_once() {
     let mut roots = Vec::new();
     for target in manifest.split("\n[[test]]\n").skip(1) {
         let field = |key: &str| {
-            target.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim_matches(|c| c == ' ' || c == '=' || c == '"'))
+            target
+                .lines()
+                .find_map(|l| l.strip_prefix(key))
+                .map(|v| v.trim_matches(|c| c == ' ' || c == '=' || c == '"'))
         };
         let stem = match (field("path"), field("name")) {
             (Some(path), _) => path.trim_start_matches("tests/").trim_end_matches(".rs").to_string(),
@@ -593,7 +596,8 @@ fn every_test_file_is_compiled_once() {
             }
         }
     }
-    let wrong: Vec<String> = count.iter().filter(|(_, n)| **n != 1).map(|(f, n)| format!("{f}.rs ({n} times)")).collect();
+    let wrong: Vec<String> =
+        count.iter().filter(|(_, n)| **n != 1).map(|(f, n)| format!("{f}.rs ({n} times)")).collect();
     assert!(roots.contains(&"it".to_string()), "tests/it.rs is a [[test]]: {roots:?}");
     assert!(wrong.is_empty(), "tests/ files compiled other than exactly once: {wrong:?}");
 }
