@@ -207,14 +207,7 @@ impl<S: Sink> Engine<'_, S> {
             let max = self.eval(&l.amount, ctx)?;
             let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
             if used >= max {
-                refuse!(
-                    self,
-                    @ Some(l.loc),
-                    "limit",
-                    "{} may be used {max} time(s) per {}, {used} already",
-                    action.name,
-                    period(l.per)
-                );
+                refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused("it", max, used, l.per));
             }
         }
         for l in &r.limits {
@@ -240,32 +233,26 @@ impl<S: Sink> Engine<'_, S> {
                 None => 1,
             };
             if used + this > max {
-                if l.each && l.pool.is_none() {
-                    refuse!(
-                        self,
-                        @ Some(l.loc),
-                        "limit",
-                        "{} may be used {max} time(s) per {}, {used} already",
-                        action.name,
-                        period(l.per)
-                    );
-                }
                 let subject_name = match subject {
+                    _ if l.each => "it".to_string(),
                     ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
-                    ir::LimitSubject::Category(cat) => r.categories[cat.index()].name.clone(),
-                    ir::LimitSubject::Action(x) => r.actions[x.index()].name.clone(),
+                    ir::LimitSubject::Category(cat) => format!("{} actions", r.categories[cat.index()].name),
+                    ir::LimitSubject::Action(_) => "it".to_string(),
                 };
-                let what = match l.pool {
-                    Some(p) => format!("{} spent", r.pools[p.index()].name),
-                    None => "use(s)".to_string(),
-                };
-                refuse!(
-                    self,
-                    @ Some(l.loc),
-                    "limit",
-                    "{subject_name} allow {max} {what} per {}, {used} already",
-                    period(l.per)
-                );
+                match l.pool {
+                    Some(p) => {
+                        let pool = label(&r.pools[p.index()].name, &r.pools[p.index()].label);
+                        refuse!(
+                            self,
+                            @ Some(l.loc),
+                            "limit",
+                            "at most {max} {pool} may be spent on {} per {}, and {used} already were; this needs {this} more",
+                            subject_name,
+                            period(l.per)
+                        );
+                    }
+                    None => refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused(&subject_name, max, used, l.per)),
+                }
             }
         }
         for req in &action.requires {
@@ -714,6 +701,34 @@ fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, po
         adj.covers(action, a) && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
     };
     r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
+}
+
+/// A name as the ruleset shows it to the table: its label where it declares one.
+fn label<'a>(name: &'a str, label: &'a Option<String>) -> &'a str {
+    label.as_deref().unwrap_or(name)
+}
+
+/// "it may be used only twice per turn, and has been used twice": a refusal by a count limit,
+/// said as a sentence (the line already names the action; a category or kind names itself).
+fn uses_refused(subject: &str, max: i64, used: i64, per: Period) -> String {
+    let per = period(per);
+    if max <= 0 {
+        return format!("{subject} may not be used this {per}");
+    }
+    format!(
+        "{subject} may be used only {} per {per}, and {} been used {}",
+        times(max),
+        if subject.ends_with(" actions") { "have" } else { "has" },
+        times(used)
+    )
+}
+
+fn times(n: i64) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
 }
 
 fn period(p: Period) -> &'static str {
