@@ -192,8 +192,8 @@ pub enum Effect {
         then: Vec<Effect>,
         otherwise: Vec<Effect>,
     },
-    /// `body` again and again while `cond` holds, stopping after a pass that changed no pool and
-    /// no condition, and after `MAX_REPEATS` passes.
+    /// `body` again and again while `cond` holds, stopping after a pass that changed no pool, no
+    /// condition and no position and rolled no dice, and after `MAX_REPEATS` passes.
     Repeat {
         cond: Expr,
         body: Vec<Effect>,

@@ -26,6 +26,8 @@ impl<S: Sink> Engine<'_, S> {
             }
             total += face;
         }
+        // The generator moved on: a `repeat while` pass that rolled is not the same pass again.
+        self.changes_made += 1;
         let name = self.names.who[who].clone();
         self.emit(Event::Roll { who: name, dice: Dice { count, sides }, result: total });
         (total, first)
