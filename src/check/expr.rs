@@ -64,7 +64,10 @@ impl Lowerer<'_> {
         let (x, ty) = self.expr(e, ctx);
         if ty != want && ty != Ty::Unknown {
             let (what, fix) = match want {
-                Ty::Int => ("a number", "use a number here, e.g. a pool or stat instead of a comparison"),
+                Ty::Int => (
+                    "a number",
+                    "use a number here, e.g. a pool or stat instead of a comparison; `number(COND)` reads a yes/no as 1 or 0",
+                ),
                 _ => ("a yes/no condition", "compare it, e.g. `ap >= 1`, or test a condition with `has`"),
             };
             self.error(
@@ -275,6 +278,8 @@ impl Lowerer<'_> {
                     }
                 }
             }
+            "count" => self.count_call(e, args, ctx),
+            "number" => self.number_call(e, args, ctx),
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().and_then(|a| a.kind.single_name()) {
@@ -303,9 +308,9 @@ impl Lowerer<'_> {
                         format!("there is no function `{}`", func.name),
                     )
                     .label("unknown function")
-                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near", "dice", "handlers"])
+                    .suggest(&func.name, ["min", "max", "abs", "distance", "count_near", "dice", "handlers", "count", "number"])
                     .or_help(
-                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach), dice(count, sides), handlers(object)",
+                        "functions: min(a, b), max(a, b), abs(a), distance(who), count_near(relation, who, reach), dice(count, sides), handlers(object), count(12d6 >= 5), count(relation, condition), number(condition)",
                     ),
                 );
                 for a in args {

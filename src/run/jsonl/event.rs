@@ -57,7 +57,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             cause(out, q, c);
             out.push(b'"');
         }
-        Event::Roll { who, dice, result } => {
+        Event::Roll { who, dice, result, pool } => {
             lit(out, b"\"roll\",\"who\":\"");
             q.escaped(out, who);
             lit(out, b"\",\"dice\":\"");
@@ -66,6 +66,18 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             int(out, dice.sides);
             lit(out, b"\",\"result\":");
             int(out, *result);
+            if let Some(pool) = pool {
+                key(out, "faces");
+                out.push(b'[');
+                for (i, f) in pool.faces.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    int(out, *f);
+                }
+                out.push(b']');
+                field(out, "counting", &pool.counting);
+            }
         }
         Event::Action { actor, action, kind, targets, paid } => {
             action_event(out, q, actor, action, kind, targets, paid)
