@@ -1195,6 +1195,10 @@ impl<'a> Lowerer<'a> {
                                 let e = ast::Expr::new(ast::ExprKind::Name(name.clone()), name.span);
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
+                            ast::TieBreak::Lower(name) => {
+                                let e = ast::Expr::new(ast::ExprKind::Name(name.clone()), name.span);
+                                ir::TieBreak::Lower(self.int(&e, ctx))
+                            }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
                             ast::TieBreak::RollUntilDifferent(e) => ir::TieBreak::RollUntilDifferent(self.int(e, ctx)),
                             ast::TieBreak::Named(word) => match self.option_word(word) {
@@ -1209,6 +1213,7 @@ impl<'a> Lowerer<'a> {
                                         "tie-break",
                                         &[
                                             "higher STAT",
+                                            "lower STAT",
                                             "roll DICE",
                                             "players_first",
                                             "non_players_first",

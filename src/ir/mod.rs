@@ -586,6 +586,8 @@ pub enum Order {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TieBreak {
     Higher(Expr),
+    /// `lower NAME`: the lower value first.
+    Lower(Expr),
     Roll(Expr),
     /// A roll-off repeated among those still tied, at most `MAX_ROLL_OFFS` times; a tie that
     /// survives goes on to the next tie-break.
