@@ -254,6 +254,7 @@ fn count_and_number_lower_and_their_mistakes_are_named() {
         ("derive x = count()", Code::BadCountCall),
         ("derive x = number(hp)", Code::TypeMismatch),
         ("derive x = number(hp > 0, hp > 1)", Code::WrongArity),
+        ("action combo { partner cost 5 initiative }", Code::MisplacedClause),
     ] {
         let c = variant(&format!("ruleset v extends \"base.rules\"\n{text}\n"));
         assert_eq!(codes(&c), vec![code], "{text}");
@@ -261,4 +262,15 @@ fn count_and_number_lower_and_their_mistakes_are_named() {
     let c = variant("ruleset v extends \"base.rules\"\nderive x = 2 * (hp > 0)\n");
     assert_eq!(codes(&c), vec![Code::TypeMismatch]);
     assert!(c.diagnostics[0].help.as_deref().unwrap_or("").contains("number(COND)"), "{:?}", c.diagnostics[0]);
+}
+
+/// Issue 32: `cost N initiative` in an action's own cost is paid from the initiative value,
+/// beside the pools of the same clause.
+#[test]
+fn initiative_is_a_cost_of_an_action_only() {
+    let c = variant("ruleset v extends \"base.rules\"\naction brace { cost 1 ap + 10 initiative }\n");
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let brace = ir.actions.iter().find(|a| a.name == "brace").unwrap();
+    assert_eq!(brace.costs[0].initiative, Some(Expr::Int(10)));
 }

@@ -786,10 +786,45 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An action's own `cost` clause: its pool terms, and what it pays in initiative
+    /// (`cost 1 ap + 10 initiative`), the terms of that added up.
+    pub fn action_costs(&mut self, terms: &ast::CostTerms, ctx: Ctx) -> (Vec<ir::Cost>, Option<Expr>) {
+        let mut initiative: Option<Expr> = None;
+        for t in terms.terms.iter() {
+            if !self.pays_initiative(t) {
+                continue;
+            }
+            let amount = self.int(&t.amount, ctx);
+            initiative = Some(match initiative {
+                None => amount,
+                Some(before) => Expr::Binary(ir::BinOp::Add, Box::new(before), Box::new(amount)),
+            });
+        }
+        let pools = ast::CostTerms {
+            terms: terms.terms.iter().filter(|t| !self.pays_initiative(t)).cloned().collect(),
+            ..terms.clone()
+        };
+        (self.costs(&pools, ctx), initiative)
+    }
+
+    /// A cost term naming `initiative` where no pool has that name.
+    fn pays_initiative(&self, t: &ast::CostTerm) -> bool {
+        t.pool.name == "initiative" && self.scope.pools.find("initiative").is_none()
+    }
+
     pub fn costs(&mut self, terms: &ast::CostTerms, ctx: Ctx) -> Vec<ir::Cost> {
-        terms
-            .terms
-            .iter()
+        for t in terms.terms.iter() {
+            if !self.pays_initiative(t) {
+                continue;
+            }
+            self.misplaced(
+                t.pool.span,
+                "initiative is paid only in an action's or reaction's own `cost` clause (`cost 1 ap + 10 initiative`)",
+            );
+        }
+        let pools: Vec<&ast::CostTerm> = terms.terms.iter().filter(|t| !self.pays_initiative(t)).collect();
+        pools
+            .into_iter()
             .map(|t| ir::Cost {
                 amount: self.int(&t.amount, ctx),
                 pool: self.pool_ref(&t.pool),

@@ -891,9 +891,11 @@ impl<'a> Lowerer<'a> {
         for clause in &a.clauses {
             match clause {
                 ActionClause::Cost { terms, when, span } => {
+                    let (terms, initiative) = self.action_costs(terms, ctx);
                     let rule = ir::CostRule {
                         when: when.as_ref().map(|w| self.cond(w, ctx)),
-                        terms: self.costs(terms, ctx),
+                        terms,
+                        initiative,
                         loc: self.loc(*span),
                     };
                     if rule.when.is_some() {
@@ -979,7 +981,7 @@ impl<'a> Lowerer<'a> {
             // preparations and activities cost nothing unless they say so.
             None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction) => {
                 if let Some((terms, loc)) = default_cost.filter(|(terms, _)| !terms.is_empty()) {
-                    out.costs.push(ir::CostRule { when: None, terms: terms.clone(), loc: *loc })
+                    out.costs.push(ir::CostRule { when: None, terms: terms.clone(), initiative: None, loc: *loc })
                 }
             }
             None => {}

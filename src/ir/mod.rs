@@ -392,6 +392,10 @@ pub struct Require {
 pub struct CostRule {
     pub when: Option<Expr>,
     pub(crate) terms: Vec<Cost>,
+    /// `cost 10 initiative`: lowers the payer's initiative value, never below the floor (the
+    /// low end of the initiative's `range`, else 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<Expr>,
     /// The `cost` clause (or the `default cost` declaration it came from).
     pub loc: Loc,
 }

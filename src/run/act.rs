@@ -8,7 +8,7 @@ use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
 use super::sink::{Fact, Sink};
-use super::trace::{Cause, Event, Paid, Targets};
+use super::trace::{Cause, Event, Name, Paid, Targets};
 use crate::ir::{self, ActionKind, Period};
 use std::borrow::Cow;
 
@@ -50,6 +50,8 @@ pub(crate) struct Plan {
     pub partners: Option<Box<[(usize, Costs)]>>,
     /// The cost rule paid (`None`: the cost came from adjustments alone).
     pub cost_rule: Option<ir::Loc>,
+    /// What the cost rule pays in initiative (`cost 10 initiative`); 0 for most.
+    pub initiative: i64,
 }
 
 impl<S: Sink> Engine<'_, S> {
@@ -82,6 +84,10 @@ impl<S: Sink> Engine<'_, S> {
         if let Err(no) = self.check_cost(who, a, &ctx, &cost, cost_rule)? {
             return Ok(Err(no));
         }
+        let initiative = match self.check_initiative_cost(who, a, &ctx, cost_rule)? {
+            Ok(n) => n,
+            Err(no) => return Ok(Err(no)),
+        };
         // Most actions are no combo: no call to look for partners.
         let partners = if self.ruleset().actions[a.index()].partner_cost.is_empty() {
             None
@@ -91,7 +97,7 @@ impl<S: Sink> Engine<'_, S> {
                 Err(no) => return Ok(Err(no)),
             }
         };
-        Ok(Ok(Plan { paid: cost, partners, cost_rule }))
+        Ok(Ok(Plan { paid: cost, partners, cost_rule, initiative }))
     }
 
     /// Whether `who` may declare action `a` at all now: present, the kind allowed now (a
@@ -261,6 +267,33 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         Ok(Ok(()))
+    }
+
+    /// What the cost rule `cost_rule` pays in initiative, if the payer's value stays at or above
+    /// the floor: the low end of the initiative's `range`, else 0.
+    fn check_initiative_cost(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        ctx: &Ctx,
+        cost_rule: Option<ir::Loc>,
+    ) -> Result<Result<i64, Reject>, RunError> {
+        let r = self.ruleset();
+        let rule = r.actions[a.index()].costs.iter().find(|c| Some(c.loc) == cost_rule);
+        let Some(amount) = rule.and_then(|c| c.initiative.as_ref()) else { return Ok(Ok(0)) };
+        let n = self.eval(amount, ctx)?;
+        if n <= 0 {
+            return Ok(Ok(0));
+        }
+        let floor = match &r.initiative.range {
+            Some((lo, _)) => self.eval(lo, &Ctx { owner: who, ..Ctx::default() })?,
+            None => 0,
+        };
+        let have = self.world.initiative[who];
+        if have.saturating_sub(n) < floor {
+            refuse!(self, @ cost_rule, "cost", "needs {n} initiative, has {have} and may not go below {floor}");
+        }
+        Ok(Ok(n))
     }
 
     /// The cost `cost` (from the cost rule `cost_rule`), paid in full: every pool affords its
@@ -536,6 +569,9 @@ impl<S: Sink> Engine<'_, S> {
                 paid.push(self.names.pool[p.index()].clone(), amount);
             }
         }
+        if plan.initiative != 0 && kept {
+            paid.push(Name::from("initiative"), plan.initiative);
+        }
         self.rule = Some(action.loc);
         self.ledger.declared(
             who,
@@ -569,6 +605,11 @@ impl<S: Sink> Engine<'_, S> {
                 overspends.push((p, below));
                 self.tell(Fact::Overspent { who, pool: p.index() });
             }
+        }
+        if plan.initiative != 0 {
+            // Paid like a pool: the value is lower from now on (the order, as any change of it).
+            self.world.following[who] = false;
+            self.world.initiative[who] = self.world.initiative[who].saturating_sub(plan.initiative);
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));
