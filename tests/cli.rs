@@ -450,7 +450,9 @@ limit jab: 1 per turn
     let (code, why, stderr) = tempo(&["run", rules, scenario, "--why"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(why.contains(&format!("  B: hp 10 -> 8 (jab by A) [#7 {rules}:6:1]\n")), "{why}");
-    let refused = format!("  A cannot use jab: jab allow 1 use(s) per turn, 1 already [limit] [#8 {rules}:11:1]\n");
+    let refused = format!(
+        "  A cannot use jab: it may be used only once per turn, and has been used once [limit] [#8 {rules}:11:1]\n"
+    );
     assert!(why.contains(&refused), "{why}");
     assert!(why.contains("\nA's turn. [#4]\n"), "frame lines have no location: {why}");
     let (code, plain, _) = tempo(&["run", rules, scenario]);

@@ -271,3 +271,23 @@ fn search_plays_every_example_to_the_end_the_same_way_twice() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every golden test kept beside the examples (`examples/*.test.ron`) passes, as
+/// `tempo test examples` runs them.
+#[test]
+fn every_golden_test_beside_the_examples_passes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut tests: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".test.ron"))
+        .collect();
+    tests.sort();
+    assert!(tests.len() >= 2, "the Frontiers duel and the dice-pool firefight at least");
+    for path in tests {
+        let name = stem(&path);
+        let options = tempo::testing::Options { bless: false, ..Default::default() };
+        let outcome = tempo::testing::run_file(&name, &path, options);
+        assert!(outcome.passed, "{}: {}", path.display(), outcome.message);
+    }
+}

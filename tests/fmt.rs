@@ -181,6 +181,20 @@ fn the_documented_example_is_what_fmt_does() {
     assert_eq!(fmt(blocks[0]), blocks[1]);
 }
 
+/// Issue 32: a chain written a branch a line was joined into one line of 200 characters.
+#[test]
+fn an_else_chain_written_a_branch_a_line_stays_so() {
+    let chain = "ruleset c\npool hp { max 10 }\naction a {\n  resolve {\n    if hp > 8 { hp -= 1 }\n    else if hp > 6 { hp -= 2 }\n    else if hp > 4 { hp -= 3 }\n    else { hp -= 5 }\n  }\n}\n";
+    assert_eq!(fmt(chain), chain);
+    let messy = chain.replace("    else if hp > 6", "else   if hp>6");
+    assert_eq!(fmt(&messy), chain);
+    // Written on one line, or `} else {` after braces over lines: one line, as before.
+    let joined = "ruleset c\npool hp { max 10 }\naction a { resolve { if hp > 8 { hp -= 1 } else { hp -= 5 } } }\n";
+    assert_eq!(fmt(joined), joined);
+    let lines = "ruleset c\npool hp { max 10 }\naction a {\n  resolve {\n    if hp > 8 {\n      hp -= 1\n    }\n    else {\n      hp -= 5\n    }\n  }\n}\n";
+    assert!(fmt(lines).contains("    } else {\n"), "{}", fmt(lines));
+}
+
 #[test]
 fn docs_stay_attached_to_their_declarations() {
     let text = "ruleset d\n## Points.\n\n## Action points.\n# not a doc\npool ap { max 1 }\n";

@@ -223,3 +223,54 @@ fn division_rounds_down_for_negative_values_too() {
     let text = text.replace("7 / -2", "-(7 / 2)");
     assert_eq!(codes(&tempo::check::compile_str("f.rules", &text)), vec![Code::Unaffordable]);
 }
+
+/// Issue 32: `count(...)` counts the dice of a pool or the participants of a relation; a yes/no
+/// is a number only through `number(...)`, and the type error says so.
+#[test]
+fn count_and_number_lower_and_their_mistakes_are_named() {
+    let c = variant(
+        "ruleset v extends \"base.rules\"\nstat pool_size = 6\n\
+         derive hits = count(12d6 >= 5) - count(dice(pool_size, 6) <= 1)\n\
+         derive up = count(ally, hp > 0) + count(enemy)\n\
+         derive prone_bonus = 2 * number(self has up_high)\ncondition up_high\n",
+    );
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let hits = &ir.derived.iter().find(|d| d.name == "hits").unwrap().value;
+    let Expr::Binary(_, a, b) = hits else { panic!("{hits:?}") };
+    assert_eq!(**a, Expr::CountDice(ir::CmpOp::Ge, Box::new([Expr::Int(12), Expr::Int(6), Expr::Int(5)])),);
+    assert!(matches!(**b, Expr::CountDice(ir::CmpOp::Le, _)));
+    let up = &ir.derived.iter().find(|d| d.name == "up").unwrap().value;
+    let Expr::Binary(_, a, b) = up else { panic!("{up:?}") };
+    assert!(matches!(&**a, Expr::CountWho(ir::Relation::Ally, c) if matches!(**c, Expr::Compare(..))));
+    assert_eq!(**b, Expr::CountWho(ir::Relation::Enemy, Box::new(Expr::Bool(true))));
+    let bonus = &ir.derived.iter().find(|d| d.name == "prone_bonus").unwrap().value;
+    assert!(matches!(bonus, Expr::Binary(_, _, h) if matches!(**h, Expr::Has(..))));
+
+    for (text, code) in [
+        ("derive x = count(hp >= 5)", Code::BadCountCall),
+        ("derive x = count(12d6)", Code::BadCountCall),
+        ("derive x = count(ally, hp)", Code::TypeMismatch),
+        ("derive x = count()", Code::BadCountCall),
+        ("derive x = number(hp)", Code::TypeMismatch),
+        ("derive x = number(hp > 0, hp > 1)", Code::WrongArity),
+        ("action combo { partner cost 5 initiative }", Code::MisplacedClause),
+    ] {
+        let c = variant(&format!("ruleset v extends \"base.rules\"\n{text}\n"));
+        assert_eq!(codes(&c), vec![code], "{text}");
+    }
+    let c = variant("ruleset v extends \"base.rules\"\nderive x = 2 * (hp > 0)\n");
+    assert_eq!(codes(&c), vec![Code::TypeMismatch]);
+    assert!(c.diagnostics[0].help.as_deref().unwrap_or("").contains("number(COND)"), "{:?}", c.diagnostics[0]);
+}
+
+/// Issue 32: `cost N initiative` in an action's own cost is paid from the initiative value,
+/// beside the pools of the same clause.
+#[test]
+fn initiative_is_a_cost_of_an_action_only() {
+    let c = variant("ruleset v extends \"base.rules\"\naction brace { cost 1 ap + 10 initiative }\n");
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let brace = ir.actions.iter().find(|a| a.name == "brace").unwrap();
+    assert_eq!(brace.costs[0].initiative, Some(Expr::Int(10)));
+}

@@ -178,6 +178,6 @@ impl Lowerer<'_> {
 /// Whether an expression throws dice where it is written.
 fn rolls(e: &ir::Expr) -> bool {
     let mut dice = false;
-    e.walk(&mut |x| dice |= matches!(x, ir::Expr::Dice { .. } | ir::Expr::DiceOf(..)));
+    e.walk(&mut |x| dice |= matches!(x, ir::Expr::Dice { .. } | ir::Expr::DiceOf(..) | ir::Expr::CountDice(..)));
     dice
 }

@@ -40,6 +40,9 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("count_near", "count_near(relation, who, reach)"),
     ("dice", "dice(count, sides)"),
     ("amount", "amount(event)"),
+    ("count", "count(12d6 >= 5)"),
+    ("count", "count(relation, condition)"),
+    ("number", "number(condition)"),
 ];
 
 /// The forms of [`FUNCTIONS`], joined for a message: "min(a, b, ...), max(a, b, ...), ...".
@@ -83,7 +86,10 @@ impl Lowerer<'_> {
         let (x, ty) = self.expr(e, ctx);
         if ty != want && ty != Ty::Unknown {
             let (what, fix) = match want {
-                Ty::Int => ("a number", "use a number here, e.g. a pool or stat instead of a comparison"),
+                Ty::Int => (
+                    "a number",
+                    "use a number here, e.g. a pool or stat instead of a comparison; `number(COND)` reads a yes/no as 1 or 0",
+                ),
                 _ => ("a yes/no condition", "compare it, e.g. `ap >= 1`, or test a condition with `has`"),
             };
             self.error(
@@ -298,6 +304,8 @@ impl Lowerer<'_> {
                     }
                 }
             }
+            "count" => self.count_call(e, args, ctx),
+            "number" => self.number_call(e, args, ctx),
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().and_then(|a| a.kind.single_name()) {
@@ -804,10 +812,45 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An action's own `cost` clause: its pool terms, and what it pays in initiative
+    /// (`cost 1 ap + 10 initiative`), the terms of that added up.
+    pub fn action_costs(&mut self, terms: &ast::CostTerms, ctx: Ctx) -> (Vec<ir::Cost>, Option<Expr>) {
+        let mut initiative: Option<Expr> = None;
+        for t in terms.terms.iter() {
+            if !self.pays_initiative(t) {
+                continue;
+            }
+            let amount = self.int(&t.amount, ctx);
+            initiative = Some(match initiative {
+                None => amount,
+                Some(before) => Expr::Binary(ir::BinOp::Add, Box::new(before), Box::new(amount)),
+            });
+        }
+        let pools = ast::CostTerms {
+            terms: terms.terms.iter().filter(|t| !self.pays_initiative(t)).cloned().collect(),
+            ..terms.clone()
+        };
+        (self.costs(&pools, ctx), initiative)
+    }
+
+    /// A cost term naming `initiative` where no pool has that name.
+    fn pays_initiative(&self, t: &ast::CostTerm) -> bool {
+        t.pool.name == "initiative" && self.scope.pools.find("initiative").is_none()
+    }
+
     pub fn costs(&mut self, terms: &ast::CostTerms, ctx: Ctx) -> Vec<ir::Cost> {
-        terms
-            .terms
-            .iter()
+        for t in terms.terms.iter() {
+            if !self.pays_initiative(t) {
+                continue;
+            }
+            self.misplaced(
+                t.pool.span,
+                "initiative is paid only in an action's or reaction's own `cost` clause (`cost 1 ap + 10 initiative`)",
+            );
+        }
+        let pools: Vec<&ast::CostTerm> = terms.terms.iter().filter(|t| !self.pays_initiative(t)).collect();
+        pools
+            .into_iter()
             .map(|t| ir::Cost {
                 amount: self.int(&t.amount, ctx),
                 pool: self.pool_ref(&t.pool),

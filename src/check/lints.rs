@@ -214,7 +214,11 @@ fn collect(r: &ir::Ruleset) -> Uses {
         u.expr(hi);
     });
     for tie in &init.ties {
-        if let ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) | ir::TieBreak::RollUntilDifferent(e) = tie {
+        if let ir::TieBreak::Higher(e)
+        | ir::TieBreak::Lower(e)
+        | ir::TieBreak::Roll(e)
+        | ir::TieBreak::RollUntilDifferent(e) = tie
+        {
             u.expr(e);
         }
     }

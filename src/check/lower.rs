@@ -891,9 +891,11 @@ impl<'a> Lowerer<'a> {
         for clause in &a.clauses {
             match clause {
                 ActionClause::Cost { terms, when, span } => {
+                    let (terms, initiative) = self.action_costs(terms, ctx);
                     let rule = ir::CostRule {
                         when: when.as_ref().map(|w| self.cond(w, ctx)),
-                        terms: self.costs(terms, ctx),
+                        terms,
+                        initiative,
                         loc: self.loc(*span),
                     };
                     if rule.when.is_some() {
@@ -979,7 +981,7 @@ impl<'a> Lowerer<'a> {
             // preparations and activities cost nothing unless they say so.
             None if matches!(a.kind, ActionKind::Action | ActionKind::Reaction) => {
                 if let Some((terms, loc)) = default_cost.filter(|(terms, _)| !terms.is_empty()) {
-                    out.costs.push(ir::CostRule { when: None, terms: terms.clone(), loc: *loc })
+                    out.costs.push(ir::CostRule { when: None, terms: terms.clone(), initiative: None, loc: *loc })
                 }
             }
             None => {}
@@ -1195,6 +1197,10 @@ impl<'a> Lowerer<'a> {
                                 let e = ast::Expr::new(ast::ExprKind::Name(name.clone()), name.span);
                                 ir::TieBreak::Higher(self.int(&e, ctx))
                             }
+                            ast::TieBreak::Lower(name) => {
+                                let e = ast::Expr::new(ast::ExprKind::Name(name.clone()), name.span);
+                                ir::TieBreak::Lower(self.int(&e, ctx))
+                            }
                             ast::TieBreak::Roll(e) => ir::TieBreak::Roll(self.int(e, ctx)),
                             ast::TieBreak::RollUntilDifferent(e) => ir::TieBreak::RollUntilDifferent(self.int(e, ctx)),
                             ast::TieBreak::Named(word) => match self.option_word(word) {
@@ -1209,6 +1215,7 @@ impl<'a> Lowerer<'a> {
                                         "tie-break",
                                         &[
                                             "higher STAT",
+                                            "lower STAT",
                                             "roll DICE",
                                             "players_first",
                                             "non_players_first",

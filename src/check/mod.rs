@@ -4,6 +4,7 @@
 //! returned); the IR is returned only when there are no errors; nothing here prints or exits.
 
 mod consteval;
+mod counting;
 mod degrees;
 mod expr;
 pub use expr::{function_forms, FUNCTIONS, RELATIONS, TIMINGS, WHO_WORDS};

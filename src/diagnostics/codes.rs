@@ -287,6 +287,17 @@ Example:
 
 Fix: `value 1d10`.";
 
+    BadCountCall => "bad-count-call", "`count(...)` counts one of two things: the dice of a pool that meet a \
+test (`count(12d6 >= 5)`, `count(dice(skill, 10) >= 8)`: the left side of the test must be dice), or the \
+participants of a relation for whom a condition holds (`count(ally, hp > 0)`, `count(enemy)`: the first value \
+must be a relation: self, ally, enemy, other, any, player, non_player).
+
+Example:
+
+    derive hits = count(skill >= 5)
+
+`skill` is not a pool of dice. Fix: `count(dice(skill, 6) >= 5)`.";
+
     DivisionByZero => "division-by-zero", "An expression divides by a value that is always zero.
 
 Example:

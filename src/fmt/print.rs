@@ -44,6 +44,8 @@ struct Printer<'s> {
     cut_after_comment: bool,
     /// Everything on one line: what would start a line is separated by a space instead.
     one_line: bool,
+    /// The last `}` closed braces laid out on one line (`{ a }`, `{ }`).
+    closed_inline: bool,
 }
 
 impl<'s> Printer<'s> {
@@ -58,6 +60,7 @@ impl<'s> Printer<'s> {
             fresh_block: false,
             cut_after_comment: false,
             one_line,
+            closed_inline: false,
         }
     }
 }
@@ -171,6 +174,19 @@ impl Printer<'_> {
                     self.out.push(' ');
                 }
                 self.out.push('}');
+                self.closed_inline = shape != Shape::Lines;
+            }
+            // `if a { x }` / `else if b { y }` / `else { z }`, a branch a line: each `else` the
+            // author started a line with stays there, or a long chain would become one long line.
+            TokenKind::Word
+                if text == "else"
+                    && newlines > 0
+                    && self.closed_inline
+                    && matches!(self.prev, Some((TokenKind::CloseBrace, _)))
+                    && self.open.last().is_none_or(|o| o.shape == Shape::Lines) =>
+            {
+                self.new_line(false, self.depth);
+                self.out.push_str(text);
             }
             _ if t.starts_line => {
                 match self.open.last_mut() {

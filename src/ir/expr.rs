@@ -70,6 +70,13 @@ pub enum Expr {
     /// How many participants standing, related to the owner by the relation, are each within
     /// their own value of the expression of the participant (`count_near(ally, target, reach)`).
     CountNear(Relation, Who, Box<Expr>),
+    /// `count(NdM OP X)`, `count(dice(N, M) OP X)`: a pool of `[count, sides]` dice (read as
+    /// `DiceOf` reads them) rolled at once, and how many of its dice meet `OP X` (`X` read once,
+    /// after the roll): successes on a dice pool, one trace line with every face.
+    CountDice(CmpOp, Box<[Expr; 3]>),
+    /// `count(RELATION, COND)`: how many participants still in the encounter, related to the
+    /// owner by the relation, meet the condition, read with each of them as `self`.
+    CountWho(Relation, Box<Expr>),
     Builtin(Builtin),
     Distance(Who),
     /// `distance(A, B)`: how far two participants are from each other.
@@ -123,7 +130,8 @@ impl Expr {
             | Expr::TriggerIs(_)
             | Expr::Holds(..)
             | Expr::Handlers(_) => ([None, None], &[]),
-            Expr::CountNear(_, _, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
+            Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
+            Expr::CountDice(_, parts) => ([None, None], &parts[..]),
             Expr::DiceOf(a, b) | Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => ([Some(a), Some(b)], &[]),
             Expr::Call(_, args) => ([None, None], args),
         };
@@ -192,8 +200,8 @@ pub enum Effect {
         then: Vec<Effect>,
         otherwise: Vec<Effect>,
     },
-    /// `body` again and again while `cond` holds, stopping after a pass that changed no pool and
-    /// no condition, and after `MAX_REPEATS` passes.
+    /// `body` again and again while `cond` holds, stopping after a pass that changed no pool, no
+    /// condition and no position and rolled no dice, and after `MAX_REPEATS` passes.
     Repeat {
         cond: Expr,
         body: Vec<Effect>,
@@ -370,9 +378,11 @@ mod tests {
             Expr::Holds(..) => 28,
             Expr::Handlers(_) => 29,
             Expr::Call(..) => 30,
+            Expr::CountDice(..) => 31,
+            Expr::CountWho(..) => 32,
         }
     }
-    const VARIANTS: usize = 31;
+    const VARIANTS: usize = 33;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -409,6 +419,8 @@ mod tests {
             Expr::Holds(w, ObjectId(0)),
             Expr::Handlers(ObjectId(0)),
             Expr::Call(Func::Max, vec![marker(0), marker(1), marker(2)]),
+            Expr::CountDice(CmpOp::Ge, Box::new([marker(0), marker(1), marker(2)])),
+            Expr::CountWho(Relation::Ally, boxed(0)),
         ]
     }
 

@@ -392,6 +392,10 @@ pub struct Require {
 pub struct CostRule {
     pub when: Option<Expr>,
     pub(crate) terms: Vec<Cost>,
+    /// `cost 10 initiative`: lowers the payer's initiative value, never below the floor (the
+    /// low end of the initiative's `range`, else 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<Expr>,
     /// The `cost` clause (or the `default cost` declaration it came from).
     pub loc: Loc,
 }
@@ -586,6 +590,8 @@ pub enum Order {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TieBreak {
     Higher(Expr),
+    /// `lower NAME`: the lower value first.
+    Lower(Expr),
     Roll(Expr),
     /// A roll-off repeated among those still tied, at most `MAX_ROLL_OFFS` times; a tie that
     /// survives goes on to the next tie-break.

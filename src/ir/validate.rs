@@ -455,7 +455,7 @@ impl Validator<'_> {
             self.expr(hi);
         }
         for t in &i.ties {
-            if let TieBreak::Higher(e) | TieBreak::Roll(e) | TieBreak::RollUntilDifferent(e) = t {
+            if let TieBreak::Higher(e) | TieBreak::Lower(e) | TieBreak::Roll(e) | TieBreak::RollUntilDifferent(e) = t {
                 self.expr(e);
             }
         }

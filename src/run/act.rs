@@ -8,7 +8,7 @@ use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
 use super::sink::{Fact, Sink};
-use super::trace::{Cause, Event, Paid, Targets};
+use super::trace::{Cause, Event, Name, Paid, Targets};
 use crate::ir::{self, ActionKind, Period};
 use std::borrow::Cow;
 
@@ -50,6 +50,8 @@ pub(crate) struct Plan {
     pub partners: Option<Box<[(usize, Costs)]>>,
     /// The cost rule paid (`None`: the cost came from adjustments alone).
     pub cost_rule: Option<ir::Loc>,
+    /// What the cost rule pays in initiative (`cost 10 initiative`); 0 for most.
+    pub initiative: i64,
 }
 
 impl<S: Sink> Engine<'_, S> {
@@ -82,6 +84,10 @@ impl<S: Sink> Engine<'_, S> {
         if let Err(no) = self.check_cost(who, a, &ctx, &cost, cost_rule)? {
             return Ok(Err(no));
         }
+        let initiative = match self.check_initiative_cost(who, a, &ctx, cost_rule)? {
+            Ok(n) => n,
+            Err(no) => return Ok(Err(no)),
+        };
         // Most actions are no combo: no call to look for partners.
         let partners = if self.ruleset().actions[a.index()].partner_cost.is_empty() {
             None
@@ -91,7 +97,7 @@ impl<S: Sink> Engine<'_, S> {
                 Err(no) => return Ok(Err(no)),
             }
         };
-        Ok(Ok(Plan { paid: cost, partners, cost_rule }))
+        Ok(Ok(Plan { paid: cost, partners, cost_rule, initiative }))
     }
 
     /// Whether `who` may declare action `a` at all now: present, the kind allowed now (a
@@ -207,14 +213,7 @@ impl<S: Sink> Engine<'_, S> {
             let max = self.eval(&l.amount, ctx)?;
             let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
             if used >= max {
-                refuse!(
-                    self,
-                    @ Some(l.loc),
-                    "limit",
-                    "{} may be used {max} time(s) per {}, {used} already",
-                    action.name,
-                    period(l.per)
-                );
+                refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused("it", max, used, l.per));
             }
         }
         for l in &r.limits {
@@ -240,32 +239,26 @@ impl<S: Sink> Engine<'_, S> {
                 None => 1,
             };
             if used + this > max {
-                if l.each && l.pool.is_none() {
-                    refuse!(
-                        self,
-                        @ Some(l.loc),
-                        "limit",
-                        "{} may be used {max} time(s) per {}, {used} already",
-                        action.name,
-                        period(l.per)
-                    );
-                }
                 let subject_name = match subject {
+                    _ if l.each => "it".to_string(),
                     ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
-                    ir::LimitSubject::Category(cat) => r.categories[cat.index()].name.clone(),
-                    ir::LimitSubject::Action(x) => r.actions[x.index()].name.clone(),
+                    ir::LimitSubject::Category(cat) => format!("{} actions", r.categories[cat.index()].name),
+                    ir::LimitSubject::Action(_) => "it".to_string(),
                 };
-                let what = match l.pool {
-                    Some(p) => format!("{} spent", r.pools[p.index()].name),
-                    None => "use(s)".to_string(),
-                };
-                refuse!(
-                    self,
-                    @ Some(l.loc),
-                    "limit",
-                    "{subject_name} allow {max} {what} per {}, {used} already",
-                    period(l.per)
-                );
+                match l.pool {
+                    Some(p) => {
+                        let pool = label(&r.pools[p.index()].name, &r.pools[p.index()].label);
+                        refuse!(
+                            self,
+                            @ Some(l.loc),
+                            "limit",
+                            "at most {max} {pool} may be spent on {} per {}, and {used} already were; this needs {this} more",
+                            subject_name,
+                            period(l.per)
+                        );
+                    }
+                    None => refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused(&subject_name, max, used, l.per)),
+                }
             }
         }
         for req in &action.requires {
@@ -274,6 +267,33 @@ impl<S: Sink> Engine<'_, S> {
             }
         }
         Ok(Ok(()))
+    }
+
+    /// What the cost rule `cost_rule` pays in initiative, if the payer's value stays at or above
+    /// the floor: the low end of the initiative's `range`, else 0.
+    fn check_initiative_cost(
+        &mut self,
+        who: usize,
+        a: ir::ActionId,
+        ctx: &Ctx,
+        cost_rule: Option<ir::Loc>,
+    ) -> Result<Result<i64, Reject>, RunError> {
+        let r = self.ruleset();
+        let rule = r.actions[a.index()].costs.iter().find(|c| Some(c.loc) == cost_rule);
+        let Some(amount) = rule.and_then(|c| c.initiative.as_ref()) else { return Ok(Ok(0)) };
+        let n = self.eval(amount, ctx)?;
+        if n <= 0 {
+            return Ok(Ok(0));
+        }
+        let floor = match &r.initiative.range {
+            Some((lo, _)) => self.eval(lo, &Ctx { owner: who, ..Ctx::default() })?,
+            None => 0,
+        };
+        let have = self.world.initiative[who];
+        if have.saturating_sub(n) < floor {
+            refuse!(self, @ cost_rule, "cost", "needs {n} initiative, has {have} and may not go below {floor}");
+        }
+        Ok(Ok(n))
     }
 
     /// The cost `cost` (from the cost rule `cost_rule`), paid in full: every pool affords its
@@ -549,6 +569,9 @@ impl<S: Sink> Engine<'_, S> {
                 paid.push(self.names.pool[p.index()].clone(), amount);
             }
         }
+        if plan.initiative != 0 && kept {
+            paid.push(Name::from("initiative"), plan.initiative);
+        }
         self.rule = Some(action.loc);
         self.ledger.declared(
             who,
@@ -582,6 +605,11 @@ impl<S: Sink> Engine<'_, S> {
                 overspends.push((p, below));
                 self.tell(Fact::Overspent { who, pool: p.index() });
             }
+        }
+        if plan.initiative != 0 {
+            // Paid like a pool: the value is lower from now on (the order, as any change of it).
+            self.world.following[who] = false;
+            self.world.initiative[who] = self.world.initiative[who].saturating_sub(plan.initiative);
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));
@@ -714,6 +742,34 @@ fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, po
         adj.covers(action, a) && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
     };
     r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
+}
+
+/// A name as the ruleset shows it to the table: its label where it declares one.
+fn label<'a>(name: &'a str, label: &'a Option<String>) -> &'a str {
+    label.as_deref().unwrap_or(name)
+}
+
+/// "it may be used only twice per turn, and has been used twice": a refusal by a count limit,
+/// said as a sentence (the line already names the action; a category or kind names itself).
+fn uses_refused(subject: &str, max: i64, used: i64, per: Period) -> String {
+    let per = period(per);
+    if max <= 0 {
+        return format!("{subject} may not be used this {per}");
+    }
+    format!(
+        "{subject} may be used only {} per {per}, and {} been used {}",
+        times(max),
+        if subject.ends_with(" actions") { "have" } else { "has" },
+        times(used)
+    )
+}
+
+fn times(n: i64) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
 }
 
 fn period(p: Period) -> &'static str {

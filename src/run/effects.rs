@@ -358,7 +358,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.run_flow(body, c, cause)? {
                 return Ok(true);
             }
-            // A pass that changed nothing would be followed by the same pass.
+            // A pass that changed nothing and rolled nothing would be followed by the same pass.
             if self.changes_made == before {
                 break;
             }

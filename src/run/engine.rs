@@ -86,7 +86,8 @@ pub struct Engine<'r, S> {
     /// (`Record::because`).
     pub because: Option<u64>,
     /// How many changes of state (a pool's value, a condition held, a position) the engine has
-    /// made: a `repeat while` stops after a pass that made none.
+    /// made, and dice rolled (the generator's state): a `repeat while` stops after a pass that
+    /// made none.
     pub(crate) changes_made: u64,
     /// The roll a `degrees` level is being read on: total, natural, modifier, margin
     /// (`ir::RollFact` order).

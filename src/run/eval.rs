@@ -26,8 +26,10 @@ impl<S: Sink> Engine<'_, S> {
             }
             total += face;
         }
+        // The generator moved on: a `repeat while` pass that rolled is not the same pass again.
+        self.changes_made += 1;
         let name = self.names.who[who].clone();
-        self.emit(Event::Roll { who: name, dice: Dice { count, sides }, result: total });
+        self.emit(Event::Roll { who: name, dice: Dice { count, sides }, result: total, pool: None });
         (total, first)
     }
 
@@ -108,6 +110,8 @@ impl<S: Sink> Engine<'_, S> {
             }
             Expr::Amount(e) => self.last_amount.get(e.index()).copied().unwrap_or(0),
             Expr::CountNear(rel, w, reach) => self.count_near(*rel, *w, reach, c, first)?,
+            Expr::CountDice(op, parts) => self.count_dice(*op, parts, c)?,
+            Expr::CountWho(rel, cond) => self.count_who(*rel, cond, c)?,
             Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(|| self.arith(c))?,
             Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),
             Expr::Binary(op, a, b) => {
@@ -289,7 +293,7 @@ impl<S: Sink> Engine<'_, S> {
 }
 
 /// A uniform integer from 1 to `sides`, without modulo bias.
-fn uniform(rng: &mut ChaCha8Rng, sides: u32) -> i64 {
+pub(super) fn uniform(rng: &mut ChaCha8Rng, sides: u32) -> i64 {
     let sides = u64::from(sides.max(1));
     let zone = u64::MAX - (u64::MAX % sides);
     loop {

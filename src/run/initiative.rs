@@ -158,6 +158,13 @@ impl<'r, S: Sink> Engine<'r, S> {
                     }
                     v
                 }
+                ir::TieBreak::Lower(e) => {
+                    let mut v = Vec::new();
+                    for &w in &group {
+                        v.push((self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
+                    }
+                    v
+                }
                 ir::TieBreak::PlayersFirst => group.iter().map(|w| (i64::from(!self.world.players[*w]), *w)).collect(),
                 ir::TieBreak::NonPlayersFirst => {
                     group.iter().map(|w| (i64::from(self.world.players[*w]), *w)).collect()

@@ -281,7 +281,13 @@ mod tests {
             Event::PhaseEnd { phase: n.clone() },
             Event::TurnStart { actor: n.clone() },
             Event::TurnEnd { actor: n.clone() },
-            Event::Roll { who: n.clone(), dice: Dice { count: 3, sides: u32::MAX }, result: 0 },
+            Event::Roll { who: n.clone(), dice: Dice { count: 3, sides: u32::MAX }, result: 0, pool: None },
+            Event::Roll {
+                who: n.clone(),
+                dice: Dice { count: 3, sides: 6 },
+                result: 2,
+                pool: Some(Box::new(crate::run::trace::PoolRoll { faces: vec![6, 1, 5], counting: ">= 5".into() })),
+            },
             Event::Action {
                 actor: n.clone(),
                 action: n.clone(),

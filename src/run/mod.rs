@@ -23,6 +23,7 @@ mod checks;
 mod clock;
 mod controller;
 mod costs;
+mod counting;
 mod ctx;
 mod decide;
 mod downtime;

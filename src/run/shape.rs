@@ -178,6 +178,9 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
         Expr::CountNear(_, w, _) => who(w) || e.children().any(deeper),
+        // Each participant counted is `self` inside the condition: reading `target` there is
+        // reading the target all the same.
+        Expr::CountWho(..) | Expr::CountDice(..) => e.children().any(deeper),
         Expr::Neg(_) | Expr::Not(_) | Expr::Binary(..) | Expr::Compare(..) | Expr::DiceOf(..) | Expr::Call(..) => {
             e.children().any(deeper)
         }

@@ -81,6 +81,14 @@ impl Serialize for Cause {
     }
 }
 
+/// A dice pool as rolled: every face, in the order rolled, and the test each was counted by.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoolRoll {
+    pub faces: Vec<u32>,
+    /// `>= 5`: the comparison and the value it was read as.
+    pub counting: String,
+}
+
 /// Dice as rolled: `1d20`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dice {
@@ -219,7 +227,11 @@ pub enum Event {
     Roll {
         who: Name,
         dice: Dice,
+        /// The total; for a dice pool, how many dice met its test.
         result: i64,
+        /// A dice pool's faces and test (`count(12d6 >= 5)`); `None` for a roll that adds.
+        #[serde(flatten)]
+        pool: Option<Box<PoolRoll>>,
     },
     Action {
         actor: Name,
@@ -507,7 +519,11 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             None => format!("  {who}: {pool} {from} -> {to} ({cause})"),
             Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
         },
-        Event::Roll { who, dice, result } => format!("  {who} rolls {dice}: {result}"),
+        Event::Roll { who, dice, result, pool: None } => format!("  {who} rolls {dice}: {result}"),
+        Event::Roll { who, dice, result, pool: Some(pool) } => {
+            let faces: Vec<String> = pool.faces.iter().map(u32::to_string).collect();
+            format!("  {who} rolls {dice} [{}], counting {}: {result}", faces.join(" "), pool.counting)
+        }
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
             let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {}", l.pool(p))).collect();

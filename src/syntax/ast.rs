@@ -487,6 +487,8 @@ impl InitiativeClause {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TieBreak {
     Higher(Ident),
+    /// `lower NAME`: the lower value first.
+    Lower(Ident),
     Roll(Expr),
     /// `roll EXPR until different`: rolled again among those still tied.
     RollUntilDifferent(Expr),

@@ -1428,6 +1428,7 @@ impl Builder {
                     let first = self.next(&mut ti, &t)?;
                     ties.push(match first.as_rule() {
                         Rule::kw_higher => TieBreak::Higher(self.ident(&self.next(&mut ti, &t)?)),
+                        Rule::kw_lower => TieBreak::Lower(self.ident(&self.next(&mut ti, &t)?)),
                         Rule::kw_roll => {
                             let roll = self.expr(self.next(&mut ti, &t)?)?;
                             if ti.next().is_some_and(|p| p.as_rule() == Rule::until_different) {

@@ -316,7 +316,7 @@ impl Shift for InitiativeClause {
 impl Shift for TieBreak {
     fn shift(&mut self, by: i64) {
         match self {
-            TieBreak::Higher(name) | TieBreak::Named(name) => name.shift(by),
+            TieBreak::Higher(name) | TieBreak::Lower(name) | TieBreak::Named(name) => name.shift(by),
             TieBreak::Roll(e) | TieBreak::RollUntilDifferent(e) => e.shift(by),
         }
     }

@@ -93,7 +93,7 @@ fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     }
     let d = |x: &Expr| has_dice(r, x, depth + 1);
     match e {
-        Expr::Dice { .. } | Expr::DiceOf(..) => true,
+        Expr::Dice { .. } | Expr::DiceOf(..) | Expr::CountDice(..) => true,
         Expr::Derived(_, id) => r.derived.get(id.index()).is_none_or(|x| d(&x.value)),
         _ => e.children().any(d),
     }
@@ -186,6 +186,7 @@ impl<S: Sink> Engine<'_, S> {
                 let (n, s) = (u32::try_from(n).ok()?, u32::try_from(s).ok()?);
                 self.dist(&Expr::Dice { count: n, sides: s }, c, depth + 1)
             }
+            Expr::CountDice(op, parts) => self.pool_dist(*op, parts, c),
             Expr::Derived(w, id) => {
                 let inner = Ctx { owner: c.who(*w).ok()?, ..*c };
                 self.dist(&r.derived.get(id.index())?.value, &inner, depth + 1)
@@ -201,6 +202,31 @@ impl<S: Sink> Engine<'_, S> {
             }
             _ => None,
         }
+    }
+
+    /// How many dice of a pool meet its test: binomial, each die meeting it with the share of
+    /// faces that do. Values with dice of their own (the count, the sides, the test's value)
+    /// fall back to averages.
+    fn pool_dist(&mut self, op: ir::CmpOp, parts: &[Expr; 3], c: &Ctx) -> Option<Dist> {
+        let r = self.ruleset();
+        let [count, sides, against] = parts;
+        if parts.iter().any(|x| has_dice(r, x, 0)) {
+            return None;
+        }
+        let (n, s, x) = (self.exact(count, c)?, self.exact(sides, c)?, self.exact(against, c)?);
+        if n <= 0 {
+            return Some(Dist::point(0));
+        }
+        if n as usize > MAX_OUTCOMES || s <= 0 || s as usize > MAX_OUTCOMES {
+            return None;
+        }
+        let p = (1..=s).filter(|f| op.holds(*f, x)).count() as f64 / s as f64;
+        let one = Dist { lo: 0, p: vec![1.0 - p, p] };
+        let mut total = Dist::point(0);
+        for _ in 0..n {
+            total = total.plus(&one)?;
+        }
+        Some(total)
     }
 
     /// The expected value of an expression (a comparison's is its chance of holding); `None`

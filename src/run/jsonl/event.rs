@@ -1,6 +1,8 @@
 //! What each event, cause and timing writes as JSON: the fields in serde_json's order.
 
-use super::super::trace::{Cause, Event, FinalObject, FinalState, Name, OrderEntry, Paid, Targets, Timing};
+use super::super::trace::{
+    Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Targets, Timing,
+};
 use super::write::{
     escaped, field, int, int_field, int_map, key, list, lit, name_field, quoted, static_field, string, tag, Quoted,
 };
@@ -57,16 +59,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             cause(out, q, c);
             out.push(b'"');
         }
-        Event::Roll { who, dice, result } => {
-            lit(out, b"\"roll\",\"who\":\"");
-            q.escaped(out, who);
-            lit(out, b"\",\"dice\":\"");
-            int(out, dice.count);
-            out.push(b'd');
-            int(out, dice.sides);
-            lit(out, b"\",\"result\":");
-            int(out, *result);
-        }
+        Event::Roll { who, dice, result, pool } => roll_event(out, q, who, *dice, *result, pool.as_deref()),
         Event::Action { actor, action, kind, targets, paid } => {
             action_event(out, q, actor, action, kind, targets, paid)
         }
@@ -346,4 +339,27 @@ fn timing(out: &mut Vec<u8>, q: &mut Quoted, t: &Timing) {
     out.extend_from_slice(open.as_bytes());
     q.escaped(out, phase);
     out.push(b')');
+}
+
+/// A roll: its dice and result, and for a dice pool its `faces` and `counting`.
+fn roll_event(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, dice: Dice, result: i64, pool: Option<&PoolRoll>) {
+    lit(out, b"\"roll\",\"who\":\"");
+    q.escaped(out, who);
+    lit(out, b"\",\"dice\":\"");
+    int(out, dice.count);
+    out.push(b'd');
+    int(out, dice.sides);
+    lit(out, b"\",\"result\":");
+    int(out, result);
+    let Some(pool) = pool else { return };
+    key(out, "faces");
+    out.push(b'[');
+    for (i, f) in pool.faces.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        int(out, *f);
+    }
+    out.push(b']');
+    field(out, "counting", &pool.counting);
 }

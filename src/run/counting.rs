@@ -1,0 +1,61 @@
+//! Numbers made by counting at run time: the dice of a pool that meet a test (one roll event
+//! with every face), and the participants of a relation for whom a condition holds.
+
+use super::ctx::Ctx;
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
+use super::trace::{Dice, Event, PoolRoll};
+use crate::ir::{self, CmpOp, Expr};
+
+impl<S: Sink> Engine<'_, S> {
+    /// `count(NdM OP X)`: the pool rolled at once, then `X` read, then its dice counted. A count
+    /// of 0 or less rolls nothing and is 0; a dry run takes the highest faces.
+    pub(super) fn count_dice(&mut self, op: CmpOp, parts: &[Expr; 3], c: &Ctx) -> Result<i64, RunError> {
+        let [count, sides, against] = parts;
+        let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
+        if n <= 0 {
+            return Ok(0);
+        }
+        let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
+        let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
+        let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
+        let Some((count, sides)) = count.zip(sides) else {
+            return Err(RunError::rule(format!(
+                "count(dice({n}, {s}) ...): at most {max_n} dice of 1 to {max_s} sides"
+            ))
+            .at(self.rule));
+        };
+        let faces: Vec<u32> = if self.dry {
+            vec![sides; count as usize]
+        } else {
+            (0..count).map(|_| super::eval::uniform(&mut self.rng, sides) as u32).collect()
+        };
+        let x = self.eval(against, c)?;
+        let hits = faces.iter().filter(|f| op.holds(i64::from(**f), x)).count() as i64;
+        if !self.dry {
+            // The generator moved on: a `repeat while` pass that rolled is not the same pass again.
+            self.changes_made += 1;
+            let who = self.names.who[c.owner].clone();
+            let counting = format!("{} {x}", op.symbol());
+            let pool = Some(Box::new(PoolRoll { faces, counting }));
+            self.emit(Event::Roll { who, dice: Dice { count, sides }, result: hits, pool });
+        }
+        Ok(hits)
+    }
+
+    /// `count(RELATION, COND)`: the participants still in the encounter, related to the owner
+    /// by the relation, for whom the condition holds (each `self` inside it).
+    pub(super) fn count_who(&mut self, rel: ir::Relation, cond: &Expr, c: &Ctx) -> Result<i64, RunError> {
+        let mut n = 0;
+        for o in 0..self.world.n {
+            if !self.world.present[o] || !self.world.relates(c.owner, o, rel) {
+                continue;
+            }
+            if self.eval(cond, &Ctx { owner: o, ..*c })? != 0 {
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
