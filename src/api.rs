@@ -46,7 +46,10 @@ pub use crate::fmt::FormatError;
 pub use crate::ir::Ruleset;
 pub use crate::run::scenario::Scenario;
 pub use crate::run::{RunError, Runner, Sink};
+pub use crate::sim::compare::Comparison;
+use crate::sim::layout::Layout;
 pub use crate::sim::summary::Summary;
+use crate::sim::totals::Totals;
 
 /// Rules files held in memory, by path: a file's `extends` reads among them, relative to its
 /// own path as on disk.
@@ -181,6 +184,89 @@ pub fn simulate(
     Ok(crate::sim::summary::summarise(name, seed, &layout, &totals))
 }
 
+/// A simulation played a part at a time, for a caller that shows progress and may stop between
+/// parts (the browser playground, which has no threads): the same runs and, once every part is
+/// played, the same summary as [`simulate`], since each part's totals are merged exactly.
+pub struct Simulation {
+    ruleset: Ruleset,
+    scenario: Scenario,
+    layout: Layout,
+    name: String,
+    seed: u64,
+    runs: u64,
+    totals: Totals,
+    done: u64,
+}
+
+impl Simulation {
+    /// `runs` encounters of `scenario` under `ruleset`, seeded as [`simulate`] seeds them;
+    /// refused, before anything is played, when the scenario does not fit the ruleset.
+    pub fn new(
+        ruleset: Ruleset,
+        scenario: Scenario,
+        name: &str,
+        runs: u64,
+        seed: Option<u64>,
+    ) -> Result<Simulation, RunError> {
+        let layout = crate::sim::layout(&ruleset, &scenario)?;
+        let seed = seed.unwrap_or(scenario.seed);
+        let totals = Totals::new(&layout);
+        Ok(Simulation { ruleset, scenario, layout, name: name.to_string(), seed, runs, totals, done: 0 })
+    }
+
+    /// Plays the next `at_most` runs (fewer at the end) and returns how many are played in all.
+    pub fn step(&mut self, at_most: u64) -> Result<u64, RunError> {
+        let end = self.done.saturating_add(at_most.max(1)).min(self.runs);
+        let batch = crate::sim::Batch { seed: self.seed, runs: self.done..end };
+        let part = crate::sim::simulate(&self.ruleset, &self.scenario, &self.layout, &batch, None, &|_| {})?;
+        self.totals.try_merge(&part).map_err(RunError::rule)?;
+        self.done = end;
+        Ok(end)
+    }
+
+    /// How many runs are played so far.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
+    /// Whether every run is played.
+    pub fn finished(&self) -> bool {
+        self.done >= self.runs
+    }
+
+    /// The summary of the runs played so far.
+    pub fn summary(&self) -> Summary {
+        crate::sim::summary::summarise(&self.name, self.seed, &self.layout, &self.totals)
+    }
+}
+
+/// Plays `runs` encounters of `scenario` under `a` and under `b`, run i of both with the same
+/// seed, as `tempo compare` does; `names` label the two sides.
+pub fn compare(
+    rules: (&Ruleset, &Ruleset),
+    scenario: &Scenario,
+    names: (&str, &str),
+    runs: u64,
+    seed: Option<u64>,
+) -> Result<Comparison, RunError> {
+    let (a, b) = rules;
+    let (la, lb) = (crate::sim::layout(a, scenario)?, crate::sim::layout(b, scenario)?);
+    let seed = seed.unwrap_or(scenario.seed);
+    let batch = crate::sim::Batch { seed, runs: 0..runs };
+    let compared = crate::sim::compare::compare((a, b), (scenario, scenario), (&la, &lb), &batch, None, &|_| {})?;
+    Ok(crate::sim::compare::summarise(names, seed, (&la, &lb), &compared))
+}
+
+/// A comparison as `tempo compare` prints it.
+pub fn compare_text(comparison: &Comparison) -> String {
+    crate::sim::compare::to_text(comparison)
+}
+
+/// A comparison as the page of `tempo compare --html`.
+pub fn compare_html(comparison: &Comparison) -> Result<String, String> {
+    crate::sim::html::compare_page(comparison)
+}
+
 /// A summary as `tempo sim` prints it.
 pub fn summary_text(summary: &Summary) -> String {
     crate::sim::summary::to_text(summary)
@@ -205,6 +291,17 @@ pub fn sheet(sources: &Sources, path: &str) -> (Compilation, Option<Sheet>) {
 /// A sheet as Markdown.
 pub fn sheet_markdown(sheet: &Sheet) -> String {
     crate::doc::markdown::sheet(sheet)
+}
+
+/// What hovering at byte `offset` of the file at `path` among `sources` shows (Markdown, the
+/// same as the language server's hover): the name's declaration, doc comment and cheat-sheet
+/// entry, or a language word's meaning; `None` off a word or on one that is neither.
+pub fn hover(sources: &Sources, path: &str, offset: usize) -> Option<String> {
+    let path = Path::new(path);
+    let chain = crate::names::Chain::compiled(&sources.loader, path);
+    let text = sources.loader.files.iter().find(|(p, _)| p.as_path() == path)?;
+    let text = std::str::from_utf8(&text.1).ok()?;
+    crate::names::hover(chain.as_ref(), path, text, offset).map(|(value, _)| value)
 }
 
 /// A sheet as a self-contained HTML page.

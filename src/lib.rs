@@ -24,6 +24,7 @@ pub mod fmt;
 pub mod ir;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+mod names;
 #[cfg(feature = "fs")]
 pub mod output;
 mod par;

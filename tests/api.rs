@@ -145,3 +145,58 @@ fn format_and_sheet_are_those_of_the_command_line() {
     assert_eq!(api::sheet_markdown(&sheet), tempo(&["doc", "rulesets/frontiers.rules"]));
     assert_eq!(api::sheet_html(&sheet), tempo(&["doc", "rulesets/frontiers.rules", "--format", "html"]));
 }
+
+#[test]
+fn a_simulation_played_in_parts_gives_the_summary_of_one_played_whole() {
+    let ruleset = api::compile(&shipped(), "rulesets/frontiers.rules").ruleset.unwrap();
+    let scenario =
+        api::scenario(&std::fs::read_to_string(root().join("examples/frontiers-duel.ron")).unwrap()).unwrap();
+    let whole = api::simulate(&ruleset, &scenario, "frontiers.rules", 250, Some(9)).unwrap();
+    let mut parts = api::Simulation::new(ruleset, scenario, "frontiers.rules", 250, Some(9)).unwrap();
+    let mut done = Vec::new();
+    while !parts.finished() {
+        done.push(parts.step(64).unwrap());
+    }
+    assert_eq!(done, [64, 128, 192, 250]);
+    assert_eq!(api::summary_json(&parts.summary()), api::summary_json(&whole));
+    assert_eq!(parts.step(64).unwrap(), 250, "a finished simulation plays no more");
+}
+
+#[test]
+fn a_comparison_is_the_one_tempo_compare_prints() {
+    let sources = shipped();
+    let a = api::compile(&sources, "rulesets/frontiers.rules").ruleset.unwrap();
+    let b = api::compile(&sources, "rulesets/frontiers-two-ap.rules").ruleset.unwrap();
+    let scenario =
+        api::scenario(&std::fs::read_to_string(root().join("examples/frontiers-duel.ron")).unwrap()).unwrap();
+    let c = api::compare((&a, &b), &scenario, ("frontiers.rules", "frontiers-two-ap.rules"), 200, Some(3))
+        .unwrap()
+        .measured("frontiers-duel.ron", None, &[], &[]);
+    let args = [
+        "compare",
+        "rulesets/frontiers.rules",
+        "rulesets/frontiers-two-ap.rules",
+        "examples/frontiers-duel.ron",
+        "--runs",
+        "200",
+        "--seed",
+        "3",
+        "--quiet",
+    ];
+    assert_eq!(api::compare_text(&c), tempo(&args));
+    assert!(api::compare_html(&c).unwrap().contains("<svg"));
+}
+
+#[test]
+fn hover_shows_a_declaration_and_its_doc_as_the_language_server_does() {
+    let sources = shipped();
+    let text = std::fs::read_to_string(root().join("rulesets/frontiers.rules")).unwrap();
+    let at = text.find("stat finesse ").unwrap() + "stat ".len();
+    let shown = api::hover(&sources, "rulesets/frontiers.rules", at).unwrap();
+    assert!(shown.starts_with("```tempo\nstat finesse = 10\n```"), "{shown}");
+    assert!(shown.contains("Finesse score: breaks initiative ties"), "{shown}");
+    let keyword = api::hover(&sources, "rulesets/frontiers.rules", text.find("  refresh at").unwrap() + 2).unwrap();
+    assert!(keyword.contains("`refresh` (keyword)"), "{keyword}");
+    assert_eq!(api::hover(&sources, "rulesets/frontiers.rules", 0), None, "a comment");
+    assert_eq!(api::hover(&sources, "nowhere.rules", 0), None);
+}

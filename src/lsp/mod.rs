@@ -20,7 +20,8 @@ mod position;
 mod symbols;
 mod test_file;
 mod transport;
-mod words;
+
+use crate::names::words;
 
 pub use transport::{parse_message, Frame, FrameReader, MAX_BODY, MAX_HEADER_LINE, MAX_HEADER_LINES};
 

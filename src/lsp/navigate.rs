@@ -1,7 +1,7 @@
 //! Hover, go to definition, find references and rename: the word under the cursor, matched
 //! against the names declared in the file's chain (its bases included).
 
-use super::analysis::{Chain, Declaration, Kind};
+use super::analysis::{Chain, Declaration};
 use super::documents::{Document, Documents};
 use super::{position, words, RequestError};
 use crate::check::NameKind;
@@ -67,17 +67,7 @@ fn target<'a>(documents: &'a Documents, uri: &Url, at: Position) -> Result<Optio
     let Some(word) = words::word_at(text.text(), text.offset(at)) else { return Ok(None) };
     let chain = chain(documents, doc);
     let declarations = match &chain {
-        Some(chain) => {
-            let all: Vec<Declaration> = chain.declarations().into_iter().filter(|d| d.name == word.text).collect();
-            // Where the compiler read this word as one kind of thing (a pool, not the condition
-            // of the same name), only the declarations of that kind.
-            match chain.kind_at(&doc.path, &doc.text, word.start) {
-                Some(k) if all.iter().any(|d| d.kind.name_kind() == Some(k)) => {
-                    all.into_iter().filter(|d| d.kind.name_kind() == Some(k)).collect()
-                }
-                _ => all,
-            }
-        }
+        Some(chain) => crate::names::declarations_at(chain, &doc.path, &doc.text, word.start, word.text),
         None => Vec::new(),
     };
     Ok(Some(Target { word: word.text.to_string(), range: text.range(word.start, word.end), chain, declarations }))
@@ -89,56 +79,15 @@ fn location(documents: &Documents, chain: &Chain, span: crate::source::Span) -> 
 }
 
 pub fn hover(documents: &Documents, uri: &Url, at: Position) -> Result<Option<Hover>, RequestError> {
-    let Some(target) = target(documents, uri, at)? else { return Ok(None) };
-    let value = match (&target.chain, target.declarations.last()) {
-        (Some(chain), Some(last)) => {
-            let mut value = format!("```tempo\n{}\n```\n\n", last.header);
-            // A pool or an action: the cheat sheet's entry (`tempo doc`), which holds its doc.
-            let sheet_kind = match last.kind {
-                Kind::Pool => Some("pool"),
-                Kind::Action(_) => Some("action"),
-                _ => None,
-            };
-            let entry = sheet_kind.and_then(|kind| crate::doc::entry(&chain.sources, &chain.files, kind, &last.name));
-            if let Some(entry) = &entry {
-                value.push_str(&crate::doc::markdown::entry(entry));
-                value.push('\n');
-            }
-            value.push_str(last.kind.word());
-            let file_name = |d: &Declaration| {
-                chain.path(d.span.file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-            };
-            value.push_str(&format!(" declared in `{}`", file_name(&target.declarations[0])));
-            if target.declarations.len() > 1 {
-                value.push_str(&format!(", overridden in `{}`", file_name(last)));
-            }
-            if entry.is_none() {
-                if let Some(doc) = target.declarations.iter().rev().find_map(|d| d.doc.as_ref()) {
-                    value.push_str("\n\n");
-                    value.push_str(doc);
-                }
-            }
-            value
-        }
-        _ => {
-            let mut lines: Vec<String> = Vec::new();
-            if let Some(meaning) = words::builtin(&target.word) {
-                lines.push(format!("`{}` (built in): {meaning}", target.word));
-            }
-            let docs = words::keyword_docs(&target.word);
-            if !docs.is_empty() {
-                lines.push(format!("`{}` (keyword):", target.word));
-                lines.push(docs.iter().map(|d| format!("- {d}")).collect::<Vec<_>>().join("\n"));
-            }
-            if lines.is_empty() {
-                return Ok(None);
-            }
-            lines.join("\n\n")
-        }
+    let doc = documents.get(uri).ok_or_else(|| RequestError::invalid(format!("`{uri}` is not open")))?;
+    let text = Text::new(&doc.text);
+    let chain = chain(documents, doc);
+    let Some((value, word)) = crate::names::hover(chain.as_deref(), &doc.path, &doc.text, text.offset(at)) else {
+        return Ok(None);
     };
     Ok(Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
-        range: Some(target.range),
+        range: Some(text.range(word.start, word.end)),
     }))
 }
 

@@ -211,6 +211,7 @@ pub(crate) const BUILTINS: [(&str, &str); 41] = [
 
 /// Timings (completion after `at`) and relations (after `target`, `by`, `against`, `is`): the
 /// checker's own lists, so editors offer exactly what it accepts.
+#[cfg_attr(not(feature = "lsp"), allow(unused_imports))]
 pub use crate::check::{RELATIONS, TIMINGS};
 
 pub fn builtin(word: &str) -> Option<&'static str> {
