@@ -199,6 +199,8 @@ impl<'a> Lowerer<'a> {
                 order: ir::Order::HighestFirst,
                 ties: Vec::new(),
                 allow: ir::Allow::default(),
+                reorder_now: false,
+                side_slots: false,
                 loc: ir::Loc::default(),
             },
             phases: Vec::new(),
@@ -1137,7 +1139,7 @@ impl<'a> Lowerer<'a> {
             clauses,
             InitiativeClause::kind_word,
             InitiativeClause::span,
-            &["value", "made", "adjust", "range", "order", "ties"],
+            &["value", "made", "adjust", "range", "order", "ties", "reorder", "slots"],
         );
         let mut out = ir::Initiative {
             value: Expr::Int(0),
@@ -1147,6 +1149,8 @@ impl<'a> Lowerer<'a> {
             order: ir::Order::HighestFirst,
             ties: Vec::new(),
             allow: ir::Allow::default(),
+            reorder_now: false,
+            side_slots: false,
             loc,
         };
         for clause in clauses {
@@ -1224,6 +1228,15 @@ impl<'a> Lowerer<'a> {
                         out.ties.push(tb);
                     }
                 }
+                InitiativeClause::Reorder(word, _) => match self.option_word(word) {
+                    "immediately" => out.reorder_now = true,
+                    "next_phase" => out.reorder_now = false,
+                    _ => self.unknown_option(word, "reordering", &["immediately", "next_phase"]),
+                },
+                InitiativeClause::Slots(word, _) => match self.option_word(word) {
+                    "side" => out.side_slots = true,
+                    _ => self.unknown_option(word, "slot owner", &["side"]),
+                },
                 InitiativeClause::Allow(words, _) => {
                     for w in words {
                         match self.option_word(w) {

@@ -567,6 +567,13 @@ pub struct Initiative {
     pub order: Order,
     pub ties: Vec<TieBreak>,
     pub allow: Allow,
+    /// A change of initiative during a phase of turns re-places those still to act at once
+    /// (`reorder immediately`); otherwise the next phase of turns is ordered by it.
+    #[serde(default)]
+    pub reorder_now: bool,
+    /// Each place in the order is a slot of its holder's side (`slots by side`).
+    #[serde(default)]
+    pub side_slots: bool,
     pub loc: Loc,
 }
 

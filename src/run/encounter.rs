@@ -137,6 +137,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         self.clock.allowed = Some(TURN_KINDS);
         self.clock.turn_phase = true;
+        self.clock.reordered = false;
         // The order, in a reused buffer, as this round's queue (delays change it).
         let mut queue = std::mem::take(&mut self.scratch.queue);
         queue.clone_from(self.world.order());
@@ -155,11 +156,32 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.final_turn = Some(gi) == last;
             self.turns(&queue[gi])?;
             gi += 1;
+            if std::mem::take(&mut self.clock.reordered) {
+                self.requeue(&mut queue, gi);
+            }
         }
         self.scratch.queue = queue;
         self.clock.final_turn = false;
         self.clock.turn_phase = false;
         Ok(())
+    }
+
+    /// The order was made again during this phase: the groups from `from` on (those still to
+    /// act) become the new order's, less everyone who has already had a turn in it, so the order
+    /// the trace printed is the order played.
+    fn requeue(&self, queue: &mut Vec<Vec<usize>>, from: usize) {
+        let cut = from.min(queue.len());
+        let mut acted = vec![false; self.world.n];
+        for &w in queue[..cut].iter().flatten() {
+            acted[w] = true;
+        }
+        queue.truncate(cut);
+        for g in self.world.order() {
+            let rest: Vec<usize> = g.iter().copied().filter(|w| !acted[*w]).collect();
+            if !rest.is_empty() {
+                queue.push(rest);
+            }
+        }
     }
 
     /// A phase of simultaneous declarations: everyone declares (and pays) in initiative order, then

@@ -1378,6 +1378,11 @@ impl Builder {
                 InitiativeClause::Ties(ties, span)
             }
             Rule::allow_clause => InitiativeClause::Allow(it.map(|i| self.ident(&i)).collect(), span),
+            Rule::reorder_clause => InitiativeClause::Reorder(self.ident(&self.next(&mut it, &p)?), span),
+            Rule::slots_clause => {
+                it.next(); // `by`
+                InitiativeClause::Slots(self.ident(&self.next(&mut it, &p)?), span)
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown initiative clause")),
         })
     }

@@ -297,7 +297,9 @@ impl Shift for InitiativeClause {
                 high.shift(by);
                 span.shift(by);
             }
-            InitiativeClause::Order(name, span) => {
+            InitiativeClause::Order(name, span)
+            | InitiativeClause::Reorder(name, span)
+            | InitiativeClause::Slots(name, span) => {
                 name.shift(by);
                 span.shift(by);
             }
