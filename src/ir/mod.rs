@@ -569,10 +569,10 @@ pub struct Initiative {
     pub allow: Allow,
     /// A change of initiative during a phase of turns re-places those still to act at once
     /// (`reorder immediately`); otherwise the next phase of turns is ordered by it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub reorder_now: bool,
     /// Each place in the order is a slot of its holder's side (`slots by side`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub side_slots: bool,
     pub loc: Loc,
 }
@@ -779,4 +779,10 @@ impl Ruleset {
         validate::validate(&ruleset).map_err(|e| format!("it is damaged: {e}; recompile the .rules file"))?;
         Ok(ruleset)
     }
+}
+
+/// Leaves a flag that is off out of the serialized IR, so a ruleset that does not use it reads
+/// as it did before the flag existed.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
