@@ -141,6 +141,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         // The order, in a reused buffer, as this round's queue (delays change it).
         let mut queue = std::mem::take(&mut self.scratch.queue);
         queue.clone_from(self.world.order());
+        let slots = self.ruleset().initiative.side_slots;
+        let mut taken = std::mem::take(&mut self.scratch.slot_taken);
+        if slots {
+            // A slot is one place: those tied together hold a slot each.
+            Self::one_per_group(&mut queue);
+            super::buffers::refill(&mut taken, self.world.n, false);
+        }
         let mut gi = 0;
         while gi < queue.len() {
             if self.clock.ended.is_some() {
@@ -154,12 +161,23 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
             self.clock.final_turn = Some(gi) == last;
-            self.turns(&queue[gi])?;
+            if !slots {
+                self.turns(&queue[gi])?;
+            } else if let Some(holder) = queue[gi].first().copied() {
+                if let Some(who) = self.slot_taker(holder, &taken)? {
+                    taken[who] = true;
+                    self.turns(&[who])?;
+                }
+            }
             gi += 1;
             if std::mem::take(&mut self.clock.reordered) {
                 self.requeue(&mut queue, gi);
+                if slots {
+                    Self::one_per_group(&mut queue);
+                }
             }
         }
+        self.scratch.slot_taken = taken;
         self.scratch.queue = queue;
         self.clock.final_turn = false;
         self.clock.turn_phase = false;
@@ -182,6 +200,15 @@ impl<'r, S: Sink> Engine<'r, S> {
                 queue.push(rest);
             }
         }
+    }
+
+    /// Splits every group of the queue into one group per member, in the group's order.
+    fn one_per_group(queue: &mut Vec<Vec<usize>>) {
+        if queue.iter().all(|g| g.len() == 1) {
+            return;
+        }
+        let flat: Vec<Vec<usize>> = queue.iter().flatten().map(|w| vec![*w]).collect();
+        *queue = flat;
     }
 
     /// A phase of simultaneous declarations: everyone declares (and pays) in initiative order, then

@@ -1,0 +1,45 @@
+//! `slots by side`: each place in the turn order is a slot of its holder's side, and whoever of
+//! that side has not yet had a turn in the phase takes it. A slot nobody can take passes with
+//! no turn, so nothing counts it as one.
+
+use super::engine::Engine;
+use super::error::RunError;
+use super::sink::Sink;
+use super::trace::{Event, Name};
+
+impl<'r, S: Sink> Engine<'r, S> {
+    /// The slot held by `holder` comes up: the first of its side in the order who is here, not
+    /// surprised, not holding a readied action, standing and without a turn in this phase
+    /// (`taken`) takes it, one who could afford something ahead of one who could not. Returns
+    /// who, after saying in the trace when it is not the holder; `None` when nobody can.
+    pub(super) fn slot_taker(&mut self, holder: usize, taken: &[bool]) -> Result<Option<usize>, RunError> {
+        let side = self.world.sides[holder];
+        let mut first = None;
+        let mut able = None;
+        let order = self.in_order();
+        for &w in &order {
+            let free = self.world.sides[w] == side
+                && !taken.get(w).copied().unwrap_or(true)
+                && self.world.standing(w)
+                && !(self.clock.surprise_round && self.world.surprised[w])
+                && !self.pending.holding[w];
+            if !free {
+                continue;
+            }
+            first = first.or(Some(w));
+            if self.affords_anything(w) {
+                able = Some(w);
+                break;
+            }
+        }
+        self.scratch.in_order = order;
+        let who = able.or(first);
+        if let Some(w) = who.filter(|w| *w != holder) {
+            let answer = Name::from(format!("{}'s slot", self.names.who[holder]));
+            let question = self.names.intern("turn");
+            let event = Event::Choice { who: self.names.who[w].clone(), question, answer };
+            self.emit_by(event, Some(self.ruleset().initiative.loc));
+        }
+        Ok(who)
+    }
+}
