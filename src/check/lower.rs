@@ -1265,7 +1265,8 @@ impl<'a> Lowerer<'a> {
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
             let guard = self.guard(&ph.guard, Ctx::default());
-            out.push(ir::Phase { name: ph.name.name.to_string(), guard, kind, loc: self.loc(ph.span) });
+            let takes = ph.takes.as_ref().map(|e| self.cond(e, Ctx::default()));
+            out.push(ir::Phase { name: ph.name.name.to_string(), guard, kind, takes, loc: self.loc(ph.span) });
         }
         out
     }

@@ -191,7 +191,12 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
             line.extend([text(if guard.negated { " unless " } else { " if " }), code(texts.text(guard.cond.span))]);
         }
         match &phase.kind {
-            PhaseKind::Turns => line.push(text(": each participant takes a turn, in initiative order")),
+            PhaseKind::Turns => {
+                line.push(text(": each participant takes a turn, in initiative order"));
+                if let Some(takes) = &phase.takes {
+                    line.extend([text(", if "), code(texts.text(takes.span))]);
+                }
+            }
             PhaseKind::Simultaneous(kinds) => {
                 line.push(text(": everyone declares, then all resolve in initiative order"));
                 if !kinds.is_empty() {

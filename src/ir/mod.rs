@@ -624,6 +624,9 @@ pub struct Phase {
     /// The phase runs only in rounds where this holds.
     pub guard: Option<Expr>,
     pub kind: PhaseKind,
+    /// A phase of turns: only those for whom this holds (`self`) take a turn in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takes: Option<Expr>,
     pub loc: Loc,
 }
 

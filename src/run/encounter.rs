@@ -161,7 +161,12 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
             self.clock.final_turn = Some(gi) == last;
-            if !slots {
+            if self.ruleset().phases[self.clock.phase_at].takes.is_some() && !slots {
+                let group = self.takers(&queue[gi])?;
+                if !group.is_empty() {
+                    self.turns(&group)?;
+                }
+            } else if !slots {
                 self.turns(&queue[gi])?;
             } else if let Some(holder) = queue[gi].first().copied() {
                 if let Some(who) = self.slot_taker(holder, &taken)? {

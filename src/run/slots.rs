@@ -1,13 +1,37 @@
-//! `slots by side`: each place in the turn order is a slot of its holder's side, and whoever of
+//! Who takes a turn: `turns requires COND` leaves out those for whom it fails, and with
+//! `slots by side` each place in the turn order is a slot of its holder's side, and whoever of
 //! that side has not yet had a turn in the phase takes it. A slot nobody can take passes with
 //! no turn, so nothing counts it as one.
 
+use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
 use super::sink::Sink;
 use super::trace::{Event, Name};
 
 impl<'r, S: Sink> Engine<'r, S> {
+    /// `turns requires COND`: whether `who` takes a turn in the phase being played (always,
+    /// without one). Dice it rolls are the phase's.
+    pub(super) fn takes_turn(&mut self, who: usize) -> Result<bool, RunError> {
+        let phase = &self.ruleset().phases[self.clock.phase_at];
+        let Some(cond) = &phase.takes else { return Ok(true) };
+        let outer = self.under(phase.loc);
+        let holds = self.eval(cond, &Ctx { owner: who, ..Ctx::default() });
+        self.rule = outer;
+        Ok(holds? != 0)
+    }
+
+    /// The members of `group` who take a turn in the phase being played.
+    pub(super) fn takers(&mut self, group: &[usize]) -> Result<Vec<usize>, RunError> {
+        let mut out = Vec::with_capacity(group.len());
+        for &w in group {
+            if self.takes_turn(w)? {
+                out.push(w);
+            }
+        }
+        Ok(out)
+    }
+
     /// The slot held by `holder` comes up: the first of its side in the order who is here, not
     /// surprised, not holding a readied action, standing and without a turn in this phase
     /// (`taken`) takes it, one who could afford something ahead of one who could not. Returns
@@ -23,7 +47,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 && self.world.standing(w)
                 && !(self.clock.surprise_round && self.world.surprised[w])
                 && !self.pending.holding[w];
-            if !free {
+            if !free || !self.takes_turn(w)? {
                 continue;
             }
             first = first.or(Some(w));

@@ -507,6 +507,8 @@ pub struct Phase {
     pub name: Ident,
     pub guard: Option<Guard>,
     pub kind: PhaseKind,
+    /// `turns requires COND`: only those for whom it holds take a turn in the phase.
+    pub takes: Option<Expr>,
     pub span: Span,
 }
 

@@ -1399,6 +1399,13 @@ impl Builder {
             kind_pair = self.next(&mut it, &p)?;
         }
         let inner = kids(&kind_pair).next().ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
+        let mut takes = None;
+        if inner.as_rule() == Rule::turns_phase {
+            if let Some(req) = kids(&inner).find(|k| k.as_rule() == Rule::turns_requires) {
+                takes =
+                    Some(self.expr(kids(&req).nth(1).ok_or_else(|| self.internal(span.end as usize, "requires"))?)?);
+            }
+        }
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
             Rule::simultaneous_phase => {
@@ -1412,7 +1419,7 @@ impl Builder {
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, guard, kind, span })
+        Ok(Phase { name, guard, kind, takes, span })
     }
 
     fn block(&self, p: P) -> R<Block> {
