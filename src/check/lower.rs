@@ -1266,7 +1266,9 @@ impl<'a> Lowerer<'a> {
             };
             let guard = self.guard(&ph.guard, Ctx::default());
             let takes = ph.takes.as_ref().map(|e| self.cond(e, Ctx::default()));
-            out.push(ir::Phase { name: ph.name.name.to_string(), guard, kind, takes, loc: self.loc(ph.span) });
+            let again = ph.again.as_ref().map(|e| self.cond(e, Ctx::default()));
+            let (name, loc) = (ph.name.name.to_string(), self.loc(ph.span));
+            out.push(ir::Phase { name, guard, kind, takes, again, loc });
         }
         out
     }

@@ -210,6 +210,9 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                 line.extend(block::summary(texts, block));
             }
         }
+        if let Some(again) = &phase.again {
+            line.extend([text("; played again while "), code(texts.text(again.span)), text(" holds for anyone")]);
+        }
         push(1, Some(line));
         let name = &phase.name.name;
         let start = format!("phase_start({name})");

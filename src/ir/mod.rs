@@ -604,6 +604,9 @@ pub enum TieBreak {
     Table,
 }
 
+/// Most passes of a phase that `repeat while` plays again, in one round.
+pub const MAX_PASSES: u32 = 100;
+
 /// Most roll-offs of a `roll ... until different` before the tie goes on to the next tie-break
 /// (two d6 stay tied 100 times in a row with a chance of 6⁻¹⁰⁰).
 pub const MAX_ROLL_OFFS: u32 = 100;
@@ -627,6 +630,9 @@ pub struct Phase {
     /// A phase of turns: only those for whom this holds (`self`) take a turn in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takes: Option<Expr>,
+    /// Played again while this holds for anyone present (`self`), at most `MAX_PASSES` times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub again: Option<Expr>,
     pub loc: Loc,
 }
 

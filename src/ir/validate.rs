@@ -463,6 +463,7 @@ impl Validator<'_> {
             self.loc(p.loc);
             self.opt(&p.guard);
             self.opt(&p.takes);
+            self.opt(&p.again);
             if let PhaseKind::Step(effects) = &p.kind {
                 self.effects(effects);
             }

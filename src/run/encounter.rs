@@ -44,7 +44,11 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.make_initiative()?;
         }
         self.at_all(Timing::RoundStart)?;
-        for (p, phase) in r.phases.iter().enumerate() {
+        let (mut at, mut passes) = (0, (0, 0));
+        while let Some(phase) = r.phases.get(at) {
+            // The next phase, unless this one is played again.
+            let p = at;
+            at += 1;
             if self.clock.ended.is_some() {
                 break;
             }
@@ -80,6 +84,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.at_all(Timing::PhaseEnd(id))?;
             self.emit(Event::PhaseEnd { phase: self.names.phase[p].clone() });
             self.because = round_cause;
+            if self.again(p, &mut passes)? {
+                at = p;
+            }
         }
         // A ready that did not happen this round is dropped, unless it keeps waiting; the
         // turn it held open ends now.

@@ -21,6 +21,33 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(holds? != 0)
     }
 
+    /// `repeat while COND`: whether phase `p`, just played, is played again: COND holds for
+    /// anyone present and the round has played it fewer than `MAX_PASSES` times in a row
+    /// (`passes`: the phase last played and how many times).
+    pub(super) fn again(&mut self, p: usize, passes: &mut (usize, u32)) -> Result<bool, RunError> {
+        let phase = &self.ruleset().phases[p];
+        *passes = if passes.0 == p { (p, passes.1 + 1) } else { (p, 1) };
+        let Some(cond) = phase.again.as_ref().filter(|_| passes.1 < crate::ir::MAX_PASSES) else {
+            return Ok(false);
+        };
+        if self.clock.ended.is_some() {
+            return Ok(false);
+        }
+        let outer = self.under(phase.loc);
+        let mut holds = false;
+        for who in 0..self.world.n {
+            if self.world.present[who] && self.eval(cond, &Ctx { owner: who, ..Ctx::default() })? != 0 {
+                holds = true;
+                break;
+            }
+        }
+        self.rule = outer;
+        if !holds {
+            passes.1 = 0;
+        }
+        Ok(holds)
+    }
+
     /// The members of `group` who take a turn in the phase being played.
     pub(super) fn takers(&mut self, group: &[usize]) -> Result<Vec<usize>, RunError> {
         let mut out = Vec::with_capacity(group.len());

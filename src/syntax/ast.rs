@@ -509,6 +509,8 @@ pub struct Phase {
     pub kind: PhaseKind,
     /// `turns requires COND`: only those for whom it holds take a turn in the phase.
     pub takes: Option<Expr>,
+    /// `repeat while COND`: played again while it holds for anyone present.
+    pub again: Option<Expr>,
     pub span: Span,
 }
 

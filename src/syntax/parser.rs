@@ -1399,6 +1399,13 @@ impl Builder {
             kind_pair = self.next(&mut it, &p)?;
         }
         let inner = kids(&kind_pair).next().ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
+        let again = match it.next() {
+            Some(rep) if rep.as_rule() == Rule::phase_repeat => {
+                let cond = kids(&rep).nth(2).ok_or_else(|| self.internal(span.end as usize, "repeat while"))?;
+                Some(self.expr(cond)?)
+            }
+            _ => None,
+        };
         let mut takes = None;
         if inner.as_rule() == Rule::turns_phase {
             if let Some(req) = kids(&inner).find(|k| k.as_rule() == Rule::turns_requires) {
@@ -1419,7 +1426,7 @@ impl Builder {
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, guard, kind, takes, span })
+        Ok(Phase { name, guard, kind, takes, again, span })
     }
 
     fn block(&self, p: P) -> R<Block> {
