@@ -202,6 +202,29 @@ fn counts_match_the_trace_they_come_from() {
 }
 
 #[test]
+fn a_side_slot_nobody_takes_is_no_turn() {
+    // Issue 32: under `slots by side` a slot passes with no turn when nobody of its side is left
+    // to act; the counted turns are the turns the traces show, run by run, and fewer than the
+    // scouts' slots (in some run one passed).
+    let r = ruleset_file("rulesets/side-slots.rules");
+    let s = scenario_file("examples/side-slots-skirmish.ron");
+    let (layout, t) = totals(&r, &s, 1, 0..12, 1);
+    let (mut shown, mut scout_turns, mut scout_slots) = (vec![0i128; layout.participants.len()], 0, 0);
+    for i in 0..12 {
+        let text = trace::to_text(&run(&r, &s, Some(seed_of(1, i))).expect("plays"));
+        for (w, who) in layout.participants.iter().enumerate() {
+            shown[w] += text.matches(&format!("{who}'s turn.")).count() as i128;
+        }
+        scout_turns += text.matches("Ash's turn.").count() + text.matches("Kell's turn.").count();
+        scout_slots += 2 * text.matches("== Round ").count();
+    }
+    for (w, who) in layout.participants.iter().enumerate() {
+        assert_eq!(t.sum[layout.turns(w)], shown[w], "turns of {who}");
+    }
+    assert!(scout_turns < scout_slots, "{scout_turns} scout turns in {scout_slots} slots");
+}
+
+#[test]
 fn counting_does_not_change_what_happens() {
     // The facts a counting sink asks for are found by dry runs: the trace of a run played into a
     // counting sink is the trace of the same run played into a vector.

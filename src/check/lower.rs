@@ -199,6 +199,8 @@ impl<'a> Lowerer<'a> {
                 order: ir::Order::HighestFirst,
                 ties: Vec::new(),
                 allow: ir::Allow::default(),
+                reorder_now: false,
+                side_slots: false,
                 loc: ir::Loc::default(),
             },
             phases: Vec::new(),
@@ -1139,7 +1141,7 @@ impl<'a> Lowerer<'a> {
             clauses,
             InitiativeClause::kind_word,
             InitiativeClause::span,
-            &["value", "made", "adjust", "range", "order", "ties"],
+            &["value", "made", "adjust", "range", "order", "ties", "reorder", "slots"],
         );
         let mut out = ir::Initiative {
             value: Expr::Int(0),
@@ -1149,6 +1151,8 @@ impl<'a> Lowerer<'a> {
             order: ir::Order::HighestFirst,
             ties: Vec::new(),
             allow: ir::Allow::default(),
+            reorder_now: false,
+            side_slots: false,
             loc,
         };
         for clause in clauses {
@@ -1231,6 +1235,15 @@ impl<'a> Lowerer<'a> {
                         out.ties.push(tb);
                     }
                 }
+                InitiativeClause::Reorder(word, _) => match self.option_word(word) {
+                    "immediately" => out.reorder_now = true,
+                    "next_phase" => out.reorder_now = false,
+                    _ => self.unknown_option(word, "reordering", &["immediately", "next_phase"]),
+                },
+                InitiativeClause::Slots(word, _) => match self.option_word(word) {
+                    "side" => out.side_slots = true,
+                    _ => self.unknown_option(word, "slot owner", &["side"]),
+                },
                 InitiativeClause::Allow(words, _) => {
                     for w in words {
                         match self.option_word(w) {
@@ -1259,7 +1272,10 @@ impl<'a> Lowerer<'a> {
                 ast::PhaseKind::Step(b) => ir::PhaseKind::Step(self.block(b, Ctx::default())),
             };
             let guard = self.guard(&ph.guard, Ctx::default());
-            out.push(ir::Phase { name: ph.name.name.to_string(), guard, kind, loc: self.loc(ph.span) });
+            let takes = ph.takes.as_ref().map(|e| self.cond(e, Ctx::default()));
+            let again = ph.again.as_ref().map(|e| self.cond(e, Ctx::default()));
+            let (name, loc) = (ph.name.name.to_string(), self.loc(ph.span));
+            out.push(ir::Phase { name, guard, kind, takes, again, loc });
         }
         out
     }

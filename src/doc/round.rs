@@ -191,7 +191,12 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
             line.extend([text(if guard.negated { " unless " } else { " if " }), code(texts.text(guard.cond.span))]);
         }
         match &phase.kind {
-            PhaseKind::Turns => line.push(text(": each participant takes a turn, in initiative order")),
+            PhaseKind::Turns => {
+                line.push(text(": each participant takes a turn, in initiative order"));
+                if let Some(takes) = &phase.takes {
+                    line.extend([text(", if "), code(texts.text(takes.span))]);
+                }
+            }
             PhaseKind::Simultaneous(kinds) => {
                 line.push(text(": everyone declares, then all resolve in initiative order"));
                 if !kinds.is_empty() {
@@ -204,6 +209,9 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                 line.push(text(": for each participant in initiative order: "));
                 line.extend(block::summary(texts, block));
             }
+        }
+        if let Some(again) = &phase.again {
+            line.extend([text("; played again while "), code(texts.text(again.span)), text(" holds for anyone")]);
         }
         push(1, Some(line));
         let name = &phase.name.name;

@@ -571,6 +571,13 @@ pub struct Initiative {
     pub order: Order,
     pub ties: Vec<TieBreak>,
     pub allow: Allow,
+    /// A change of initiative during a phase of turns re-places those still to act at once
+    /// (`reorder immediately`); otherwise the next phase of turns is ordered by it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub reorder_now: bool,
+    /// Each place in the order is a slot of its holder's side (`slots by side`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub side_slots: bool,
     pub loc: Loc,
 }
 
@@ -603,6 +610,9 @@ pub enum TieBreak {
     Table,
 }
 
+/// Most passes of a phase that `repeat while` plays again, in one round.
+pub const MAX_PASSES: u32 = 100;
+
 /// Most roll-offs of a `roll ... until different` before the tie goes on to the next tie-break
 /// (two d6 stay tied 100 times in a row with a chance of 6⁻¹⁰⁰).
 pub const MAX_ROLL_OFFS: u32 = 100;
@@ -623,6 +633,12 @@ pub struct Phase {
     /// The phase runs only in rounds where this holds.
     pub guard: Option<Expr>,
     pub kind: PhaseKind,
+    /// A phase of turns: only those for whom this holds (`self`) take a turn in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takes: Option<Expr>,
+    /// Played again while this holds for anyone present (`self`), at most `MAX_PASSES` times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub again: Option<Expr>,
     pub loc: Loc,
 }
 
@@ -778,4 +794,10 @@ impl Ruleset {
         validate::validate(&ruleset).map_err(|e| format!("it is damaged: {e}; recompile the .rules file"))?;
         Ok(ruleset)
     }
+}
+
+/// Leaves a flag that is off out of the serialized IR, so a ruleset that does not use it reads
+/// as it did before the flag existed.
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -462,6 +462,8 @@ impl Validator<'_> {
         for p in &r.phases {
             self.loc(p.loc);
             self.opt(&p.guard);
+            self.opt(&p.takes);
+            self.opt(&p.again);
             if let PhaseKind::Step(effects) = &p.kind {
                 self.effects(effects);
             }

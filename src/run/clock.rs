@@ -24,6 +24,9 @@ pub(crate) struct Clock<'r> {
     pub allowed: Option<&'r [ir::ActionKind]>,
     /// In a phase of turns: only the active participant declares.
     pub(crate) turn_phase: bool,
+    /// Initiative was ordered again during this phase of turns: those still to act take their
+    /// places from the new order before the next turn.
+    pub(crate) reordered: bool,
     pub active: Option<usize>,
     /// The last group of the round's turns is acting.
     pub final_turn: bool,
@@ -59,6 +62,7 @@ impl<'r> Clock<'r> {
             phase_at,
             allowed,
             turn_phase,
+            reordered,
             active,
             final_turn,
             turn_over,
@@ -75,6 +79,7 @@ impl<'r> Clock<'r> {
         self.phase_at = *phase_at;
         self.allowed = *allowed;
         self.turn_phase = *turn_phase;
+        self.reordered = *reordered;
         self.active = *active;
         self.final_turn = *final_turn;
         self.turn_over = *turn_over;

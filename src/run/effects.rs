@@ -188,8 +188,10 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let who = c.who(*who)?;
                 let v = self.eval(value, c)?;
                 self.world.following[who] = false;
-                // Takes effect from the next ordering (Frontiers: next round).
+                // Takes effect from the next ordering (Frontiers: next round), unless the
+                // ruleset reorders at once.
                 self.world.initiative[who] = assign(self.world.initiative[who], *op, v);
+                self.reorder_now()?;
             }
             Effect::Apply { who, condition, magnitude, duration } => {
                 let who = c.who(*who)?;
@@ -263,6 +265,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.world.initiative[c.owner] = self.world.initiative[who].saturating_add(later);
                 self.world.following[c.owner] = who != c.owner;
                 self.world.ordered_values.clear();
+                self.reorder_now()?;
             }
             Effect::EndTurn => self.clock.turn_over = true,
             Effect::EndEncounter => self.clock.ended = Some("ended by a rule".into()),

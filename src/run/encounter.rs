@@ -44,7 +44,11 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.make_initiative()?;
         }
         self.at_all(Timing::RoundStart)?;
-        for (p, phase) in r.phases.iter().enumerate() {
+        let (mut at, mut passes) = (0, (0, 0));
+        while let Some(phase) = r.phases.get(at) {
+            // The next phase, unless this one is played again.
+            let p = at;
+            at += 1;
             if self.clock.ended.is_some() {
                 break;
             }
@@ -80,6 +84,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.at_all(Timing::PhaseEnd(id))?;
             self.emit(Event::PhaseEnd { phase: self.names.phase[p].clone() });
             self.because = round_cause;
+            if self.again(p, &mut passes)? {
+                at = p;
+            }
         }
         // A ready that did not happen this round is dropped, unless it keeps waiting; the
         // turn it held open ends now.
@@ -137,9 +144,17 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         self.clock.allowed = Some(TURN_KINDS);
         self.clock.turn_phase = true;
+        self.clock.reordered = false;
         // The order, in a reused buffer, as this round's queue (delays change it).
         let mut queue = std::mem::take(&mut self.scratch.queue);
         queue.clone_from(self.world.order());
+        let slots = self.ruleset().initiative.side_slots;
+        let mut taken = std::mem::take(&mut self.scratch.slot_taken);
+        if slots {
+            // A slot is one place: those tied together hold a slot each.
+            Self::one_per_group(&mut queue);
+            super::buffers::refill(&mut taken, self.world.n, false);
+        }
         let mut gi = 0;
         while gi < queue.len() {
             if self.clock.ended.is_some() {
@@ -153,13 +168,59 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
             self.clock.final_turn = Some(gi) == last;
-            self.turns(&queue[gi])?;
+            if self.ruleset().phases[self.clock.phase_at].takes.is_some() && !slots {
+                let group = self.takers(&queue[gi])?;
+                if !group.is_empty() {
+                    self.turns(&group)?;
+                }
+            } else if !slots {
+                self.turns(&queue[gi])?;
+            } else if let Some(holder) = queue[gi].first().copied() {
+                if let Some(who) = self.slot_taker(holder, &taken)? {
+                    taken[who] = true;
+                    self.turns(&[who])?;
+                }
+            }
             gi += 1;
+            if std::mem::take(&mut self.clock.reordered) {
+                self.requeue(&mut queue, gi);
+                if slots {
+                    Self::one_per_group(&mut queue);
+                }
+            }
         }
+        self.scratch.slot_taken = taken;
         self.scratch.queue = queue;
         self.clock.final_turn = false;
         self.clock.turn_phase = false;
         Ok(())
+    }
+
+    /// The order was made again during this phase: the groups from `from` on (those still to
+    /// act) become the new order's, less everyone who has already had a turn in it, so the order
+    /// the trace printed is the order played.
+    fn requeue(&self, queue: &mut Vec<Vec<usize>>, from: usize) {
+        let cut = from.min(queue.len());
+        let mut acted = vec![false; self.world.n];
+        for &w in queue[..cut].iter().flatten() {
+            acted[w] = true;
+        }
+        queue.truncate(cut);
+        for g in self.world.order() {
+            let rest: Vec<usize> = g.iter().copied().filter(|w| !acted[*w]).collect();
+            if !rest.is_empty() {
+                queue.push(rest);
+            }
+        }
+    }
+
+    /// Splits every group of the queue into one group per member, in the group's order.
+    fn one_per_group(queue: &mut Vec<Vec<usize>>) {
+        if queue.iter().all(|g| g.len() == 1) {
+            return;
+        }
+        let flat: Vec<Vec<usize>> = queue.iter().flatten().map(|w| vec![*w]).collect();
+        *queue = flat;
     }
 
     /// A phase of simultaneous declarations: everyone declares (and pays) in initiative order, then

@@ -39,6 +39,21 @@ impl<'r, S: Sink> Engine<'r, S> {
         done
     }
 
+    /// `reorder immediately`: a change of initiative during a phase of turns orders everyone
+    /// again at once (and the phase re-places those still to act); otherwise the next phase of
+    /// turns does.
+    pub(crate) fn reorder_now(&mut self) -> Result<(), RunError> {
+        let init = &self.ruleset().initiative;
+        if !init.reorder_now || !self.clock.turn_phase || self.clock.table_rounds {
+            return Ok(());
+        }
+        // Its tie-breaks (rolls, the GM's choice) are the initiative's.
+        let outer = self.under(init.loc);
+        let done = self.order_by_initiative();
+        self.rule = outer;
+        done
+    }
+
     /// Orders participants by the current values and tie-breaks; emits `initiative`.
     pub(crate) fn order_by_initiative(&mut self) -> Result<(), RunError> {
         let r = self.ruleset();
@@ -94,6 +109,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         *self.world.order_mut() = groups;
         self.world.ordered_values = self.world.initiative.clone();
+        // Made again in the middle of a phase of turns: the rest of the phase follows it.
+        self.clock.reordered |= self.clock.turn_phase;
         self.emit_order();
         Ok(())
     }

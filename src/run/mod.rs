@@ -48,6 +48,7 @@ mod scratch;
 mod search;
 mod shape;
 pub mod sink;
+mod slots;
 mod tables;
 mod thresholds;
 pub mod trace;

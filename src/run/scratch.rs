@@ -43,6 +43,8 @@ pub struct Scratch {
     pub seen: Vec<bool>,
     pub queue: Vec<Vec<usize>>,
     pub members: Vec<(usize, Option<u64>)>,
+    /// `slots by side`: who has had a turn in the phase of turns being played.
+    pub(crate) slot_taken: Vec<bool>,
     /// Who is standing when the encounter ends, for `Fact::Ended`.
     pub standing: Vec<bool>,
 }

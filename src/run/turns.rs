@@ -437,7 +437,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Whether `who` could afford any action it may use now (movement only if it needs to close
     /// in), asked the way the planner asks for a policy: a dry run, no dice. A rule that fails
     /// while asking counts as "affords something": only the real run may fail on it.
-    fn affords_anything(&mut self, who: usize) -> bool {
+    pub(super) fn affords_anything(&mut self, who: usize) -> bool {
         let mut options = std::mem::take(&mut self.scratch.decisions);
         let found = self.candidates(who, Chosen::Aggressive, &mut options);
         let any = found.is_err() || !options.is_empty();

@@ -455,6 +455,10 @@ pub(crate) enum InitiativeClause {
     Order(Ident, Span),
     Ties(Vec<TieBreak>, Span),
     Allow(Vec<Ident>, Span),
+    /// `reorder WORD`: when a change of initiative reorders the turns.
+    Reorder(Ident, Span),
+    /// `slots by WORD`: whose the places in the order are.
+    Slots(Ident, Span),
 }
 
 impl InitiativeClause {
@@ -467,7 +471,9 @@ impl InitiativeClause {
             | InitiativeClause::Range(_, _, s)
             | InitiativeClause::Order(_, s)
             | InitiativeClause::Ties(_, s)
-            | InitiativeClause::Allow(_, s) => *s,
+            | InitiativeClause::Allow(_, s)
+            | InitiativeClause::Reorder(_, s)
+            | InitiativeClause::Slots(_, s) => *s,
         }
     }
 
@@ -480,6 +486,8 @@ impl InitiativeClause {
             InitiativeClause::Order(..) => "order",
             InitiativeClause::Ties(..) => "ties",
             InitiativeClause::Allow(..) => "allow",
+            InitiativeClause::Reorder(..) => "reorder",
+            InitiativeClause::Slots(..) => "slots",
         }
     }
 }
@@ -501,6 +509,10 @@ pub struct Phase {
     pub name: Ident,
     pub guard: Option<Guard>,
     pub kind: PhaseKind,
+    /// `turns requires COND`: only those for whom it holds take a turn in the phase.
+    pub takes: Option<Expr>,
+    /// `repeat while COND`: played again while it holds for anyone present.
+    pub again: Option<Expr>,
     pub span: Span,
 }
 

@@ -1443,6 +1443,11 @@ impl Builder {
                 InitiativeClause::Ties(ties, span)
             }
             Rule::allow_clause => InitiativeClause::Allow(it.map(|i| self.ident(&i)).collect(), span),
+            Rule::reorder_clause => InitiativeClause::Reorder(self.ident(&self.next(&mut it, &p)?), span),
+            Rule::slots_clause => {
+                it.next(); // `by`
+                InitiativeClause::Slots(self.ident(&self.next(&mut it, &p)?), span)
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown initiative clause")),
         })
     }
@@ -1459,6 +1464,20 @@ impl Builder {
             kind_pair = self.next(&mut it, &p)?;
         }
         let inner = kids(&kind_pair).next().ok_or_else(|| self.internal(span.end as usize, "a phase kind"))?;
+        let again = match it.next() {
+            Some(rep) if rep.as_rule() == Rule::phase_repeat => {
+                let cond = kids(&rep).nth(2).ok_or_else(|| self.internal(span.end as usize, "repeat while"))?;
+                Some(self.expr(cond)?)
+            }
+            _ => None,
+        };
+        let mut takes = None;
+        if inner.as_rule() == Rule::turns_phase {
+            if let Some(req) = kids(&inner).find(|k| k.as_rule() == Rule::turns_requires) {
+                takes =
+                    Some(self.expr(kids(&req).nth(1).ok_or_else(|| self.internal(span.end as usize, "requires"))?)?);
+            }
+        }
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
             Rule::simultaneous_phase => {
@@ -1472,7 +1491,7 @@ impl Builder {
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, guard, kind, span })
+        Ok(Phase { name, guard, kind, takes, again, span })
     }
 
     fn block(&self, p: P) -> R<Block> {

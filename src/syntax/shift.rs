@@ -73,7 +73,7 @@ fields!(Cap { amount });
 fields!(Guard { cond });
 fields!(Timing { name, arg, span });
 fields!(Condition { name, clauses });
-fields!(Phase { name, guard, kind, span });
+fields!(Phase { name, guard, kind, takes, again, span });
 fields!(Limit { subject, except, amount, guard });
 fields!(LimitAmount { amount, pool, span });
 fields!(Action { name, clauses });
@@ -297,7 +297,9 @@ impl Shift for InitiativeClause {
                 high.shift(by);
                 span.shift(by);
             }
-            InitiativeClause::Order(name, span) => {
+            InitiativeClause::Order(name, span)
+            | InitiativeClause::Reorder(name, span)
+            | InitiativeClause::Slots(name, span) => {
                 name.shift(by);
                 span.shift(by);
             }

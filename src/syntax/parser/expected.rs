@@ -8,7 +8,7 @@ const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`, `shared`)"),
     (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `partners`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
-    (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`)"),
+    (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`, `reorder`, `slots`)"),
     (&[Rule::kw_apply, Rule::kw_emit], "an effect (`pool -= n`, `apply`, `remove`, `emit`, `if`, `choose`, `check`, `move`, `push`, `pay`, `do`, `take`, `drop`, `end_turn`, ...)"),
     (&[Rule::dice, Rule::int, Rule::path], "a value (a number, dice like `1d20`, or a name)"),
     (&[Rule::turns_phase, Rule::simultaneous_phase], "a phase kind (`turns`, `simultaneous`, `step`)"),
@@ -181,7 +181,9 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_resolve,
         ],
         Some(kw_blocks) => vec![kw_blocks, kw_implies, kw_lasts, kw_negative, kw_positive, kw_maintain, kw_at],
-        Some(kw_value) => vec![kw_value, kw_made, kw_adjust, kw_range, kw_order, kw_ties, kw_allow],
+        Some(kw_value) => {
+            vec![kw_value, kw_made, kw_adjust, kw_range, kw_order, kw_ties, kw_allow, kw_reorder, kw_slots]
+        }
         Some(kw_apply) => vec![
             kw_if,
             kw_apply,
@@ -407,6 +409,15 @@ fn keyword(rule: Rule) -> Option<&'static str> {
         kw_is => "`is`",
         kw_true => "`true`",
         kw_false => "`false`",
+        _ => return turn_order_keyword(rule),
+    })
+}
+
+/// The initiative clauses that say how turns move and whose they are.
+fn turn_order_keyword(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::kw_reorder => "`reorder`",
+        Rule::kw_slots => "`slots`",
         _ => return None,
     })
 }
