@@ -15,7 +15,7 @@ pub use expr::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
