@@ -13,18 +13,8 @@ impl<S: Sink> Engine<'_, S> {
     /// of 0 or less rolls nothing and is 0; a dry run takes the highest faces.
     pub(super) fn count_dice(&mut self, op: CmpOp, parts: &[Expr; 3], c: &Ctx) -> Result<i64, RunError> {
         let [count, sides, against] = parts;
-        let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
-        if n <= 0 {
+        let Some((count, sides)) = self.dice_read(count, sides, c, ("count(", " ...)"))? else {
             return Ok(0);
-        }
-        let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
-        let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
-        let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
-        let Some((count, sides)) = count.zip(sides) else {
-            return Err(RunError::rule(format!(
-                "count(dice({n}, {s}) ...): at most {max_n} dice of 1 to {max_s} sides"
-            ))
-            .at(self.rule));
         };
         let faces: Vec<u32> = if self.dry {
             vec![sides; count as usize]

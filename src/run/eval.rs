@@ -162,6 +162,32 @@ impl<S: Sink> Engine<'_, S> {
         })
     }
 
+    /// The number and sides of dice known only now (`dice(N, S)`, a pool's `count(...)`): none
+    /// when N is 0 or less; past the IR's bounds an error naming the call, `around` its text.
+    pub(super) fn dice_read(
+        &mut self,
+        count: &Expr,
+        sides: &Expr,
+        c: &Ctx,
+        around: (&str, &str),
+    ) -> Result<Option<(u32, u32)>, RunError> {
+        let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
+        if n <= 0 {
+            return Ok(None);
+        }
+        let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
+        let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
+        let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
+        match count.zip(sides) {
+            Some(both) => Ok(Some(both)),
+            None => Err(RunError::rule(format!(
+                "{}dice({n}, {s}){}: at most {max_n} dice of 1 to {max_s} sides",
+                around.0, around.1
+            ))
+            .at(self.rule)),
+        }
+    }
+
     /// `dice(N, S)`: a number of dice and sides known only now, within the IR's bounds.
     fn dice_of(
         &mut self,
@@ -170,17 +196,8 @@ impl<S: Sink> Engine<'_, S> {
         c: &Ctx,
         first: &mut Option<(i64, u32)>,
     ) -> Result<i64, RunError> {
-        let (n, s) = (self.eval(count, c)?, self.eval(sides, c)?);
-        if n <= 0 {
+        let Some((count, sides)) = self.dice_read(count, sides, c, ("", ""))? else {
             return Ok(0);
-        }
-        let (max_n, max_s) = (ir::validate::MAX_DICE, ir::validate::MAX_SIDES);
-        let count = u32::try_from(n).ok().filter(|n| *n <= max_n);
-        let sides = u32::try_from(s).ok().filter(|s| (1..=max_s).contains(s));
-        let Some((count, sides)) = count.zip(sides) else {
-            return Err(
-                RunError::rule(format!("dice({n}, {s}): at most {max_n} dice of 1 to {max_s} sides")).at(self.rule)
-            );
         };
         let (total, face) = self.roll(c.owner, count, sides);
         if first.is_none() {

@@ -3,6 +3,17 @@
 import { StreamLanguage } from "@codemirror/language";
 import { words } from "../build/files.js";
 
+// A double-quoted string with backslash escapes, in both languages: the rules and RON.
+function readString(stream) {
+  stream.next();
+  while (!stream.eol()) {
+    const c = stream.next();
+    if (c === "\\") stream.next();
+    else if (c === '"') break;
+  }
+  return "string";
+}
+
 const set = (list) => new Set(list);
 const keywords = set(words.keywords);
 const atoms = set(words.atoms);
@@ -22,15 +33,7 @@ export const tempoLanguage = StreamLanguage.define({
       stream.skipToEnd();
       return "comment";
     }
-    if (stream.peek() === '"') {
-      stream.next();
-      while (!stream.eol()) {
-        const c = stream.next();
-        if (c === "\\") stream.next();
-        else if (c === '"') break;
-      }
-      return "string";
-    }
+    if (stream.peek() === '"') return readString(stream);
     if (stream.match(/^[0-9]*d[0-9]+\b/) || stream.match(/^[0-9]+/)) return "number";
     if (stream.match(/^[A-Za-z_][A-Za-z0-9_]*/)) {
       const word = stream.current();
@@ -64,15 +67,7 @@ export const ronLanguage = StreamLanguage.define({
       stream.skipToEnd();
       return "comment";
     }
-    if (stream.peek() === '"') {
-      stream.next();
-      while (!stream.eol()) {
-        const c = stream.next();
-        if (c === "\\") stream.next();
-        else if (c === '"') break;
-      }
-      return "string";
-    }
+    if (stream.peek() === '"') return readString(stream);
     if (stream.match(/^-?[0-9][0-9_.]*/)) return "number";
     if (stream.match(/^(true|false)\b/)) return "atom";
     if (stream.match(/^[A-Z][A-Za-z0-9_]*/)) return "typeName";
