@@ -46,9 +46,14 @@ for (const file of files) {
 require.resolve("vscode-languageclient/node");
 console.log(`manifest: ${files.length} files present`);
 '
-# The test file's code lines are lines of the shipped ruleset, so highlighting is tested on real text.
-grep -v '^# *[<^]' tests/frontiers.test.rules | tail -n +2 | grep -v '^$' | while IFS= read -r line; do
-  grep -qxF -- "$line" ../../rulesets/frontiers.rules || { echo "not a line of rulesets/frontiers.rules: $line"; exit 1; }
+# A test file whose header says "lines of rulesets/NAME.rules" holds only lines of that shipped
+# ruleset, so highlighting is tested on real text.
+for test in tests/*.test.rules; do
+  source="$(sed -n '1s/.*"lines of \(rulesets\/[a-z-]*\.rules\).*/\1/p' "$test")"
+  [ -n "$source" ] || continue
+  grep -v '^# *[<^]' "$test" | tail -n +2 | grep -v '^$' | while IFS= read -r line; do
+    grep -qxF -- "$line" "../../$source" || { echo "$test: not a line of $source: $line"; exit 1; }
+  done
 done
 npm test
 
