@@ -601,3 +601,56 @@ fn every_test_file_is_compiled_once() {
     assert!(roots.contains(&"it".to_string()), "tests/it.rs is a [[test]]: {roots:?}");
     assert!(wrong.is_empty(), "tests/ files compiled other than exactly once: {wrong:?}");
 }
+
+/// `cargo tree` for this package, offline (every crate is already here when tests run).
+fn cargo_tree(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--offline", "--locked", "--prefix", "none"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo tree {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// A fresh `cargo run` compiles every dependency (README.md gives the time). Cargo.lock holds
+/// versions that keep that small (docs/architecture.md, "Dependencies"): one `syn` (serde,
+/// clap and pest at versions whose macros share syn 2), textwrap without its ICU line breaker,
+/// pest without the stack guard that builds a C toolchain's worth of crates (tempo bounds its own
+/// nesting, `syntax::MAX_DEPTH`). A `cargo update` that undoes one fails here.
+#[test]
+fn a_fresh_build_compiles_no_second_syn_icu_or_c_compiler() {
+    let tree = cargo_tree(&["-e", "normal,build"]);
+    let crates: std::collections::BTreeSet<&str> = tree.lines().map(|l| l.trim_end_matches(" (*)")).collect();
+    let unwanted: Vec<&&str> = crates
+        .iter()
+        .filter(|c| c.starts_with("syn v3") || c.starts_with("icu_") || c.starts_with("cc v") || c.starts_with("stacker"))
+        .collect();
+    assert!(unwanted.is_empty(), "a fresh build compiles {unwanted:?}: see docs/architecture.md, \"Dependencies\"");
+}
+
+/// `cargo test` after `cargo run` builds only what tests add: every crate `cargo run` built is
+/// built with the same features, or Cargo builds it again, and tempo with it. A test-only crate
+/// that turns a feature on needs that feature in Cargo.toml's `[dependencies]` (the
+/// "feature unification" list).
+#[test]
+fn test_only_crates_change_no_feature_of_a_crate_the_binary_uses() {
+    let features = |args: &[&str]| -> std::collections::BTreeMap<String, String> {
+        cargo_tree(&[args, &["-f", "{p}|{f}"]].concat())
+            .lines()
+            .filter_map(|l| l.trim_end_matches(" (*)").split_once('|'))
+            .map(|(p, f)| (p.to_string(), f.to_string()))
+            .collect()
+    };
+    let run = features(&["-e", "no-dev"]);
+    let test = features(&[]);
+    let changed: Vec<String> = run
+        .iter()
+        .filter(|(p, f)| test.get(*p).is_some_and(|t| t != *f))
+        .map(|(p, f)| format!("{p}: [{f}] for `cargo run`, [{}] for `cargo test`", test[p]))
+        .collect();
+    assert!(run.len() > 50, "cargo tree lists the dependencies: {run:?}");
+    assert!(changed.is_empty(), "test-only crates change features: {changed:#?}");
+}
