@@ -314,6 +314,8 @@ mod tests {
             Event::Condition { who: n.clone(), condition: n.clone(), on: true },
             Event::Condition { who: n.clone(), condition: n.clone(), on: false },
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
+            Event::Slot { holder: n.clone(), side: name("foes"), taker: Some(name("B")) },
+            Event::Slot { holder: n.clone(), side: n.clone(), taker: None },
             Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
             Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
             Event::Downtime { hour: u32::MAX },
@@ -479,6 +481,7 @@ mod tests {
             Event::Decision { .. } => 23,
             Event::Object { .. } => 24,
             Event::Seating { .. } => 25,
+            Event::Slot { .. } => 26,
         }
     }
 }

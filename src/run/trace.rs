@@ -266,6 +266,13 @@ pub enum Event {
         question: Name,
         answer: Name,
     },
+    /// With `slots by side`: the slot `holder` rolled, of `side`, taken by `taker`, who is not
+    /// its holder, with no choice made; `taker: None`: nobody could take it, and it passes.
+    Slot {
+        holder: Name,
+        side: Name,
+        taker: Option<Name>,
+    },
     Check {
         who: Name,
         roll: i64,
@@ -552,6 +559,10 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             }
         }
         Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
+        Event::Slot { holder, side, taker: Some(taker) } => format!("  {taker} of the {side} takes {holder}'s slot."),
+        Event::Slot { holder, side, taker: None } => {
+            format!("  {holder}'s slot passes: nobody of the {side} can take it.")
+        }
         Event::Check { who, roll, against, outcome, opposed: None } => {
             format!("  {who}'s check: {roll} vs {against}, {outcome}.")
         }

@@ -115,6 +115,18 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             out.extend_from_slice(if *forced { b"true" } else { b"false" });
         }
         Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
+        Event::Slot { holder, side, taker } => {
+            tag(out, "slot");
+            name_field(out, q, "holder", holder);
+            name_field(out, q, "side", side);
+            match taker {
+                Some(taker) => name_field(out, q, "taker", taker),
+                None => {
+                    key(out, "taker");
+                    out.extend_from_slice(b"null");
+                }
+            }
+        }
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
