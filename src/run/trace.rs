@@ -609,7 +609,11 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::EncounterEnd { reason, state, objects } => {
             let mut s = format!("\nEncounter ends: {reason}.");
             for (name, st) in state {
-                let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{} {v}", l.pool(p))).collect();
+                // In the order of what is printed, as JSON lists them by name: a ruleset's labels
+                // need not sort as its names do.
+                let mut pools: Vec<(&str, i64)> = st.pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
+                pools.sort_by(|a, b| a.0.cmp(b.0));
+                let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
                 let _ = write!(s, "\n  {name}: {}", pools.join(", "));
                 if !st.conditions.is_empty() {
                     let conditions: Vec<String> = st
