@@ -202,9 +202,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 continue;
             }
             let id = ir::PoolId(p as u32);
-            let to = if pool.rising { self.pool_min(who, id)? } else { self.pool_max(who, id)?.unwrap_or(0) };
             let at = self.world.pool_at(who, id);
-            saved.push((at, self.world.pools[at]));
+            let now = self.world.pools[at];
+            // As the refresh would: a pool with no max keeps what it has.
+            let to = if pool.rising { self.pool_min(who, id)? } else { self.pool_max(who, id)?.unwrap_or(now) };
+            saved.push((at, now, to));
+        }
+        // Set only once every bound is read: an error leaves the state as it was.
+        for &(at, _, to) in &saved {
             self.world.pools[at] = to;
         }
         let (active, dry) = (self.clock.active, self.dry);
@@ -213,8 +218,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         let out = f(self);
         self.clock.active = active;
         self.dry = dry;
-        for (at, v) in saved {
-            self.world.pools[at] = v;
+        for (at, was, _) in saved {
+            self.world.pools[at] = was;
         }
         Ok(out)
     }
