@@ -610,6 +610,9 @@ impl<S: Sink> Engine<'_, S> {
             // Paid like a pool: the value is lower from now on (the order, as any change of it).
             self.world.following[who] = false;
             self.world.initiative[who] = self.world.initiative[who].saturating_sub(plan.initiative);
+            // As `initiative -= N` in a resolve: `reorder immediately` orders everyone again now.
+            self.rule = plan.cost_rule.or(Some(action.loc));
+            self.reorder_now()?;
         }
         // The partner's share is its `partner cost` clause's.
         self.rule = Some(action.partner_loc.unwrap_or(action.loc));

@@ -52,6 +52,10 @@ pub enum Step {
     Leave {
         round: u32,
     },
+    Slot {
+        round: u32,
+        taker: usize,
+    },
     Ready {
         round: u32,
         action: ir::ActionId,

@@ -22,7 +22,7 @@ const LINEAR_UNITS: i64 = 64;
 
 impl<S: Sink> Engine<'_, S> {
     /// `plan`, without writing anything or changing the world.
-    fn dry_plan(
+    pub(super) fn dry_plan(
         &mut self,
         who: usize,
         a: ir::ActionId,

@@ -35,6 +35,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Some(ir::Duration::While(e)) => held.while_ = Some(e),
             Some(ir::Duration::Maintained) | None => {}
         }
+        let before = self.world.held.get(who, c).map(|h| h.magnitude);
         if !self.world.held.set(who, c, held) {
             self.changes_made += 1;
             let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
@@ -49,6 +50,12 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             self.because = outer;
+        } else if let Some(from) = before.filter(|m| *m != magnitude) {
+            // Held already, with another magnitude: the new one is read from now on.
+            self.changes_made += 1;
+            let (name, cond) = (self.names.who[who].clone(), self.names.condition[c.index()].clone());
+            let rule = self.rule.or(Some(def.loc));
+            self.emit_by(Event::Magnitude { who: name, condition: cond, from, to: magnitude }, rule);
         }
         Ok(())
     }

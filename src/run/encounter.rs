@@ -412,11 +412,15 @@ impl<'r, S: Sink> Engine<'r, S> {
                     .enumerate()
                     .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
                     .collect();
+                let held = |c: usize| self.world.held.get(w, ir::ConditionId(c as u32)).map(|h| h.magnitude);
                 let conditions = (0..r.conditions.len())
-                    .filter(|c| self.world.held.has(w, ir::ConditionId(*c as u32)))
+                    .filter(|c| held(*c).is_some())
                     .map(|c| self.names.condition[c].clone())
                     .collect();
-                (self.names.who[w].clone(), FinalState { pools, conditions })
+                let magnitudes = (0..r.conditions.len())
+                    .filter_map(|c| held(c).filter(|m| *m != 1).map(|m| (self.names.condition[c].clone(), m)))
+                    .collect();
+                (self.names.who[w].clone(), FinalState { pools, conditions, magnitudes })
             })
             .collect()
     }

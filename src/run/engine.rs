@@ -119,7 +119,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             controls: setup.controllers.iter().map(ControlState::new).collect(),
             budget: Budget::default(),
             scratch: Scratch::default(),
-            names: Names::new(r, &setup.names),
+            names: Names::new(r, &setup.names).with_sides(&setup.side_names),
             tables,
             fixed_max: Vec::new(),
             fixed_min: Vec::new(),

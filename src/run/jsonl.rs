@@ -263,8 +263,15 @@ mod tests {
         pools.insert(name("ap"), 0);
         pools.insert(n.clone(), 5);
         let mut state = BTreeMap::new();
-        state.insert(n.clone(), FinalState { pools: pools.clone(), conditions: vec![n.clone(), name("prone")] });
-        state.insert(name("B"), FinalState { pools: BTreeMap::new(), conditions: vec![] });
+        state.insert(
+            n.clone(),
+            FinalState {
+                pools: pools.clone(),
+                conditions: vec![n.clone(), name("prone")],
+                magnitudes: BTreeMap::from([(name("prone"), -3)]),
+            },
+        );
+        state.insert(name("B"), FinalState { pools: BTreeMap::new(), conditions: vec![], magnitudes: BTreeMap::new() });
         events.extend([
             Event::EncounterStart { participants: vec![n.clone(), name("B")] },
             Event::EncounterStart { participants: vec![] },
@@ -314,6 +321,9 @@ mod tests {
             Event::Condition { who: n.clone(), condition: n.clone(), on: true },
             Event::Condition { who: n.clone(), condition: n.clone(), on: false },
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
+            Event::Slot { holder: n.clone(), side: name("foes"), taker: Some(name("B")) },
+            Event::Slot { holder: n.clone(), side: n.clone(), taker: None },
+            Event::Magnitude { who: n.clone(), condition: n.clone(), from: i64::MIN, to: 2 },
             Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
             Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
             Event::Downtime { hour: u32::MAX },
@@ -391,7 +401,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..26).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..28).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -479,6 +489,8 @@ mod tests {
             Event::Decision { .. } => 23,
             Event::Object { .. } => 24,
             Event::Seating { .. } => 25,
+            Event::Slot { .. } => 26,
+            Event::Magnitude { .. } => 27,
         }
     }
 }

@@ -9,6 +9,8 @@ use crate::ir::{Ruleset, Timing};
 pub struct Names {
     /// Participants, in the scenario's order.
     pub who: Vec<Name>,
+    /// Sides, by index (`Resolved::sides`); set by the engine, empty for a bare `Names::new`.
+    pub side: Vec<Name>,
     pub pool: Vec<Name>,
     pub action: Vec<Name>,
     pub condition: Vec<Name>,
@@ -30,6 +32,7 @@ impl Names {
         }
         Names {
             who: all(participants, |x| x),
+            side: Vec::new(),
             pool: all(&r.pools, |x| &x.name),
             action: all(&r.actions, |x| &x.name),
             condition: all(&r.conditions, |x| &x.name),
@@ -40,6 +43,12 @@ impl Names {
             levels: r.degrees.iter().map(|d| all(&d.levels, |l| &l.name)).collect(),
             interned: Vec::new(),
         }
+    }
+
+    /// The names of the sides, by index.
+    pub fn with_sides(mut self, sides: &[String]) -> Names {
+        self.side = sides.iter().map(|s| Name::from(s.as_str())).collect();
+        self
     }
 
     /// A shared name for a string of the ruleset (a choice's question or option), made once:

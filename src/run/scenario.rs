@@ -210,6 +210,9 @@ pub enum Step {
     Delay { round: u32, after: String },
     /// Leave the encounter at the start of one's turn in round `round`.
     Leave { round: u32 },
+    /// With `slots by side`, when a slot of one's side comes up in round `round` and one
+    /// decides who takes it, give it to `taker` (if `taker` can take it).
+    Slot { round: u32, taker: String },
     /// On one's turn in round `round`, ready `action` for when `on` happens (an action, a
     /// category, an action kind or an event), instead of acting (`allow ready`). When it
     /// happens, the action is taken at once and one's place in the order moves there. Unless
@@ -630,6 +633,9 @@ impl<'a> Resolver<'a> {
                 S::Delay { round: *round, after: self.target(who, step_at, "after", Some(after)).unwrap_or(0) }
             }
             Step::Leave { round } => S::Leave { round: *round },
+            Step::Slot { round, taker } => {
+                S::Slot { round: *round, taker: self.target(who, step_at, "taker", Some(taker)).unwrap_or(0) }
+            }
             Step::Ready { round, action, on, target, keep } => {
                 let on = match ready_on(self.r, on) {
                     Some(event) => event,

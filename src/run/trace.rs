@@ -169,6 +169,9 @@ impl Event {
 pub struct FinalState {
     pub pools: BTreeMap<Name, i64>,
     pub conditions: Vec<Name>,
+    /// The magnitude of each held condition whose magnitude is not 1 (none listed when all are).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub magnitudes: BTreeMap<Name, i64>,
 }
 
 /// One object at the end: where it lies, or who holds it.
@@ -265,6 +268,20 @@ pub enum Event {
         who: Name,
         question: Name,
         answer: Name,
+    },
+    /// A condition held already applied again with another magnitude.
+    Magnitude {
+        who: Name,
+        condition: Name,
+        from: i64,
+        to: i64,
+    },
+    /// With `slots by side`: the slot `holder` rolled, of `side`, taken by `taker`, who is not
+    /// its holder, with no choice made; `taker: None`: nobody could take it, and it passes.
+    Slot {
+        holder: Name,
+        side: Name,
+        taker: Option<Name>,
     },
     Check {
         who: Name,
@@ -552,6 +569,13 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             }
         }
         Event::Choice { who, question, answer } => format!("  {who} chooses {answer} ({question})."),
+        Event::Magnitude { who, condition, from, to } => {
+            format!("  {who} is now {} {to} (was {from}).", l.condition(condition))
+        }
+        Event::Slot { holder, side, taker: Some(taker) } => format!("  {taker} of the {side} takes {holder}'s slot."),
+        Event::Slot { holder, side, taker: None } => {
+            format!("  {holder}'s slot passes: nobody of the {side} can take it.")
+        }
         Event::Check { who, roll, against, outcome, opposed: None } => {
             format!("  {who}'s check: {roll} vs {against}, {outcome}.")
         }
@@ -585,10 +609,21 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::EncounterEnd { reason, state, objects } => {
             let mut s = format!("\nEncounter ends: {reason}.");
             for (name, st) in state {
-                let pools: Vec<String> = st.pools.iter().map(|(p, v)| format!("{} {v}", l.pool(p))).collect();
+                // In the order of what is printed, as JSON lists them by name: a ruleset's labels
+                // need not sort as its names do.
+                let mut pools: Vec<(&str, i64)> = st.pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
+                pools.sort_by(|a, b| a.0.cmp(b.0));
+                let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
                 let _ = write!(s, "\n  {name}: {}", pools.join(", "));
                 if !st.conditions.is_empty() {
-                    let conditions: Vec<&str> = st.conditions.iter().map(|c| l.condition(c)).collect();
+                    let conditions: Vec<String> = st
+                        .conditions
+                        .iter()
+                        .map(|c| match st.magnitudes.get(c) {
+                            Some(m) => format!("{} {m}", l.condition(c)),
+                            None => l.condition(c).to_string(),
+                        })
+                        .collect();
                     let _ = write!(s, "; {}", conditions.join(", "));
                 }
             }

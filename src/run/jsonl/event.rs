@@ -115,6 +115,8 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             out.extend_from_slice(if *forced { b"true" } else { b"false" });
         }
         Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
+        Event::Magnitude { who, condition, from, to } => magnitude_event(out, q, who, condition, *from, *to),
+        Event::Slot { holder, side, taker } => slot_event(out, q, holder, side, taker),
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
@@ -243,6 +245,29 @@ fn object_event(out: &mut Vec<u8>, q: &mut Quoted, object: &Name, who: &Name, ho
     }
 }
 
+/// `magnitude`: a held condition applied again with another magnitude.
+fn magnitude_event(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, condition: &Name, from: i64, to: i64) {
+    tag(out, "magnitude");
+    name_field(out, q, "who", who);
+    name_field(out, q, "condition", condition);
+    int_field(out, "from", from);
+    int_field(out, "to", to);
+}
+
+/// `slot`: a side's slot taken by the one member who could, or passing (`taker` null).
+fn slot_event(out: &mut Vec<u8>, q: &mut Quoted, holder: &Name, side: &Name, taker: &Option<Name>) {
+    tag(out, "slot");
+    name_field(out, q, "holder", holder);
+    name_field(out, q, "side", side);
+    match taker {
+        Some(taker) => name_field(out, q, "taker", taker),
+        None => {
+            key(out, "taker");
+            out.extend_from_slice(b"null");
+        }
+    }
+}
+
 /// `encounter_end`: the reason, each participant's pools and conditions, and the objects.
 #[inline]
 fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, FinalState>, objects: &[FinalObject]) {
@@ -250,7 +275,7 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
     field(out, "reason", reason);
     key(out, "state");
     out.push(b'{');
-    for (i, (name, FinalState { pools, conditions })) in state.iter().enumerate() {
+    for (i, (name, FinalState { pools, conditions, magnitudes })) in state.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -259,6 +284,10 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
         int_map(out, pools);
         out.extend_from_slice(b",\"conditions\":");
         list(out, conditions);
+        if !magnitudes.is_empty() {
+            out.extend_from_slice(b",\"magnitudes\":");
+            int_map(out, magnitudes);
+        }
         out.push(b'}');
     }
     out.push(b'}');
