@@ -901,3 +901,42 @@ fn a_max_read_from_stats_that_cannot_be_worked_out_stops_the_run() {
     let err = play(rules, scenario).expect_err("a max divided by 0 stops the run");
     assert!(err.to_string().contains("the max of pool `charge`"), "{err}");
 }
+
+// Issue 32: a refusal names pools and conditions as the rest of the text does: by their labels,
+// or by their names under `--names` (the JSON trace carries names).
+#[test]
+fn a_refusal_says_labels_or_names_as_the_rest_of_the_text_does() {
+    let rules = r#"ruleset refusals
+initiative { value 0 }
+round { phase act: turns }
+pool ap "Action Points" { max 3; refresh at turn_start }
+condition winded "Winded" { blocks spend ap }
+category movement
+limit movement: 2 ap per turn
+action stride { category movement; cost 2 ap; resolve { } }
+action lunge { cost 3 ap; resolve { } }
+action gasp { resolve { apply winded to self } }
+action tap { cost 1 ap; resolve { } }
+"#;
+    let scenario = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Script(steps: [
+    Act(round: 1, action: "stride"), Act(round: 1, action: "stride"), Act(round: 1, action: "lunge"),
+    Act(round: 1, action: "gasp"), Act(round: 1, action: "tap"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let c = compile_str("t.rules", rules);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let ruleset = c.ruleset.expect("compiles");
+    let s = scenario::parse(scenario).expect("scenario parses");
+    let text = |names: bool| {
+        let options = tempo::api::TraceOptions { names, ..Default::default() };
+        let trace = tempo::api::run(&ruleset, &s, None, options).expect("runs").text;
+        trace.lines().filter(|l| l.contains("cannot use")).collect::<Vec<_>>().join("\n")
+    };
+    insta::assert_snapshot!("refusals_with_labels", text(false));
+    insta::assert_snapshot!("refusals_with_names", text(true));
+    let json = tempo::api::run(&ruleset, &s, None, tempo::api::TraceOptions { jsonl: true, ..Default::default() })
+        .expect("runs")
+        .text;
+    assert!(!json.contains("Action Points") && !json.contains("Winded"), "{json}");
+}

@@ -180,6 +180,52 @@ pub struct FinalObject {
     pub held_by: Vec<Name>,
 }
 
+/// What a name in a refusal's reason is, for its label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    Pool,
+    Condition,
+}
+
+/// The byte ranges of a refusal's reason that are names (at most two: "is dazed, which blocks
+/// spending ap"), for the text to put labels in their place without guessing at words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Named([Option<(u16, u16, NameKind)>; 2]);
+
+impl Named {
+    /// Records `name`, just written to `reason`, as a name of `kind` (a third is not kept).
+    pub(crate) fn push(&mut self, reason: &str, name: &str, kind: NameKind) {
+        let (Ok(end), Some(slot)) = (u16::try_from(reason.len()), self.0.iter_mut().find(|s| s.is_none())) else {
+            return;
+        };
+        let Ok(len) = u16::try_from(name.len()) else { return };
+        *slot = Some((end.saturating_sub(len), end, kind));
+    }
+
+    /// `reason` with its names replaced by their labels.
+    fn relabel<'a>(&self, reason: &'a str, l: &Labels) -> std::borrow::Cow<'a, str> {
+        if self.0[0].is_none() || l.is_empty() {
+            return std::borrow::Cow::Borrowed(reason);
+        }
+        let mut out = String::with_capacity(reason.len() + 16);
+        let mut at = 0;
+        for (start, end, kind) in self.0.iter().flatten() {
+            let (start, end) = (usize::from(*start), usize::from(*end));
+            let (Some(before), Some(name)) = (reason.get(at..start), reason.get(start..end)) else {
+                return std::borrow::Cow::Borrowed(reason);
+            };
+            out.push_str(before);
+            out.push_str(match kind {
+                NameKind::Pool => l.pool(name),
+                NameKind::Condition => l.condition(name),
+            });
+            at = end;
+        }
+        out.push_str(reason.get(at..).unwrap_or(""));
+        std::borrow::Cow::Owned(out)
+    }
+}
+
 /// An entry of `initiative.order`: one name, or a group acting together.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -245,6 +291,10 @@ pub enum Event {
         action: Name,
         code: &'static str,
         reason: std::borrow::Cow<'static, str>,
+        /// Where `reason` names a pool or a condition, so the text can say its label (JSON
+        /// carries the names, as everywhere).
+        #[serde(skip)]
+        named: Named,
     },
     Trigger {
         source: Name,
@@ -536,8 +586,8 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
                 }
             }
         }
-        Event::Rejected { actor, action, reason, code } => {
-            format!("  {actor} cannot use {}: {reason} [{code}]", l.action(action))
+        Event::Rejected { actor, action, reason, code, named } => {
+            format!("  {actor} cannot use {}: {} [{code}]", l.action(action), named.relabel(reason, l))
         }
         Event::Trigger { source, reactor, reaction } => {
             format!("  {reactor} answers {} with {}.", l.source(source), l.action(reaction))

@@ -63,7 +63,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
         Event::Action { actor, action, kind, targets, paid } => {
             action_event(out, q, actor, action, kind, targets, paid)
         }
-        Event::Rejected { actor, action, code, reason } => {
+        Event::Rejected { actor, action, code, reason, .. } => {
             tag(out, "rejected");
             name_field(out, q, "actor", actor);
             name_field(out, q, "action", action);
