@@ -7,9 +7,10 @@ use super::engine::Engine;
 use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
+use super::refusals::{period, uses_refused};
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, Name, NameKind, Named, Paid, Targets};
-use crate::ir::{self, ActionKind, Period};
+use crate::ir::{self, ActionKind};
 use std::borrow::Cow;
 
 /// Why a declaration is refused: a stable code and a reason a designer understands.
@@ -773,37 +774,4 @@ fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, po
         adj.covers(action, a) && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
     };
     r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
-}
-
-/// "it may be used only twice per turn, and has been used twice": a refusal by a count limit,
-/// said as a sentence (the line already names the action; a category or kind names itself).
-fn uses_refused(subject: &str, max: i64, used: i64, per: Period) -> String {
-    let per = period(per);
-    if max <= 0 {
-        return format!("{subject} may not be used this {per}");
-    }
-    format!(
-        "{subject} may be used only {} per {per}, and {} been used {}",
-        times(max),
-        if subject.ends_with(" actions") { "have" } else { "has" },
-        times(used)
-    )
-}
-
-fn times(n: i64) -> String {
-    match n {
-        1 => "once".to_string(),
-        2 => "twice".to_string(),
-        n => format!("{n} times"),
-    }
-}
-
-fn period(p: Period) -> &'static str {
-    match p {
-        Period::Turn => "turn",
-        Period::Round => "round",
-        Period::Encounter => "encounter",
-        Period::Trigger => "event",
-        Period::Phase => "phase",
-    }
 }

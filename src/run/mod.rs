@@ -43,6 +43,7 @@ pub(crate) mod names;
 mod offered;
 mod pending;
 mod pools;
+mod refusals;
 pub mod scenario;
 mod scratch;
 mod search;
