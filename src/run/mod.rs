@@ -33,6 +33,7 @@ mod engine;
 mod error;
 mod eval;
 mod held;
+mod hidden;
 mod initiative;
 mod jsonl;
 pub mod labels;

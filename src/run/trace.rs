@@ -180,6 +180,15 @@ pub struct FinalObject {
     pub held_by: Vec<Name>,
 }
 
+/// One participant's choice in a `hidden` phase: the action declared (with its target) or the
+/// answer chosen; `choice: None`, it chose nothing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Revealed {
+    pub who: Name,
+    pub choice: Option<Name>,
+    pub target: Option<Name>,
+}
+
 /// What a name in a refusal's reason is, for its label.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameKind {
@@ -305,6 +314,12 @@ pub enum Event {
     Resolve {
         actor: Name,
         action: Name,
+    },
+    /// The choices of a `hidden` phase, shown together once everyone has chosen, in initiative
+    /// order (each made against the state the phase started with).
+    Revealed {
+        phase: Name,
+        choices: Vec<Revealed>,
     },
     Condition {
         who: Name,
@@ -531,6 +546,24 @@ fn cause_text(c: &Cause, l: &Labels) -> String {
     }
 }
 
+/// "Revealed: Ash plays dash at Kell; Kell plays guard; Mo plays nothing."
+fn revealed_text(choices: &[Revealed], l: &Labels) -> String {
+    let mut s = String::from("Revealed:");
+    for (i, c) in choices.iter().enumerate() {
+        s.push_str(if i == 0 { " " } else { "; " });
+        let _ = match (&c.choice, &c.target) {
+            (None, _) => write!(s, "{} plays nothing", c.who),
+            (Some(a), None) => write!(s, "{} plays {}", c.who, l.action(a)),
+            (Some(a), Some(t)) => write!(s, "{} plays {} at {t}", c.who, l.action(a)),
+        };
+    }
+    if choices.is_empty() {
+        s.push_str(" nobody chose");
+    }
+    s.push('.');
+    s
+}
+
 fn render(r: &Record, labels: Option<&Labels>) -> String {
     let none = Labels::none();
     let l = labels.unwrap_or(&none);
@@ -593,6 +626,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             format!("  {reactor} answers {} with {}.", l.source(source), l.action(reaction))
         }
         Event::Resolve { actor, action } => format!("  {actor}'s {} resolves.", l.action(action)),
+        Event::Revealed { choices, .. } => revealed_text(choices, l),
         Event::Condition { who, condition, on } => {
             let condition = l.condition(condition);
             if *on {
