@@ -1308,7 +1308,7 @@ impl Lowerer<'_> {
                     format!("phase `{}` is a phase of turns: `hidden` has no meaning there", ph.name.name),
                 )
                 .label("each turn is played in the open, after the ones before it")
-                .help("hide choices in a `simultaneous hidden` or `step hidden { ... }` phase"),
+                .help("hide choices in a `simultaneous hidden` phase"),
             );
             return false;
         }
