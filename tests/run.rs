@@ -901,3 +901,106 @@ fn a_max_read_from_stats_that_cannot_be_worked_out_stops_the_run() {
     let err = play(rules, scenario).expect_err("a max divided by 0 stops the run");
     assert!(err.to_string().contains("the max of pool `charge`"), "{err}");
 }
+
+// Issue 32: a refusal names pools and conditions as the rest of the text does: by their labels,
+// or by their names under `--names` (the JSON trace carries names).
+#[test]
+fn a_refusal_says_labels_or_names_as_the_rest_of_the_text_does() {
+    let rules = r#"ruleset refusals
+initiative { value 0 }
+round { phase act: turns }
+pool ap "Action Points" { max 3; refresh at turn_start }
+condition winded "Winded" { blocks spend ap }
+category movement
+limit movement: 2 ap per turn
+action stride { category movement; cost 2 ap; resolve { } }
+action lunge { cost 3 ap; resolve { } }
+action gasp { resolve { apply winded to self } }
+action tap { cost 1 ap; resolve { } }
+"#;
+    let scenario = r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Script(steps: [
+    Act(round: 1, action: "stride"), Act(round: 1, action: "stride"), Act(round: 1, action: "lunge"),
+    Act(round: 1, action: "gasp"), Act(round: 1, action: "tap"), EndTurn(round: 1)], fallback: Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#;
+    let c = compile_str("t.rules", rules);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let ruleset = c.ruleset.expect("compiles");
+    let s = scenario::parse(scenario).expect("scenario parses");
+    let text = |names: bool| {
+        let options = tempo::api::TraceOptions { names, ..Default::default() };
+        let trace = tempo::api::run(&ruleset, &s, None, options).expect("runs").text;
+        trace.lines().filter(|l| l.contains("cannot use")).collect::<Vec<_>>().join("\n")
+    };
+    insta::assert_snapshot!("refusals_with_labels", text(false));
+    insta::assert_snapshot!("refusals_with_names", text(true));
+    let json = tempo::api::run(&ruleset, &s, None, tempo::api::TraceOptions { jsonl: true, ..Default::default() })
+        .expect("runs")
+        .text;
+    assert!(!json.contains("Action Points") && !json.contains("Winded"), "{json}");
+}
+
+const PENNIES: &str = include_str!("runner/rules/hidden.rules");
+
+/// The pennies encounter: A shows `coin` by script, then B (by `policy`) calls; `phase` is
+/// the phase as written in PENNIES or a replacement of it.
+fn pennies(coin: &str, b: &str, phase: &str) -> String {
+    let rules = PENNIES.replace("phase show: simultaneous hidden", phase);
+    let scenario = format!(
+        r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {{"speed": 2}}, actions: ["heads", "tails"],
+   controller: Script(steps: [Act(round: 1, action: "{coin}")], fallback: Passive)),
+  (name: "B", side: "b", stats: {{"speed": 1}}, actions: ["call_heads", "call_tails", "guess"], controller: {b}),
+])"#
+    );
+    play(&rules, &scenario).expect("runs")
+}
+
+/// What B declared: the `B uses ...` line.
+fn b_uses(trace: &str) -> String {
+    trace.lines().find(|l| l.trim_start().starts_with("B uses")).unwrap_or("B declared nothing").trim().to_string()
+}
+
+// Issue 32, mechanism 9: in a `hidden` phase everyone chooses against the state the phase started
+// with. B, after A in initiative and reading A's pools, calls the face A showed in an open
+// simultaneous phase; in a hidden one B's choice is the same whatever A chose, for a policy
+// reading the state (Greedy) and for one that plays forward with the runner (Search).
+#[test]
+fn a_hidden_choice_is_made_without_seeing_the_others() {
+    let open = "phase show: simultaneous";
+    let hidden = "phase show: simultaneous hidden";
+    for b in ["Policy(Greedy)", "Policy(Search(playouts: 24, rollout: Greedy, rounds: Some(1)))"] {
+        let (heads, tails) = (pennies("heads", b, open), pennies("tails", b, open));
+        assert_ne!(b_uses(&heads), b_uses(&tails), "open, {b}: B sees A's face\n{heads}\n{tails}");
+        let (heads, tails) = (pennies("heads", b, hidden), pennies("tails", b, hidden));
+        assert_eq!(b_uses(&heads), b_uses(&tails), "hidden, {b}: B cannot see A's face\n{heads}\n{tails}");
+        assert!(heads.contains("Revealed: A plays heads; B plays "), "{heads}");
+        assert!(tails.contains("Revealed: A plays tails; B plays "), "{tails}");
+    }
+}
+
+// The choices are revealed in one line, then declared, paid and resolved in initiative order;
+// a choice no longer valid by then (here: the round's one shared call spent by an earlier
+// declarer) is refused as any declaration is.
+#[test]
+fn hidden_choices_are_revealed_together_then_declared_in_order() {
+    let rules = PENNIES.replace("action heads { cost 1 heads;", "action heads { cost 1 heads + 1 calls;");
+    let scenario = r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", stats: {"speed": 2}, actions: ["heads", "tails"],
+   controller: Script(steps: [Act(round: 1, action: "heads")], fallback: Passive)),
+  (name: "B", side: "b", stats: {"speed": 1}, actions: ["call_heads", "call_tails", "guess"],
+   controller: Script(steps: [Act(round: 1, action: "guess", target: "A")], fallback: Passive)),
+  (name: "C", side: "b", controller: Policy(Passive)),
+])"#;
+    insta::assert_snapshot!("hidden_phase_trace", play(&rules, scenario).expect("runs"));
+}
+
+// `hidden` means something only where choices are made together.
+#[test]
+fn hidden_on_a_phase_of_turns_or_a_step_is_misplaced() {
+    for phase in ["phase show: turns hidden", "phase show: step hidden { hp -= 1 }"] {
+        let rules = PENNIES.replace("phase show: simultaneous hidden", phase);
+        assert_eq!(codes_of(&rules), vec![Code::MisplacedClause], "{phase}");
+    }
+}

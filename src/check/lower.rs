@@ -1275,9 +1275,44 @@ impl<'a> Lowerer<'a> {
             let takes = ph.takes.as_ref().map(|e| self.cond(e, Ctx::default()));
             let again = ph.again.as_ref().map(|e| self.cond(e, Ctx::default()));
             let (name, loc) = (ph.name.name.to_string(), self.loc(ph.span));
-            out.push(ir::Phase { name, guard, kind, takes, again, loc });
+            let hidden = self.phase_hidden(ph);
+            out.push(ir::Phase { name, guard, kind, takes, again, hidden, loc });
         }
         out
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether a phase is `hidden`; on a phase of turns it has no meaning (each turn is played
+    /// in the open, one after another), which is an error. A step phase's `choose` answers are
+    /// not hidden yet: an error too, rather than a `hidden` that hides nothing.
+    fn phase_hidden(&mut self, ph: &ast::Phase) -> bool {
+        let Some(span) = ph.hidden else { return false };
+        if let ast::PhaseKind::Step(_) = ph.kind {
+            self.error(
+                Diagnostic::error(
+                    Code::MisplacedClause,
+                    span,
+                    format!("phase `{}` is a step: `hidden` is not supported on a step phase yet", ph.name.name),
+                )
+                .label("only a simultaneous phase hides its choices")
+                .help("let each choose an action in a `simultaneous hidden` phase"),
+            );
+            return false;
+        }
+        if ph.kind == ast::PhaseKind::Turns {
+            self.error(
+                Diagnostic::error(
+                    Code::MisplacedClause,
+                    span,
+                    format!("phase `{}` is a phase of turns: `hidden` has no meaning there", ph.name.name),
+                )
+                .label("each turn is played in the open, after the ones before it")
+                .help("hide choices in a `simultaneous hidden` phase"),
+            );
+            return false;
+        }
+        true
     }
 }
 

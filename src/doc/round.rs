@@ -197,6 +197,13 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                     line.extend([text(", if "), code(texts.text(takes.span))]);
                 }
             }
+            PhaseKind::Simultaneous(kinds) if phase.hidden.is_some() => {
+                line.push(text(": everyone chooses in secret, the choices are revealed together, then all resolve in initiative order"));
+                if !kinds.is_empty() {
+                    let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
+                    line.push(text(format!(" ({} only)", words.join(", "))));
+                }
+            }
             PhaseKind::Simultaneous(kinds) => {
                 line.push(text(": everyone declares, then all resolve in initiative order"));
                 if !kinds.is_empty() {

@@ -639,6 +639,10 @@ pub struct Phase {
     /// Played again while this holds for anyone present (`self`), at most `MAX_PASSES` times.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub again: Option<Expr>,
+    /// `hidden` (a simultaneous or step phase): everyone chooses against the state the phase
+    /// started with; the choices are revealed together, then resolved in initiative order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
     pub loc: Loc,
 }
 

@@ -346,4 +346,12 @@ mod tests {
         assert_eq!(want_at_end("object "), Want::Nothing);
         assert_eq!(want_at_end("terrain "), Want::Nothing);
     }
+
+    #[test]
+    fn a_phase_kind_is_followed_by_its_keywords() {
+        // `hidden` is offered, with the other keywords, after `simultaneous` in a round.
+        assert_eq!(want_at_end("round { phase show: simultaneous "), Want::Anything);
+        assert!(words::keywords().iter().any(|w| w == "hidden"));
+        assert!(words::keyword_docs("hidden").iter().any(|d| d.contains("revealed together")));
+    }
 }

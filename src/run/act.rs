@@ -7,9 +7,10 @@ use super::engine::Engine;
 use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
+use super::refusals::{period, uses_refused};
 use super::sink::{Fact, Sink};
-use super::trace::{Cause, Event, Name, Paid, Targets};
-use crate::ir::{self, ActionKind, Period};
+use super::trace::{Cause, Event, Name, NameKind, Named, Paid, Targets};
+use crate::ir::{self, ActionKind};
 use std::borrow::Cow;
 
 /// Why a declaration is refused: a stable code and a reason a designer understands.
@@ -20,20 +21,47 @@ pub struct Reject {
     /// The rule that refused (a limit, a cost, a blocking condition, ...); `None`: the action's
     /// own declaration.
     pub rule: Option<ir::Loc>,
+    /// The pools and conditions `reason` names, for the text's labels.
+    pub named: Named,
 }
 
 fn reject(code: &'static str, reason: &'static str) -> Reject {
-    Reject { code, reason: Cow::Borrowed(reason), rule: None }
+    Reject { code, reason: Cow::Borrowed(reason), rule: None, named: Named::default() }
 }
 
 /// Refuses with a formatted reason, formatted only when someone will read it: a policy's dry
 /// run ("could I?") refuses often and reads only the verdict. `@ loc` names the refusing rule.
+macro_rules! refuse_named {
+    ($engine:expr, @ $rule:expr, $code:expr, $($kind:ident($part:expr)),+ $(,)?) => {{
+        let mut reason = String::new();
+        let mut named = Named::default();
+        if !$engine.dry {
+            $(refuse_named!(@part reason, named, $kind, $part);)+
+        }
+        return Ok(Err(Reject { code: $code, reason: Cow::Owned(reason), rule: $rule, named }));
+    }};
+    (@part $r:ident, $n:ident, text, $e:expr) => {
+        let _ = std::fmt::Write::write_fmt(&mut $r, format_args!("{}", $e));
+    };
+    (@part $r:ident, $n:ident, pool, $e:expr) => {
+        $r.push_str($e);
+        $n.push(&$r, $e, NameKind::Pool);
+    };
+    (@part $r:ident, $n:ident, condition, $e:expr) => {
+        $r.push_str($e);
+        $n.push(&$r, $e, NameKind::Condition);
+    };
+}
+
+/// Refuses with a formatted reason, as `refuse!`, whose pools and conditions (`pool(NAME)`,
+/// `condition(NAME)` among `text(...)` parts) the text writes with their labels.
 macro_rules! refuse {
     ($engine:expr, @ $rule:expr, $code:expr, $($fmt:tt)+) => {
         return Ok(Err(Reject {
             code: $code,
             reason: if $engine.dry { Cow::Borrowed("") } else { Cow::Owned(format!($($fmt)+)) },
             rule: $rule,
+            named: Named::default(),
         }))
     };
     ($engine:expr, $code:expr, $($fmt:tt)+) => {
@@ -149,12 +177,12 @@ impl<S: Sink> Engine<'_, S> {
         }
         if let Some(c) = self.world.held.blocked(who, kind) {
             let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
-            refuse!(self, @ rule, "blocked", "is {cond}, which blocks {} actions", kind.word());
+            refuse_named!(self, @ rule, "blocked", text("is "), condition(cond), text(format_args!(", which blocks {} actions", kind.word())));
         }
         if self.tables.shapes[a.index()].moves {
             if let Some(c) = self.world.held.movement_blocked(who) {
                 let (cond, rule) = (&r.conditions[c.index()].name, Some(blocking(r, c)));
-                refuse!(self, @ rule, "blocked", "is {cond}, which blocks movement");
+                refuse_named!(self, @ rule, "blocked", text("is "), condition(cond), text(", which blocks movement"));
             }
         }
         Ok(Ok(()))
@@ -247,14 +275,15 @@ impl<S: Sink> Engine<'_, S> {
                 };
                 match l.pool {
                     Some(p) => {
-                        let pool = label(&r.pools[p.index()].name, &r.pools[p.index()].label);
-                        refuse!(
+                        let pool = &r.pools[p.index()].name;
+                        let per = period(l.per);
+                        refuse_named!(
                             self,
                             @ Some(l.loc),
                             "limit",
-                            "at most {max} {pool} may be spent on {} per {}, and {used} already were; this needs {this} more",
-                            subject_name,
-                            period(l.per)
+                            text(format_args!("at most {max} ")),
+                            pool(pool),
+                            text(format_args!(" may be spent on {subject_name} per {per}, and {used} already were; this needs {this} more")),
                         );
                     }
                     None => refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused(&subject_name, max, used, l.per)),
@@ -314,7 +343,7 @@ impl<S: Sink> Engine<'_, S> {
             }
             if let Some(c) = self.world.held.spend_blocked(who, p) {
                 let (pool, cond) = (&r.pools[p.index()].name, &r.conditions[c.index()].name);
-                refuse!(self, @ Some(blocking(r, c)), "blocked", "is {cond}, which blocks spending {pool}");
+                refuse_named!(self, @ Some(blocking(r, c)), "blocked", text("is "), condition(cond), text(", which blocks spending "), pool(pool));
             }
             let have = self.world.pool(who, p);
             if r.pools[p.index()].rising {
@@ -327,7 +356,7 @@ impl<S: Sink> Engine<'_, S> {
                 if have.saturating_add(amount) > ceiling {
                     let pool = &r.pools[p.index()].name;
                     let rule = Some(payment_rule(r, a, cost_rule, p));
-                    refuse!(self, @ rule, "cost", "needs room for {amount} {pool}, is at {have} of {ceiling}");
+                    refuse_named!(self, @ rule, "cost", text(format_args!("needs room for {amount} ")), pool(pool), text(format_args!(", is at {have} of {ceiling}")));
                 }
                 continue;
             }
@@ -339,7 +368,7 @@ impl<S: Sink> Engine<'_, S> {
             if have - amount < floor {
                 let pool = &r.pools[p.index()].name;
                 let rule = Some(payment_rule(r, a, cost_rule, p));
-                refuse!(self, @ rule, "cost", "needs {amount} {pool}, has {have}");
+                refuse_named!(self, @ rule, "cost", text(format_args!("needs {amount} ")), pool(pool), text(format_args!(", has {have}")));
             }
         }
         Ok(Ok(()))
@@ -552,7 +581,10 @@ impl<S: Sink> Engine<'_, S> {
             Err(rej) => {
                 let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
                 let rule = rej.rule.unwrap_or(self.ruleset().actions[a.index()].loc);
-                self.emit_by(Event::Rejected { actor, action, code: rej.code, reason: rej.reason }, Some(rule));
+                self.emit_by(
+                    Event::Rejected { actor, action, code: rej.code, reason: rej.reason, named: rej.named },
+                    Some(rule),
+                );
                 return Ok(None);
             }
         };
@@ -745,42 +777,4 @@ fn payment_rule(r: &ir::Ruleset, a: ir::ActionId, cost_rule: Option<ir::Loc>, po
         adj.covers(action, a) && matches!(&adj.op, ir::CostAdjustOp::Add(terms) if terms.iter().any(|t| t.pool == pool))
     };
     r.cost_adjustments.iter().find(adds).map(|adj| adj.loc).or(cost_rule).unwrap_or(action.loc)
-}
-
-/// A name as the ruleset shows it to the table: its label where it declares one.
-fn label<'a>(name: &'a str, label: &'a Option<String>) -> &'a str {
-    label.as_deref().unwrap_or(name)
-}
-
-/// "it may be used only twice per turn, and has been used twice": a refusal by a count limit,
-/// said as a sentence (the line already names the action; a category or kind names itself).
-fn uses_refused(subject: &str, max: i64, used: i64, per: Period) -> String {
-    let per = period(per);
-    if max <= 0 {
-        return format!("{subject} may not be used this {per}");
-    }
-    format!(
-        "{subject} may be used only {} per {per}, and {} been used {}",
-        times(max),
-        if subject.ends_with(" actions") { "have" } else { "has" },
-        times(used)
-    )
-}
-
-fn times(n: i64) -> String {
-    match n {
-        1 => "once".to_string(),
-        2 => "twice".to_string(),
-        n => format!("{n} times"),
-    }
-}
-
-fn period(p: Period) -> &'static str {
-    match p {
-        Period::Turn => "turn",
-        Period::Round => "round",
-        Period::Encounter => "encounter",
-        Period::Trigger => "event",
-        Period::Phase => "phase",
-    }
 }

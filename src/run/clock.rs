@@ -38,6 +38,8 @@ pub(crate) struct Clock<'r> {
     pub(crate) turn_seq: u64,
     pub(crate) phase_seq: u64,
     pub(crate) trigger_seq: u64,
+    /// Choosing in a `hidden` phase: nothing chosen is applied yet.
+    pub(crate) hiding: bool,
     /// Why the encounter ended, once it has (borrowed for the usual reasons: a `Search`
     /// playout ends an encounter every time, and would allocate each reason).
     pub ended: Option<std::borrow::Cow<'static, str>>,
@@ -70,6 +72,7 @@ impl<'r> Clock<'r> {
             turn_seq,
             phase_seq,
             trigger_seq,
+            hiding,
             ended,
         } = other;
         self.round = *round;
@@ -87,6 +90,7 @@ impl<'r> Clock<'r> {
         self.turn_seq = *turn_seq;
         self.phase_seq = *phase_seq;
         self.trigger_seq = *trigger_seq;
+        self.hiding = *hiding;
         self.ended.clone_from(ended);
     }
 

@@ -561,7 +561,10 @@ impl<S: Sink> Engine<'_, S> {
         let (actor, action) = (self.names.who[who].clone(), self.names.action[a.index()].clone());
         let reason = format!("{actor} has no `{action}` in its loadout");
         let rule = self.ruleset().actions[a.index()].loc;
-        self.emit_by(Event::Rejected { actor, action, code: "loadout", reason: reason.into() }, Some(rule));
+        self.emit_by(
+            Event::Rejected { actor, action, code: "loadout", reason: reason.into(), named: Default::default() },
+            Some(rule),
+        );
     }
 
     /// Which affordable reaction (if any) a policy other than `Search` declares.

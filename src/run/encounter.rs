@@ -68,6 +68,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.at_all(Timing::PhaseStart(id))?;
             match &phase.kind {
                 PhaseKind::Turns => self.turn_phase()?,
+                PhaseKind::Simultaneous(kinds) if super::hidden::is_hidden(r, p) => {
+                    self.hidden_simultaneous(p, kinds)?
+                }
                 PhaseKind::Simultaneous(kinds) => self.simultaneous_phase(kinds)?,
                 PhaseKind::Step(effects) => {
                     let order = self.in_order();

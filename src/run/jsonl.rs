@@ -210,7 +210,7 @@ mod tests {
     use super::*;
     use crate::ir::Loc;
     use crate::run::trace::{
-        Cause, Considered, Dice, Event, FinalState, Name, OrderEntry, Paid, RuleAt, Targets, Timing,
+        Cause, Considered, Dice, Event, FinalState, Name, OrderEntry, Paid, Revealed, RuleAt, Targets, Timing,
     };
     use std::borrow::Cow;
     use std::collections::BTreeMap;
@@ -314,10 +314,25 @@ mod tests {
                 action: n.clone(),
                 code: "tempo::limit",
                 reason: Cow::Borrowed("a \"reason\""),
+                named: Default::default(),
             },
-            Event::Rejected { actor: n.clone(), action: n.clone(), code: "x", reason: Cow::Owned(n.to_string()) },
+            Event::Rejected {
+                actor: n.clone(),
+                action: n.clone(),
+                code: "x",
+                reason: Cow::Owned(n.to_string()),
+                named: Default::default(),
+            },
             Event::Trigger { source: n.clone(), reactor: n.clone(), reaction: n.clone() },
             Event::Resolve { actor: n.clone(), action: n.clone() },
+            Event::Revealed {
+                phase: n.clone(),
+                choices: vec![
+                    Revealed { who: n.clone(), choice: Some(n.clone()), target: Some(name("B")) },
+                    Revealed { who: name("C"), choice: None, target: None },
+                ],
+            },
+            Event::Revealed { phase: n.clone(), choices: vec![] },
             Event::Condition { who: n.clone(), condition: n.clone(), on: true },
             Event::Condition { who: n.clone(), condition: n.clone(), on: false },
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
@@ -401,7 +416,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..28).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..29).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -491,6 +506,7 @@ mod tests {
             Event::Seating { .. } => 25,
             Event::Slot { .. } => 26,
             Event::Magnitude { .. } => 27,
+            Event::Revealed { .. } => 28,
         }
     }
 }

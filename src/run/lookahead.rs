@@ -33,6 +33,9 @@ pub(crate) struct Replay {
     /// The node the searcher's next decision in this playout is made at (`None`: the playout
     /// has left the tree, and the rollout policy decides).
     pub(crate) at: Option<u32>,
+    /// The `phase_seq` of the `hidden` phase the searched decision is made in: there, the
+    /// others' choices are not replayed (src/run/hidden.rs).
+    pub(crate) hidden: Option<u64>,
     /// This playout has added its one node to the tree.
     pub(crate) expanded: bool,
     /// The edges this playout took, (node, edge), for the value to be added to.

@@ -187,6 +187,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     ) -> Result<usize, RunError> {
         let Some(mut s) = self.search.take() else { return Ok(0) };
         let side = self.world.sides[who];
+        s.play.replay.get_or_insert_with(Default::default).hidden = self.clock.hiding.then_some(self.clock.phase_seq);
         let result = s.choose(who, side, params, options, tried);
         if let Ok(best) = result {
             if let Some(chosen) = options.get(best) {

@@ -183,6 +183,61 @@ pub struct FinalObject {
     pub held_by: Vec<Name>,
 }
 
+/// One participant's choice in a `hidden` phase: the action declared (with its target) or the
+/// answer chosen; `choice: None`, it chose nothing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Revealed {
+    pub who: Name,
+    pub choice: Option<Name>,
+    pub target: Option<Name>,
+}
+
+/// What a name in a refusal's reason is, for its label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    Pool,
+    Condition,
+}
+
+/// The byte ranges of a refusal's reason that are names (at most two: "is dazed, which blocks
+/// spending ap"), for the text to put labels in their place without guessing at words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Named([Option<(u16, u16, NameKind)>; 2]);
+
+impl Named {
+    /// Records `name`, just written to `reason`, as a name of `kind` (a third is not kept).
+    pub(crate) fn push(&mut self, reason: &str, name: &str, kind: NameKind) {
+        let (Ok(end), Some(slot)) = (u16::try_from(reason.len()), self.0.iter_mut().find(|s| s.is_none())) else {
+            return;
+        };
+        let Ok(len) = u16::try_from(name.len()) else { return };
+        *slot = Some((end.saturating_sub(len), end, kind));
+    }
+
+    /// `reason` with its names replaced by their labels.
+    fn relabel<'a>(&self, reason: &'a str, l: &Labels) -> std::borrow::Cow<'a, str> {
+        if self.0[0].is_none() || l.is_empty() {
+            return std::borrow::Cow::Borrowed(reason);
+        }
+        let mut out = String::with_capacity(reason.len() + 16);
+        let mut at = 0;
+        for (start, end, kind) in self.0.iter().flatten() {
+            let (start, end) = (usize::from(*start), usize::from(*end));
+            let (Some(before), Some(name)) = (reason.get(at..start), reason.get(start..end)) else {
+                return std::borrow::Cow::Borrowed(reason);
+            };
+            out.push_str(before);
+            out.push_str(match kind {
+                NameKind::Pool => l.pool(name),
+                NameKind::Condition => l.condition(name),
+            });
+            at = end;
+        }
+        out.push_str(reason.get(at..).unwrap_or(""));
+        std::borrow::Cow::Owned(out)
+    }
+}
+
 /// An entry of `initiative.order`: one name, or a group acting together.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -248,6 +303,10 @@ pub enum Event {
         action: Name,
         code: &'static str,
         reason: std::borrow::Cow<'static, str>,
+        /// Where `reason` names a pool or a condition, so the text can say its label (JSON
+        /// carries the names, as everywhere).
+        #[serde(skip)]
+        named: Named,
     },
     Trigger {
         source: Name,
@@ -258,6 +317,12 @@ pub enum Event {
     Resolve {
         actor: Name,
         action: Name,
+    },
+    /// The choices of a `hidden` phase, shown together once everyone has chosen, in initiative
+    /// order (each made against the state the phase started with).
+    Revealed {
+        phase: Name,
+        choices: Vec<Revealed>,
     },
     Condition {
         who: Name,
@@ -498,6 +563,24 @@ fn cause_text(c: &Cause, l: &Labels) -> String {
     }
 }
 
+/// "Revealed: Ash plays dash at Kell; Kell plays guard; Mo plays nothing."
+fn revealed_text(choices: &[Revealed], l: &Labels) -> String {
+    let mut s = String::from("Revealed:");
+    for (i, c) in choices.iter().enumerate() {
+        s.push_str(if i == 0 { " " } else { "; " });
+        let _ = match (&c.choice, &c.target) {
+            (None, _) => write!(s, "{} plays nothing", c.who),
+            (Some(a), None) => write!(s, "{} plays {}", c.who, l.action(a)),
+            (Some(a), Some(t)) => write!(s, "{} plays {} at {t}", c.who, l.action(a)),
+        };
+    }
+    if choices.is_empty() {
+        s.push_str(" nobody chose");
+    }
+    s.push('.');
+    s
+}
+
 fn render(r: &Record, labels: Option<&Labels>) -> String {
     let none = Labels::none();
     let l = labels.unwrap_or(&none);
@@ -553,13 +636,14 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
                 }
             }
         }
-        Event::Rejected { actor, action, reason, code } => {
-            format!("  {actor} cannot use {}: {reason} [{code}]", l.action(action))
+        Event::Rejected { actor, action, reason, code, named } => {
+            format!("  {actor} cannot use {}: {} [{code}]", l.action(action), named.relabel(reason, l))
         }
         Event::Trigger { source, reactor, reaction } => {
             format!("  {reactor} answers {} with {}.", l.source(source), l.action(reaction))
         }
         Event::Resolve { actor, action } => format!("  {actor}'s {} resolves.", l.action(action)),
+        Event::Revealed { choices, .. } => revealed_text(choices, l),
         Event::Condition { who, condition, on } => {
             let condition = l.condition(condition);
             if *on {

@@ -174,7 +174,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         let after = self.names.who[other].clone();
         let Some(place) = queue.iter().skip(at + 1).position(|g| g.contains(&other)).map(|p| p + at + 1) else {
             let reason = format!("{after} has already acted this round");
-            let event = Event::Rejected { actor: name, action: "delay".into(), code: "not-now", reason: reason.into() };
+            let event = Event::Rejected {
+                actor: name,
+                action: "delay".into(),
+                code: "not-now",
+                reason: reason.into(),
+                named: Default::default(),
+            };
             self.emit_by(event, Some(self.ruleset().initiative.loc));
             return false;
         };
@@ -195,7 +201,8 @@ impl<'r, S: Sink> Engine<'r, S> {
     fn not_allowed(&mut self, who: usize, what: &'static str, reason: &'static str) {
         let actor = self.names.who[who].clone();
         let action = self.names.intern(what);
-        let event = Event::Rejected { actor, action, code: "not-allowed", reason: reason.into() };
+        let event =
+            Event::Rejected { actor, action, code: "not-allowed", reason: reason.into(), named: Default::default() };
         self.emit_by(event, Some(self.ruleset().initiative.loc));
     }
 

@@ -513,6 +513,8 @@ pub struct Phase {
     pub takes: Option<Expr>,
     /// `repeat while COND`: played again while it holds for anyone present.
     pub again: Option<Expr>,
+    /// `hidden`, where written: choices made against the phase's start, revealed together.
+    pub hidden: Option<Span>,
     pub span: Span,
 }
 

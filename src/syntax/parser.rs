@@ -1471,6 +1471,7 @@ impl Builder {
             }
             _ => None,
         };
+        let hidden = kids(&inner).find(|k| k.as_rule() == Rule::phase_hidden).map(|k| self.span(&k));
         let mut takes = None;
         if inner.as_rule() == Rule::turns_phase {
             if let Some(req) = kids(&inner).find(|k| k.as_rule() == Rule::turns_requires) {
@@ -1481,17 +1482,18 @@ impl Builder {
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
             Rule::simultaneous_phase => {
-                PhaseKind::Simultaneous(kids(&inner).skip(1).map(|k| self.action_kind(&k)).collect())
+                let kinds = kids(&inner).skip(1).filter(|k| k.as_rule() != Rule::phase_hidden);
+                PhaseKind::Simultaneous(kinds.map(|k| self.action_kind(&k)).collect())
             }
             _ => {
-                let block = match kids(&inner).nth(1) {
+                let block = match kids(&inner).find(|k| k.as_rule() == Rule::block) {
                     Some(b) => self.block(b)?,
                     None => Block { stmts: Vec::new(), span: self.span(&inner) },
                 };
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, guard, kind, takes, again, span })
+        Ok(Phase { name, guard, kind, takes, again, hidden, span })
     }
 
     fn block(&self, p: P) -> R<Block> {

@@ -1,7 +1,7 @@
 //! What each event, cause and timing writes as JSON: the fields in serde_json's order.
 
 use super::super::trace::{
-    Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Targets, Timing,
+    Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Revealed, Targets, Timing,
 };
 use super::write::{
     escaped, field, int, int_field, int_map, key, list, lit, name_field, quoted, static_field, string, tag, Quoted,
@@ -63,7 +63,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
         Event::Action { actor, action, kind, targets, paid } => {
             action_event(out, q, actor, action, kind, targets, paid)
         }
-        Event::Rejected { actor, action, code, reason } => {
+        Event::Rejected { actor, action, code, reason, .. } => {
             tag(out, "rejected");
             name_field(out, q, "actor", actor);
             name_field(out, q, "action", action);
@@ -79,6 +79,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             q.escaped(out, reaction);
             out.push(b'"');
         }
+        Event::Revealed { phase, choices } => revealed_event(out, q, phase, choices),
         Event::Resolve { actor, action } => {
             lit(out, b"\"resolve\",\"actor\":\"");
             q.escaped(out, actor);
@@ -391,4 +392,30 @@ fn roll_event(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, dice: Dice, result:
     }
     out.push(b']');
     field(out, "counting", &pool.counting);
+}
+
+/// `{"event":"revealed","phase":...,"choices":[{"who":...,"choice":...|null,"target":...|null}]}`.
+fn revealed_event(out: &mut Vec<u8>, q: &mut Quoted, phase: &Name, choices: &[Revealed]) {
+    tag(out, "revealed");
+    name_field(out, q, "phase", phase);
+    key(out, "choices");
+    out.push(b'[');
+    for (i, c) in choices.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        lit(out, b"{\"who\":");
+        quoted(out, q, &c.who);
+        for (name, value) in [("choice", &c.choice), ("target", &c.target)] {
+            out.extend_from_slice(b",\"");
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"\":");
+            match value {
+                Some(v) => quoted(out, q, v),
+                None => lit(out, b"null"),
+            }
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
 }
