@@ -14,6 +14,7 @@ mod lower;
 mod merge;
 #[cfg(feature = "fs")]
 mod open;
+mod piles;
 mod scope;
 mod words;
 
@@ -63,6 +64,10 @@ pub enum NameKind {
     Effect,
     Degrees,
     Object,
+    /// A set of items (`items`).
+    Items,
+    /// A pile of items (`pile`).
+    Pile,
 }
 
 impl Compilation {

@@ -115,6 +115,27 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             out.extend_from_slice(if *forced { b"true" } else { b"false" });
         }
         Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
+        Event::Items { who, how, items, from, to, to_who } => {
+            tag(out, "items");
+            name_field(out, q, "who", who);
+            static_field(out, q, "how", how);
+            key(out, "items");
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.push(b'"');
+                q.escaped(out, item);
+                out.push(b'"');
+            }
+            out.push(b']');
+            name_field(out, q, "from", from);
+            name_field(out, q, "to", to);
+            if let Some(other) = to_who {
+                name_field(out, q, "to_who", other);
+            }
+        }
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
