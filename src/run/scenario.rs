@@ -122,6 +122,10 @@ pub struct ParticipantSpec {
     /// Conditions held when the encounter starts.
     #[serde(default)]
     pub conditions: Vec<HeldSpec>,
+    /// Starting contents of piles, by pile, each item by its kind (`{"hand": ["strike",
+    /// "strike", "dash"]}`), instead of the pile's start (empty, or `starts full`).
+    #[serde(default)]
+    pub piles: BTreeMap<String, Vec<String>>,
     /// Place on the grid (units along a line) or index of a zone.
     #[serde(default)]
     pub position: i64,
@@ -306,6 +310,8 @@ pub struct Resolved {
     /// participants × stats; `None` keeps the ruleset's default.
     pub stats: Vec<Vec<Option<i64>>>,
     pub pools: Vec<Vec<Option<i64>>>,
+    /// Per participant, the piles the scenario fills: the pile and its count per kind.
+    pub piles: Vec<Vec<(ir::PileId, Vec<u32>)>>,
     /// Conditions held from the start, with who applied them (if the scenario says).
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     /// Per participant, its script and policy with every name resolved.
@@ -358,6 +364,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         positions: Vec::new(),
         stats: Vec::new(),
         pools: Vec::new(),
+        piles: Vec::new(),
         conditions: Vec::new(),
         controllers: Vec::new(),
         loadouts: Vec::new(),
@@ -479,12 +486,37 @@ impl<'a> Resolver<'a> {
             }
         }
         out.pools.push(pools);
+        let piles = self.piles(&here, p);
+        out.piles.push(piles);
         let conditions = self.conditions(&here, p);
         out.conditions.push(conditions);
         let control = self.controller(&at(&here, [Seg::Field("controller")]), p);
         out.controllers.push(control);
         let loadout = self.loadout(&here, p);
         out.loadouts.push(loadout);
+    }
+
+    /// The piles `p` starts with, each named item a kind of the pile's set.
+    fn piles(&mut self, here: &[Seg], p: &ParticipantSpec) -> Vec<(ir::PileId, Vec<u32>)> {
+        let r = self.r;
+        let mut out = Vec::new();
+        for (name, items) in &p.piles {
+            let found = find(r.piles.iter().map(|x| x.name.as_str()), name, "pile");
+            let Some(i) = self.found(&p.name, at(here, [Seg::Field("piles"), Seg::Key(name.clone())]), found) else {
+                continue;
+            };
+            let Some(set) = r.item_sets.get(r.piles[i].set.index()) else { continue };
+            let mut counts = vec![0u32; set.kinds.len()];
+            for (j, item) in items.iter().enumerate() {
+                let found = find(set.kinds.iter().map(|k| k.name.as_str()), item, "kind of item");
+                let at = at(here, [Seg::Field("piles"), Seg::Key(name.clone()), Seg::Index(j)]);
+                if let Some(k) = self.found(&p.name, at, found) {
+                    counts[k] = counts[k].saturating_add(1);
+                }
+            }
+            out.push((ir::PileId(i as u32), counts));
+        }
+        out
     }
 
     /// The actions `p` may use, per action of the ruleset, from its `actions`; `None` when it
