@@ -68,6 +68,8 @@ pub enum NameKind {
     Items,
     /// A pile of items (`pile`).
     Pile,
+    /// A kind of item of a set.
+    Item,
 }
 
 impl Compilation {

@@ -131,6 +131,7 @@ impl Lowerer<'_> {
         let Some(&(_, set)) = self.piles.piles.get(pile.index()) else { return 0 };
         let Some((set_name, kinds)) = self.piles.sets.get(set) else { return 0 };
         if let Some(i) = kinds.iter().position(|k| *k == kind.name) {
+            self.read(kind.span, NameKind::Item);
             return i as u32;
         }
         let d = Diagnostic::error(Code::UnknownItem, kind.span, format!("`{set_name}` has no item `{}`", kind.name))
