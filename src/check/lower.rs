@@ -28,7 +28,7 @@ pub(crate) struct Lowerer<'a> {
     /// Where a declared name was read, and as what (`Compilation::names_read`).
     pub names_read: Vec<(crate::source::Span, super::NameKind)>,
     /// The sets of items and piles declared, for what names them.
-    pub(crate) piles: super::piles::KnownPiles,
+    pub(crate) piles: super::piles::known::KnownPiles,
 }
 
 /// What an expression or effect may refer to where it is written.

@@ -13,20 +13,7 @@ use crate::syntax::ast::{self, Decl, ExprKind};
 
 use crate::ir::MAX_OF_A_KIND;
 
-/// The sets and piles declared, by name, for lowering what names them.
-#[derive(Debug, Default)]
-pub(crate) struct KnownPiles {
-    /// Each set's name and its kinds' names.
-    sets: Vec<(String, Vec<String>)>,
-    /// Each pile's name and its set.
-    piles: Vec<(String, usize)>,
-}
-
-impl KnownPiles {
-    fn pile(&self, name: &str) -> Option<usize> {
-        self.piles.iter().position(|(n, _)| n == name)
-    }
-}
+pub(super) mod known;
 
 impl Lowerer<'_> {
     /// Lowers every `items` and `pile` into `r`, before the rules that name them.
