@@ -228,3 +228,16 @@ fn a_kind_listed_twice_is_an_error() {
     );
     assert!(c.diagnostics.iter().any(|d| d.code == Code::Duplicate), "{:?}", c.diagnostics);
 }
+
+#[test]
+fn hover_says_what_a_pile_a_set_and_a_kind_are() {
+    let text = std::fs::read_to_string("rulesets/card-hand.rules").unwrap();
+    let sources = tempo::api::Sources::new().with("card-hand.rules", &text);
+    let at = |needle: &str, skip: usize| text.find(needle).unwrap() + skip;
+    let pile = tempo::api::hover(&sources, "card-hand.rules", at("move strike from hand", 18)).unwrap();
+    assert!(pile.contains("pile hand") && pile.contains("pile declared in"), "{pile}");
+    let set = tempo::api::hover(&sources, "card-hand.rules", at("\"Hand\" of cards", 10)).unwrap();
+    assert!(set.contains("set of items declared in"), "{set}");
+    let kind = tempo::api::hover(&sources, "card-hand.rules", at("requires hand has lunge", 19)).unwrap();
+    assert!(kind.contains("kind of item declared in") && !kind.contains("action"), "{kind}");
+}
