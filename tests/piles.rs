@@ -241,3 +241,10 @@ fn hover_says_what_a_pile_a_set_and_a_kind_are() {
     let kind = tempo::api::hover(&sources, "card-hand.rules", at("requires hand has lunge", 19)).unwrap();
     assert!(kind.contains("kind of item declared in") && !kind.contains("action"), "{kind}");
 }
+
+#[test]
+fn a_draw_into_the_pile_it_comes_from_stops_at_what_the_pile_holds() {
+    let rules = DEAL.replace("draw DRAW from deck to hand", "draw 9223372036854775807 from deck to deck");
+    let records = play(&rules, 1, "");
+    assert_eq!(items(&records)[0].1.len(), 5, "as many draws as the pile held, then the draw ends");
+}

@@ -53,7 +53,9 @@ impl<S: Sink> Engine<'_, S> {
     /// Up to `n` items of `a`'s pile at random, without replacement, into `b`'s; fewer when it
     /// holds fewer. A dry run takes the first items in the set's order and rolls nothing.
     fn take_at_random(&mut self, a: (usize, PileId), b: (usize, PileId), n: i64, taken: &mut Vec<usize>) {
-        for _ in 0..n.max(0) {
+        // At most what the pile holds now: a draw into the pile it comes from never empties it.
+        let held: i64 = self.world.piles.pile(a.0, a.1).iter().map(|n| i64::from(*n)).sum();
+        for _ in 0..n.clamp(0, held) {
             let total: u64 = self.world.piles.pile(a.0, a.1).iter().map(|n| u64::from(*n)).sum();
             if total == 0 {
                 break;
