@@ -164,6 +164,11 @@ impl Lowerer<'_> {
                 (Expr::Compare(*op, Box::new(l), Box::new(r)), Ty::Bool)
             }
             ExprKind::Has { who, condition, by } => {
+                if by.is_none() {
+                    if let Some(read) = self.pile_has(who, condition, ctx) {
+                        return read;
+                    }
+                }
                 let w = self.who_expr(who, ctx);
                 let c = self.condition_ref(condition);
                 match by {
@@ -304,7 +309,10 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            "count" => self.count_call(e, args, ctx),
+            "count" => match self.pile_count(args, ctx) {
+                Some(read) => read,
+                None => self.count_call(e, args, ctx),
+            },
             "number" => self.number_call(e, args, ctx),
             "count_near" => {
                 arity(3, self);
@@ -1025,6 +1033,8 @@ impl Lowerer<'_> {
             }
             ast::Stmt::Follow(who) => E::Follow(self.who_word(who, ctx)),
             ast::Stmt::Swap(who) => E::Swap(self.who_word(who, ctx)),
+            ast::Stmt::Draw { count, from, to, span } => self.draw(count, from, to, *span, ctx),
+            ast::Stmt::MoveItems { pick, from, to, span } => self.move_items(pick, from, to, *span, ctx),
             ast::Stmt::MoveLeaping { way, amount, leap, .. } => {
                 E::MoveLeaping { way: *way, amount: self.int(amount, ctx), leap: self.int(leap, ctx) }
             }

@@ -27,6 +27,8 @@ pub(crate) struct Lowerer<'a> {
     pub option_words: Vec<crate::source::Span>,
     /// Where a declared name was read, and as what (`Compilation::names_read`).
     pub names_read: Vec<(crate::source::Span, super::NameKind)>,
+    /// The sets of items and piles declared, for what names them.
+    pub(crate) piles: super::piles::known::KnownPiles,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -77,6 +79,7 @@ impl<'a> Lowerer<'a> {
             used_effects: Vec::new(),
             levels: Vec::new(),
             default_degrees: None,
+            piles: Default::default(),
         }
     }
 
@@ -154,6 +157,7 @@ impl<'a> Lowerer<'a> {
         });
         let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
         self.collect_effects(entries);
+        self.lower_piles(entries, &mut r);
         let mut has_round = false;
         let mut has_initiative = false;
         // Actions are the bulk of a large ruleset: one allocation of the right size.
@@ -218,6 +222,8 @@ impl<'a> Lowerer<'a> {
             reach: None,
             terrains: Vec::new(),
             objects: Vec::new(),
+            item_sets: Vec::new(),
+            piles: Vec::new(),
             dispatch: ir::Dispatch::default(),
         }
     }
@@ -263,6 +269,8 @@ impl<'a> Lowerer<'a> {
             Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
             // Lowered below, once every declared event has its place.
             Decl::Reach(_) => {}
+            // Lowered above, before the rules that name them.
+            Decl::Items(_) | Decl::Pile(_) => {}
             Decl::Stat { name, default } => {
                 r.stats.push(ir::Stat { name: name.name.to_string(), default: self.int(default, plain) })
             }

@@ -37,6 +37,8 @@ fn key(decl: &Decl) -> Key {
         Decl::Degrees(d) => named(DeclKind::Degrees, &d.name),
         Decl::Terrain(t) => named(DeclKind::Terrain, &t.name),
         Decl::Object { name, .. } => named(DeclKind::Object, name),
+        Decl::Items(set) => named(DeclKind::Items, &set.name),
+        Decl::Pile(pile) => named(DeclKind::Pile, &pile.name),
         Decl::DefaultDegrees(_) => Key::Single("default degrees"),
         Decl::Reach(_) => Key::Single("reach"),
         Decl::Title(_) => Key::Single("title"),
@@ -80,6 +82,8 @@ fn name_span(item: &Item) -> Span {
         | Decl::Effect { name, .. }
         | Decl::Object { name, .. } => name.span,
         Decl::Terrain(t) => t.name.span,
+        Decl::Items(set) => set.name.span,
+        Decl::Pile(pile) => pile.name.span,
         Decl::Pool(p) => p.name.span,
         Decl::Degrees(d) => d.name.span,
         Decl::Hook(h) if h.name.is_some() => h.name.as_ref().map_or(item.span, |name| name.span),

@@ -14,6 +14,7 @@ mod lower;
 mod merge;
 #[cfg(feature = "fs")]
 mod open;
+mod piles;
 mod scope;
 mod words;
 
@@ -63,6 +64,12 @@ pub enum NameKind {
     Effect,
     Degrees,
     Object,
+    /// A set of items (`items`).
+    Items,
+    /// A pile of items (`pile`).
+    Pile,
+    /// A kind of item of a set.
+    Item,
 }
 
 impl Compilation {

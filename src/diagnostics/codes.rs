@@ -345,6 +345,29 @@ Example:
 
 Fix: write the repeated part once, as a `repeat while` loop.";
 
+    UnknownPile => "unknown-pile", "A name is used as a pile (`draw`, `move ... from PILE to PILE`, \
+`PILE has KIND`, `count(PILE)`) or as the set a pile holds (`pile NAME of SET`), but no `pile` or \
+`items` declares it; or items are moved between piles of two different sets.
+
+Example:
+
+    items cards { strike x2, dash }
+    pile deck of cards { starts full }
+    hook deal at encounter_start { draw 3 from deck to hnad }
+
+Fix: name a declared pile (`pile hand of cards`), or declare it.";
+
+    UnknownItem => "unknown-item", "A kind of item is named (`move KIND from ...`, `PILE has KIND`, \
+`count(PILE, KIND)`) that the pile's set of items does not list.
+
+Example:
+
+    items cards { strike x2, dash }
+    pile hand of cards
+    action strike { requires hand has strke; resolve { } }
+
+Fix: name a kind the set lists, or add it to the set: `items cards { strike x2, dash, strke }`.";
+
     UnknownObject => "unknown-object", "A name is used as a kind of object (`holds`, `take`, `handle`, \
 `drop`, `handlers(...)`), but no `object` declares it.
 

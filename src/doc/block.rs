@@ -72,6 +72,8 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::MoveThrough(_, span)
         | Stmt::MoveLeaping { span, .. }
         | Stmt::Take { span, .. }
+        | Stmt::Draw { span, .. }
+        | Stmt::MoveItems { span, .. }
         | Stmt::Handle { span, .. }
         | Stmt::Drop { span, .. }
         | Stmt::Push { span, .. }

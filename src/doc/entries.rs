@@ -86,6 +86,8 @@ fn is_other_rule(decl: &Decl) -> bool {
             | Decl::Sequence { .. }
             | Decl::Terrain(_)
             | Decl::Object { .. }
+            | Decl::Items(_)
+            | Decl::Pile(_)
     )
 }
 
@@ -245,6 +247,8 @@ impl Rules<'_> {
                     Decl::Surprise(_) => "surprise round".into(),
                     Decl::Terrain(t) => format!("terrain {}", t.name.name),
                     Decl::Object { name, .. } => format!("object {}", name.name),
+                    Decl::Items(set) => format!("items {}", set.name.name),
+                    Decl::Pile(pile) => format!("pile {}", pile.name.name),
                     _ => "state_order".into(),
                 };
                 plain("rule", name, vec![code(shown)])

@@ -97,6 +97,10 @@ pub enum Expr {
     Holds(Who, ObjectId),
     /// `handlers(KIND)`: how many hold the object of that kind the owner holds (0 when none).
     Handlers(ObjectId),
+    /// `PILE has KIND`: the pile holds at least one of the kind (its index in the pile's set).
+    PileHas(PileAt, u32),
+    /// `count(PILE)`, `count(PILE, KIND)`: how many items the pile holds, or of one kind.
+    PileCount(PileAt, Option<u32>),
     Call(Func, Vec<Expr>),
 }
 
@@ -129,7 +133,9 @@ impl Expr {
             | Expr::Is(..)
             | Expr::TriggerIs(_)
             | Expr::Holds(..)
-            | Expr::Handlers(_) => ([None, None], &[]),
+            | Expr::Handlers(_)
+            | Expr::PileHas(..)
+            | Expr::PileCount(..) => ([None, None], &[]),
             Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
             Expr::CountDice(_, parts) => ([None, None], &parts[..]),
             Expr::DiceOf(a, b) | Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => ([Some(a), Some(b)], &[]),
@@ -252,6 +258,8 @@ pub enum Effect {
         toward: bool,
         distance: Option<Expr>,
     },
+    /// A draw or a move of items between piles.
+    Pile(PileEffect),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -380,9 +388,11 @@ mod tests {
             Expr::Call(..) => 30,
             Expr::CountDice(..) => 31,
             Expr::CountWho(..) => 32,
+            Expr::PileHas(..) => 33,
+            Expr::PileCount(..) => 34,
         }
     }
-    const VARIANTS: usize = 33;
+    const VARIANTS: usize = 35;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -421,6 +431,8 @@ mod tests {
             Expr::Call(Func::Max, vec![marker(0), marker(1), marker(2)]),
             Expr::CountDice(CmpOp::Ge, Box::new([marker(0), marker(1), marker(2)])),
             Expr::CountWho(Relation::Ally, boxed(0)),
+            Expr::PileHas(PileAt { who: w, pile: PileId(0) }, 0),
+            Expr::PileCount(PileAt { who: w, pile: PileId(0) }, Some(1)),
         ]
     }
 

@@ -7,11 +7,13 @@
 
 mod arith;
 mod expr;
+mod piles;
 pub mod validate;
 
 pub use crate::syntax::ast::{ActionKind, AssignOp, BinOp, CmpOp, Period};
 pub use arith::{checked, floor_div, floor_rem};
 pub use expr::*;
+pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
@@ -89,6 +91,11 @@ pub struct Ruleset {
     /// Kinds of things on the map or in hands (`object`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<Named>,
+    /// Sets of items (`items`), and the piles every participant has of them (`pile`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub item_sets: Vec<ItemSet>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub piles: Vec<Pile>,
     pub dispatch: Dispatch,
 }
 

@@ -221,6 +221,8 @@ impl Validator<'_> {
                 Expr::TriggerIs(e) => self.event_ref(*e),
                 Expr::Amount(e) => self.event(*e),
                 Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
+                Expr::PileHas(at, k) => self.pile_kind(at.pile, Some(*k)),
+                Expr::PileCount(at, k) => self.pile_kind(at.pile, *k),
                 // Nothing else holds an index; children come through `walk` on their own.
                 _ => {}
             }
@@ -331,6 +333,7 @@ impl Validator<'_> {
                         self.opt(distance);
                     }
                     Effect::Pay(costs) => self.costs(costs),
+                    Effect::Pile(p) => self.pile_effect(p),
                     Effect::Follow(_)
                     | Effect::Swap(_)
                     | Effect::Redirect
@@ -363,11 +366,52 @@ impl Validator<'_> {
         }
     }
 
+    /// A pile that exists, and a kind its set has.
+    fn pile_kind(&mut self, pile: crate::ir::PileId, kind: Option<u32>) {
+        self.index("pile", pile.0, self.r.piles.len());
+        let kinds = self
+            .r
+            .piles
+            .get(pile.index())
+            .and_then(|p| self.r.item_sets.get(p.set.index()))
+            .map_or(0, |s| s.kinds.len());
+        if let Some(k) = kind {
+            self.index("kind of item", k, kinds);
+        }
+    }
+
+    fn pile_effect(&mut self, p: &crate::ir::PileEffect) {
+        use crate::ir::{Pick, PileEffect};
+        let (from, to, kind) = match p {
+            PileEffect::Draw { from, to, .. } => (from, to, None),
+            PileEffect::Move { pick: Pick::Kind(k), from, to } => (from, to, Some(*k)),
+            PileEffect::Move { from, to, .. } => (from, to, None),
+        };
+        self.pile_kind(from.pile, kind);
+        self.pile_kind(to.pile, None);
+        let set = |p: crate::ir::PileId| self.r.piles.get(p.index()).map(|x| x.set);
+        if set(from.pile) != set(to.pile) && self.problem.is_none() {
+            self.problem = Some("items move between piles of two different sets".to_string());
+        }
+        if let Some(e) = p.expr() {
+            self.expr(e);
+        }
+    }
+
     fn object(&mut self, id: ObjectId) {
         self.index("object", id.0, self.r.objects.len());
     }
 
     fn ruleset(&mut self) {
+        for p in &self.r.piles {
+            self.index("set of items", p.set.0, self.r.item_sets.len());
+        }
+        for set in &self.r.item_sets {
+            if set.kinds.iter().any(|k| k.count > crate::ir::MAX_OF_A_KIND) && self.problem.is_none() {
+                self.problem =
+                    Some(format!("set of items `{}` holds more than {} of a kind", set.name, crate::ir::MAX_OF_A_KIND));
+            }
+        }
         for t in &self.r.terrains {
             if let Some((amount, spared)) = &t.slows {
                 self.expr(amount);

@@ -76,11 +76,14 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Degrees => "degrees",
         Kind::Object => "object",
         Kind::Terrain => "terrain",
+        Kind::Items => "items",
+        Kind::Item => "item",
+        Kind::Pile => "pile",
         Kind::Phase | Kind::Zone => return None,
     })
 }
 
-const DECL_KINDS: [&str; 17] = [
+const DECL_KINDS: [&str; 19] = [
     "pool",
     "stat",
     "derive",
@@ -98,10 +101,12 @@ const DECL_KINDS: [&str; 17] = [
     "degrees",
     "terrain",
     "object",
+    "items",
+    "pile",
 ];
 
 /// Words after which a new name is written.
-const DECLARING: [&str; 15] = [
+const DECLARING: [&str; 17] = [
     "ruleset",
     "pool",
     "stat",
@@ -117,6 +122,8 @@ const DECLARING: [&str; 15] = [
     "effect",
     "terrain",
     "object",
+    "items",
+    "pile",
 ];
 
 fn want(before: &[Token<'_>]) -> Want {
@@ -131,6 +138,8 @@ fn want(before: &[Token<'_>]) -> Want {
     let is_amount = |t: &str| t.starts_with(|c: char| c.is_ascii_digit()) || t == ")";
     const POOLS: &[KindSet] = &[KindSet::Pool];
     const CONDITIONS: &[KindSet] = &[KindSet::Condition];
+    const PILES: &[KindSet] = &[KindSet::Of("pile")];
+    let prev3 = if n >= 3 { before[n - 3].text } else { "" };
     match prev {
         "." => return Want::Names(&[KindSet::Values]),
         "emit" => return Want::Names(&[KindSet::Event]),
@@ -140,7 +149,13 @@ fn want(before: &[Token<'_>]) -> Want {
         "degrees" => return Want::Nothing,
         "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
-        "apply" | "has" | "implies" | "applies" => return Want::Names(CONDITIONS),
+        // `self has prone`, `hand has strike`.
+        "has" => return Want::Names(&[KindSet::Condition, KindSet::Of("item")]),
+        "apply" | "implies" | "applies" => return Want::Names(CONDITIONS),
+        "of" if depth == 0 => return Want::Names(&[KindSet::Of("items")]),
+        "move" if depth > 0 => return Want::Names(&[KindSet::Of("item")]),
+        "from" if prev2 != "remove" => return Want::Names(PILES),
+        "to" if matches!(prev3, "from") => return Want::Names(PILES),
         "holds" | "take" | "handle" | "drop" | "handlers" => return Want::Names(&[KindSet::Of("object")]),
         "(" if prev2 == "handlers" => return Want::Names(&[KindSet::Of("object")]),
         "remove" if depth > 0 => return Want::Names(CONDITIONS),
@@ -173,6 +188,8 @@ fn want(before: &[Token<'_>]) -> Want {
                 "degrees" => &[KindSet::Of("degrees")],
                 "terrain" => &[KindSet::Of("terrain")],
                 "object" => &[KindSet::Of("object")],
+                "items" => &[KindSet::Of("items")],
+                "pile" => &[KindSet::Of("pile")],
                 _ => &[],
             });
         }
@@ -254,6 +271,8 @@ fn in_scope(documents: &Documents, doc: &Document) -> Vec<Declaration> {
             "trigger" => next(1).map(|t| (Kind::Trigger, t)),
             "object" => next(1).map(|t| (Kind::Object, t)),
             "terrain" => next(1).map(|t| (Kind::Terrain, t)),
+            "items" => next(1).map(|t| (Kind::Items, t)),
+            "pile" => next(1).map(|t| (Kind::Pile, t)),
             word => ActionKind::from_word(word).and_then(|kind| {
                 let n = if word == "free" && tokens.get(i + 1).is_some_and(|t| t.text == "action") { 2 } else { 1 };
                 next(n).map(|t| (Kind::Action(kind), t))
@@ -302,6 +321,8 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
         Kind::Degrees | Kind::Terrain => CompletionItemKind::ENUM,
         Kind::Object => CompletionItemKind::STRUCT,
+        Kind::Items | Kind::Pile => CompletionItemKind::STRUCT,
+        Kind::Item => CompletionItemKind::ENUM_MEMBER,
     }
 }
 
@@ -345,6 +366,12 @@ mod tests {
         assert_eq!(want_at_end("action a { cost 1 ap when handlers("), objects);
         assert_eq!(want_at_end("object "), Want::Nothing);
         assert_eq!(want_at_end("terrain "), Want::Nothing);
+        let piles = Want::Names(&[KindSet::Of("pile")]);
+        assert_eq!(want_at_end("at turn_start { draw 3 from "), piles);
+        assert_eq!(want_at_end("at turn_start { move strike from hand to "), piles);
+        assert_eq!(want_at_end("at turn_start { move "), Want::Names(&[KindSet::Of("item")]));
+        assert_eq!(want_at_end("pile hand of "), Want::Names(&[KindSet::Of("items")]));
+        assert_eq!(want_at_end("pile "), Want::Nothing);
     }
 
     #[test]

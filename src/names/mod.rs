@@ -148,6 +148,13 @@ impl Chain {
             Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
             Decl::Object { name, .. } => push(Kind::Object, name, item.span),
             Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
+            Decl::Items(set) => {
+                push(Kind::Items, &set.name, item.span);
+                for (kind, _) in &set.kinds {
+                    push(Kind::Item, kind, item.span);
+                }
+            }
+            Decl::Pile(pile) => push(Kind::Pile, &pile.name, item.span),
             Decl::Hook(h) if h.name.is_some() => {
                 if let Some(name) = &h.name {
                     push(Kind::Hook, name, item.span)
@@ -190,6 +197,12 @@ pub enum Kind {
     Degrees,
     Object,
     Terrain,
+    /// A set of items (`items`).
+    Items,
+    /// A kind of item of a set.
+    Item,
+    /// A pile of items (`pile`).
+    Pile,
 }
 
 impl Kind {
@@ -207,6 +220,9 @@ impl Kind {
             Kind::Effect => NameKind::Effect,
             Kind::Degrees => NameKind::Degrees,
             Kind::Object => NameKind::Object,
+            Kind::Items => NameKind::Items,
+            Kind::Item => NameKind::Item,
+            Kind::Pile => NameKind::Pile,
             Kind::Trigger | Kind::Terrain | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => {
                 return None
             }
@@ -238,6 +254,9 @@ impl Kind {
             Kind::Effect => "effect",
             Kind::Degrees => "degrees",
             Kind::Object => "object",
+            Kind::Items => "set of items",
+            Kind::Item => "kind of item",
+            Kind::Pile => "pile",
             Kind::Terrain => "terrain",
         }
     }

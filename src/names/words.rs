@@ -130,7 +130,7 @@ pub(crate) fn is_keyword(word: &str) -> bool {
 }
 
 /// The words that start a top-level declaration.
-pub(crate) const TOP_LEVEL: [&str; 31] = [
+pub(crate) const TOP_LEVEL: [&str; 33] = [
     "title",
     "stat",
     "derive",
@@ -162,6 +162,8 @@ pub(crate) const TOP_LEVEL: [&str; 31] = [
     "effect",
     "degrees",
     "reach",
+    "items",
+    "pile",
 ];
 
 /// Built-in names and what they mean, for hover and completion.

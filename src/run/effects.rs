@@ -278,6 +278,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             Effect::EndEncounter => self.clock.ended = Some("ended by a rule".into()),
             Effect::Cancel => self.pending.cancelled = true,
             Effect::Redirect => self.pending.redirected = Some(c.owner),
+            Effect::Pile(p) => self.pile_effect(p, c)?,
             Effect::Swap(other) => {
                 let other = c.who(*other)?;
                 let (mine, theirs) = (self.world.positions[c.owner], self.world.positions[other]);

@@ -286,6 +286,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.world.pools[at] = v;
             }
         }
+        // Piles the scenario fills start with what it names instead.
+        for (who, piles) in setup.piles.iter().enumerate() {
+            for (pile, counts) in piles {
+                for (slot, n) in self.world.piles.pile_mut(who, *pile).iter_mut().zip(counts) {
+                    *slot = *n;
+                }
+            }
+        }
         let surprise_condition = r.surprise.as_ref().and_then(|s| s.applies);
         for who in 0..self.world.n {
             let c = Ctx::of(who);

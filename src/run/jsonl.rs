@@ -347,6 +347,22 @@ mod tests {
             Event::Leave { who: n.clone() },
             Event::Object { object: n.clone(), who: n.clone(), holds: true, at: None },
             Event::Object { object: name("shield"), who: n.clone(), holds: false, at: Some(-3) },
+            Event::Items {
+                who: n.clone(),
+                how: "draws",
+                items: vec![name("strike"), n.clone()],
+                from: name("deck"),
+                to: n.clone(),
+                to_who: None,
+            },
+            Event::Items {
+                who: n.clone(),
+                how: "moves",
+                items: vec![],
+                from: n.clone(),
+                to: n.clone(),
+                to_who: Some(n.clone()),
+            },
             Event::Ongoing { actor: n.clone(), action: n.clone(), outcome: "lost" },
             Event::Rest { rest: n.clone(), outcome: n.to_string() },
             Event::Decision {
@@ -416,7 +432,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..29).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..30).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -507,6 +523,7 @@ mod tests {
             Event::Slot { .. } => 26,
             Event::Magnitude { .. } => 27,
             Event::Revealed { .. } => 28,
+            Event::Items { .. } => 29,
         }
     }
 }

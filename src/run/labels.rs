@@ -12,6 +12,7 @@ pub struct Labels {
     conditions: Vec<(String, String)>,
     events: Vec<(String, String)>,
     rests: Vec<(String, String)>,
+    piles: Vec<(String, String)>,
 }
 
 fn table<'a>(items: impl Iterator<Item = (&'a String, &'a Option<String>)>) -> Vec<(String, String)> {
@@ -41,6 +42,7 @@ impl Labels {
             conditions: table(r.conditions.iter().map(|c| (&c.name, &c.label))),
             events: table(r.events.iter().map(|e| (&e.name, &e.label))),
             rests: table(r.rests.iter().map(|x| (&x.name, &x.label))),
+            piles: table(r.piles.iter().map(|x| (&x.name, &x.label))),
         }
     }
 
@@ -51,6 +53,7 @@ impl Labels {
             && self.conditions.is_empty()
             && self.events.is_empty()
             && self.rests.is_empty()
+            && self.piles.is_empty()
     }
 
     pub fn pool<'a>(&'a self, name: &'a str) -> &'a str {
@@ -75,5 +78,9 @@ impl Labels {
 
     pub fn rest<'a>(&'a self, name: &'a str) -> &'a str {
         find(&self.rests, name)
+    }
+
+    pub fn pile<'a>(&'a self, name: &'a str) -> &'a str {
+        find(&self.piles, name)
     }
 }

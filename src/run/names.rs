@@ -21,6 +21,9 @@ pub struct Names {
     pub outcome: [Name; 4],
     /// Per declared degrees, its levels.
     pub levels: Vec<Vec<Name>>,
+    /// Per pile, its name; per set of items, its kinds' names.
+    pub pile: Vec<Name>,
+    pub item: Vec<Vec<Name>>,
     /// Other strings of the ruleset (questions, options), keyed by their address.
     interned: Vec<((usize, usize), Name)>,
 }
@@ -41,6 +44,8 @@ impl Names {
             phase: all(&r.phases, |x| &x.name),
             outcome: ["success", "failure", "critical", "fumble"].map(Name::from),
             levels: r.degrees.iter().map(|d| all(&d.levels, |l| &l.name)).collect(),
+            pile: all(&r.piles, |x| &x.name),
+            item: r.item_sets.iter().map(|s| all(&s.kinds, |k| &k.name)).collect(),
             interned: Vec::new(),
         }
     }

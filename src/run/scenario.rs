@@ -3,6 +3,7 @@
 //! every name into an index once.
 
 mod control;
+mod piles;
 mod place;
 mod policy;
 mod problem;
@@ -122,6 +123,10 @@ pub struct ParticipantSpec {
     /// Conditions held when the encounter starts.
     #[serde(default)]
     pub conditions: Vec<HeldSpec>,
+    /// Starting contents of piles, by pile, each item by its kind (`{"hand": ["strike",
+    /// "strike", "dash"]}`), instead of the pile's start (empty, or `starts full`).
+    #[serde(default)]
+    pub piles: BTreeMap<String, Vec<String>>,
     /// Place on the grid (units along a line) or index of a zone.
     #[serde(default)]
     pub position: i64,
@@ -309,6 +314,8 @@ pub struct Resolved {
     /// participants × stats; `None` keeps the ruleset's default.
     pub stats: Vec<Vec<Option<i64>>>,
     pub pools: Vec<Vec<Option<i64>>>,
+    /// Per participant, the piles the scenario fills: the pile and its count per kind.
+    pub piles: Vec<Vec<(ir::PileId, Vec<u32>)>>,
     /// Conditions held from the start, with who applied them (if the scenario says).
     pub conditions: Vec<Vec<(ir::ConditionId, Option<usize>)>>,
     /// Per participant, its script and policy with every name resolved.
@@ -361,6 +368,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         positions: Vec::new(),
         stats: Vec::new(),
         pools: Vec::new(),
+        piles: Vec::new(),
         conditions: Vec::new(),
         controllers: Vec::new(),
         loadouts: Vec::new(),
@@ -482,6 +490,8 @@ impl<'a> Resolver<'a> {
             }
         }
         out.pools.push(pools);
+        let piles = self.piles(&here, p);
+        out.piles.push(piles);
         let conditions = self.conditions(&here, p);
         out.conditions.push(conditions);
         let control = self.controller(&at(&here, [Seg::Field("controller")]), p);

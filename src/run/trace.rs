@@ -380,6 +380,19 @@ pub enum Event {
         holds: bool,
         at: Option<i64>,
     },
+    /// Items drawn or moved from one pile to another (`draw`, `move ... from A to B`): every
+    /// item taken, in the order taken (none when the pile had none to give). `who` owns the
+    /// pile they left; `to_who` owns the pile they went to, when someone else does.
+    Items {
+        who: Name,
+        /// `draws` or `moves`.
+        how: &'static str,
+        items: Vec<Name>,
+        from: Name,
+        to: Name,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        to_who: Option<Name>,
+    },
     /// A multi-round action ends: resolved, or lost because a payment could not be made.
     Ongoing {
         actor: Name,
@@ -550,6 +563,18 @@ pub(crate) fn text_line_labelled(r: &Record, labels: &Labels) -> String {
     render(r, Some(labels))
 }
 
+/// `dash, strike and strike`, or `nothing`.
+fn item_list(items: &[Name]) -> String {
+    match items {
+        [] => "nothing".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(|n| &**n).collect();
+            format!("{} and {last}", rest.join(", "))
+        }
+    }
+}
+
 /// A cause with labels: `Attack by Aria`, `Hit Points <= 0`.
 fn cause_text(c: &Cause, l: &Labels) -> String {
     match c {
@@ -673,6 +698,13 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             format!("  {who} lets go of {object}; it lies at {at}.")
         }
         Event::Object { object, who, holds: false, at: None } => format!("  {who} lets go of {object}."),
+        Event::Items { who, how, items, from, to, to_who } => {
+            let to = match to_who {
+                Some(other) => format!("{other}'s {}", l.pile(to)),
+                None => l.pile(to).to_string(),
+            };
+            format!("  {who} {how} {} from {} to {to}.", item_list(items), l.pile(from))
+        }
         Event::Move { who, from, to, forced } => {
             let how = if *forced { "is pushed" } else { "moves" };
             format!("  {who} {how} from {from} to {to}.")

@@ -89,6 +89,8 @@ pub(crate) struct World<'r> {
     /// another), and each one's place in it: the order the rules fall back on.
     pub seating: Vec<usize>,
     pub seat: Vec<usize>,
+    /// Every participant's piles of items.
+    pub piles: super::piles::Piles,
 }
 
 impl<'r> World<'r> {
@@ -121,6 +123,7 @@ impl<'r> World<'r> {
         self.seating.extend(0..n);
         self.seat.clear();
         self.seat.extend(0..n);
+        self.piles.reset(r, n);
     }
 
     /// Seats the participants in `seating` (each once) from now on.
@@ -162,6 +165,7 @@ impl<'r> World<'r> {
             objects,
             seating,
             seat,
+            piles,
         } = other;
         self.n = *n;
         self.n_stats = *n_stats;
@@ -188,6 +192,7 @@ impl<'r> World<'r> {
         self.objects.clone_from(objects);
         self.seating.clone_from(seating);
         self.seat.clone_from(seat);
+        self.piles.copy_from(piles);
     }
 
     pub fn order(&self) -> &Vec<Vec<usize>> {

@@ -135,6 +135,45 @@ pub(crate) enum Decl {
         name: Ident,
         label: Option<String>,
     },
+    /// `items NAME ["Label"] { KIND [xN], ... }`: a set of items piles hold.
+    Items(Box<ItemSet>),
+    /// `pile NAME ["Label"] of SET [{ starts full }]`: a pile of items, one per participant.
+    Pile(Box<PileDecl>),
+}
+
+/// `items cards { strike x2, dash }`.
+#[derive(Debug, Clone)]
+pub struct ItemSet {
+    pub name: Ident,
+    pub label: Option<String>,
+    /// Each kind, and its `xN` as written (the checker reads the number).
+    pub kinds: Vec<(Ident, Option<Ident>)>,
+}
+
+/// `pile deck of cards { starts full }`.
+#[derive(Debug, Clone)]
+pub struct PileDecl {
+    pub name: Ident,
+    pub label: Option<String>,
+    pub of: Ident,
+    pub full: bool,
+}
+
+/// `hand` or `target.hand` in a draw or a move of items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PileRef {
+    pub who: Option<Ident>,
+    pub pile: Ident,
+}
+
+/// Which items `move ... from PILE to PILE` takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PilePick {
+    /// One of this kind.
+    Kind(Ident),
+    /// So many at random (one without a number).
+    Random(Option<Expr>),
+    All,
 }
 
 /// A kind of ground the scenario lays on places of the line.
@@ -208,6 +247,8 @@ pub(crate) enum DeclKind {
     Degrees,
     Terrain,
     Object,
+    Items,
+    Pile,
 }
 
 impl DeclKind {
@@ -230,6 +271,8 @@ impl DeclKind {
             DeclKind::Degrees => "degrees",
             DeclKind::Terrain => "terrain",
             DeclKind::Object => "object",
+            DeclKind::Items => "set of items",
+            DeclKind::Pile => "pile",
         }
     }
 }
@@ -780,6 +823,20 @@ pub(crate) enum Stmt {
         /// `true` for `toward`.
         toward: bool,
         distance: Option<Expr>,
+        span: Span,
+    },
+    /// `draw N from PILE to PILE`: N items at random, without replacement.
+    Draw {
+        count: Expr,
+        from: PileRef,
+        to: PileRef,
+        span: Span,
+    },
+    /// `move KIND|random [N]|all from PILE to PILE`.
+    MoveItems {
+        pick: PilePick,
+        from: PileRef,
+        to: PileRef,
         span: Span,
     },
     EndTurn(Span),

@@ -5,6 +5,7 @@
 mod comments;
 mod expected;
 mod layout;
+mod piles;
 pub(crate) use layout::tokens;
 
 use super::ast::*;
@@ -875,6 +876,8 @@ impl Builder {
                 Decl::Object { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
             }
             Rule::terrain_item => self.terrain_decl(it, &p)?,
+            Rule::items_item => self.items_decl(it, &p)?,
+            Rule::pile_item => self.pile_decl(it, &p)?,
             Rule::downtime_item => {
                 let mut name = None;
                 if it.peek().map(|x| x.as_rule()) == Some(Rule::ident) {
@@ -1058,6 +1061,8 @@ impl Builder {
             Some(Rule::kw_degrees) => DeclKind::Degrees,
             Some(Rule::kw_terrain) => DeclKind::Terrain,
             Some(Rule::kw_object) => DeclKind::Object,
+            Some(Rule::kw_items) => DeclKind::Items,
+            Some(Rule::kw_pile) => DeclKind::Pile,
             _ => DeclKind::Event,
         };
         Ok(Decl::Remove { kind, name: self.ident(&self.next(&mut it, p)?) })
@@ -1608,6 +1613,8 @@ impl Builder {
                 Stmt::Handle { kind, within, span }
             }
             Rule::drop_stmt => self.drop_stmt(it, &p, span)?,
+            Rule::draw_stmt => self.draw_stmt(it, &p, span)?,
+            Rule::pile_move_stmt => self.pile_move_stmt(it, &p, span)?,
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
     }

@@ -89,6 +89,19 @@ fields!(DegreeLevel { name, side, when });
 fields!(DegreeShift { when, span });
 fields!(CheckDegrees { name, shifts });
 fields!(Terrain { name, slows, blocks });
+fields!(ItemSet { name, kinds });
+fields!(PileDecl { name, of });
+fields!(PileRef { who, pile });
+
+impl Shift for PilePick {
+    fn shift(&mut self, by: i64) {
+        match self {
+            PilePick::Kind(kind) => kind.shift(by),
+            PilePick::Random(n) => n.shift(by),
+            PilePick::All => {}
+        }
+    }
+}
 
 impl Shift for Decl {
     fn shift(&mut self, by: i64) {
@@ -100,6 +113,8 @@ impl Shift for Decl {
             }
             Decl::Category { name, .. } | Decl::Event { name, .. } | Decl::Object { name, .. } => name.shift(by),
             Decl::Terrain(t) => t.shift(by),
+            Decl::Items(set) => set.shift(by),
+            Decl::Pile(pile) => pile.shift(by),
             Decl::Pool(p) => p.shift(by),
             Decl::Condition(c) => c.shift(by),
             Decl::Initiative(clauses) => clauses.shift(by),
@@ -432,6 +447,18 @@ impl Shift for Stmt {
             Stmt::MoveLeaping { amount, leap, span, .. } => {
                 amount.shift(by);
                 leap.shift(by);
+                span.shift(by);
+            }
+            Stmt::Draw { count, from, to, span } => {
+                count.shift(by);
+                from.shift(by);
+                to.shift(by);
+                span.shift(by);
+            }
+            Stmt::MoveItems { pick, from, to, span } => {
+                pick.shift(by);
+                from.shift(by);
+                to.shift(by);
                 span.shift(by);
             }
             Stmt::Take { kind, from, within, span } => {

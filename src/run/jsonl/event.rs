@@ -118,6 +118,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
         Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
         Event::Magnitude { who, condition, from, to } => magnitude_event(out, q, who, condition, *from, *to),
         Event::Slot { holder, side, taker } => slot_event(out, q, holder, side, taker),
+        Event::Items { who, how, items, from, to, to_who } => items_event(out, q, who, how, items, (from, to), to_who),
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);
@@ -266,6 +267,37 @@ fn slot_event(out: &mut Vec<u8>, q: &mut Quoted, holder: &Name, side: &Name, tak
             key(out, "taker");
             out.extend_from_slice(b"null");
         }
+    }
+}
+
+/// `items`: one draw or move between piles, every item taken.
+fn items_event(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    who: &Name,
+    how: &'static str,
+    items: &[Name],
+    (from, to): (&Name, &Name),
+    to_who: &Option<Name>,
+) {
+    tag(out, "items");
+    name_field(out, q, "who", who);
+    static_field(out, q, "how", how);
+    key(out, "items");
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        q.escaped(out, item);
+        out.push(b'"');
+    }
+    out.push(b']');
+    name_field(out, q, "from", from);
+    name_field(out, q, "to", to);
+    if let Some(other) = to_who {
+        name_field(out, q, "to_who", other);
     }
 }
 

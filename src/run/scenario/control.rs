@@ -91,6 +91,7 @@ pub fn check(controls: &[ControlFlag], r: &Ruleset) -> Vec<Problem> {
             player: false,
             stats: Default::default(),
             pools: Default::default(),
+            piles: Default::default(),
             conditions: Vec::new(),
             position: 0,
             controller: Controller::Policy(c.policy.clone()),

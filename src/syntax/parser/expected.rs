@@ -145,6 +145,8 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_reach,
             kw_terrain,
             kw_object,
+            kw_items,
+            kw_pile,
             decl,
             item,
             remove_item,
@@ -418,6 +420,25 @@ fn turn_order_keyword(r: Rule) -> Option<&'static str> {
     Some(match r {
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
+        _ => return pile_word(r),
+    })
+}
+
+/// The words of sets of items and their piles.
+fn pile_word(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::kw_items => "`items`",
+        Rule::kw_pile => "`pile`",
+        Rule::kw_of => "`of`",
+        Rule::kw_starts => "`starts`",
+        Rule::kw_full => "`full`",
+        Rule::kw_draw => "`draw`",
+        Rule::kw_all => "`all`",
+        Rule::kw_random => "`random`",
+        Rule::item_kind => "a kind of item like `strike x2`",
+        Rule::item_times => "how many of a kind, like `x2`",
+        Rule::pile_ref => "a pile like `hand` or `target.hand`",
+        Rule::pile_pick => "which items (a kind, `random`, `random N` or `all`)",
         _ => return None,
     })
 }

@@ -37,7 +37,8 @@ impl Tokens<'_> {
         let span = pair.as_span();
         let children: Vec<P> = pair.clone().into_inner().collect();
         // Quoted text is one word, whatever pest finds inside it; empty braces are two tokens.
-        let braced = matches!(rule, Rule::block | Rule::pool_body | Rule::condition_body | Rule::action_body);
+        let braced =
+            matches!(rule, Rule::block | Rule::pool_body | Rule::condition_body | Rule::action_body | Rule::pile_body);
         if (children.is_empty() && !braced) || rule == Rule::string {
             if let Some(kind) = leaf_kind(rule) {
                 self.push(kind, span.start(), span.end());
@@ -84,7 +85,7 @@ impl Tokens<'_> {
             let kind = match ch {
                 '{' => {
                     in_braces = true;
-                    TokenKind::OpenBrace { separator: if rule == Rule::choose_stmt { ',' } else { ';' } }
+                    TokenKind::OpenBrace { separator: if comma_list(rule) { ',' } else { ';' } }
                 }
                 '}' => {
                     in_braces = false;
@@ -94,7 +95,7 @@ impl Tokens<'_> {
                 '(' => TokenKind::CallParen,
                 ')' => TokenKind::CloseParen,
                 ';' => TokenKind::Separator,
-                ',' if rule == Rule::choose_stmt => TokenKind::Separator,
+                ',' if comma_list(rule) => TokenKind::Separator,
                 ',' | ':' => TokenKind::Mark,
                 '.' => TokenKind::Dot,
                 '=' | '+' | '*' => TokenKind::Operator,
@@ -104,6 +105,11 @@ impl Tokens<'_> {
         }
         in_braces
     }
+}
+
+/// Whether the rule's braces hold a list separated by commas (a choice's options, a set's items).
+fn comma_list(rule: Rule) -> bool {
+    matches!(rule, Rule::choose_stmt | Rule::items_item)
 }
 
 /// What a pair without children is, or `None` for the end of input.

@@ -1,0 +1,236 @@
+//! Sets of items and their piles: `items`, `pile`, `draw`, `move ... from PILE to PILE`,
+//! `PILE has KIND` and `count(PILE[, KIND])`. Sets and piles are lowered before anything that
+//! names them; a pile is read by its name (`hand`) or a participant's (`target.hand`).
+
+use super::expr::Ty;
+use super::lower::{Ctx, Lowerer};
+use super::merge::Entry;
+use super::NameKind;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::ir::{self, Expr, PileAt, PileId};
+use crate::source::Span;
+use crate::syntax::ast::{self, Decl, ExprKind};
+
+use crate::ir::MAX_OF_A_KIND;
+
+pub(super) mod known;
+
+impl Lowerer<'_> {
+    /// Lowers every `items` and `pile` into `r`, before the rules that name them.
+    pub(super) fn lower_piles(&mut self, entries: &[Entry], r: &mut ir::Ruleset) {
+        for entry in entries {
+            if let Decl::Items(set) = &entry.item.decl {
+                let set = self.item_set(set);
+                self.piles.sets.push((set.name.clone(), set.kinds.iter().map(|k| k.name.clone()).collect()));
+                r.item_sets.push(set);
+            }
+        }
+        for entry in entries {
+            if let Decl::Pile(p) = &entry.item.decl {
+                let set = match self.piles.sets.iter().position(|(n, _)| *n == p.of.name) {
+                    Some(i) => {
+                        self.read(p.of.span, NameKind::Items);
+                        i
+                    }
+                    None => {
+                        let d = Diagnostic::error(
+                            Code::UnknownPile,
+                            p.of.span,
+                            format!("no set of items named `{}`", p.of.name),
+                        )
+                        .label("unknown set of items")
+                        .suggest(&p.of.name, self.piles.sets.iter().map(|(n, _)| n.as_str()))
+                        .or_help(format!("declare it: `items {} {{ a, b x2 }}`", p.of.name));
+                        self.error(d);
+                        0
+                    }
+                };
+                self.piles.piles.push((p.name.name.to_string(), set));
+                r.piles.push(ir::Pile {
+                    name: p.name.name.to_string(),
+                    label: p.label.clone(),
+                    set: ir::ItemSetId(set as u32),
+                    full: p.full,
+                });
+            }
+        }
+    }
+
+    fn item_set(&mut self, set: &ast::ItemSet) -> ir::ItemSet {
+        let mut kinds: Vec<ir::ItemKind> = Vec::new();
+        for (i, (kind, times)) in set.kinds.iter().enumerate() {
+            if let Some((first, _)) = set.kinds[..i].iter().find(|(k, _)| k.name == kind.name) {
+                self.twice(
+                    format!("`{}` is listed twice in `{}`", kind.name, set.name.name),
+                    kind.span,
+                    first.span,
+                    Some("give a kind more than once with `xN`: `strike x2`"),
+                );
+                continue;
+            }
+            let count = match times {
+                None => 1,
+                Some(t) => match t.name.get(1..).and_then(|n| n.parse::<u32>().ok()).filter(|n| *n <= MAX_OF_A_KIND) {
+                    Some(n) => n,
+                    None => {
+                        self.error(
+                            Diagnostic::error(Code::NumberTooLarge, t.span, "too many of one kind")
+                                .label(format!("at most {MAX_OF_A_KIND}"))
+                                .help(format!("a set holds up to {MAX_OF_A_KIND} of each kind")),
+                        );
+                        1
+                    }
+                },
+            };
+            kinds.push(ir::ItemKind { name: kind.name.to_string(), count });
+        }
+        ir::ItemSet { name: set.name.name.to_string(), label: set.label.clone(), kinds }
+    }
+
+    /// A pile as written in a draw or move: `hand` (the owner's) or `WHO.hand`.
+    fn pile_ref(&mut self, r: &ast::PileRef, ctx: Ctx) -> PileAt {
+        let who = match &r.who {
+            Some(w) => self.who_word(w, ctx),
+            None => ir::Who::Owner,
+        };
+        PileAt { who, pile: self.pile_named(&r.pile) }
+    }
+
+    fn pile_named(&mut self, name: &ast::Ident) -> PileId {
+        match self.piles.pile(&name.name) {
+            Some(i) => {
+                self.read(name.span, NameKind::Pile);
+                PileId(i as u32)
+            }
+            None => {
+                let d = Diagnostic::error(Code::UnknownPile, name.span, format!("no pile named `{}`", name.name))
+                    .label("unknown pile")
+                    .suggest(&name.name, self.piles.piles.iter().map(|(n, _)| n.as_str()))
+                    .or_help(format!("declare it: `pile {} of SET`", name.name));
+                self.error(d);
+                PileId(0)
+            }
+        }
+    }
+
+    /// A kind of the pile's set; an error naming the set when it has no such kind.
+    fn kind_in(&mut self, pile: PileId, kind: &ast::Ident) -> u32 {
+        let Some(&(_, set)) = self.piles.piles.get(pile.index()) else { return 0 };
+        let Some((set_name, kinds)) = self.piles.sets.get(set) else { return 0 };
+        if let Some(i) = kinds.iter().position(|k| *k == kind.name) {
+            self.read(kind.span, NameKind::Item);
+            return i as u32;
+        }
+        let d = Diagnostic::error(Code::UnknownItem, kind.span, format!("`{set_name}` has no item `{}`", kind.name))
+            .label("not a kind of this pile's items")
+            .suggest(&kind.name, kinds.iter().map(String::as_str))
+            .or_help(format!("the kinds of `{set_name}` are: {}", kinds.join(", ")));
+        self.error(d);
+        0
+    }
+
+    /// Whether the pile's set of items is the same as another's: items move only between piles
+    /// of one set.
+    fn same_set(&mut self, from: PileAt, to: PileAt, span: Span) {
+        let set = |p: PileAt| self.piles.piles.get(p.pile.index()).map(|(_, s)| *s);
+        if let (Some(a), Some(b)) = (set(from), set(to)) {
+            if a != b {
+                let (sa, sb) = (self.piles.sets[a].0.clone(), self.piles.sets[b].0.clone());
+                self.error(
+                    Diagnostic::error(Code::UnknownPile, span, "items move only between piles of one set")
+                        .label(format!("from a pile of `{sa}` to a pile of `{sb}`"))
+                        .help("both piles must be declared `of` the same set of items"),
+                );
+            }
+        }
+    }
+
+    /// `draw N from A to B`.
+    pub(super) fn draw(
+        &mut self,
+        count: &ast::Expr,
+        from: &ast::PileRef,
+        to: &ast::PileRef,
+        span: Span,
+        ctx: Ctx,
+    ) -> ir::Effect {
+        let count = self.int(count, ctx);
+        let (from, to) = (self.pile_ref(from, ctx), self.pile_ref(to, ctx));
+        self.same_set(from, to, span);
+        ir::Effect::Pile(ir::PileEffect::Draw { count, from, to })
+    }
+
+    /// `move KIND|random [N]|all from A to B`.
+    pub(super) fn move_items(
+        &mut self,
+        pick: &ast::PilePick,
+        from: &ast::PileRef,
+        to: &ast::PileRef,
+        span: Span,
+        ctx: Ctx,
+    ) -> ir::Effect {
+        let (from, to) = (self.pile_ref(from, ctx), self.pile_ref(to, ctx));
+        self.same_set(from, to, span);
+        let pick = match pick {
+            ast::PilePick::All => ir::Pick::All,
+            ast::PilePick::Random(n) => ir::Pick::Random(match n {
+                Some(n) => self.int(n, ctx),
+                None => Expr::Int(1),
+            }),
+            ast::PilePick::Kind(kind) => ir::Pick::Kind(self.kind_in(from.pile, kind)),
+        };
+        ir::Effect::Pile(ir::PileEffect::Move { pick, from, to })
+    }
+
+    /// The pile an expression names, when it names one: `hand` or `WHO.hand`. A name that is
+    /// a pile's is a pile here even when a stat or pool shares it: `has` and `count` never read
+    /// those.
+    fn pile_of(&mut self, e: &ast::Expr, ctx: Ctx) -> Option<PileAt> {
+        let parts: &[ast::Ident] = match &e.kind {
+            ExprKind::Name(n) => std::slice::from_ref(n),
+            ExprKind::Path(p) => &p.parts,
+            _ => return None,
+        };
+        let (who, pile) = match parts {
+            [pile] => (None, pile),
+            [who, pile] => (Some(who), pile),
+            _ => return None,
+        };
+        self.piles.pile(&pile.name)?;
+        let who = match who {
+            Some(w) => self.who_word(w, ctx),
+            None => ir::Who::Owner,
+        };
+        Some(PileAt { who, pile: self.pile_named(pile) })
+    }
+
+    /// `PILE has KIND`, or `None` when the left side is not a pile (a participant's condition).
+    pub(super) fn pile_has(&mut self, who: &ast::Expr, kind: &ast::Ident, ctx: Ctx) -> Option<(Expr, Ty)> {
+        let at = self.pile_of(who, ctx)?;
+        let kind = self.kind_in(at.pile, kind);
+        Some((Expr::PileHas(at, kind), Ty::Bool))
+    }
+
+    /// `count(PILE)`, `count(PILE, KIND)`, or `None` when the first value is not a pile.
+    pub(super) fn pile_count(&mut self, args: &[ast::Expr], ctx: Ctx) -> Option<(Expr, Ty)> {
+        let at = self.pile_of(args.first()?, ctx)?;
+        match args {
+            [_] => Some((Expr::PileCount(at, None), Ty::Int)),
+            [_, kind] => {
+                let k = match kind.kind.single_name() {
+                    Some(name) => self.kind_in(at.pile, name),
+                    None => {
+                        self.error(
+                            Diagnostic::error(Code::UnknownItem, kind.span, "expected a kind of item here")
+                                .label("not a kind of item")
+                                .help("`count(hand, strike)` counts the strikes in the hand"),
+                        );
+                        0
+                    }
+                };
+                Some((Expr::PileCount(at, Some(k)), Ty::Int))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The names of the sets of items and piles a ruleset declares, kept while lowering. A leaf:
+//! the lowerer holds one, and `piles.rs` fills and reads it.
+
+/// The sets and piles declared, by name, for lowering what names them.
+#[derive(Debug, Default)]
+pub(crate) struct KnownPiles {
+    /// Each set's name and its kinds' names.
+    pub(super) sets: Vec<(String, Vec<String>)>,
+    /// Each pile's name and its set.
+    pub(super) piles: Vec<(String, usize)>,
+}
+
+impl KnownPiles {
+    pub(super) fn pile(&self, name: &str) -> Option<usize> {
+        self.piles.iter().position(|(n, _)| n == name)
+    }
+}

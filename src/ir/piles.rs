@@ -1,0 +1,88 @@
+//! Sets of items and the piles that hold them (`items`, `pile`): each participant has each pile,
+//! and a pile's contents are a count per kind of its set.
+
+use super::{Expr, Who};
+use serde::{Deserialize, Serialize};
+
+/// The most of one kind a set may hold: draws walk the kinds, and a set this large is a typo.
+pub const MAX_OF_A_KIND: u32 = 10_000;
+
+/// `items NAME { KIND xN, ... }`: the kinds of a set, each with how many a full set holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemSet {
+    pub name: String,
+    pub label: Option<String>,
+    pub kinds: Vec<ItemKind>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemKind {
+    pub name: String,
+    pub count: u32,
+}
+
+/// `pile NAME of SET`: one per participant; `full` piles start with the whole set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pile {
+    pub name: String,
+    pub label: Option<String>,
+    pub set: ItemSetId,
+    pub full: bool,
+}
+
+/// A set of items, by its place in `Ruleset::item_sets`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ItemSetId(pub u32);
+
+/// A pile, by its place in `Ruleset::piles`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PileId(pub u32);
+
+impl ItemSetId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl PileId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Whose pile: `hand` is the owner's, `target.hand` the target's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PileAt {
+    pub who: Who,
+    pub pile: PileId,
+}
+
+/// Which items a move takes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Pick {
+    /// One of this kind (its index in the pile's set); nothing when the pile has none.
+    Kind(u32),
+    /// So many at random, without replacement (fewer when the pile holds fewer).
+    Random(Expr),
+    All,
+}
+
+/// Pile effects, in one variant of `Effect` so the effect walkers name them once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PileEffect {
+    /// `draw N from A to B`: N at random, without replacement.
+    Draw { count: Expr, from: PileAt, to: PileAt },
+    /// `move PICK from A to B`.
+    Move { pick: Pick, from: PileAt, to: PileAt },
+}
+
+impl PileEffect {
+    /// The expression inside, if any.
+    pub fn expr(&self) -> Option<&Expr> {
+        match self {
+            PileEffect::Draw { count, .. } => Some(count),
+            PileEffect::Move { pick: Pick::Random(n), .. } => Some(n),
+            PileEffect::Move { .. } => None,
+        }
+    }
+}

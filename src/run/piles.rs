@@ -1,0 +1,84 @@
+//! Piles of items as the world holds them (`items`, `pile`): each participant's piles are
+//! counts per kind of the pile's set, in one flat vector, so copying a world (Search's
+//! playouts) copies numbers into the allocation it has. A leaf: the draws are in `items.rs`.
+
+use super::buffers::refill;
+use crate::ir::{PileId, Ruleset};
+
+/// Every participant's piles: per participant a block of `stride` counts, one per kind of each
+/// pile's set, the piles in declaration order.
+#[derive(Debug, Default)]
+pub(crate) struct Piles {
+    /// Per pile: where its kinds start in a participant's block; one more entry, the block's
+    /// length, ends the last pile.
+    start: Vec<usize>,
+    counts: Vec<u32>,
+}
+
+impl Piles {
+    /// Empties every pile for `n` participants, then fills those declared `starts full`.
+    pub fn reset(&mut self, r: &Ruleset, n: usize) {
+        self.start.clear();
+        let mut at = 0;
+        for p in &r.piles {
+            self.start.push(at);
+            at += r.item_sets.get(p.set.index()).map_or(0, |s| s.kinds.len());
+        }
+        self.start.push(at);
+        refill(&mut self.counts, n * at, 0);
+        for who in 0..n {
+            for (i, p) in r.piles.iter().enumerate().filter(|(_, p)| p.full) {
+                let Some(set) = r.item_sets.get(p.set.index()) else { continue };
+                let pile = self.pile_mut(who, PileId(i as u32));
+                for (slot, kind) in pile.iter_mut().zip(&set.kinds) {
+                    *slot = kind.count;
+                }
+            }
+        }
+    }
+
+    /// Becomes a copy of `other`, in the allocations it has.
+    pub fn copy_from(&mut self, other: &Piles) {
+        self.start.clone_from(&other.start);
+        self.counts.clone_from(&other.counts);
+    }
+
+    fn span(&self, who: usize, pile: PileId) -> (usize, usize) {
+        let stride = self.start.last().copied().unwrap_or(0);
+        let i = pile.index();
+        let (a, b) = (self.start.get(i).copied().unwrap_or(0), self.start.get(i + 1).copied().unwrap_or(0));
+        (who * stride + a, who * stride + b.max(a))
+    }
+
+    /// A participant's pile: a count per kind of its set (empty for a pile that is not there).
+    pub fn pile(&self, who: usize, pile: PileId) -> &[u32] {
+        let (a, b) = self.span(who, pile);
+        self.counts.get(a..b).unwrap_or(&[])
+    }
+
+    pub fn pile_mut(&mut self, who: usize, pile: PileId) -> &mut [u32] {
+        let (a, b) = self.span(who, pile);
+        self.counts.get_mut(a..b).unwrap_or(&mut [])
+    }
+
+    /// How many items the pile holds, or of one kind.
+    pub fn count(&self, who: usize, pile: PileId, kind: Option<u32>) -> i64 {
+        let p = self.pile(who, pile);
+        match kind {
+            Some(k) => p.get(k as usize).map_or(0, |n| i64::from(*n)),
+            None => p.iter().map(|n| i64::from(*n)).sum(),
+        }
+    }
+
+    /// Moves one of kind `k` between two piles of one set; false when `from` has none.
+    pub fn move_one(&mut self, from: (usize, PileId), to: (usize, PileId), k: usize) -> bool {
+        match self.pile_mut(from.0, from.1).get_mut(k) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => return false,
+        }
+        if let Some(n) = self.pile_mut(to.0, to.1).get_mut(k) {
+            *n = n.saturating_add(1);
+        }
+        true
+    }
+}

@@ -1,0 +1,250 @@
+//! Sets of items and their piles (issue 32, mechanism 3): draws without replacement, moves of a
+//! kind, at random and of everything, `has` and `count`, a scenario's starting piles, and the
+//! one `items` event each draw or move writes.
+
+use tempo::check::compile_str;
+use tempo::diagnostics::Code;
+use tempo::run::trace::{Event, Record};
+use tempo::run::{run, scenario};
+
+/// A five-card deck dealt whole at the start; the pools report what the piles hold.
+const DEAL: &str = r#"ruleset deal
+initiative { value 0 }
+round { phase act: turns }
+items cards { strike x2, dash, guard x2 }
+pile deck of cards { starts full }
+pile hand of cards
+pile lost of cards
+pool in_hand { max none; start 0 }
+pool strikes { max none; start 0 }
+pool has_dash { max none; start 0 }
+pool left { max none; start 0 }
+hook deal at encounter_start {
+  draw DRAW from deck to hand
+  in_hand = count(hand)
+  strikes = count(hand, strike)
+  has_dash = number(hand has dash)
+  left = count(deck)
+}
+"#;
+
+fn compiled(rules: &str) -> tempo::ir::Ruleset {
+    let c = compile_str("t.rules", rules);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    c.ruleset.expect("compiles")
+}
+
+fn play(rules: &str, seed: u64, extra: &str) -> Vec<Record> {
+    let s = scenario::parse(&format!(
+        r#"(seed: {seed}, rounds: 3, participants: [
+  (name: "A", side: "a", {extra} controller: Policy(Aggressive)),
+  (name: "B", side: "b", actions: [], controller: Policy(Aggressive)),
+])"#
+    ))
+    .expect("scenario parses");
+    run(&compiled(rules), &s, None).expect("runs")
+}
+
+/// A's items events: (how, items, from, to).
+fn items(records: &[Record]) -> Vec<(String, Vec<String>, String, String)> {
+    records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::Items { who, how, items, from, to, .. } if &**who == "A" => {
+                Some((how.to_string(), items.iter().map(|n| n.to_string()).collect(), from.to_string(), to.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pools at the end, by name.
+fn pools(records: &[Record]) -> std::collections::BTreeMap<String, i64> {
+    let Some(Event::EncounterEnd { state, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    state["A"].pools.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+#[test]
+fn drawing_a_whole_deck_sees_each_kind_exactly_its_count_in_some_order() {
+    let rules = DEAL.replace("DRAW", "5");
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let records = play(&rules, seed, "");
+        let drawn = items(&records);
+        assert_eq!(drawn.len(), 1, "one event for the draw");
+        let (how, cards, from, to) = &drawn[0];
+        assert_eq!((how.as_str(), from.as_str(), to.as_str()), ("draws", "deck", "hand"));
+        let mut sorted = cards.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["dash", "guard", "guard", "strike", "strike"], "seed {seed}");
+        orders.insert(cards.clone());
+        let p = pools(&records);
+        assert_eq!((p["in_hand"], p["strikes"], p["has_dash"], p["left"]), (5, 2, 1, 0));
+    }
+    assert!(orders.len() > 5, "draws are at random: only {} orders in 30 seeds", orders.len());
+}
+
+#[test]
+fn a_draw_of_more_than_the_pile_holds_takes_what_is_there() {
+    let records = play(&DEAL.replace("DRAW", "9"), 1, "");
+    assert_eq!(items(&records)[0].1.len(), 5);
+    assert_eq!(pools(&records)["in_hand"], 5);
+}
+
+#[test]
+fn a_draw_of_two_leaves_three_and_counts_agree() {
+    for seed in 0..20 {
+        let records = play(&DEAL.replace("DRAW", "2"), seed, "");
+        let drawn = &items(&records)[0].1;
+        assert_eq!(drawn.len(), 2);
+        let p = pools(&records);
+        assert_eq!((p["in_hand"], p["left"]), (2, 3));
+        assert_eq!(p["strikes"], drawn.iter().filter(|c| *c == "strike").count() as i64);
+        assert_eq!(p["has_dash"], i64::from(drawn.iter().any(|c| c == "dash")));
+    }
+}
+
+const PLAY: &str = r#"ruleset play
+initiative { value 0 }
+round { phase act: turns }
+items cards { strike x2, dash, guard }
+pile hand of cards { starts full }
+pile discard of cards
+pile lost of cards
+pool plays { max 2; refresh at turn_start }
+pool left { max none; start 0 }
+action strike { cost 1 plays; requires hand has strike; resolve { move strike from hand to discard; left = count(hand) } }
+action rest {
+  cost 1 plays
+  requires not hand has strike and count(discard) > 0
+  resolve { move all from discard to hand; move random from hand to lost }
+}
+"#;
+
+#[test]
+fn moves_of_a_kind_of_all_and_at_random_keep_every_card() {
+    let mut lost = std::collections::BTreeSet::new();
+    for seed in 0..30 {
+        let records = play(PLAY, seed, "");
+        let moved = items(&records);
+        let words: Vec<(&str, usize, &str, &str)> =
+            moved.iter().take(4).map(|(h, i, f, t)| (h.as_str(), i.len(), f.as_str(), t.as_str())).collect();
+        // Two strikes played, then a rest: the discard back, then one card lost (then on).
+        assert_eq!(
+            words,
+            [
+                ("moves", 1, "hand", "discard"),
+                ("moves", 1, "hand", "discard"),
+                ("moves", 2, "discard", "hand"),
+                ("moves", 1, "hand", "lost")
+            ],
+            "seed {seed}"
+        );
+        assert_eq!(moved[0].1, ["strike"]);
+        assert_eq!(moved[2].1, ["strike", "strike"]);
+        lost.insert(moved[3].1[0].clone());
+        // Every card is in one pile: what the moves left in each adds up to the four.
+        let mut piles = std::collections::BTreeMap::from([("hand", 4i64), ("discard", 0), ("lost", 0)]);
+        for (_, cards, from, to) in &moved {
+            *piles.get_mut(from.as_str()).unwrap() -= cards.len() as i64;
+            *piles.get_mut(to.as_str()).unwrap() += cards.len() as i64;
+        }
+        assert!(piles.values().all(|n| *n >= 0) && piles.values().sum::<i64>() == 4, "{piles:?}");
+    }
+    assert_eq!(lost.len(), 3, "the card lost is any of the hand's kinds: {lost:?}");
+}
+
+#[test]
+fn a_move_of_a_kind_the_pile_does_not_hold_moves_nothing_and_says_so() {
+    let rules = PLAY
+        .replace("move strike from hand to discard;", "move strike from hand to discard; move dash from lost to hand;");
+    let text = tempo::run::trace::to_text(&play(&rules, 1, ""));
+    assert!(text.contains("  A moves nothing from lost to hand."), "{text}");
+}
+
+#[test]
+fn a_scenario_gives_starting_piles_by_name_and_checks_them() {
+    let records = play(PLAY, 1, r#"piles: {"hand": ["dash", "strike"]},"#);
+    let moved = items(&records);
+    assert_eq!(moved[0].1, ["strike"]);
+    // The hand was the scenario's, dash and strike: its one strike played, the rest takes it back.
+    assert_eq!((moved[1].1.as_slice(), moved[1].2.as_str()), (["strike".to_string()].as_slice(), "discard"));
+    let s = scenario::parse(
+        r#"(seed: 1, rounds: 1, participants: [(name: "A", side: "a", piles: {"hnad": [], "hand": ["strik"]}, controller: Policy(Aggressive))])"#,
+    )
+    .unwrap();
+    let problems = match tempo::run::Runner::new(&compiled(PLAY), &s, Vec::new()) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a scenario naming no pile of the ruleset runs"),
+    };
+    assert!(problems.contains("no pile `hnad`") && problems.contains("no kind of item `strik`"), "{problems}");
+}
+
+#[test]
+fn other_participants_piles_are_reached_through_a_path() {
+    let rules = PLAY.replace(
+        "action strike { cost 1 plays;",
+        "action steal { cost 2 plays; target enemy; requires target.hand has dash; resolve { move dash from target.hand to hand } }\naction strike { cost 1 plays;",
+    );
+    let s = scenario::parse(
+        r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Policy(Aggressive)),
+  (name: "B", side: "b", controller: Policy(Aggressive)),
+])"#,
+    )
+    .unwrap();
+    let text = tempo::run::trace::to_text(&run(&compiled(&rules), &s, None).unwrap());
+    assert!(text.contains("  B moves dash from hand to A's hand."), "{text}");
+}
+
+#[test]
+fn unknown_piles_sets_and_kinds_are_named_with_a_suggestion() {
+    let cases = [
+        ("pile extra of crads", Code::UnknownPile, "did you mean `cards`?"),
+        ("at turn_start { draw 1 from deck to hnad }", Code::UnknownPile, "did you mean `hand`?"),
+        ("at turn_start { move strke from deck to hand }", Code::UnknownItem, "did you mean `strike`?"),
+        ("action a { requires hand has dahs; resolve { } }", Code::UnknownItem, "did you mean `dash`?"),
+        ("derive n = count(hand, gaurd)", Code::UnknownItem, "did you mean `guard`?"),
+        ("at turn_start { move all from hand to tokens }", Code::UnknownPile, "one set"),
+    ];
+    for (line, code, help) in cases {
+        let rules = format!(
+            "ruleset t\ninitiative {{ value 0 }}\nround {{ phase act: turns }}\nitems cards {{ strike x2, dash, guard }}\nitems chips {{ red }}\npile deck of cards\npile hand of cards\npile tokens of chips\n{line}\n"
+        );
+        let c = compile_str("t.rules", &rules);
+        let d: Vec<_> = c.diagnostics.iter().filter(|d| d.is_error()).collect();
+        assert_eq!(d.len(), 1, "{line}: {:?}", c.diagnostics);
+        assert_eq!(d[0].code, code, "{line}");
+        let said = format!("{} {}", d[0].help.clone().unwrap_or_default(), d[0].message);
+        assert!(said.contains(help), "{line}: {said}");
+    }
+}
+
+#[test]
+fn a_kind_listed_twice_is_an_error() {
+    let c = compile_str(
+        "t.rules",
+        "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\nitems cards { strike, dash, strike x2 }\n",
+    );
+    assert!(c.diagnostics.iter().any(|d| d.code == Code::Duplicate), "{:?}", c.diagnostics);
+}
+
+#[test]
+fn hover_says_what_a_pile_a_set_and_a_kind_are() {
+    let text = std::fs::read_to_string("rulesets/card-hand.rules").unwrap();
+    let sources = tempo::api::Sources::new().with("card-hand.rules", &text);
+    let at = |needle: &str, skip: usize| text.find(needle).unwrap() + skip;
+    let pile = tempo::api::hover(&sources, "card-hand.rules", at("move strike from hand", 18)).unwrap();
+    assert!(pile.contains("pile hand") && pile.contains("pile declared in"), "{pile}");
+    let set = tempo::api::hover(&sources, "card-hand.rules", at("\"Hand\" of cards", 10)).unwrap();
+    assert!(set.contains("set of items declared in"), "{set}");
+    let kind = tempo::api::hover(&sources, "card-hand.rules", at("requires hand has lunge", 19)).unwrap();
+    assert!(kind.contains("kind of item declared in") && !kind.contains("action"), "{kind}");
+}
+
+#[test]
+fn a_draw_into_the_pile_it_comes_from_stops_at_what_the_pile_holds() {
+    let rules = DEAL.replace("draw DRAW from deck to hand", "draw 9223372036854775807 from deck to deck");
+    let records = play(&rules, 1, "");
+    assert_eq!(items(&records)[0].1.len(), 5, "as many draws as the pile held, then the draw ends");
+}
