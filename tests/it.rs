@@ -21,6 +21,7 @@ mod loadouts;
 mod lsp;
 mod readme;
 mod reparse;
+mod rolls;
 mod rulesets;
 mod run;
 mod scenario_problems;

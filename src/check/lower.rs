@@ -27,6 +27,8 @@ pub(crate) struct Lowerer<'a> {
     pub option_words: Vec<crate::source::Span>,
     /// Where a declared name was read, and as what (`Compilation::names_read`).
     pub names_read: Vec<(crate::source::Span, super::NameKind)>,
+    /// Named rolls and dice with custom faces.
+    pub(crate) rolls: super::rolled::Rolls,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -77,6 +79,7 @@ impl<'a> Lowerer<'a> {
             used_effects: Vec::new(),
             levels: Vec::new(),
             default_degrees: None,
+            rolls: Default::default(),
         }
     }
 
@@ -169,6 +172,7 @@ impl<'a> Lowerer<'a> {
         self.check_unused_effects();
         self.require_round_and_initiative(name, has_round, has_initiative);
         self.lower_reach(entries, &mut r);
+        r.rolls = self.rolls.made;
         r.dispatch = dispatch(&r);
         r
     }
@@ -218,6 +222,9 @@ impl<'a> Lowerer<'a> {
             reach: None,
             terrains: Vec::new(),
             objects: Vec::new(),
+            rolls: 0,
+            dice: Vec::new(),
+            symbols: Vec::new(),
             dispatch: ir::Dispatch::default(),
         }
     }

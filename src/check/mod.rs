@@ -14,6 +14,8 @@ mod lower;
 mod merge;
 #[cfg(feature = "fs")]
 mod open;
+mod rolled;
+mod rolls;
 mod scope;
 mod words;
 
@@ -63,6 +65,8 @@ pub enum NameKind {
     Effect,
     Degrees,
     Object,
+    /// A die with custom faces (`die`).
+    Die,
 }
 
 impl Compilation {

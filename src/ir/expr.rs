@@ -77,6 +77,9 @@ pub enum Expr {
     /// `count(RELATION, COND)`: how many participants still in the encounter, related to the
     /// owner by the relation, meet the condition, read with each of them as `self`.
     CountWho(Relation, Box<Expr>),
+    /// `count(NAME OP X)`, `count(NAME, SYMBOL)`: one of the counts a named roll made when it
+    /// was rolled (its `Roll::counts`, by place); 0 before that roll.
+    RollCount(RollId, u32),
     Builtin(Builtin),
     Distance(Who),
     /// `distance(A, B)`: how far two participants are from each other.
@@ -129,6 +132,7 @@ impl Expr {
             | Expr::Is(..)
             | Expr::TriggerIs(_)
             | Expr::Holds(..)
+            | Expr::RollCount(..)
             | Expr::Handlers(_) => ([None, None], &[]),
             Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
             Expr::CountDice(_, parts) => ([None, None], &parts[..]),
@@ -252,6 +256,41 @@ pub enum Effect {
         toward: bool,
         distance: Option<Expr>,
     },
+    /// `roll NAME = DICE`: dice rolled once, and every count its block reads from them.
+    Roll(Box<Roll>),
+}
+
+/// A named roll: its dice, rolled in order, then each of its counts made on those faces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Roll {
+    pub id: RollId,
+    pub name: String,
+    pub parts: Vec<RollPart>,
+    /// Every count its block reads (`Expr::RollCount` names one by place), made right after
+    /// the roll, so the trace shows them with the faces they were made on.
+    pub counts: Vec<RollCounting>,
+}
+
+/// `COUNT` dice of one kind: numbered faces 1 to `sides`, or a declared die's faces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollPart {
+    pub count: Expr,
+    pub faces: Faces,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Faces {
+    Sides(Expr),
+    Die(DieId),
+}
+
+/// One way a named roll is read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RollCounting {
+    /// How many numbered dice show a face that meets `OP X` (`X` read right after the roll).
+    Compare(CmpOp, Expr),
+    /// How many times the symbol shows on the custom dice's faces.
+    Symbol(SymbolId),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -380,9 +419,10 @@ mod tests {
             Expr::Call(..) => 30,
             Expr::CountDice(..) => 31,
             Expr::CountWho(..) => 32,
+            Expr::RollCount(..) => 33,
         }
     }
-    const VARIANTS: usize = 33;
+    const VARIANTS: usize = 34;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -421,6 +461,7 @@ mod tests {
             Expr::Call(Func::Max, vec![marker(0), marker(1), marker(2)]),
             Expr::CountDice(CmpOp::Ge, Box::new([marker(0), marker(1), marker(2)])),
             Expr::CountWho(Relation::Ally, boxed(0)),
+            Expr::RollCount(RollId(0), 0),
         ]
     }
 

@@ -43,6 +43,8 @@ pub(crate) mod names;
 mod offered;
 mod pending;
 mod pools;
+mod rolled;
+mod rolls;
 pub mod scenario;
 mod scratch;
 mod search;

@@ -787,6 +787,12 @@ pub(crate) enum Stmt {
     Redirect(Span),
     RollInitiative(Span),
     ClearConditions(Span),
+    /// `roll NAME = DICE`: dice rolled once, read by the `count(NAME ...)`s after it in its block.
+    Roll {
+        name: Ident,
+        dice: Expr,
+        span: Span,
+    },
     Assign {
         target: Path,
         op: AssignOp,

@@ -1606,6 +1606,10 @@ impl Builder {
                 Stmt::Handle { kind, within, span }
             }
             Rule::drop_stmt => self.drop_stmt(it, &p, span)?,
+            Rule::roll_stmt => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                Stmt::Roll { name, dice: self.expr(self.next(&mut it, &p)?)?, span }
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
     }

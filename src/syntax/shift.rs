@@ -457,6 +457,11 @@ impl Shift for Stmt {
             | Stmt::Redirect(span)
             | Stmt::RollInitiative(span)
             | Stmt::ClearConditions(span) => span.shift(by),
+            Stmt::Roll { name, dice, span } => {
+                name.shift(by);
+                dice.shift(by);
+                span.shift(by);
+            }
             Stmt::Assign { target, value, span, .. } => {
                 target.shift(by);
                 value.shift(by);

@@ -205,6 +205,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_take,
             kw_handle,
             kw_drop,
+            kw_roll,
             path,
             ident,
             simple_stmt,
