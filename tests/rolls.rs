@@ -151,3 +151,89 @@ fn the_mistakes_of_a_roll_are_named() {
     let c = compile_str("t.rules", &format!("{base}pool roll {{ max 6 }}\naction a {{ resolve {{ roll = 3 }} }}\n"));
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
 }
+
+const NARRATIVE: &str = "ruleset narrative
+stat attack_pool = 1
+pool wounds { max none; start 0 }
+initiative { value 0 }
+round { phase act: turns }
+die ability \"Ability\" { faces: -, success, success, success success, advantage, advantage, success advantage, advantage advantage }
+die difficulty \"Difficulty\" { faces: -, failure, failure failure, threat, threat, threat, threat threat, failure threat }
+action strike {
+  target enemy
+  resolve {
+    roll check = dice(2, ability) + dice(1, difficulty)
+    if count(check, success) > count(check, failure) {
+      target.wounds += count(check, success) - count(check, failure)
+    }
+    target.wounds += count(check, threat) * 0
+  }
+}
+";
+
+#[test]
+fn custom_faces_come_up_as_often_as_the_die_shows_them_and_are_counted_as_shown() {
+    let (mut dice, mut success, mut failure, mut blank) = (0u32, 0i64, 0i64, 0u32);
+    for seed in 0..60 {
+        for r in records(NARRATIVE, seed, 1) {
+            let Event::Roll { pool: Some(pool), .. } = &r.event else { continue };
+            assert_eq!(pool.thrown.as_deref(), Some("2 ability + 1 difficulty"));
+            assert_eq!(pool.shown.len(), 3);
+            // Two ability dice, then one difficulty die: each face's place on its die, from 1.
+            assert!(pool.faces.iter().all(|f| (1..=8).contains(f)), "{:?}", pool.faces);
+            let shown = |symbol: &str| -> i64 {
+                pool.shown.iter().map(|f| f.split(' ').filter(|s| *s == symbol).count() as i64).sum()
+            };
+            let counts: Vec<(&str, i64)> = pool.counts.iter().map(|c| (c.counting.as_str(), c.count)).collect();
+            assert_eq!(
+                counts,
+                vec![("success", shown("success")), ("failure", shown("failure")), ("threat", shown("threat"))]
+            );
+            dice += 2;
+            success += shown("success");
+            failure += shown("failure");
+            blank += pool.shown[..2].iter().filter(|f| *f == "-").count() as u32;
+        }
+    }
+    // An ability die shows 5 successes over 8 faces, a blank on 1; a difficulty die 4 failures.
+    let (n, rolls) = (f64::from(dice), f64::from(dice) / 2.0);
+    assert!(n > 400.0, "{n} ability dice");
+    let per_die = success as f64 / n;
+    assert!((per_die - 5.0 / 8.0).abs() < 0.1, "{per_die} successes per ability die");
+    let per_roll = failure as f64 / rolls;
+    assert!((per_roll - 4.0 / 8.0).abs() < 0.12, "{per_roll} failures per difficulty die");
+    let blanks = f64::from(blank) / n;
+    assert!((blanks - 1.0 / 8.0).abs() < 0.05, "{blanks} blank ability faces");
+}
+
+#[test]
+fn the_text_line_shows_each_face_by_its_symbols() {
+    let text = tempo::run::trace::to_text(&records(NARRATIVE, 4, 1));
+    let line = text.lines().find(|l| l.contains(" rolls ")).unwrap();
+    assert!(line.starts_with("  Wren rolls 2 ability + 1 difficulty for check ["), "{line}");
+    assert!(line.contains(" success, ") && line.contains(" failure, ") && line.ends_with(" threat"), "{line}");
+}
+
+#[test]
+fn the_mistakes_of_dice_with_custom_faces_are_named() {
+    use tempo::diagnostics::Code;
+    let base = "ruleset r\nstat n = 4\npool hits { max none }\ninitiative { value 0 }\nround { phase act: turns }\n\
+                die boost { faces: -, success, success advantage }\n";
+    let cases = [
+        ("action a { resolve { roll x = dice(2, bost); hits = count(x, success) } }", Code::UnknownDie),
+        ("action a { resolve { roll x = dice(2, boost); hits = count(x, sucess) } }", Code::UnknownSymbol),
+        ("action a { resolve { roll x = dice(2, boost); hits = count(x >= 5) } }", Code::BadCountCall),
+        ("die boost { faces: success }\naction a { resolve { roll x = dice(2, boost) } }", Code::Duplicate),
+    ];
+    for (text, code) in cases {
+        let c = compile_str("t.rules", &format!("{base}{text}\n"));
+        let codes: Vec<Code> = c.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, vec![code], "{text}");
+    }
+    // A value named as sides is numbered dice; a mix counts each kind its own way.
+    let c = compile_str(
+        "t.rules",
+        &format!("{base}action a {{ resolve {{ roll x = dice(2, n) + dice(1, boost); hits = count(x >= 3) + count(x, advantage) }} }}\n"),
+    );
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+}

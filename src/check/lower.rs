@@ -151,6 +151,7 @@ impl<'a> Lowerer<'a> {
         let plain = Ctx::default();
         let mut r = self.empty_ruleset(name);
         self.lower_degrees(entries, &mut r);
+        self.lower_dice(entries, &mut r);
         let default_cost = entries.iter().find_map(|e| match &e.item.decl {
             Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
             _ => None,
@@ -268,6 +269,8 @@ impl<'a> Lowerer<'a> {
             Decl::Effect { .. } => {}
             // Lowered above, before the checks that use them.
             Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
+            // Lowered above, before the rolls that throw them.
+            Decl::Die { .. } => {}
             // Lowered below, once every declared event has its place.
             Decl::Reach(_) => {}
             Decl::Stat { name, default } => {

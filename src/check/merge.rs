@@ -37,6 +37,7 @@ fn key(decl: &Decl) -> Key {
         Decl::Degrees(d) => named(DeclKind::Degrees, &d.name),
         Decl::Terrain(t) => named(DeclKind::Terrain, &t.name),
         Decl::Object { name, .. } => named(DeclKind::Object, name),
+        Decl::Die { name, .. } => named(DeclKind::Die, name),
         Decl::DefaultDegrees(_) => Key::Single("default degrees"),
         Decl::Reach(_) => Key::Single("reach"),
         Decl::Title(_) => Key::Single("title"),
@@ -78,7 +79,8 @@ fn name_span(item: &Item) -> Span {
         | Decl::Rest { name, .. }
         | Decl::Outro { name, .. }
         | Decl::Effect { name, .. }
-        | Decl::Object { name, .. } => name.span,
+        | Decl::Object { name, .. }
+        | Decl::Die { name, .. } => name.span,
         Decl::Terrain(t) => t.name.span,
         Decl::Pool(p) => p.name.span,
         Decl::Degrees(d) => d.name.span,

@@ -10,6 +10,31 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Expr};
 use crate::syntax::ast::{self, BinOp, ExprKind};
 
+impl Lowerer<'_> {
+    /// The dice with custom faces, and the symbols their faces show, before any roll throws them.
+    pub(super) fn lower_dice(&mut self, entries: &[super::merge::Entry], r: &mut ir::Ruleset) {
+        for entry in entries {
+            let ast::Decl::Die { name, label, faces } = &entry.item.decl else { continue };
+            let mut lowered = Vec::with_capacity(faces.len());
+            for face in faces {
+                let mut shows = Vec::with_capacity(face.len());
+                for symbol in face {
+                    let known = self.rolls.symbols.iter().position(|s| *s == symbol.name);
+                    let id = known.unwrap_or_else(|| {
+                        self.rolls.symbols.push(symbol.name.to_string());
+                        self.rolls.symbols.len() - 1
+                    });
+                    shows.push(ir::SymbolId(id as u32));
+                }
+                lowered.push(shows);
+            }
+            self.rolls.dice.push((name.name.to_string(), lowered.clone()));
+            r.dice.push(ir::Die { name: name.name.to_string(), label: label.clone(), faces: lowered });
+        }
+        r.symbols = self.rolls.symbols.clone();
+    }
+}
+
 const ROLL_FORMS: &str = "a roll throws dice joined by `+`: `roll attack = dice(attack_pool, 6)`, \
 `roll hits = 12d6`, `roll check = dice(2, ability) + dice(1, difficulty)`";
 

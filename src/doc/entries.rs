@@ -86,6 +86,7 @@ fn is_other_rule(decl: &Decl) -> bool {
             | Decl::Sequence { .. }
             | Decl::Terrain(_)
             | Decl::Object { .. }
+            | Decl::Die { .. }
     )
 }
 
@@ -245,6 +246,7 @@ impl Rules<'_> {
                     Decl::Surprise(_) => "surprise round".into(),
                     Decl::Terrain(t) => format!("terrain {}", t.name.name),
                     Decl::Object { name, .. } => format!("object {}", name.name),
+                    Decl::Die { name, .. } => format!("die {}", name.name),
                     _ => "state_order".into(),
                 };
                 plain("rule", name, vec![code(shown)])

@@ -76,7 +76,7 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Degrees => "degrees",
         Kind::Object => "object",
         Kind::Terrain => "terrain",
-        Kind::Phase | Kind::Zone => return None,
+        Kind::Phase | Kind::Zone | Kind::Die => return None,
     })
 }
 
@@ -300,7 +300,7 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
         Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
         Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
-        Kind::Degrees | Kind::Terrain => CompletionItemKind::ENUM,
+        Kind::Degrees | Kind::Terrain | Kind::Die => CompletionItemKind::ENUM,
         Kind::Object => CompletionItemKind::STRUCT,
     }
 }

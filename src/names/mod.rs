@@ -147,6 +147,7 @@ impl Chain {
             Decl::Effect { name, .. } => push(Kind::Effect, name, item.span),
             Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
             Decl::Object { name, .. } => push(Kind::Object, name, item.span),
+            Decl::Die { name, .. } => push(Kind::Die, name, item.span),
             Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
             Decl::Hook(h) if h.name.is_some() => {
                 if let Some(name) = &h.name {
@@ -190,6 +191,7 @@ pub enum Kind {
     Degrees,
     Object,
     Terrain,
+    Die,
 }
 
 impl Kind {
@@ -207,6 +209,7 @@ impl Kind {
             Kind::Effect => NameKind::Effect,
             Kind::Degrees => NameKind::Degrees,
             Kind::Object => NameKind::Object,
+            Kind::Die => NameKind::Die,
             Kind::Trigger | Kind::Terrain | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => {
                 return None
             }
@@ -239,6 +242,7 @@ impl Kind {
             Kind::Degrees => "degrees",
             Kind::Object => "object",
             Kind::Terrain => "terrain",
+            Kind::Die => "die",
         }
     }
 }

@@ -135,6 +135,13 @@ pub(crate) enum Decl {
         name: Ident,
         label: Option<String>,
     },
+    /// `die NAME ["Label"] { faces: FACE, ... }`: a die with custom faces, each the symbols it
+    /// shows (none for `-`).
+    Die {
+        name: Ident,
+        label: Option<String>,
+        faces: Vec<Vec<Ident>>,
+    },
 }
 
 /// A kind of ground the scenario lays on places of the line.
@@ -208,6 +215,7 @@ pub(crate) enum DeclKind {
     Degrees,
     Terrain,
     Object,
+    Die,
 }
 
 impl DeclKind {
@@ -230,6 +238,7 @@ impl DeclKind {
             DeclKind::Degrees => "degrees",
             DeclKind::Terrain => "terrain",
             DeclKind::Object => "object",
+            DeclKind::Die => "die",
         }
     }
 }

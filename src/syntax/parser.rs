@@ -871,6 +871,15 @@ impl Builder {
             }
             Rule::surprise_item => Decl::Surprise(it.nth(2).map(|c| self.ident(&c))),
             Rule::reach_item => Decl::Reach(self.expr(self.next(&mut it, &p)?)?),
+            Rule::die_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let faces = it
+                    .filter(|f| f.as_rule() == Rule::die_face)
+                    .map(|f| kids(&f).map(|s| self.ident(&s)).collect())
+                    .collect();
+                Decl::Die { name, label, faces }
+            }
             Rule::object_item => {
                 Decl::Object { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
             }

@@ -99,6 +99,12 @@ impl Shift for Decl {
                 value.shift(by);
             }
             Decl::Category { name, .. } | Decl::Event { name, .. } | Decl::Object { name, .. } => name.shift(by),
+            Decl::Die { name, faces, .. } => {
+                name.shift(by);
+                for symbol in faces.iter_mut().flatten() {
+                    symbol.shift(by);
+                }
+            }
             Decl::Terrain(t) => t.shift(by),
             Decl::Pool(p) => p.shift(by),
             Decl::Condition(c) => c.shift(by),
