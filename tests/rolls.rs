@@ -237,3 +237,14 @@ fn the_mistakes_of_dice_with_custom_faces_are_named() {
     );
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
 }
+
+#[test]
+fn hover_names_a_die_where_a_roll_throws_it_and_tells_what_roll_does() {
+    let sources = tempo::api::Sources::new().with("n.rules", NARRATIVE);
+    let at = NARRATIVE.find("dice(2, ability)").unwrap() + "dice(2, ".len() + 1;
+    let shown = tempo::api::hover(&sources, "n.rules", at).expect("hover on a die");
+    assert!(shown.contains("die") && shown.contains("ability"), "{shown}");
+    let at = NARRATIVE.find("roll check").unwrap() + 1;
+    let keyword = tempo::api::hover(&sources, "n.rules", at).expect("hover on `roll`");
+    assert!(keyword.contains("count(attack"), "{keyword}");
+}
