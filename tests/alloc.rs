@@ -141,3 +141,46 @@ fn search_playouts_allocate_nothing_once_warm() {
     assert!(a1 > 0, "a decision allocates its candidates: a count of 0 would mean nothing was counted");
     assert!(a2 <= a1, "{} more allocations for 200 more playouts a decision", a2 - a1);
 }
+
+/// Issue 32: a named roll keeps its faces and counts in buffers the runner reuses, so a longer
+/// encounter of named rolls, replayed into a sink that keeps no records (a playout's), allocates
+/// no more than a shorter one.
+#[test]
+fn named_rolls_allocate_nothing_per_roll_when_no_record_is_kept() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let rules = "ruleset rolls
+pool hp { max 1000000 }
+pool hits { max none }
+die boost { faces: -, success, success advantage }
+initiative { value 0 }
+round { phase act: turns }
+action shoot {
+  target enemy
+  resolve {
+    roll attack = 6d6 + dice(2, boost)
+    hits = count(attack >= 5) + count(attack, success)
+    target.hp -= count(attack == 1) + hits
+  }
+}
+";
+    let c = tempo::check::compile_str("rolls.rules", rules);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let ruleset = c.ruleset.unwrap();
+    let played = |rounds: u32| {
+        let scenario = tempo::run::scenario::parse(&format!(
+            r#"(seed: 5, rounds: {rounds}, participants: [
+  (name: "A", side: "a", controller: Policy(Aggressive)),
+  (name: "B", side: "b", controller: Policy(Aggressive)),
+])"#
+        ))
+        .unwrap();
+        let mut runner = tempo::run::Runner::new(&ruleset, &scenario, ()).unwrap();
+        runner.play(None).unwrap();
+        let before = allocations();
+        runner.play(None).unwrap();
+        allocations() - before
+    };
+    let (a1, a2) = (played(100), played(200));
+    println!("named rolls replayed: {a1} allocations for 100 rounds, {a2} for 200");
+    assert_eq!(a1, a2, "a longer encounter of named rolls allocates more");
+}

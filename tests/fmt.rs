@@ -466,3 +466,18 @@ proptest! {
         }
     }
 }
+
+/// Issue 32: a die's faces stay one clause, and a named roll one statement; formatting twice
+/// changes nothing more.
+#[test]
+fn dice_with_custom_faces_and_named_rolls_format_idempotently() {
+    let text = "ruleset r\ninitiative { value 0 }\nround { phase act: turns }\n\
+                die boost \"Boost\" {faces:-,success,  success advantage}\n\
+                die d {\n  faces: -, a b,\n    c\n}\n\
+                action a { resolve { roll   x=dice(2,boost)+2d6\n hits = count(x, success) } }\n";
+    let once = format_source(text).unwrap();
+    assert!(once.contains("die boost \"Boost\" { faces: -, success, success advantage }"), "{once}");
+    assert!(once.contains("die d {\n  faces: -, a b, c\n}"), "{once}");
+    assert!(once.contains("    roll x = dice(2, boost) + 2d6\n"), "{once}");
+    assert_eq!(format_source(&once).unwrap(), once);
+}

@@ -22,6 +22,7 @@ mod lsp;
 mod piles;
 mod readme;
 mod reparse;
+mod rolls;
 mod rulesets;
 mod run;
 mod scenario_problems;

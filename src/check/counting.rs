@@ -15,6 +15,9 @@ const COUNT_FORMS: &str = "`count(12d6 >= 5)` counts the dice of a pool that mee
 impl Lowerer<'_> {
     /// `count(DICE OP X)`, `count(RELATION)`, `count(RELATION, COND)`.
     pub(super) fn count_call(&mut self, e: &ast::Expr, args: &[ast::Expr], ctx: Ctx) -> (Expr, Ty) {
+        if let Some(counted) = self.roll_count(args, ctx) {
+            return counted;
+        }
         let relation = args.first().and_then(|a| a.kind.single_name()).filter(|n| RELATIONS.contains(&n.name.as_str()));
         match (args, relation) {
             ([_], Some(word)) => (Expr::CountWho(self.relation(word), Box::new(Expr::Bool(true))), Ty::Int),

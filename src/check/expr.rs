@@ -878,19 +878,12 @@ impl Lowerer<'_> {
     }
 
     pub fn block(&mut self, b: &ast::Block, ctx: Ctx) -> Vec<ir::Effect> {
-        let mut out = Vec::with_capacity(b.stmts.len());
-        for s in &b.stmts {
-            match s {
-                ast::Stmt::Do(name) => out.extend(self.expand(name, ctx)),
-                _ => out.push(self.stmt(s, ctx)),
-            }
-        }
-        out
+        self.block_with_rolls(b, ctx)
     }
 
     /// `do NAME`: the named effect's statements, lowered here as if written here (so `target`,
     /// `actor` and the rest mean what they mean at this place).
-    fn expand(&mut self, name: &ast::Ident, ctx: Ctx) -> Vec<ir::Effect> {
+    pub(super) fn expand(&mut self, name: &ast::Ident, ctx: Ctx) -> Vec<ir::Effect> {
         let Some(i) = self.effects.iter().position(|(n, _, _)| *n == name.name) else {
             let names: Vec<String> = self.effects.iter().map(|(n, _, _)| n.clone()).collect();
             self.error(
@@ -925,9 +918,11 @@ impl Lowerer<'_> {
         out
     }
 
-    fn stmt(&mut self, s: &ast::Stmt, ctx: Ctx) -> ir::Effect {
+    pub(super) fn stmt(&mut self, s: &ast::Stmt, ctx: Ctx) -> ir::Effect {
         use ir::Effect as E;
         match s {
+            // Lowered by `block`, which gives it the counts read after it: never reached.
+            ast::Stmt::Roll { .. } => E::If { cond: Expr::Bool(false), then: Vec::new(), otherwise: Vec::new() },
             // `block` splices a `do` in; anywhere else its effects go in an `if true`.
             ast::Stmt::Do(name) => {
                 E::If { cond: Expr::Bool(true), then: self.expand(name, ctx), otherwise: Vec::new() }

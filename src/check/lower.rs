@@ -29,6 +29,8 @@ pub(crate) struct Lowerer<'a> {
     pub names_read: Vec<(crate::source::Span, super::NameKind)>,
     /// The sets of items and piles declared, for what names them.
     pub(crate) piles: super::piles::known::KnownPiles,
+    /// Named rolls and dice with custom faces.
+    pub(crate) rolls: super::rolled::Rolls,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -80,6 +82,7 @@ impl<'a> Lowerer<'a> {
             levels: Vec::new(),
             default_degrees: None,
             piles: Default::default(),
+            rolls: Default::default(),
         }
     }
 
@@ -151,6 +154,7 @@ impl<'a> Lowerer<'a> {
         let plain = Ctx::default();
         let mut r = self.empty_ruleset(name);
         self.lower_degrees(entries, &mut r);
+        self.lower_dice(entries, &mut r);
         let default_cost = entries.iter().find_map(|e| match &e.item.decl {
             Decl::DefaultCost(terms) => Some((terms.clone(), e.item.span)),
             _ => None,
@@ -173,6 +177,7 @@ impl<'a> Lowerer<'a> {
         self.check_unused_effects();
         self.require_round_and_initiative(name, has_round, has_initiative);
         self.lower_reach(entries, &mut r);
+        r.rolls = self.rolls.made;
         r.dispatch = dispatch(&r);
         r
     }
@@ -224,6 +229,9 @@ impl<'a> Lowerer<'a> {
             objects: Vec::new(),
             item_sets: Vec::new(),
             piles: Vec::new(),
+            rolls: 0,
+            dice: Vec::new(),
+            symbols: Vec::new(),
             dispatch: ir::Dispatch::default(),
         }
     }
@@ -267,6 +275,8 @@ impl<'a> Lowerer<'a> {
             Decl::Effect { .. } => {}
             // Lowered above, before the checks that use them.
             Decl::Degrees(_) | Decl::DefaultDegrees(_) => {}
+            // Lowered above, before the rolls that throw them.
+            Decl::Die { .. } => {}
             // Lowered below, once every declared event has its place.
             Decl::Reach(_) => {}
             // Lowered above, before the rules that name them.

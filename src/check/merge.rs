@@ -39,6 +39,7 @@ fn key(decl: &Decl) -> Key {
         Decl::Object { name, .. } => named(DeclKind::Object, name),
         Decl::Items(set) => named(DeclKind::Items, &set.name),
         Decl::Pile(pile) => named(DeclKind::Pile, &pile.name),
+        Decl::Die { name, .. } => named(DeclKind::Die, name),
         Decl::DefaultDegrees(_) => Key::Single("default degrees"),
         Decl::Reach(_) => Key::Single("reach"),
         Decl::Title(_) => Key::Single("title"),
@@ -80,7 +81,8 @@ fn name_span(item: &Item) -> Span {
         | Decl::Rest { name, .. }
         | Decl::Outro { name, .. }
         | Decl::Effect { name, .. }
-        | Decl::Object { name, .. } => name.span,
+        | Decl::Object { name, .. }
+        | Decl::Die { name, .. } => name.span,
         Decl::Terrain(t) => t.name.span,
         Decl::Items(set) => set.name.span,
         Decl::Pile(pile) => pile.name.span,

@@ -15,6 +15,8 @@ mod merge;
 #[cfg(feature = "fs")]
 mod open;
 mod piles;
+mod rolled;
+mod rolls;
 mod scope;
 mod words;
 
@@ -70,6 +72,8 @@ pub enum NameKind {
     Pile,
     /// A kind of item of a set.
     Item,
+    /// A die with custom faces (`die`).
+    Die,
 }
 
 impl Compilation {

@@ -377,6 +377,49 @@ Example:
 
 Fix: name a declared object, or declare it: `object sword \"Sword\"`.";
 
+    BadRoll => "bad-roll", "A named roll throws something that is not dice. `roll NAME = DICE` throws \
+dice joined by `+`: `NdM`, `dice(COUNT, SIDES)`, or `dice(COUNT, DIE)` for a declared `die` with custom \
+faces.
+
+Example:
+
+    resolve { roll attack = attack_pool * 2 }
+
+Fix: `roll attack = dice(attack_pool * 2, 6)`.";
+
+    UnknownRoll => "unknown-roll", "`count(NAME ...)` names a roll that is not rolled at this place. A \
+roll (`roll attack = 12d6`) is read by the counts after it in its own block, and in the blocks inside \
+that one; once its block has ended, its dice are gone.
+
+Example:
+
+    resolve {
+      if attack_pool > 0 { roll attack = dice(attack_pool, 6) }
+      hits = count(attack >= 5)
+    }
+
+Fix: count it in its block: `if attack_pool > 0 { roll attack = dice(attack_pool, 6); hits = count(attack >= 5) }`.";
+
+    UnknownSymbol => "unknown-symbol", "`count(ROLL, SYMBOL)` counts how often a symbol shows on the faces of \
+a roll's dice, but none of its dice shows that symbol (or the roll has no dice with custom faces).
+
+Example:
+
+    die boost \"Boost\" { faces: -, -, success, success advantage, advantage advantage, advantage }
+    resolve { roll check = dice(2, boost); hits = count(check, succes) }
+
+Fix: name a symbol one of its dice shows: `count(check, success)`.";
+
+    UnknownDie => "unknown-die", "`dice(COUNT, NAME)` in a roll names neither a value (the sides of \
+numbered dice) nor a declared `die`, and is close to the name of a die.
+
+Example:
+
+    die boost \"Boost\" { faces: -, -, success, success advantage, advantage advantage, advantage }
+    resolve { roll check = dice(2, bost) }
+
+Fix: `roll check = dice(2, boost)`.";
+
     UnknownDegrees => "unknown-degrees", "A check or `default degrees` names degrees of success that are not \
 declared.
 

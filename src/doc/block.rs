@@ -83,6 +83,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
         | Stmt::Redirect(span)
         | Stmt::RollInitiative(span)
         | Stmt::ClearConditions(span)
+        | Stmt::Roll { span, .. }
         | Stmt::Assign { span, .. } => *span,
         Stmt::Emit(name) | Stmt::Follow(name) | Stmt::Swap(name) | Stmt::Do(name) => name.span,
         Stmt::EmitWith(name, amount) => name.span.to(amount.span),

@@ -88,6 +88,7 @@ fn is_other_rule(decl: &Decl) -> bool {
             | Decl::Object { .. }
             | Decl::Items(_)
             | Decl::Pile(_)
+            | Decl::Die { .. }
     )
 }
 
@@ -249,6 +250,7 @@ impl Rules<'_> {
                     Decl::Object { name, .. } => format!("object {}", name.name),
                     Decl::Items(set) => format!("items {}", set.name.name),
                     Decl::Pile(pile) => format!("pile {}", pile.name.name),
+                    Decl::Die { name, .. } => format!("die {}", name.name),
                     _ => "state_order".into(),
                 };
                 plain("rule", name, vec![code(shown)])

@@ -77,6 +77,9 @@ pub enum Expr {
     /// `count(RELATION, COND)`: how many participants still in the encounter, related to the
     /// owner by the relation, meet the condition, read with each of them as `self`.
     CountWho(Relation, Box<Expr>),
+    /// `count(NAME OP X)`, `count(NAME, SYMBOL)`: one of the counts a named roll made when it
+    /// was rolled (its `Roll::counts`, by place); 0 before that roll.
+    RollCount(RollId, u32),
     Builtin(Builtin),
     Distance(Who),
     /// `distance(A, B)`: how far two participants are from each other.
@@ -135,7 +138,8 @@ impl Expr {
             | Expr::Holds(..)
             | Expr::Handlers(_)
             | Expr::PileHas(..)
-            | Expr::PileCount(..) => ([None, None], &[]),
+            | Expr::PileCount(..)
+            | Expr::RollCount(..) => ([None, None], &[]),
             Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
             Expr::CountDice(_, parts) => ([None, None], &parts[..]),
             Expr::DiceOf(a, b) | Expr::Binary(_, a, b) | Expr::Compare(_, a, b) => ([Some(a), Some(b)], &[]),
@@ -260,6 +264,41 @@ pub enum Effect {
     },
     /// A draw or a move of items between piles.
     Pile(PileEffect),
+    /// `roll NAME = DICE`: dice rolled once, and every count its block reads from them.
+    Roll(Box<Roll>),
+}
+
+/// A named roll: its dice, rolled in order, then each of its counts made on those faces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Roll {
+    pub id: RollId,
+    pub name: String,
+    pub parts: Vec<RollPart>,
+    /// Every count its block reads (`Expr::RollCount` names one by place), made right after
+    /// the roll, so the trace shows them with the faces they were made on.
+    pub counts: Vec<RollCounting>,
+}
+
+/// `COUNT` dice of one kind: numbered faces 1 to `sides`, or a declared die's faces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollPart {
+    pub count: Expr,
+    pub faces: Faces,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Faces {
+    Sides(Expr),
+    Die(DieId),
+}
+
+/// One way a named roll is read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RollCounting {
+    /// How many numbered dice show a face that meets `OP X` (`X` read right after the roll).
+    Compare(CmpOp, Expr),
+    /// How many times the symbol shows on the custom dice's faces.
+    Symbol(SymbolId),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -390,9 +429,10 @@ mod tests {
             Expr::CountWho(..) => 32,
             Expr::PileHas(..) => 33,
             Expr::PileCount(..) => 34,
+            Expr::RollCount(..) => 35,
         }
     }
-    const VARIANTS: usize = 35;
+    const VARIANTS: usize = 36;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -433,6 +473,7 @@ mod tests {
             Expr::CountWho(Relation::Ally, boxed(0)),
             Expr::PileHas(PileAt { who: w, pile: PileId(0) }, 0),
             Expr::PileCount(PileAt { who: w, pile: PileId(0) }, Some(1)),
+            Expr::RollCount(RollId(0), 0),
         ]
     }
 

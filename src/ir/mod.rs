@@ -41,7 +41,10 @@ ids!(
     PhaseId,
     DegreesId,
     TerrainId,
-    ObjectId
+    ObjectId,
+    RollId,
+    DieId,
+    SymbolId
 );
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,7 +99,29 @@ pub struct Ruleset {
     pub item_sets: Vec<ItemSet>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub piles: Vec<Pile>,
+    /// How many `roll NAME = ...` statements there are: a roll's counts are kept by its index.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolls: u32,
+    /// Dice with custom faces (`die`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<Die>,
+    /// Every symbol some die's face shows, in the order first written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<String>,
     pub dispatch: Dispatch,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A die with custom faces: each face shows some symbols (a symbol may be shown twice, or none).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Die {
+    pub name: String,
+    pub label: Option<String>,
+    /// Per face, the symbols it shows.
+    pub faces: Vec<Vec<SymbolId>>,
 }
 
 /// A kind of ground. Both expressions are read for the mover, once per move.

@@ -223,6 +223,7 @@ impl Validator<'_> {
                 Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
                 Expr::PileHas(at, k) => self.pile_kind(at.pile, Some(*k)),
                 Expr::PileCount(at, k) => self.pile_kind(at.pile, *k),
+                Expr::RollCount(id, _) => self.index("roll", id.0, self.r.rolls as usize),
                 // Nothing else holds an index; children come through `walk` on their own.
                 _ => {}
             }
@@ -334,6 +335,7 @@ impl Validator<'_> {
                     }
                     Effect::Pay(costs) => self.costs(costs),
                     Effect::Pile(p) => self.pile_effect(p),
+                    Effect::Roll(roll) => self.roll(roll),
                     Effect::Follow(_)
                     | Effect::Swap(_)
                     | Effect::Redirect
@@ -402,6 +404,35 @@ impl Validator<'_> {
         self.index("object", id.0, self.r.objects.len());
     }
 
+    fn roll(&mut self, roll: &crate::ir::Roll) {
+        self.index("roll", roll.id.0, self.r.rolls as usize);
+        for part in &roll.parts {
+            self.expr(&part.count);
+            match &part.faces {
+                crate::ir::Faces::Sides(sides) => self.expr(sides),
+                crate::ir::Faces::Die(die) => self.index("die", die.0, self.r.dice.len()),
+            }
+        }
+        for counting in &roll.counts {
+            match counting {
+                crate::ir::RollCounting::Compare(_, against) => self.expr(against),
+                crate::ir::RollCounting::Symbol(s) => self.index("symbol", s.0, self.r.symbols.len()),
+            }
+        }
+    }
+
+    /// A die the runner can throw: some faces, each showing known symbols.
+    fn die_def(&mut self, die: &crate::ir::Die) {
+        if (die.faces.is_empty() || die.faces.len() > MAX_SIDES as usize) && self.problem.is_none() {
+            self.problem = Some(format!("die `{}` has {} faces, not 1 to {MAX_SIDES}", die.name, die.faces.len()));
+        }
+        for face in &die.faces {
+            for s in face {
+                self.index("symbol", s.0, self.r.symbols.len());
+            }
+        }
+    }
+
     fn ruleset(&mut self) {
         for p in &self.r.piles {
             self.index("set of items", p.set.0, self.r.item_sets.len());
@@ -422,6 +453,9 @@ impl Validator<'_> {
             }
         }
         let r = self.r;
+        for d in &r.dice {
+            self.die_def(d);
+        }
         for d in &r.degrees {
             if d.levels.is_empty() && self.problem.is_none() {
                 self.problem = Some(format!("degrees `{}` have no levels", d.name));

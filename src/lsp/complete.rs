@@ -79,7 +79,7 @@ fn decl_kind_word(kind: Kind) -> Option<&'static str> {
         Kind::Items => "items",
         Kind::Item => "item",
         Kind::Pile => "pile",
-        Kind::Phase | Kind::Zone => return None,
+        Kind::Phase | Kind::Zone | Kind::Die => return None,
     })
 }
 
@@ -319,7 +319,7 @@ fn item_kind(kind: Kind) -> CompletionItemKind {
         Kind::Action(_) | Kind::Trigger => CompletionItemKind::FUNCTION,
         Kind::Phase | Kind::Zone => CompletionItemKind::MODULE,
         Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Effect => CompletionItemKind::FUNCTION,
-        Kind::Degrees | Kind::Terrain => CompletionItemKind::ENUM,
+        Kind::Degrees | Kind::Terrain | Kind::Die => CompletionItemKind::ENUM,
         Kind::Object => CompletionItemKind::STRUCT,
         Kind::Items | Kind::Pile => CompletionItemKind::STRUCT,
         Kind::Item => CompletionItemKind::ENUM_MEMBER,

@@ -46,6 +46,7 @@ fn symbol(sources: &SourceMap, item: &ast::Item) -> DocumentSymbol {
         Decl::Effect { name, .. } => named(name, SymbolKind::FUNCTION, "effect"),
         Decl::Degrees(d) => named(&d.name, SymbolKind::ENUM, "degrees"),
         Decl::Object { name, .. } => named(name, SymbolKind::STRUCT, "object"),
+        Decl::Die { name, .. } => named(name, SymbolKind::ENUM, "die"),
         Decl::Terrain(t) => named(&t.name, SymbolKind::ENUM, "terrain"),
         Decl::Hook(h) if h.name.is_some() => match &h.name {
             Some(name) => named(name, SymbolKind::FUNCTION, "hook"),

@@ -147,6 +147,7 @@ impl Chain {
             Decl::Effect { name, .. } => push(Kind::Effect, name, item.span),
             Decl::Degrees(d) => push(Kind::Degrees, &d.name, item.span),
             Decl::Object { name, .. } => push(Kind::Object, name, item.span),
+            Decl::Die { name, .. } => push(Kind::Die, name, item.span),
             Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
             Decl::Items(set) => {
                 push(Kind::Items, &set.name, item.span);
@@ -203,6 +204,7 @@ pub enum Kind {
     Item,
     /// A pile of items (`pile`).
     Pile,
+    Die,
 }
 
 impl Kind {
@@ -223,6 +225,7 @@ impl Kind {
             Kind::Items => NameKind::Items,
             Kind::Item => NameKind::Item,
             Kind::Pile => NameKind::Pile,
+            Kind::Die => NameKind::Die,
             Kind::Trigger | Kind::Terrain | Kind::Rest | Kind::Outro | Kind::Hook | Kind::Downtime | Kind::Zone => {
                 return None
             }
@@ -258,6 +261,7 @@ impl Kind {
             Kind::Item => "kind of item",
             Kind::Pile => "pile",
             Kind::Terrain => "terrain",
+            Kind::Die => "die",
         }
     }
 }

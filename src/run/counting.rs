@@ -28,7 +28,7 @@ impl<S: Sink> Engine<'_, S> {
             self.changes_made += 1;
             let who = self.names.who[c.owner].clone();
             let counting = format!("{} {x}", op.symbol());
-            let pool = Some(Box::new(PoolRoll { faces, counting }));
+            let pool = Some(Box::new(PoolRoll::counted(faces, counting)));
             self.emit(Event::Roll { who, dice: Dice { count, sides }, result: hits, pool });
         }
         Ok(hits)

@@ -289,6 +289,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             Effect::RollInitiative => self.make_initiative()?,
+            Effect::Roll(roll) => self.roll_named(roll, c)?,
             Effect::ClearConditions => {
                 for cond in 0..self.ruleset().conditions.len() {
                     self.remove(c.owner, ir::ConditionId(cond as u32));

@@ -51,7 +51,7 @@ pub(crate) struct Out<S> {
     pub sink: S,
     seq: u64,
     /// Setting up (stats, pools, conditions held from the start) writes nothing.
-    muted: bool,
+    pub(super) muted: bool,
 }
 
 pub struct Engine<'r, S> {
@@ -103,6 +103,8 @@ pub struct Engine<'r, S> {
     pub(crate) search: Option<Box<Searcher<'r>>>,
     /// In a playout's engine: the decisions it replays before it plays on.
     pub(crate) replay: Option<Box<Replay>>,
+    /// What named rolls counted (`roll NAME = ...`), read by `count(NAME ...)`.
+    pub(crate) rolled: super::rolled::Rolled,
     pub out: Out<S>,
 }
 
@@ -133,6 +135,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             decisions: false,
             search: None,
             replay: None,
+            rolled: Default::default(),
             changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
         }
@@ -223,8 +226,11 @@ impl<'r, S: Sink> Engine<'r, S> {
             decisions,
             search,
             replay: _,
+            rolled,
             out,
         } = other;
+        // A decision inside a block (a `choose`) may come after its roll: its counts go along.
+        self.rolled.copy_from(rolled);
         debug_assert!(std::ptr::eq(self.ruleset, *ruleset) && self.controls.len() == controls.len());
         self.world.copy_from(world);
         self.clock.copy_from(clock);

@@ -111,6 +111,7 @@ impl<S: Sink> Engine<'_, S> {
             Expr::Amount(e) => self.last_amount.get(e.index()).copied().unwrap_or(0),
             Expr::CountNear(rel, w, reach) => self.count_near(*rel, *w, reach, c, first)?,
             Expr::CountDice(op, parts) => self.count_dice(*op, parts, c)?,
+            Expr::RollCount(roll, place) => self.rolled.count(*roll, *place),
             Expr::CountWho(rel, cond) => self.count_who(*rel, cond, c)?,
             Expr::Neg(x) => self.eval_with_first(x, c, first)?.checked_neg().ok_or_else(|| self.arith(c))?,
             Expr::Not(x) => i64::from(self.eval_with_first(x, c, first)? == 0),

@@ -293,7 +293,23 @@ mod tests {
                 who: n.clone(),
                 dice: Dice { count: 3, sides: 6 },
                 result: 2,
-                pool: Some(Box::new(crate::run::trace::PoolRoll { faces: vec![6, 1, 5], counting: ">= 5".into() })),
+                pool: Some(Box::new(crate::run::trace::PoolRoll::counted(vec![6, 1, 5], ">= 5".into()))),
+            },
+            Event::Roll {
+                who: n.clone(),
+                dice: Dice { count: 3, sides: 6 },
+                result: 2,
+                pool: Some(Box::new(crate::run::trace::PoolRoll {
+                    faces: vec![1, 3, 2],
+                    counting: ">= 5".into(),
+                    name: Some(n.clone()),
+                    thrown: Some("2 ability + 1d6".into()),
+                    shown: vec!["-".into(), "success \"x\"".into(), "2".into()],
+                    counts: vec![
+                        crate::run::trace::Counted { counting: ">= 5".into(), count: 2 },
+                        crate::run::trace::Counted { counting: "success".into(), count: 1 },
+                    ],
+                })),
             },
             Event::Action {
                 actor: n.clone(),

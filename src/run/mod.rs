@@ -47,6 +47,8 @@ mod pending;
 mod piles;
 mod pools;
 mod refusals;
+mod rolled;
+mod rolls;
 pub mod scenario;
 mod scratch;
 mod search;

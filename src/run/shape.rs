@@ -176,6 +176,8 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         | Expr::Holds(w, _) => who(w),
         Expr::Handlers(_) => false,
         Expr::PileHas(at, _) | Expr::PileCount(at, _) => who(&at.who),
+        // Its counts were made where the roll is, with values read there: assume the worst.
+        Expr::RollCount(..) => true,
         Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),
         Expr::Derived(w, id) => who(w) || r.derived.get(id.index()).is_none_or(|d| deeper(&d.value)),
         Expr::CountNear(_, w, _) => who(w) || e.children().any(deeper),

@@ -87,6 +87,42 @@ pub struct PoolRoll {
     pub faces: Vec<u32>,
     /// `>= 5`: the comparison and the value it was read as.
     pub counting: String,
+    /// A named roll's name (`roll attack = ...`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<Name>,
+    /// What a named roll threw, when it is more than `NdM`: `2 ability + 1 difficulty`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thrown: Option<String>,
+    /// Per face, the symbols it shows (`-` for none, a numbered die's face as its number), when
+    /// some die has custom faces; `faces` then holds each face's place on its die, from 1.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shown: Vec<String>,
+    /// Every count a named roll was read by, in the order its block reads them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counts: Vec<Counted>,
+}
+
+/// One reading of a named roll: `>= 5` (how many dice met it) or a symbol (how often it shows).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Counted {
+    pub counting: String,
+    pub count: i64,
+}
+
+impl PoolRoll {
+    /// A pool counted once (`count(12d6 >= 5)`).
+    pub fn counted(faces: Vec<u32>, counting: String) -> PoolRoll {
+        PoolRoll { faces, counting, name: None, thrown: None, shown: Vec::new(), counts: Vec::new() }
+    }
+
+    /// The faces as the trace line shows them: `6 5 1`, or `success, -, failure threat`.
+    fn faces_text(&self) -> String {
+        if self.shown.is_empty() {
+            self.faces.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+        } else {
+            self.shown.join(", ")
+        }
+    }
 }
 
 /// Dice as rolled: `1d20`.
@@ -645,10 +681,22 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
         },
         Event::Roll { who, dice, result, pool: None } => format!("  {who} rolls {dice}: {result}"),
-        Event::Roll { who, dice, result, pool: Some(pool) } => {
-            let faces: Vec<String> = pool.faces.iter().map(u32::to_string).collect();
-            format!("  {who} rolls {dice} [{}], counting {}: {result}", faces.join(" "), pool.counting)
-        }
+        Event::Roll { who, dice, result, pool: Some(pool) } => match &pool.name {
+            None => format!("  {who} rolls {dice} [{}], counting {}: {result}", pool.faces_text(), pool.counting),
+            Some(name) => {
+                let thrown = pool.thrown.clone().unwrap_or_else(|| dice.to_string());
+                let counts: Vec<String> = pool
+                    .counts
+                    .iter()
+                    .map(|c| match c.counting.starts_with(['<', '>', '=', '!']) {
+                        true => format!("{} at {}", c.count, c.counting),
+                        false => format!("{} {}", c.count, c.counting),
+                    })
+                    .collect();
+                let counts = if counts.is_empty() { String::new() } else { format!(": {}", counts.join(", ")) };
+                format!("  {who} rolls {thrown} for {name} [{}]{counts}", pool.faces_text())
+            }
+        },
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
             let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {}", l.pool(p))).collect();

@@ -139,6 +139,13 @@ pub(crate) enum Decl {
     Items(Box<ItemSet>),
     /// `pile NAME ["Label"] of SET [{ starts full }]`: a pile of items, one per participant.
     Pile(Box<PileDecl>),
+    /// `die NAME ["Label"] { faces: FACE, ... }`: a die with custom faces, each the symbols it
+    /// shows (none for `-`).
+    Die {
+        name: Ident,
+        label: Option<String>,
+        faces: Vec<Vec<Ident>>,
+    },
 }
 
 /// `items cards { strike x2, dash }`.
@@ -249,6 +256,7 @@ pub(crate) enum DeclKind {
     Object,
     Items,
     Pile,
+    Die,
 }
 
 impl DeclKind {
@@ -273,6 +281,7 @@ impl DeclKind {
             DeclKind::Object => "object",
             DeclKind::Items => "set of items",
             DeclKind::Pile => "pile",
+            DeclKind::Die => "die",
         }
     }
 }
@@ -846,6 +855,12 @@ pub(crate) enum Stmt {
     Redirect(Span),
     RollInitiative(Span),
     ClearConditions(Span),
+    /// `roll NAME = DICE`: dice rolled once, read by the `count(NAME ...)`s after it in its block.
+    Roll {
+        name: Ident,
+        dice: Expr,
+        span: Span,
+    },
     Assign {
         target: Path,
         op: AssignOp,

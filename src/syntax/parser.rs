@@ -872,6 +872,15 @@ impl Builder {
             }
             Rule::surprise_item => Decl::Surprise(it.nth(2).map(|c| self.ident(&c))),
             Rule::reach_item => Decl::Reach(self.expr(self.next(&mut it, &p)?)?),
+            Rule::die_item => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                let label = self.opt_string(&mut it);
+                let faces = it
+                    .filter(|f| f.as_rule() == Rule::die_face)
+                    .map(|f| kids(&f).map(|s| self.ident(&s)).collect())
+                    .collect();
+                Decl::Die { name, label, faces }
+            }
             Rule::object_item => {
                 Decl::Object { name: self.ident(&self.next(&mut it, &p)?), label: self.opt_string(&mut it) }
             }
@@ -1615,6 +1624,10 @@ impl Builder {
             Rule::drop_stmt => self.drop_stmt(it, &p, span)?,
             Rule::draw_stmt => self.draw_stmt(it, &p, span)?,
             Rule::pile_move_stmt => self.pile_move_stmt(it, &p, span)?,
+            Rule::roll_stmt => {
+                let name = self.ident(&self.next(&mut it, &p)?);
+                Stmt::Roll { name, dice: self.expr(self.next(&mut it, &p)?)?, span }
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown statement")),
         })
     }

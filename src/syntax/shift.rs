@@ -112,6 +112,12 @@ impl Shift for Decl {
                 value.shift(by);
             }
             Decl::Category { name, .. } | Decl::Event { name, .. } | Decl::Object { name, .. } => name.shift(by),
+            Decl::Die { name, faces, .. } => {
+                name.shift(by);
+                for symbol in faces.iter_mut().flatten() {
+                    symbol.shift(by);
+                }
+            }
             Decl::Terrain(t) => t.shift(by),
             Decl::Items(set) => set.shift(by),
             Decl::Pile(pile) => pile.shift(by),
@@ -484,6 +490,11 @@ impl Shift for Stmt {
             | Stmt::Redirect(span)
             | Stmt::RollInitiative(span)
             | Stmt::ClearConditions(span) => span.shift(by),
+            Stmt::Roll { name, dice, span } => {
+                name.shift(by);
+                dice.shift(by);
+                span.shift(by);
+            }
             Stmt::Assign { target, value, span, .. } => {
                 target.shift(by);
                 value.shift(by);

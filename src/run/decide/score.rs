@@ -93,7 +93,8 @@ fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     }
     let d = |x: &Expr| has_dice(r, x, depth + 1);
     match e {
-        Expr::Dice { .. } | Expr::DiceOf(..) | Expr::CountDice(..) => true,
+        // A named roll's count is as random as its dice, whose throw is not in the expression.
+        Expr::Dice { .. } | Expr::DiceOf(..) | Expr::CountDice(..) | Expr::RollCount(..) => true,
         Expr::Derived(_, id) => r.derived.get(id.index()).is_none_or(|x| d(&x.value)),
         _ => e.children().any(d),
     }

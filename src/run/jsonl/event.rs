@@ -424,6 +424,38 @@ fn roll_event(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, dice: Dice, result:
     }
     out.push(b']');
     field(out, "counting", &pool.counting);
+    if let Some(name) = &pool.name {
+        name_field(out, q, "name", name);
+    }
+    if let Some(thrown) = &pool.thrown {
+        field(out, "thrown", thrown);
+    }
+    if !pool.shown.is_empty() {
+        key(out, "shown");
+        out.push(b'[');
+        for (i, s) in pool.shown.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            string(out, s);
+        }
+        out.push(b']');
+    }
+    if !pool.counts.is_empty() {
+        key(out, "counts");
+        out.push(b'[');
+        for (i, c) in pool.counts.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            lit(out, b"{\"counting\":");
+            string(out, &c.counting);
+            lit(out, b",\"count\":");
+            int(out, c.count);
+            out.push(b'}');
+        }
+        out.push(b']');
+    }
 }
 
 /// `{"event":"revealed","phase":...,"choices":[{"who":...,"choice":...|null,"target":...|null}]}`.

@@ -51,7 +51,9 @@ impl Tokens<'_> {
             for child in children {
                 in_braces = self.literals(rule, at, child.as_span().start(), in_braces);
                 at = child.as_span().end();
-                self.pair(child, in_braces);
+                // A die's faces are one clause: `faces:` starts its line, the faces follow it.
+                let own_line = in_braces && (rule != Rule::die_item || child.as_rule() == Rule::kw_faces);
+                self.pair(child, own_line);
             }
             self.literals(rule, at, span.end(), in_braces);
         }
