@@ -626,7 +626,9 @@ fn a_fresh_build_compiles_no_second_syn_icu_or_c_compiler() {
     let crates: std::collections::BTreeSet<&str> = tree.lines().map(|l| l.trim_end_matches(" (*)")).collect();
     let unwanted: Vec<&&str> = crates
         .iter()
-        .filter(|c| c.starts_with("syn v3") || c.starts_with("icu_") || c.starts_with("cc v") || c.starts_with("stacker"))
+        .filter(|c| {
+            c.starts_with("syn v3") || c.starts_with("icu_") || c.starts_with("cc v") || c.starts_with("stacker")
+        })
         .collect();
     assert!(unwanted.is_empty(), "a fresh build compiles {unwanted:?}: see docs/architecture.md, \"Dependencies\"");
 }

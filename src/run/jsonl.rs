@@ -363,6 +363,27 @@ mod tests {
             Event::Leave { who: n.clone() },
             Event::Object { object: n.clone(), who: n.clone(), holds: true, at: None },
             Event::Object { object: name("shield"), who: n.clone(), holds: false, at: Some(-3) },
+            Event::EncounterEnd {
+                reason: n.to_string(),
+                state,
+                objects: vec![
+                    super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
+                    super::super::trace::FinalObject {
+                        object: name("chest"),
+                        at: None,
+                        held_by: vec![n.clone(), name("B")],
+                    },
+                ],
+            },
+            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), objects: vec![] },
+        ]);
+        events.extend(more_events(n));
+        events
+    }
+
+    /// The rest of `every_event`: items, ongoing actions, rests and decisions.
+    fn more_events(n: &Name) -> Vec<Event> {
+        vec![
             Event::Items {
                 who: n.clone(),
                 how: "draws",
@@ -399,21 +420,7 @@ mod tests {
                 chosen: None,
                 reaction: true,
             },
-            Event::EncounterEnd {
-                reason: n.to_string(),
-                state,
-                objects: vec![
-                    super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
-                    super::super::trace::FinalObject {
-                        object: name("chest"),
-                        at: None,
-                        held_by: vec![n.clone(), name("B")],
-                    },
-                ],
-            },
-            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), objects: vec![] },
-        ]);
-        events
+        ]
     }
 
     #[test]

@@ -4,10 +4,13 @@
 use super::labels::Labels;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::rc::Rc;
 
 use crate::ir::Loc;
+use text::{cause_text, decision_text, encounter_end_text, item_list, pool_roll_text, revealed_text};
+
+mod text;
 
 /// A name shared by every event that mentions it: copying one is a reference count, not an
 /// allocation, so writing an event allocates nothing in the steady state. `Rc`, not `Arc`: a
@@ -599,49 +602,6 @@ pub(crate) fn text_line_labelled(r: &Record, labels: &Labels) -> String {
     render(r, Some(labels))
 }
 
-/// `dash, strike and strike`, or `nothing`.
-fn item_list(items: &[Name]) -> String {
-    match items {
-        [] => "nothing".to_string(),
-        [one] => one.to_string(),
-        [rest @ .., last] => {
-            let rest: Vec<&str> = rest.iter().map(|n| &**n).collect();
-            format!("{} and {last}", rest.join(", "))
-        }
-    }
-}
-
-/// A cause with labels: `Attack by Aria`, `Hit Points <= 0`.
-fn cause_text(c: &Cause, l: &Labels) -> String {
-    match c {
-        Cause::Action { action, by } => format!("{} by {by}", l.action(action)),
-        Cause::Partner { action, with } => format!("{} with {with}", l.action(action)),
-        Cause::Continued(action) => format!("{} (continued)", l.action(action)),
-        Cause::Threshold { pool, op, value } => format!("{} {op} {value}", l.pool(pool)),
-        Cause::Gain(source) => format!("gain on {}", l.source(source)),
-        Cause::Maintain(name) => format!("maintain {}", l.condition(name)),
-        other => other.to_string(),
-    }
-}
-
-/// "Revealed: Ash plays dash at Kell; Kell plays guard; Mo plays nothing."
-fn revealed_text(choices: &[Revealed], l: &Labels) -> String {
-    let mut s = String::from("Revealed:");
-    for (i, c) in choices.iter().enumerate() {
-        s.push_str(if i == 0 { " " } else { "; " });
-        let _ = match (&c.choice, &c.target) {
-            (None, _) => write!(s, "{} plays nothing", c.who),
-            (Some(a), None) => write!(s, "{} plays {}", c.who, l.action(a)),
-            (Some(a), Some(t)) => write!(s, "{} plays {} at {t}", c.who, l.action(a)),
-        };
-    }
-    if choices.is_empty() {
-        s.push_str(" nobody chose");
-    }
-    s.push('.');
-    s
-}
-
 fn render(r: &Record, labels: Option<&Labels>) -> String {
     let none = Labels::none();
     let l = labels.unwrap_or(&none);
@@ -681,22 +641,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
         },
         Event::Roll { who, dice, result, pool: None } => format!("  {who} rolls {dice}: {result}"),
-        Event::Roll { who, dice, result, pool: Some(pool) } => match &pool.name {
-            None => format!("  {who} rolls {dice} [{}], counting {}: {result}", pool.faces_text(), pool.counting),
-            Some(name) => {
-                let thrown = pool.thrown.clone().unwrap_or_else(|| dice.to_string());
-                let counts: Vec<String> = pool
-                    .counts
-                    .iter()
-                    .map(|c| match c.counting.starts_with(['<', '>', '=', '!']) {
-                        true => format!("{} at {}", c.count, c.counting),
-                        false => format!("{} {}", c.count, c.counting),
-                    })
-                    .collect();
-                let counts = if counts.is_empty() { String::new() } else { format!(": {}", counts.join(", ")) };
-                format!("  {who} rolls {thrown} for {name} [{}]{counts}", pool.faces_text())
-            }
-        },
+        Event::Roll { who, dice, result, pool: Some(pool) } => pool_roll_text(who, dice, *result, pool),
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
             let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {}", l.pool(p))).collect();
@@ -760,49 +705,9 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
         Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
         Event::Decision { who, policy, considered, chosen, reaction } => {
-            let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
-            let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
-            let chosen = match (chosen, reaction) {
-                (Some(c), _) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
-                (None, false) => "the end of its turn".to_string(),
-                (None, true) => "no reaction".to_string(),
-            };
-            let what = if *reaction { " as a reaction" } else { "" };
-            format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
+            decision_text(who, policy, considered, chosen, *reaction, l)
         }
-        Event::EncounterEnd { reason, state, objects } => {
-            let mut s = format!("\nEncounter ends: {reason}.");
-            for (name, st) in state {
-                // In the order of what is printed, as JSON lists them by name: a ruleset's labels
-                // need not sort as its names do.
-                let mut pools: Vec<(&str, i64)> = st.pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
-                pools.sort_by(|a, b| a.0.cmp(b.0));
-                let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
-                let _ = write!(s, "\n  {name}: {}", pools.join(", "));
-                if !st.conditions.is_empty() {
-                    let conditions: Vec<String> = st
-                        .conditions
-                        .iter()
-                        .map(|c| match st.magnitudes.get(c) {
-                            Some(m) => format!("{} {m}", l.condition(c)),
-                            None => l.condition(c).to_string(),
-                        })
-                        .collect();
-                    let _ = write!(s, "; {}", conditions.join(", "));
-                }
-            }
-            if !objects.is_empty() {
-                let each: Vec<String> = objects
-                    .iter()
-                    .map(|o| match o.at {
-                        Some(at) => format!("{} lies at {at}", o.object),
-                        None => format!("{} held by {}", o.object, o.held_by.join(" and ")),
-                    })
-                    .collect();
-                let _ = write!(s, "\n  Objects: {}.", each.join("; "));
-            }
-            s
-        }
+        Event::EncounterEnd { reason, state, objects } => encounter_end_text(reason, state, objects, l),
     }
 }
 

@@ -1,0 +1,129 @@
+//! The words of the trace's text lines that take more than a line to say: a pool's or named
+//! roll's faces, a policy's decision, the final state, the items, causes and reveals.
+
+use super::{Cause, Considered, Dice, FinalObject, FinalState, Labels, Name, PoolRoll, Revealed};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// `Wren rolls 12d6 [6 5 1 ...], counting >= 5: 5`, or a named roll with every count made on it.
+pub(super) fn pool_roll_text(who: &Name, dice: &Dice, result: i64, pool: &PoolRoll) -> String {
+    match &pool.name {
+        None => format!("  {who} rolls {dice} [{}], counting {}: {result}", pool.faces_text(), pool.counting),
+        Some(name) => {
+            let thrown = pool.thrown.clone().unwrap_or_else(|| dice.to_string());
+            let counts: Vec<String> = pool
+                .counts
+                .iter()
+                .map(|c| match c.counting.starts_with(['<', '>', '=', '!']) {
+                    true => format!("{} at {}", c.count, c.counting),
+                    false => format!("{} {}", c.count, c.counting),
+                })
+                .collect();
+            let counts = if counts.is_empty() { String::new() } else { format!(": {}", counts.join(", ")) };
+            format!("  {who} rolls {thrown} for {name} [{}]{counts}", pool.faces_text())
+        }
+    }
+}
+
+/// `A (Greedy) considers ...; takes ...`.
+pub(super) fn decision_text(
+    who: &Name,
+    policy: &str,
+    considered: &[Considered],
+    chosen: &Option<Considered>,
+    reaction: bool,
+    l: &Labels,
+) -> String {
+    let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
+    let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
+    let chosen = match (chosen, reaction) {
+        (Some(c), _) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
+        (None, false) => "the end of its turn".to_string(),
+        (None, true) => "no reaction".to_string(),
+    };
+    let what = if reaction { " as a reaction" } else { "" };
+    format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
+}
+
+/// `Encounter ends: ...`, then each participant's pools and conditions, and the objects.
+pub(super) fn encounter_end_text(
+    reason: &str,
+    state: &BTreeMap<Name, FinalState>,
+    objects: &[FinalObject],
+    l: &Labels,
+) -> String {
+    let mut s = format!("\nEncounter ends: {reason}.");
+    for (name, st) in state {
+        // In the order of what is printed, as JSON lists them by name: a ruleset's labels
+        // need not sort as its names do.
+        let mut pools: Vec<(&str, i64)> = st.pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
+        pools.sort_by(|a, b| a.0.cmp(b.0));
+        let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
+        let _ = write!(s, "\n  {name}: {}", pools.join(", "));
+        if !st.conditions.is_empty() {
+            let conditions: Vec<String> = st
+                .conditions
+                .iter()
+                .map(|c| match st.magnitudes.get(c) {
+                    Some(m) => format!("{} {m}", l.condition(c)),
+                    None => l.condition(c).to_string(),
+                })
+                .collect();
+            let _ = write!(s, "; {}", conditions.join(", "));
+        }
+    }
+    if !objects.is_empty() {
+        let each: Vec<String> = objects
+            .iter()
+            .map(|o| match o.at {
+                Some(at) => format!("{} lies at {at}", o.object),
+                None => format!("{} held by {}", o.object, o.held_by.join(" and ")),
+            })
+            .collect();
+        let _ = write!(s, "\n  Objects: {}.", each.join("; "));
+    }
+    s
+}
+
+/// `dash, strike and strike`, or `nothing`.
+pub(super) fn item_list(items: &[Name]) -> String {
+    match items {
+        [] => "nothing".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(|n| &**n).collect();
+            format!("{} and {last}", rest.join(", "))
+        }
+    }
+}
+
+/// A cause with labels: `Attack by Aria`, `Hit Points <= 0`.
+pub(super) fn cause_text(c: &Cause, l: &Labels) -> String {
+    match c {
+        Cause::Action { action, by } => format!("{} by {by}", l.action(action)),
+        Cause::Partner { action, with } => format!("{} with {with}", l.action(action)),
+        Cause::Continued(action) => format!("{} (continued)", l.action(action)),
+        Cause::Threshold { pool, op, value } => format!("{} {op} {value}", l.pool(pool)),
+        Cause::Gain(source) => format!("gain on {}", l.source(source)),
+        Cause::Maintain(name) => format!("maintain {}", l.condition(name)),
+        other => other.to_string(),
+    }
+}
+
+/// "Revealed: Ash plays dash at Kell; Kell plays guard; Mo plays nothing."
+pub(super) fn revealed_text(choices: &[Revealed], l: &Labels) -> String {
+    let mut s = String::from("Revealed:");
+    for (i, c) in choices.iter().enumerate() {
+        s.push_str(if i == 0 { " " } else { "; " });
+        let _ = match (&c.choice, &c.target) {
+            (None, _) => write!(s, "{} plays nothing", c.who),
+            (Some(a), None) => write!(s, "{} plays {}", c.who, l.action(a)),
+            (Some(a), Some(t)) => write!(s, "{} plays {} at {t}", c.who, l.action(a)),
+        };
+    }
+    if choices.is_empty() {
+        s.push_str(" nobody chose");
+    }
+    s.push('.');
+    s
+}
