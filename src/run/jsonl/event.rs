@@ -284,16 +284,7 @@ fn items_event(
     name_field(out, q, "who", who);
     static_field(out, q, "how", how);
     key(out, "items");
-    out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.push(b'"');
-        q.escaped(out, item);
-        out.push(b'"');
-    }
-    out.push(b']');
+    list(out, items);
     name_field(out, q, "from", from);
     name_field(out, q, "to", to);
     if let Some(other) = to_who {
