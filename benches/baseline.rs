@@ -2,7 +2,7 @@
 //! (`benches/baseline/duel.rs`), both writing the same JSON lines. `tests/baseline.rs` checks
 //! that the two outputs are byte-identical, so the ratio compares equal work.
 //!
-//! - `cargo bench --bench baseline`: both in one process, each writing its JSON lines through a
+//! - `cargo bench -p tempo-benches --bench baseline`: both in one process, each writing its JSON lines through a
 //!   `BufWriter` into `io::sink()`, alternately (criterion), at 10,000 rounds; the throughput is
 //!   events. Each tempo iteration is one `Runner::play` of a runner made once, as `tempo sim`
 //!   does; the ruleset is compiled and the scenario read in setup.
@@ -24,6 +24,9 @@ const SEED: u64 = 7;
 const ROUNDS: u32 = 10_000;
 
 fn versus(c: &mut Criterion) {
+    // The traces name files as `tempo run` at the repository's root does; `cargo bench` starts
+    // in benches/.
+    std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).expect("the repository's root");
     let compiled = tempo::check::compile_path(std::path::Path::new("rulesets/frontiers.rules"));
     let ruleset = compiled.ruleset.expect("rulesets/frontiers.rules compiles");
     let scenario = tempo::run::scenario::parse(&duel::scenario(SEED, ROUNDS)).expect("the duel scenario reads");

@@ -2,7 +2,7 @@
 //! generated rulesets, against reading the same compiled IR back from JSON (`serde_json`) and
 //! from RON (`Ruleset::from_ron`, the format `tempo compile` writes).
 //!
-//! Run with `cargo bench --bench compile`. Results and how to read them: `docs/performance.md`.
+//! Run with `cargo bench -p tempo-benches --bench compile`. Results and how to read them: `docs/performance.md`.
 //!
 //! The rulesets are generated in code, deterministically (no randomness): a fixed frame of stats,
 //! derives, pools, conditions, categories, events, limits, triggers and hooks, then `n` actions

@@ -4,7 +4,7 @@
 //! server does per edit is included: applying the change, compiling, building the chain of names,
 //! converting and publishing diagnostics. Not included: JSON framing on stdio.
 //!
-//! Run with `cargo bench --bench lsp`. Results and how to read them: `docs/performance.md`.
+//! Run with `cargo bench -p tempo-benches --bench lsp`. Results and how to read them: `docs/performance.md`.
 //!
 //! Inputs: `rulesets/cheatsheet.rules` (42 KB) and a ruleset of about 400 KB generated like
 //! `benches/compile.rs` does (the same generator, `benches/support/generate.rs`). Each edit adds a `derive` that
@@ -142,7 +142,7 @@ struct Input {
 }
 
 fn inputs() -> Vec<Input> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let cheatsheet = root.join("rulesets/cheatsheet.rules");
     let text = std::fs::read_to_string(&cheatsheet).expect("read rulesets/cheatsheet.rules");
     let generated = generate(ACTIONS);
@@ -231,7 +231,7 @@ fn main() {
     }
     group.finish();
     c.final_summary();
-    // The burst runs unless a filter is given that does not mention it: `cargo bench --bench lsp
+    // The burst runs unless a filter is given that does not mention it: `cargo bench -p tempo-benches --bench lsp
     // -- lsp_edit` runs only the single edits, `-- burst` only the bursts.
     let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     if !filters.is_empty() && !filters.iter().any(|f| f.contains("burst")) {

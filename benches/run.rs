@@ -1,7 +1,7 @@
 //! Runner benchmark: `tempo::run::run` playing long encounters, in trace records (events) per
 //! second.
 //!
-//! Run with `cargo bench --bench run`. Results and how to read them: `docs/performance.md`.
+//! Run with `cargo bench -p tempo-benches --bench run`. Results and how to read them: `docs/performance.md`.
 //!
 //! Every scenario is built in code, deterministically (fixed seed, no randomness in the setup).
 //! Participants have a huge `hp_max` and deal 1 damage, so nobody drops: setup plays each
@@ -235,7 +235,7 @@ fn bench_inputs(c: &mut Criterion, group_name: &str, inputs: &[Input]) {
 }
 
 fn benches(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/frontiers.rules");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("rulesets/frontiers.rules");
     let frontiers = checked("rulesets/frontiers.rules", compile_path(&path));
 
     let duels: Vec<Input> = DUEL_ROUNDS

@@ -1,6 +1,6 @@
 //! `Search` benchmark: what a playout and a decision cost (issue 29).
 //!
-//! Run with `cargo bench --bench search`. Results and how to read them: `docs/performance.md`,
+//! Run with `cargo bench -p tempo-benches --bench search`. Results and how to read them: `docs/performance.md`,
 //! "Search".
 //!
 //! - `search/copy_between_rounds`: one runner of the Frontiers duel becomes a copy of another
@@ -29,7 +29,7 @@ use tempo::sim::{self, Counter};
 const SEED: u64 = 7;
 
 fn load(rules: &str, example: &str) -> (Ruleset, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let c = compile_path(&root.join(rules));
     assert!(!c.has_errors(), "{rules} does not compile");
     let text = std::fs::read_to_string(root.join(example)).expect("the example reads");

@@ -1,6 +1,6 @@
 //! Simulation benchmark: whole encounters per second, as `tempo sim` plays them.
 //!
-//! Run with `cargo bench --bench sim`. Results and how to read them: `docs/performance.md`.
+//! Run with `cargo bench -p tempo-benches --bench sim`. Results and how to read them: `docs/performance.md`.
 //!
 //! - `sim_encounters/EXAMPLE/untraced`: a batch of `BATCH` encounters of a shipped example
 //!   (`frontiers-duel`, `cheatsheet-skirmish`, `active-phase-ambush`), each played by a reused
@@ -28,7 +28,7 @@ const THREADED: u64 = 4_000;
 const SEED: u64 = 1;
 
 fn load(rules: &str, example: &str) -> (Ruleset, Scenario) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let c = compile_path(&root.join(rules));
     assert!(!c.has_errors(), "{rules} does not compile");
     let text = std::fs::read_to_string(root.join(example)).expect("the example reads");

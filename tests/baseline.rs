@@ -1,5 +1,5 @@
 //! The hand-written Frontiers duel under `benches/` is what `tempo run` is measured against
-//! (`cargo bench --bench baseline`). The comparison is honest only while both programs write
+//! (`cargo bench -p tempo-benches --bench baseline`). The comparison is honest only while both programs write
 //! the same bytes: the same dice, the same decisions, the same events.
 
 #[path = "../benches/baseline/duel.rs"]

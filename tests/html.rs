@@ -195,10 +195,27 @@ fn screenshot(chromium: &Path, dir: &Path, page: &Path, name: &str, size: (u32, 
     Shot { width: info.width as usize, rgb }
 }
 
+/// Within a few steps of `colour` (the browser may blend edges). Plain comparisons: the tests
+/// are not optimised, and this runs for every pixel of every screenshot.
+fn near(p: [u8; 3], colour: [u8; 3]) -> bool {
+    p[0].abs_diff(colour[0]) <= 3 && p[1].abs_diff(colour[1]) <= 3 && p[2].abs_diff(colour[2]) <= 3
+}
+
 impl Shot {
-    /// Pixels within a few steps of `colour` (the browser may blend edges).
+    /// Pixels near `colour` in rows `rows` (all: `0..height`).
+    fn count_in(&self, colour: [u8; 3], rows: std::ops::Range<usize>) -> usize {
+        let pixels = &self.rgb[rows.start * self.width..(rows.end * self.width).min(self.rgb.len())];
+        let mut n = 0;
+        for p in pixels {
+            if near(*p, colour) {
+                n += 1;
+            }
+        }
+        n
+    }
+
     fn count(&self, colour: [u8; 3]) -> usize {
-        self.rgb.iter().filter(|p| p.iter().zip(colour).all(|(a, b)| a.abs_diff(b) <= 3)).count()
+        self.count_in(colour, 0..self.rgb.len() / self.width)
     }
 
     fn colours(&self) -> usize {
@@ -208,32 +225,47 @@ impl Shot {
         seen.len()
     }
 
-    /// Rows that hold at least a few pixels of `colour`.
-    fn rows_with(&self, colour: [u8; 3]) -> usize {
-        self.rgb
-            .chunks(self.width)
-            .filter(|row| Shot { width: self.width, rgb: row.to_vec() }.count(colour) >= 3)
-            .count()
+    /// Rows among `rows` that hold at least a few pixels of `colour`.
+    fn rows_with(&self, colour: [u8; 3], rows: std::ops::Range<usize>) -> usize {
+        rows.filter(|&row| self.count_in(colour, row..row + 1) >= 3).count()
     }
 }
 
-/// A page that holds only the figure `id` of `page` (with the page's style), to screenshot it.
-fn page_of_figure(dir: &Path, page: &str, id: &str) -> PathBuf {
+/// How high each figure's band is on the page of figures (the window a figure had alone).
+const BAND: usize = 1400;
+const BAND_WIDTH: u32 = 1000;
+
+/// A page that holds only the figures `ids` of `page` (with the page's style), each alone in a
+/// band `BAND` pixels high that hides what overflows it, to screenshot them all at once: one
+/// browser start per page, not one per figure.
+fn page_of_figures(dir: &Path, page: &str, ids: &[&str]) -> PathBuf {
     let head_end = page.find("<main>").expect("the page has a main") + "<main>".len();
-    let at = page.find(&format!("<figure id=\"{id}\"")).unwrap();
-    let end = page[at..].find("</figure>").unwrap() + at + "</figure>".len();
-    let path = dir.join(format!("{id}.html"));
-    std::fs::write(&path, format!("{}\n{}\n</main></body></html>\n", &page[..head_end], &page[at..end])).unwrap();
+    let mut body = String::new();
+    for (band, id) in ids.iter().enumerate() {
+        let at = page.find(&format!("<figure id=\"{id}\"")).unwrap();
+        let end = page[at..].find("</figure>").unwrap() + at + "</figure>".len();
+        // Placed absolutely, so a band's rows are the figure's whatever margins the page's style
+        // gives the body and main.
+        body.push_str(&format!(
+            "<div style=\"position:absolute;left:0;top:{}px;width:{BAND_WIDTH}px;height:{BAND}px;overflow:hidden\">\n{}\n</div>\n",
+            band * BAND,
+            &page[at..end]
+        ));
+    }
+    let path = dir.join("figures.html");
+    let html = format!("{}\n{body}</main></body></html>\n", &page[..head_end]);
+    std::fs::write(&path, html).unwrap();
     path
 }
 
-/// Each figure alone on a page shows the colours of its series in more rows than a legend has.
-fn check_figures(chromium: &Path, dir: &Path, page: &str, ids: &[&str], colours: &[[u8; 3]]) {
-    for id in ids {
-        let alone = page_of_figure(dir, page, id);
-        let shot = screenshot(chromium, dir, &alone, id, (1000, 1400));
-        for colour in colours {
-            let rows = shot.rows_with(*colour);
+/// Each figure alone in its band shows the colours of its series in more rows than a legend has.
+fn check_figures(chromium: &Path, dir: &Path, page: &str, figures: &[(&str, &[[u8; 3]])]) {
+    let ids: Vec<&str> = figures.iter().map(|(id, _)| *id).collect();
+    let alone = page_of_figures(dir, page, &ids);
+    let shot = screenshot(chromium, dir, &alone, "figures", (BAND_WIDTH, (BAND * ids.len()) as u32));
+    for (band, (id, colours)) in figures.iter().enumerate() {
+        for colour in *colours {
+            let rows = shot.rows_with(*colour, band * BAND..(band + 1) * BAND);
             // A legend's swatch is 14 rows high: more than 20 rows means bars (or points) too.
             assert!(rows > 20, "{id}: the screenshot shows {rows} rows with the series colour {colour:?}");
         }
@@ -260,8 +292,11 @@ fn a_simulation_page_renders_its_charts_in_chromium(chromium: &Path) {
     assert!(shot.count(BLUE) > 5_000, "too few bar pixels: {}", shot.count(BLUE));
     assert!(shot.count(ORANGE) > 500, "the pools chart's second series is missing");
 
-    check_figures(chromium, &dir, &page, &SIM_CHARTS, &[BLUE]);
-    check_figures(chromium, &dir, &page, &["chart-pools"], &[BLUE, ORANGE]);
+    let figures: Vec<(&str, &[[u8; 3]])> = SIM_CHARTS
+        .iter()
+        .map(|&id| (id, if id == "chart-pools" { &[BLUE, ORANGE][..] } else { &[BLUE][..] }))
+        .collect();
+    check_figures(chromium, &dir, &page, &figures);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -288,7 +323,8 @@ fn a_comparison_page_renders_both_rulesets_and_the_differences_in_chromium(chrom
     assert!(shot.count(BLUE) > 5_000 && shot.count(ORANGE) > 5_000, "A's or B's bars are missing");
 
     // A and B in each chart; the differences as blue points with whiskers.
-    check_figures(chromium, &dir, &page, &SIM_CHARTS, &[BLUE, ORANGE]);
-    check_figures(chromium, &dir, &page, &["chart-differences"], &[BLUE]);
+    let mut figures: Vec<(&str, &[[u8; 3]])> = SIM_CHARTS.iter().map(|&id| (id, &[BLUE, ORANGE][..])).collect();
+    figures.push(("chart-differences", &[BLUE]));
+    check_figures(chromium, &dir, &page, &figures);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole processes: `tempo run rulesets/frontiers.rules DUEL --format jsonl > /dev/null` against
-# the hand-written duel (`cargo bench --bench baseline`'s binary with `--print`), alternately,
+# the hand-written duel (`cargo bench -p tempo-benches --bench baseline`'s binary with `--print`), alternately,
 # RUNS times each; prints each one's best and median wall time, events/s and the ratio of
 # medians. Usage: benches/baseline/compare.sh [ROUNDS] [RUNS]   (defaults: 10000 rounds, 9 runs)
 set -euo pipefail
@@ -9,7 +9,7 @@ rounds=${1:-10000}
 runs=${2:-9}
 seed=7
 cargo build --release --quiet --bin tempo
-baseline=$(cargo bench --bench baseline --no-run --message-format=json 2>/dev/null |
+baseline=$(cargo bench -p tempo-benches --bench baseline --no-run --message-format=json 2>/dev/null |
   sed -n 's/.*"executable":"\([^"]*baseline[^"]*\)".*/\1/p' | tail -1)
 tempo=target/release/tempo
 work=$(mktemp -d)

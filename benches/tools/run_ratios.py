@@ -13,7 +13,7 @@ ratios the issue asks for, each from the same run:
 CPU time is the steadier figure on a shared machine (another process's load inflates wall time
 more than CPU time); both are printed.
 
-    cargo build --release --bin tempo && cargo bench --bench baseline --no-run
+    cargo build --release --bin tempo && cargo bench -p tempo-benches --bench baseline --no-run
     python3 benches/tools/run_ratios.py --baseline target/release/deps/baseline-HASH \
         --tempo after=target/release/tempo [--tempo before=/path/to/old/tempo] [--runs 9]
 
