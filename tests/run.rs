@@ -304,6 +304,40 @@ action roll { resolve { choose owner "Which way?" { toward: { move 3 } away: { m
     assert!(far.contains("A chooses toward") && far.contains("A chooses away"), "{far}");
 }
 
+// Choices: a draw or a move of items that would move none (the pile holds none of the kind, or
+// is empty) changes nothing, so it is not taken while another option would move an item (docs/
+// scenario.md, "Options that change nothing"; issue 32, doc gap 1: `lose_a` was taken with no
+// `a` in hand).
+#[test]
+fn a_draw_or_move_of_items_that_moves_none_is_a_no_op_option() {
+    let rules = r#"ruleset toss
+items cards { a, b }
+pile hand of cards { starts full }
+pile lost of cards
+pile deck of cards
+initiative { value 0 }
+round { phase act: turns }
+action toss {
+  resolve {
+    choose owner "Lose which?" { lose_a: { move a from hand to lost } lose_b: { move b from hand to lost } }
+    choose owner "Refill how?" { draw: { draw 1 from deck to hand } pick: { move random 1 from deck to hand } all: { move all from deck to hand } back: { move all from lost to hand } }
+  }
+}
+"#;
+    for policy in ["Random", "Aggressive", "Passive", "Greedy"] {
+        for seed in 1..=4 {
+            let s = format!(
+                r#"(seed: {seed}, rounds: 1, participants: [
+  (name: "A", side: "a", piles: {{"hand": ["b"]}}, controller: Script(steps: [Act(round: 1, action: "toss")], fallback: {policy})),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#
+            );
+            let t = play(rules, &s).unwrap();
+            assert_in_order(&t, &["A chooses lose_b (Lose which?).", "A chooses back (Refill how?)."]);
+        }
+    }
+}
+
 /// Issue 14: a critical is read on the die that counts. With inline disadvantage
 /// (`min(1d20, 1d20)`) a 20 thrown away is no critical; with advantage (`max`), a 20 kept is one
 /// even when the first die rolled was lower.

@@ -179,7 +179,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             } else if !slots {
                 self.turns(&queue[gi])?;
             } else if let Some(holder) = queue[gi].first().copied() {
-                if let Some(who) = self.slot_taker(holder, &taken)? {
+                // A holder `turns requires` leaves out takes its slot out with it: nobody takes
+                // it, and no turn is played or counted for it.
+                let who = if self.takes_turn(holder)? { self.slot_taker(holder, &taken)? } else { None };
+                if let Some(who) = who {
                     taken[who] = true;
                     self.turns(&[who])?;
                 }

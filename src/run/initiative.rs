@@ -18,6 +18,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         let outer = self.under(init.loc);
         let first_time = self.world.order().is_empty();
         self.world.following.iter_mut().for_each(|f| *f = false);
+        // Made anew: its ties are broken anew.
+        self.world.forget_tie_rolls();
         for who in 0..self.world.n {
             if !self.world.present[who] {
                 continue;
@@ -164,11 +166,18 @@ impl<'r, S: Sink> Engine<'r, S> {
                     continue;
                 }
                 ir::TieBreak::RollUntilDifferent(e) => {
-                    let rolled = self.roll_off(group, e, 0)?;
+                    let rolled = self.roll_off(group, e, k, 0)?;
                     out.extend(self.break_ties(rolled, k + 1)?);
                     continue;
                 }
-                ir::TieBreak::Higher(e) | ir::TieBreak::Roll(e) => {
+                ir::TieBreak::Roll(e) => {
+                    let mut v = Vec::new();
+                    for &w in &group {
+                        v.push((-self.kept_roll(e, k, w, 0)?, w));
+                    }
+                    v
+                }
+                ir::TieBreak::Higher(e) => {
                     let mut v = Vec::new();
                     for &w in &group {
                         v.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
@@ -224,15 +233,35 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(out)
     }
 
-    /// A roll-off among `group`, highest first, rolled again among those still tied until none
-    /// is or `MAX_ROLL_OFFS` have been rolled: the groups in order (a group left is still tied).
-    fn roll_off(&mut self, group: Vec<usize>, e: &ir::Expr, rolled: u32) -> Result<Vec<Vec<usize>>, RunError> {
+    /// `w`'s roll `depth` for tie-break `k`: the one kept since the order was made, else rolled
+    /// now and kept, so a reorder before the order is made again (`reorder immediately`, values
+    /// changed before a phase) breaks the same tie the same way, rolling only for those who have
+    /// no kept roll.
+    fn kept_roll(&mut self, e: &ir::Expr, k: usize, w: usize, depth: usize) -> Result<i64, RunError> {
+        if let Some(v) = self.world.tie_roll(k, w, depth) {
+            return Ok(v);
+        }
+        let v = self.eval(e, &Ctx { owner: w, ..Ctx::default() })?;
+        self.world.keep_tie_roll(k, w, v);
+        Ok(v)
+    }
+
+    /// A roll-off for tie-break `k` among `group`, highest first, rolled again among those still
+    /// tied until none is or `MAX_ROLL_OFFS` have been rolled: the groups in order (a group left
+    /// is still tied). Rolls kept since the order was made are read, not rolled again.
+    fn roll_off(
+        &mut self,
+        group: Vec<usize>,
+        e: &ir::Expr,
+        k: usize,
+        rolled: u32,
+    ) -> Result<Vec<Vec<usize>>, RunError> {
         if group.len() < 2 || rolled >= ir::MAX_ROLL_OFFS {
             return Ok(vec![group]);
         }
         let mut keyed = Vec::with_capacity(group.len());
         for &w in &group {
-            keyed.push((-self.eval(e, &Ctx { owner: w, ..Ctx::default() })?, w));
+            keyed.push((-self.kept_roll(e, k, w, rolled as usize)?, w));
         }
         let seat = &self.world.seat;
         keyed.sort_by_key(|(key, w)| (*key, seat[*w]));
@@ -241,7 +270,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         while at < keyed.len() {
             let same = keyed[at..].iter().take_while(|(key, _)| *key == keyed[at].0).count();
             let tied: Vec<usize> = keyed[at..at + same].iter().map(|(_, w)| *w).collect();
-            out.extend(self.roll_off(tied, e, rolled + 1)?);
+            out.extend(self.roll_off(tied, e, k, rolled + 1)?);
             at += same;
         }
         Ok(out)

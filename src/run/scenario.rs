@@ -617,15 +617,21 @@ impl<'a> Resolver<'a> {
         Some(index.unwrap_or(0))
     }
 
+    /// A step's target, or the actor itself when the step names none and `action` is a
+    /// `target self` one: `target` is optional in a step (docs/scenario.md).
+    fn own_target(&self, who: &str, action: ir::ActionId, target: Option<usize>) -> Option<usize> {
+        let own = self.r.actions.get(action.index()).is_some_and(|a| a.target.kind == ir::TargetKind::Self_);
+        target.or_else(|| self.names.iter().position(|n| *n == who).filter(|_| own))
+    }
+
     fn step(&mut self, who: &str, step_at: &[Seg], step: &Step) -> controller::Step {
         use controller::Step as S;
         match step {
-            Step::Act { round, action, target, units } => S::Act {
-                round: *round,
-                action: self.action(who, step_at, "action", action),
-                target: self.target(who, step_at, "target", target.as_ref()),
-                units: *units,
-            },
+            Step::Act { round, action, target, units } => {
+                let action = self.action(who, step_at, "action", action);
+                let target = self.target(who, step_at, "target", target.as_ref());
+                S::Act { round: *round, action, target: self.own_target(who, action, target), units: *units }
+            }
             Step::EndTurn { round } => S::EndTurn { round: *round },
             Step::React { round, reaction, target } => S::React {
                 round: *round,
@@ -655,13 +661,9 @@ impl<'a> Resolver<'a> {
                         ir::EventRef::Action(ir::ActionId(0))
                     }
                 };
-                S::Ready {
-                    round: *round,
-                    action: self.action(who, step_at, "action", action),
-                    on,
-                    target: self.target(who, step_at, "target", target.as_ref()),
-                    keep: *keep,
-                }
+                let action = self.action(who, step_at, "action", action);
+                let target = self.target(who, step_at, "target", target.as_ref());
+                S::Ready { round: *round, action, on, target: self.own_target(who, action, target), keep: *keep }
             }
         }
     }

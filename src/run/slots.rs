@@ -80,7 +80,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 && self.world.standing(w)
                 && !(self.clock.surprise_round && self.world.surprised[w])
                 && !self.pending.holding[w];
-            if !free || !self.takes_turn(w)? {
+            // The holder's own `turns requires` held when its slot came up.
+            if !free || (w != holder && !self.takes_turn(w)?) {
                 continue;
             }
             first = first.or(Some(w));

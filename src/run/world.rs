@@ -81,6 +81,10 @@ pub(crate) struct World<'r> {
     layout_version: u64,
     /// The initiative values the current order was made from.
     pub(crate) ordered_values: Vec<i64>,
+    /// The tie-break rolls made since the order was last made, kept so a reorder does not roll
+    /// them again: per tie-break `k` and participant `w` (at `k * n + w`), the first roll, then
+    /// each roll-off's.
+    pub(crate) tie_rolls: Vec<Vec<i64>>,
     /// Stretches of terrain from the scenario: first place, last place, kind.
     pub terrain: Vec<(i64, i64, ir::TerrainId)>,
     /// Objects, in the scenario's order.
@@ -117,6 +121,7 @@ impl<'r> World<'r> {
         self.order_version += 1;
         self.layout_version += 1;
         self.ordered_values.clear();
+        self.forget_tie_rolls();
         self.terrain.clear();
         self.objects.clear();
         self.seating.clear();
@@ -161,6 +166,7 @@ impl<'r> World<'r> {
             order_version: _,
             layout_version: _,
             ordered_values,
+            tie_rolls,
             terrain,
             objects,
             seating,
@@ -188,11 +194,31 @@ impl<'r> World<'r> {
         self.order_version += 1;
         self.layout_version += 1;
         self.ordered_values.clone_from(ordered_values);
+        self.tie_rolls.clone_from(tie_rolls);
         self.terrain.clone_from(terrain);
         self.objects.clone_from(objects);
         self.seating.clone_from(seating);
         self.seat.clone_from(seat);
         self.piles.copy_from(piles);
+    }
+
+    /// The order is made anew: no tie-break roll is kept.
+    pub fn forget_tie_rolls(&mut self) {
+        self.tie_rolls.iter_mut().for_each(Vec::clear);
+    }
+
+    /// `w`'s kept roll for tie-break `k` at roll-off `depth` (0: the first roll).
+    pub fn tie_roll(&self, k: usize, w: usize, depth: usize) -> Option<i64> {
+        self.tie_rolls.get(k * self.n + w).and_then(|r| r.get(depth)).copied()
+    }
+
+    /// Keeps `w`'s next roll for tie-break `k`.
+    pub fn keep_tie_roll(&mut self, k: usize, w: usize, v: i64) {
+        let at = k * self.n + w;
+        if self.tie_rolls.len() <= at {
+            self.tie_rolls.resize_with(at + 1, Vec::new);
+        }
+        self.tie_rolls[at].push(v);
     }
 
     pub fn order(&self) -> &Vec<Vec<usize>> {

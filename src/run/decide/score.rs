@@ -558,8 +558,32 @@ impl<S: Sink> Engine<'_, S> {
                     Err(_) => true,
                 }
             }
+            Effect::Pile(p) => self.pile_would_change(p, c),
             _ => true,
         })
+    }
+
+    /// Whether a draw or a move of items could move any: not when the pile it takes from holds
+    /// none of what it takes, or it takes none. Into the pile it comes from still counts (its
+    /// `items` event is written).
+    fn pile_would_change(&mut self, e: &ir::PileEffect, c: &Ctx) -> bool {
+        let (from, n) = match e {
+            ir::PileEffect::Draw { count, from, .. } => (from, Some(count)),
+            ir::PileEffect::Move { pick: ir::Pick::Random(n), from, .. } => (from, Some(n)),
+            ir::PileEffect::Move { from, .. } => (from, None),
+        };
+        let Ok(a) = c.who(from.who) else { return true };
+        let kind = match e {
+            ir::PileEffect::Move { pick: ir::Pick::Kind(k), .. } => Some(*k),
+            _ => None,
+        };
+        if self.world.piles.count(a, from.pile, kind) <= 0 {
+            return false;
+        }
+        match n {
+            Some(n) if !has_dice(self.ruleset(), n, 0) => self.exact(n, c).is_none_or(|n| n > 0),
+            _ => true,
+        }
     }
 
     /// Whether `v` of pool `p` would be inside one of its harmful thresholds for `who`.
