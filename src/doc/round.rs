@@ -198,7 +198,10 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                 }
             }
             PhaseKind::Simultaneous(kinds) if phase.hidden.is_some() => {
-                line.push(text(": everyone chooses in secret, the choices are revealed together, then all resolve in initiative order"));
+                match phase.picks.as_ref().map(|(n, _)| n.as_str()).filter(|n| *n != "1") {
+                    Some(n) => line.push(text(format!(": everyone chooses up to {n} in secret, each knowing their own earlier picks; all are revealed together, then all resolve in initiative order"))),
+                    None => line.push(text(": everyone chooses in secret, the choices are revealed together, then all resolve in initiative order")),
+                }
                 if !kinds.is_empty() {
                     let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
                     line.push(text(format!(" ({} only)", words.join(", "))));
