@@ -19,6 +19,7 @@ mod hardening;
 mod language;
 mod loadouts;
 mod lsp;
+mod picks;
 mod piles;
 mod readme;
 mod reparse;

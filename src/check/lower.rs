@@ -1294,7 +1294,10 @@ impl<'a> Lowerer<'a> {
             let again = ph.again.as_ref().map(|e| self.cond(e, Ctx::default()));
             let (name, loc) = (ph.name.name.to_string(), self.loc(ph.span));
             let hidden = self.phase_hidden(ph);
-            out.push(ir::Phase { name, guard, kind, takes, again, hidden, loc });
+            let picks = self.phase_picks(ph, hidden);
+            // `must` is checked with its `picks`: where they mean nothing, both are one error.
+            let must = ph.must.is_some() && hidden && ph.picks.is_some();
+            out.push(ir::Phase { name, guard, kind, takes, again, hidden, picks, must, loc });
         }
         out
     }
@@ -1333,6 +1336,54 @@ impl Lowerer<'_> {
         true
     }
 }
+
+impl Lowerer<'_> {
+    /// `picks N`: how many declarations each chooses in a hidden phase (1 where not written).
+    /// Only a `simultaneous hidden` phase takes it: an open simultaneous phase already takes any
+    /// number of declarations, each in the open; a phase of turns or a step makes no picks.
+    fn phase_picks(&mut self, ph: &ast::Phase, hidden: bool) -> u32 {
+        let Some((n, span)) = &ph.picks else { return 1 };
+        let misplaced = match ph.kind {
+            ast::PhaseKind::Simultaneous(_) if hidden => None,
+            // `hidden` there is already an error of its own.
+            _ if ph.hidden.is_some() => return 1,
+            ast::PhaseKind::Simultaneous(_) => Some((
+                "an open simultaneous phase already takes any number of declarations, each seen by those after",
+                "write `simultaneous hidden picks N` to choose several in secret",
+            )),
+            ast::PhaseKind::Turns => Some((
+                "each turn is played in the open and takes as many actions as its costs and limits allow",
+                "choose several in secret in a `simultaneous hidden picks N` phase",
+            )),
+            ast::PhaseKind::Step(_) => Some((
+                "a step applies its effects; nobody picks",
+                "let each pick in a `simultaneous hidden picks N` phase",
+            )),
+        };
+        if let Some((label, help)) = misplaced {
+            let message =
+                format!("phase `{}`: `picks` means something only in a `simultaneous hidden` phase", ph.name.name);
+            self.error(Diagnostic::error(Code::MisplacedClause, *span, message).label(label).help(help));
+            return 1;
+        }
+        match n.parse::<u32>() {
+            Ok(k) if (1..=MAX_PICKS).contains(&k) => k,
+            _ => {
+                let message =
+                    format!("phase `{}` picks {n}: a hidden phase's picks are 1 to {MAX_PICKS}", ph.name.name);
+                self.error(
+                    Diagnostic::error(Code::BadCount, *span, message)
+                        .label("how many declarations each chooses in secret")
+                        .help("write `picks 2` for two picks each; leave it out for one"),
+                );
+                1
+            }
+        }
+    }
+}
+
+/// Most picks a hidden phase takes: as many as a turn's declarations (the runner's bound).
+const MAX_PICKS: u32 = 50;
 
 /// Who answers which event: reactions, triggers and pool gains, by event slot.
 fn dispatch(r: &ir::Ruleset) -> ir::Dispatch {

@@ -465,7 +465,7 @@ Fix: make one of them depend only on stats and pools.";
 
     BadCount => "bad-count", "A number that counts something is out of its range: the hours between \
 downtime, a rest's hours, a duration in rounds and an action's rounds must be at least 1; a limit's \
-amount must be at least 0 (0 forbids the action).
+amount must be at least 0 (0 forbids the action); a hidden phase's `picks` are 1 to 50.
 
 Example:
 

@@ -198,7 +198,13 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                 }
             }
             PhaseKind::Simultaneous(kinds) if phase.hidden.is_some() => {
-                line.push(text(": everyone chooses in secret, the choices are revealed together, then all resolve in initiative order"));
+                match phase.picks.as_ref().map(|(n, _)| n.as_str()).filter(|n| *n != "1") {
+                    Some(n) => {
+                        let (most, must) = if phase.must.is_some() { ("", " (each must pick while a pick is offered)") } else { ("up to ", "") };
+                        line.push(text(format!(": everyone chooses {most}{n} in secret, each knowing their own earlier picks{must}; all are revealed together, then all resolve in initiative order")));
+                    }
+                    None => line.push(text(": everyone chooses in secret, the choices are revealed together, then all resolve in initiative order")),
+                }
                 if !kinds.is_empty() {
                     let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
                     line.push(text(format!(" ({} only)", words.join(", "))));

@@ -675,7 +675,23 @@ pub struct Phase {
     /// started with; the choices are revealed together, then resolved in initiative order.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// `picks N` (a hidden phase): how many declarations each chooses in secret, each knowing
+    /// its own earlier ones; 1 where not written.
+    #[serde(default = "one_pick", skip_serializing_if = "is_one_pick")]
+    pub picks: u32,
+    /// `picks N must`: one who would stop picking while a pick is offered takes the first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub must: bool,
     pub loc: Loc,
+}
+
+fn one_pick() -> u32 {
+    1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes the field by reference
+fn is_one_pick(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -381,4 +381,16 @@ mod tests {
         assert!(words::keywords().iter().any(|w| w == "hidden"));
         assert!(words::keyword_docs("hidden").iter().any(|d| d.contains("revealed together")));
     }
+
+    #[test]
+    fn picks_and_must_are_offered_after_hidden() {
+        // `picks N` and `must` are offered, with their docs, after `simultaneous hidden`.
+        assert_eq!(want_at_end("round { phase pick: simultaneous hidden "), Want::Anything);
+        assert_eq!(want_at_end("round { phase pick: simultaneous hidden picks 2 "), Want::Anything);
+        for word in ["picks", "must"] {
+            assert!(words::keywords().iter().any(|w| w == word), "{word}");
+        }
+        assert!(words::keyword_docs("picks").iter().any(|d| d.contains("own earlier picks")));
+        assert!(words::keyword_docs("must").iter().any(|d| d.contains("first one offered")));
+    }
 }

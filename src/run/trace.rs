@@ -223,7 +223,8 @@ pub struct FinalObject {
 }
 
 /// One participant's choice in a `hidden` phase: the action declared (with its target) or the
-/// answer chosen; `choice: None`, it chose nothing.
+/// answer chosen; `choice: None`, it chose nothing. With `picks N`, one per pick, in the order
+/// picked (the same `who` again).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Revealed {
     pub who: Name,
@@ -358,7 +359,8 @@ pub enum Event {
         action: Name,
     },
     /// The choices of a `hidden` phase, shown together once everyone has chosen, in initiative
-    /// order (each made against the state the phase started with).
+    /// order, a participant's picks in the order picked (each made against the state the phase
+    /// started with and the chooser's own earlier picks).
     Revealed {
         phase: Name,
         choices: Vec<Revealed>,

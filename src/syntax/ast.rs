@@ -567,6 +567,11 @@ pub struct Phase {
     pub again: Option<Expr>,
     /// `hidden`, where written: choices made against the phase's start, revealed together.
     pub hidden: Option<Span>,
+    /// `picks N`, where written: how many declarations each chooses in a hidden phase (the
+    /// number as written, and where).
+    pub picks: Option<(String, Span)>,
+    /// `must` after `picks N`: each makes its N picks while any is offered.
+    pub must: Option<Span>,
     pub span: Span,
 }
 

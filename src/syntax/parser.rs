@@ -1486,6 +1486,12 @@ impl Builder {
             _ => None,
         };
         let hidden = kids(&inner).find(|k| k.as_rule() == Rule::phase_hidden).map(|k| self.span(&k));
+        let picks_pair = kids(&inner).find(|k| k.as_rule() == Rule::phase_picks);
+        let picks = picks_pair.as_ref().map(|k| {
+            let n = kids(k).find(|n| n.as_rule() == Rule::int).map_or("", |n| n.as_str());
+            (n.to_string(), self.span(k))
+        });
+        let must = picks_pair.and_then(|k| kids(&k).find(|m| m.as_rule() == Rule::picks_must)).map(|m| self.span(&m));
         let mut takes = None;
         if inner.as_rule() == Rule::turns_phase {
             if let Some(req) = kids(&inner).find(|k| k.as_rule() == Rule::turns_requires) {
@@ -1496,7 +1502,8 @@ impl Builder {
         let kind = match inner.as_rule() {
             Rule::turns_phase => PhaseKind::Turns,
             Rule::simultaneous_phase => {
-                let kinds = kids(&inner).skip(1).filter(|k| k.as_rule() != Rule::phase_hidden);
+                let kinds =
+                    kids(&inner).skip(1).filter(|k| !matches!(k.as_rule(), Rule::phase_hidden | Rule::phase_picks));
                 PhaseKind::Simultaneous(kinds.map(|k| self.action_kind(&k)).collect())
             }
             _ => {
@@ -1507,7 +1514,7 @@ impl Builder {
                 PhaseKind::Step(block)
             }
         };
-        Ok(Phase { name, guard, kind, takes, again, hidden, span })
+        Ok(Phase { name, guard, kind, takes, again, hidden, picks, must, span })
     }
 
     fn block(&self, p: P) -> R<Block> {

@@ -73,7 +73,7 @@ fields!(Cap { amount });
 fields!(Guard { cond });
 fields!(Timing { name, arg, span });
 fields!(Condition { name, clauses });
-fields!(Phase { name, guard, kind, takes, again, hidden, span });
+fields!(Phase { name, guard, kind, takes, again, hidden, picks, must, span });
 fields!(Limit { subject, except, amount, guard });
 fields!(LimitAmount { amount, pool, span });
 fields!(Action { name, clauses });

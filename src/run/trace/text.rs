@@ -110,15 +110,22 @@ pub(super) fn cause_text(c: &Cause, l: &Labels) -> String {
     }
 }
 
-/// "Revealed: Ash plays dash at Kell; Kell plays guard; Mo plays nothing."
+/// "Revealed: Ash plays dash at Kell, then guard; Kell plays guard; Mo plays nothing."
 pub(super) fn revealed_text(choices: &[Revealed], l: &Labels) -> String {
     let mut s = String::from("Revealed:");
     for (i, c) in choices.iter().enumerate() {
-        s.push_str(if i == 0 { " " } else { "; " });
+        // A participant's later picks (`picks N`) follow its first: "A plays x, then y".
+        let again = i > 0 && choices[i - 1].who == c.who && c.choice.is_some();
+        if again {
+            s.push_str(", then ");
+        } else {
+            s.push_str(if i == 0 { " " } else { "; " });
+            let _ = write!(s, "{} plays ", c.who);
+        }
         let _ = match (&c.choice, &c.target) {
-            (None, _) => write!(s, "{} plays nothing", c.who),
-            (Some(a), None) => write!(s, "{} plays {}", c.who, l.action(a)),
-            (Some(a), Some(t)) => write!(s, "{} plays {} at {t}", c.who, l.action(a)),
+            (None, _) => write!(s, "nothing"),
+            (Some(a), None) => write!(s, "{}", l.action(a)),
+            (Some(a), Some(t)) => write!(s, "{} at {t}", l.action(a)),
         };
     }
     if choices.is_empty() {
