@@ -565,6 +565,37 @@ fn completion_offers_names_in_scope_where_they_fit() {
     assert_eq!(server.finish().code(), Some(0));
 }
 
+/// Inside `count(`: the rolls of the open blocks, the piles and the relations; as a `dice(`'s
+/// sides, the dice with custom faces.
+#[test]
+fn completion_in_count_and_dice_offers_rolls_piles_and_dice() {
+    let dir = folder("completion-count", &[]);
+    let file = dir.join("deck.rules");
+    let mut server = Server::start(&dir);
+    let text = "ruleset deck\nitems cards { strike, dash }\npile hand of cards { starts full }\n\
+                die boost { faces: -, success }\npool hits { max none }\ninitiative { value 0 }\n\
+                round { phase act: turns }\naction a {\n  resolve {\n    roll check = dice(2, boost)\n    \
+                hits = count(check, success) + count(hand)\n    roll more = dice(1, )\n  }\n}\n";
+    server.open(&file, text);
+    server.settle();
+    let labels = |reply: &Value| -> Vec<String> {
+        let items = reply["result"].as_array().map(Vec::as_slice).unwrap_or_default();
+        items.iter().map(|i| i["label"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let (line, character) = pos(text, "check, success", 0);
+    let in_count = labels(&server.at("textDocument/completion", &file, line, character, json!({})));
+    assert!(
+        ["check", "hand", "ally", "enemy", "dice"].iter().all(|w| in_count.contains(&w.to_string())),
+        "{in_count:?}"
+    );
+    assert!(!in_count.contains(&"hits".to_string()), "{in_count:?}");
+    let (line, character) = pos(text, ", )\n", 0);
+    let sides = labels(&server.at("textDocument/completion", &file, line, character, json!({})));
+    assert!(sides.contains(&"boost".to_string()) && sides.contains(&"hits".to_string()), "{sides:?}");
+    assert!(!sides.contains(&"hand".to_string()), "{sides:?}");
+    assert_eq!(server.finish().code(), Some(0));
+}
+
 #[test]
 fn document_symbols_outline_the_top_level_declarations() {
     let (_dir, mut server, base, _variant) = navigation("symbols");

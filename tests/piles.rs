@@ -104,6 +104,53 @@ fn a_draw_of_two_leaves_three_and_counts_agree() {
     }
 }
 
+/// The final state says what each pile holds: JSON every pile (an empty one as `[]`), the text
+/// the piles that hold something, by label, on a line under their holder's.
+#[test]
+fn the_final_state_says_what_each_pile_holds() {
+    let rules = DEAL.replace("DRAW", "2").replace("pile hand of cards", r#"pile hand "Hand" of cards"#);
+    let records = play(&rules, 3, "");
+    let Some(Event::EncounterEnd { state, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    let held =
+        |who: &str, pile: &str| -> Vec<String> { state[who].piles[pile].iter().map(|n| n.to_string()).collect() };
+    let (hand, deck) = (held("A", "hand"), held("A", "deck"));
+    assert_eq!((hand.len(), deck.len(), held("A", "lost").len()), (2, 3, 0));
+    let mut all: Vec<String> = hand.iter().chain(&deck).cloned().collect();
+    all.sort();
+    assert_eq!(all, ["dash", "guard", "guard", "strike", "strike"]);
+    // In the order of the set: strikes, then the dash, then guards.
+    let order = |items: &[String]| {
+        items.iter().map(|i| ["strike", "dash", "guard"].iter().position(|k| k == i)).collect::<Vec<_>>()
+    };
+    assert!(order(&deck).is_sorted(), "{deck:?}");
+    // B drew its own two; its empty pile is listed all the same.
+    assert_eq!((held("B", "deck").len(), held("B", "hand").len(), held("B", "lost").len()), (3, 2, 0));
+
+    let ruleset = compiled(&rules);
+    let s = scenario::parse(
+        r#"(seed: 3, rounds: 3, participants: [
+  (name: "A", side: "a", controller: Policy(Aggressive)),
+  (name: "B", side: "b", actions: [], controller: Policy(Aggressive)),
+])"#,
+    )
+    .expect("scenario parses");
+    let trace = |options: tempo::api::TraceOptions| tempo::api::run(&ruleset, &s, None, options).expect("runs").text;
+    let under_a = |text: &str| -> String {
+        let end = text.split("Encounter ends").nth(1).unwrap_or_default();
+        let after = end.split("\n  A: ").nth(1).unwrap_or_default();
+        after.lines().nth(1).unwrap_or_default().to_string()
+    };
+    let labelled = trace(tempo::api::TraceOptions::default());
+    assert_eq!(under_a(&labelled), format!("    Hand: {}; deck: {}", hand.join(", "), deck.join(", ")), "{labelled}");
+    let named = trace(tempo::api::TraceOptions { names: true, ..Default::default() });
+    assert_eq!(under_a(&named), format!("    deck: {}; hand: {}", deck.join(", "), hand.join(", ")), "{named}");
+    // An empty pile is left out of the text.
+    assert!(!labelled.contains("lost:") && named.matches("\n    deck: ").count() == 2, "{named}");
+    let json = trace(tempo::api::TraceOptions { jsonl: true, ..Default::default() });
+    let last = json.lines().last().unwrap_or_default();
+    assert!(last.contains(r#""lost":[]"#) && last.contains(r#""piles":{"deck":["#), "{last}");
+}
+
 const PLAY: &str = r#"ruleset play
 initiative { value 0 }
 round { phase act: turns }

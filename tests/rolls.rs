@@ -214,6 +214,40 @@ fn the_text_line_shows_each_face_by_its_symbols() {
     assert!(line.contains(" success, ") && line.contains(" failure, ") && line.ends_with(" threat"), "{line}");
 }
 
+/// The text names dice with custom faces by their labels, as it does pools and piles;
+/// `--names` and the JSON trace by their names.
+#[test]
+fn the_text_line_names_dice_by_their_labels() {
+    let ruleset = compile_str("t.rules", NARRATIVE).ruleset.expect("compiles");
+    let s = scenario(4, 1);
+    let line = |options: tempo::api::TraceOptions| {
+        let text = tempo::api::run(&ruleset, &s, None, options).expect("runs").text;
+        let roll = |l: &&str| l.contains(" rolls ") || l.contains(r#""event":"roll""#);
+        text.lines().find(roll).map(str::to_string).unwrap_or_default()
+    };
+    let labelled = line(tempo::api::TraceOptions::default());
+    assert!(labelled.starts_with("  Wren rolls 2 Ability + 1 Difficulty for check ["), "{labelled}");
+    let named = line(tempo::api::TraceOptions { names: true, ..Default::default() });
+    assert!(named.starts_with("  Wren rolls 2 ability + 1 difficulty for check ["), "{named}");
+    let json = line(tempo::api::TraceOptions { jsonl: true, ..Default::default() });
+    assert!(json.contains(r#""thrown":"2 ability + 1 difficulty""#), "{json}");
+}
+
+/// `count(PILE op X)` tests a pile as if it were a roll: the diagnostic says it is a pile and
+/// how a pile is counted.
+#[test]
+fn a_pile_tested_as_a_roll_is_told_how_piles_are_counted() {
+    let text = "ruleset r\nitems cards { strike, dash }\npile hand of cards { starts full }\n\
+                initiative { value 0 }\nround { phase act: turns }\n\
+                action a {\n  requires count(hand >= 2)\n  resolve { }\n}\n";
+    let c = compile_str("t.rules", text);
+    let codes: Vec<tempo::diagnostics::Code> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![tempo::diagnostics::Code::BadCountCall], "{:?}", c.diagnostics);
+    use tempo::diagnostics::render;
+    let rendered = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 80 });
+    insta::assert_snapshot!("pile_tested_as_a_roll", rendered);
+}
+
 #[test]
 fn the_mistakes_of_dice_with_custom_faces_are_named() {
     use tempo::diagnostics::Code;

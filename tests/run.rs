@@ -936,7 +936,7 @@ fn a_max_read_from_stats_that_cannot_be_worked_out_stops_the_run() {
     assert!(err.to_string().contains("the max of pool `charge`"), "{err}");
 }
 
-// Issue 32: a refusal names pools and conditions as the rest of the text does: by their labels,
+// Issue 32: a refusal names pools, conditions and categories as the rest of the text does: by their labels,
 // or by their names under `--names` (the JSON trace carries names).
 #[test]
 fn a_refusal_says_labels_or_names_as_the_rest_of_the_text_does() {
@@ -945,17 +945,21 @@ initiative { value 0 }
 round { phase act: turns }
 pool ap "Action Points" { max 3; refresh at turn_start }
 condition winded "Winded" { blocks spend ap }
-category movement
+category movement "Movement"
 limit movement: 2 ap per turn
+category feint "Feints"
+limit feint: 1 per turn
 action stride { category movement; cost 2 ap; resolve { } }
 action lunge { cost 3 ap; resolve { } }
 action gasp { resolve { apply winded to self } }
 action tap { cost 1 ap; resolve { } }
+action jab { category feint; resolve { } }
 "#;
     let scenario = r#"(seed: 1, rounds: 1, participants: [
   (name: "A", side: "a", controller: Script(steps: [
     Act(round: 1, action: "stride"), Act(round: 1, action: "stride"), Act(round: 1, action: "lunge"),
-    Act(round: 1, action: "gasp"), Act(round: 1, action: "tap"), EndTurn(round: 1)], fallback: Passive)),
+    Act(round: 1, action: "gasp"), Act(round: 1, action: "tap"), Act(round: 1, action: "jab"),
+    Act(round: 1, action: "jab"), EndTurn(round: 1)], fallback: Passive)),
   (name: "B", side: "b", controller: Policy(Passive)),
 ])"#;
     let c = compile_str("t.rules", rules);
@@ -973,6 +977,9 @@ action tap { cost 1 ap; resolve { } }
         .expect("runs")
         .text;
     assert!(!json.contains("Action Points") && !json.contains("Winded"), "{json}");
+    // A category is named by its label too (it was always its name).
+    assert!(json.contains("actions of feint may be used only once"), "{json}");
+    assert!(!json.contains("Feints") && !json.contains("Movement"), "{json}");
 }
 
 const PENNIES: &str = include_str!("runner/rules/hidden.rules");

@@ -39,8 +39,12 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("handlers", "handlers(object)"),
     ("count_near", "count_near(relation, who, reach)"),
     ("dice", "dice(count, sides)"),
+    ("dice", "dice(count, die)"),
     ("amount", "amount(event)"),
     ("count", "count(12d6 >= 5)"),
+    ("count", "count(roll >= 5)"),
+    ("count", "count(roll, symbol)"),
+    ("count", "count(pile[, kind])"),
     ("count", "count(relation, condition)"),
     ("number", "number(condition)"),
 ];

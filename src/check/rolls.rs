@@ -228,8 +228,8 @@ impl Lowerer<'_> {
         None
     }
 
-    /// A first value that names no open roll: read outside its block, a misspelt roll, or not
-    /// a roll at all (`None`: another form of `count`).
+    /// A first value that names no open roll: read outside its block, a misspelt roll, a pile
+    /// tested as if it were a roll, or not a roll at all (`None`: another form of `count`).
     fn not_a_roll(&mut self, name: &ast::Ident, args: &[ast::Expr], ctx: Ctx) -> Option<(Expr, Ty)> {
         if let Some((_, rolled)) = self.rolls.closed.iter().rev().find(|(n, _)| *n == name.name) {
             let rolled = *rolled;
@@ -242,6 +242,19 @@ impl Lowerer<'_> {
                 .label("its block has ended")
                 .with_secondary(rolled, "rolled here")
                 .help("a roll is read by the counts after it in its own block; count it there"),
+            );
+            return Some(self.skip(args, ctx));
+        }
+        if let (Some(_), [ast::Expr { kind: ExprKind::Compare { op, .. }, .. }]) = (self.piles.pile(&name.name), args) {
+            let n = &name.name;
+            self.error(
+                Diagnostic::error(Code::BadCountCall, name.span, format!("`{n}` is a pile, not a roll"))
+                    .label("a pile of items, not dice")
+                    .help(format!(
+                        "count its items with `count({n})`, or those of one kind with `count({n}, KIND)`, \
+                         then test the count: `count({n}) {} ...`",
+                        op.symbol()
+                    )),
             );
             return Some(self.skip(args, ctx));
         }

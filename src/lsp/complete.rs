@@ -26,6 +26,8 @@ enum Want {
     Participants,
     /// `remove ...` at the top level: the kind of declaration.
     DeclKinds,
+    /// The first value of `count(`: a roll of the open blocks, a pile, a relation, or dice.
+    Count,
     /// Anything an expression or a clause may start with.
     Anything,
 }
@@ -39,6 +41,7 @@ enum KindSet {
     Actions,
     Phase,
     Values,
+    Die,
     Of(&'static str),
 }
 
@@ -52,6 +55,7 @@ impl KindSet {
             KindSet::Actions => matches!(kind, Kind::Action(_) | Kind::Trigger),
             KindSet::Phase => kind == Kind::Phase,
             KindSet::Values => matches!(kind, Kind::Stat | Kind::Derive | Kind::Pool | Kind::Condition),
+            KindSet::Die => kind == Kind::Die,
             KindSet::Of(word) => decl_kind_word(kind) == Some(word),
         }
     }
@@ -140,6 +144,15 @@ fn want(before: &[Token<'_>]) -> Want {
     const CONDITIONS: &[KindSet] = &[KindSet::Condition];
     const PILES: &[KindSet] = &[KindSet::Of("pile")];
     let prev3 = if n >= 3 { before[n - 3].text } else { "" };
+    // The arguments of `count(` and `dice(`, by their place.
+    match call_argument(before) {
+        Some(("count", 0)) => return Want::Count,
+        // `count(hand, strike)`, `count(ally, prone)` (a roll's symbols are no declarations).
+        Some(("count", 1)) => return Want::Names(&[KindSet::Condition, KindSet::Of("item")]),
+        // `dice(2, ability)`, `dice(1, weapon_die)`.
+        Some(("dice", 1)) => return Want::Names(&[KindSet::Die, KindSet::Values]),
+        _ => {}
+    }
     match prev {
         "." => return Want::Names(&[KindSet::Values]),
         "emit" => return Want::Names(&[KindSet::Event]),
@@ -208,6 +221,54 @@ fn want(before: &[Token<'_>]) -> Want {
     }
 }
 
+/// The function whose argument starts at the cursor (right after its `(` or a `,`), and the
+/// argument's place from 0; `None` anywhere else.
+fn call_argument<'t>(before: &[Token<'t>]) -> Option<(&'t str, usize)> {
+    if !matches!(before.last()?.text, "(" | ",") {
+        return None;
+    }
+    let (mut depth, mut commas) = (0usize, 0usize);
+    for (i, t) in before.iter().enumerate().rev() {
+        match t.text {
+            ")" => depth += 1,
+            "(" if depth == 0 => {
+                let function = i.checked_sub(1).and_then(|j| before.get(j)).filter(|w| w.is_word());
+                return function.map(|w| (w.text, commas));
+            }
+            "(" => depth -= 1,
+            "," if depth == 0 => commas += 1,
+            "{" | "}" | ";" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The named rolls of the blocks open at the end of `before` (`roll attack = ...`), first
+/// rolled first: a roll is read in its own block, after it.
+fn open_rolls<'t>(before: &[Token<'t>]) -> Vec<&'t str> {
+    let mut open: Vec<(&str, usize)> = Vec::new();
+    let mut depth = 0usize;
+    for (i, t) in before.iter().enumerate() {
+        match t.text {
+            "{" => depth += 1,
+            "}" => {
+                depth = depth.saturating_sub(1);
+                open.retain(|(_, d)| *d <= depth);
+            }
+            "roll" => {
+                // Any word: a roll may be named as a keyword is (`roll check = ...`).
+                let name = before.get(i + 1).filter(|n| n.is_word());
+                if let (Some(name), Some("=")) = (name, before.get(i + 2).map(|t| t.text)) {
+                    open.push((name.text, depth));
+                }
+            }
+            _ => {}
+        }
+    }
+    open.into_iter().map(|(name, _)| name).collect()
+}
+
 pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<CompletionItem>, RequestError> {
     let doc = documents.get(uri).ok_or_else(|| RequestError::invalid(format!("`{uri}` is not open")))?;
     let text = Text::new(&doc.text);
@@ -227,6 +288,16 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
         Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
         Want::Participants => items.extend(crate::check::WHO_WORDS.iter().map(|w| builtin(w))),
         Want::Names(kinds) => items.extend(names(&declarations, |k| kinds.iter().any(|s| s.holds(k)))),
+        Want::Count => {
+            items.extend(open_rolls(&before).into_iter().rev().map(|name| CompletionItem {
+                label: name.to_string(),
+                kind: Some(CompletionItemKind::VARIABLE),
+                detail: Some(format!("roll {name}: count({name} >= X), count({name}, SYMBOL)")),
+                ..CompletionItem::default()
+            }));
+            items.extend(names(&declarations, |k| k == Kind::Pile));
+            items.extend(words::RELATIONS.iter().chain(&["dice"]).map(|w| builtin(w)));
+        }
         Want::Anything => {
             items.extend(names(&declarations, |k| KindSet::Values.holds(k)));
             items.extend(words::BUILTINS.iter().map(|(w, _)| builtin(w)));
@@ -273,6 +344,7 @@ fn in_scope(documents: &Documents, doc: &Document) -> Vec<Declaration> {
             "terrain" => next(1).map(|t| (Kind::Terrain, t)),
             "items" => next(1).map(|t| (Kind::Items, t)),
             "pile" => next(1).map(|t| (Kind::Pile, t)),
+            "die" => next(1).map(|t| (Kind::Die, t)),
             word => ActionKind::from_word(word).and_then(|kind| {
                 let n = if word == "free" && tokens.get(i + 1).is_some_and(|t| t.text == "action") { 2 } else { 1 };
                 next(n).map(|t| (Kind::Action(kind), t))
@@ -372,6 +444,28 @@ mod tests {
         assert_eq!(want_at_end("at turn_start { move "), Want::Names(&[KindSet::Of("item")]));
         assert_eq!(want_at_end("pile hand of "), Want::Names(&[KindSet::Of("items")]));
         assert_eq!(want_at_end("pile "), Want::Nothing);
+        assert_eq!(want_at_end("action a { requires count("), Want::Count);
+        assert_eq!(
+            want_at_end("action a { requires count(hand, "),
+            Want::Names(&[KindSet::Condition, KindSet::Of("item")])
+        );
+        let dice = Want::Names(&[KindSet::Die, KindSet::Values]);
+        assert_eq!(want_at_end("action a { resolve { roll x = dice(2, "), dice);
+        assert_eq!(want_at_end("action a { resolve { roll x = dice(max(1, n), "), dice);
+        assert_eq!(want_at_end("action a { resolve { roll x = dice("), Want::Anything);
+        assert_eq!(want_at_end("action a { resolve { hp = min(1, "), Want::Anything);
+    }
+
+    #[test]
+    fn the_rolls_of_open_blocks_are_offered_in_count() {
+        fn rolls(text: &str) -> Vec<&str> {
+            open_rolls(&words::tokens(text))
+        }
+        let text = "action a { resolve { roll x = 2d6; roll y = 3d6 } }\naction b { resolve { roll z = 1d6; if n > 0 { roll w = 1d4 }; hits = count(";
+        assert_eq!(rolls(text), ["z"]);
+        assert_eq!(rolls("action b { resolve { roll z = 1d6; if n > 0 { roll w = 1d4; hits = count("), ["z", "w"]);
+        // A pool named `roll` is no roll.
+        assert_eq!(rolls("action a { resolve { roll = 3; hits = count("), Vec::<&str>::new());
     }
 
     #[test]

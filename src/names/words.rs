@@ -179,10 +179,10 @@ pub(crate) const BUILTINS: [(&str, &str); 41] = [
     ("modifier", "inside `degrees`: what was added to the die that counts (`total - natural`)"),
     ("margin", "inside `degrees`: the roll's total minus what it is against (in a contest, the other roll's total)"),
     ("count_near", "count_near(relation, who, reach): how many standing participants of that relation are within their own reach of who"),
-    ("count", "count(12d6 >= 5): rolls a pool of dice (`NdM` or `dice(count, sides)`) and counts the dice that meet the test, one trace line with every face; count(roll >= 5), count(roll, symbol): reads a named roll (`roll attack = 12d6`) of this block; count(relation, condition): how many participants of that relation meet the condition, each `self` inside it (`count(ally, hp > 0)`)"),
+    ("count", "count(12d6 >= 5): rolls a pool of dice (`NdM` or `dice(count, sides)`) and counts the dice that meet the test, one trace line with every face; count(roll >= 5), count(roll, symbol): reads a named roll (`roll attack = 12d6`) of this block; count(pile[, kind]): how many items a pile holds, or of one kind (`count(hand)`, `count(hand, strike)`); count(relation, condition): how many participants of that relation meet the condition, each `self` inside it (`count(ally, hp > 0)`)"),
     ("number", "number(condition): 1 while the condition holds, else 0 (`number(self has prone)`)"),
     ("handlers", "handlers(object): how many hold the object of that kind that self holds (0 when self holds none)"),
-    ("dice", "dice(count, sides): count dice of that many sides, both read as they are rolled (`dice(level, 6)`, `dice(1, weapon_die)`); 0 dice roll nothing"),
+    ("dice", "dice(count, sides): count dice of that many sides, both read as they are rolled (`dice(level, 6)`, `dice(1, weapon_die)`); 0 dice roll nothing; dice(count, die): that many dice with custom faces, of a declared `die`, in a named roll (`roll check = dice(2, ability)`)"),
     ("self", "the participant the rule runs for: the actor, the reactor, the pool's or condition's holder"),
     ("source", "whoever applied the condition (inside a condition and in a `while` duration)"),
     ("target", "the target of the action being resolved"),
@@ -233,6 +233,15 @@ mod tests {
         assert_eq!(word_at(text, 7).map(|t| t.text), Some("ap"));
         assert_eq!(extends_path("ruleset x extends \"base.rules\"\npool"), Some("base.rules"));
         assert_eq!(extends_path("ruleset x extends"), None);
+    }
+
+    /// Hover describes every form of every function the checker accepts.
+    #[test]
+    fn hover_describes_every_function_form() {
+        for (name, form) in crate::check::FUNCTIONS {
+            let meaning = builtin(name).unwrap_or_default().to_lowercase();
+            assert!(meaning.contains(form), "the hover of `{name}` does not describe `{form}`: {meaning}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::engine::Engine;
 use super::error::RunError;
 use super::ledger::{Declared, Now};
 use super::pending::{Deferred, Ongoing};
-use super::refusals::{period, uses_refused};
+use super::refusals::{limit_refused, uses_refused, Subject};
 use super::sink::{Fact, Sink};
 use super::trace::{Cause, Event, Name, NameKind, Named, Paid, Targets};
 use crate::ir::{self, ActionKind};
@@ -267,27 +267,18 @@ impl<S: Sink> Engine<'_, S> {
                 None => 1,
             };
             if used + this > max {
-                let subject_name = match subject {
-                    _ if l.each => "it".to_string(),
-                    ir::LimitSubject::Kind(k) => format!("{} actions", k.word()),
-                    ir::LimitSubject::Category(cat) => format!("{} actions", r.categories[cat.index()].name),
-                    ir::LimitSubject::Action(_) => "it".to_string(),
+                let subject = match subject {
+                    _ if l.each => Subject::It,
+                    ir::LimitSubject::Kind(k) => Subject::Kind(k.word()),
+                    ir::LimitSubject::Category(cat) => Subject::Category(&r.categories[cat.index()].name),
+                    ir::LimitSubject::Action(_) => Subject::It,
                 };
-                match l.pool {
-                    Some(p) => {
-                        let pool = &r.pools[p.index()].name;
-                        let per = period(l.per);
-                        refuse_named!(
-                            self,
-                            @ Some(l.loc),
-                            "limit",
-                            text(format_args!("at most {max} ")),
-                            pool(pool),
-                            text(format_args!(" may be spent on {subject_name} per {per}, and {used} already were; this needs {this} more")),
-                        );
-                    }
-                    None => refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused(&subject_name, max, used, l.per)),
-                }
+                let pool = l.pool.map(|p| (r.pools[p.index()].name.as_str(), this));
+                let (reason, named) = match self.dry {
+                    true => (String::new(), Named::default()),
+                    false => limit_refused(subject, max, used, l.per, pool),
+                };
+                return Ok(Err(Reject { code: "limit", reason: Cow::Owned(reason), rule: Some(l.loc), named }));
             }
         }
         for req in &action.requires {

@@ -407,7 +407,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(format!("{reason}; outro {} for {} round(s)", outro.name, spec.rounds))
     }
 
-    /// Every participant's pools and conditions.
+    /// Every participant's pools, conditions and piles.
     pub(crate) fn final_state(&self) -> BTreeMap<Name, FinalState> {
         let r = self.ruleset();
         (0..self.world.n)
@@ -426,7 +426,25 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let magnitudes = (0..r.conditions.len())
                     .filter_map(|c| held(c).filter(|m| *m != 1).map(|m| (self.names.condition[c].clone(), m)))
                     .collect();
-                (self.names.who[w].clone(), FinalState { pools, conditions, magnitudes })
+                let piles = r
+                    .piles
+                    .iter()
+                    .enumerate()
+                    .map(|(p, pile)| {
+                        let kinds = self.names.item.get(pile.set.index());
+                        let held = self.world.piles.pile(w, ir::PileId(p as u32));
+                        let items = held
+                            .iter()
+                            .enumerate()
+                            .flat_map(|(k, n)| {
+                                let name = kinds.and_then(|names| names.get(k)).cloned();
+                                std::iter::repeat_n(name, *n as usize).flatten()
+                            })
+                            .collect();
+                        (self.names.pile[p].clone(), items)
+                    })
+                    .collect();
+                (self.names.who[w].clone(), FinalState { pools, conditions, magnitudes, piles })
             })
             .collect()
     }

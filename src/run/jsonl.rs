@@ -269,9 +269,13 @@ mod tests {
                 pools: pools.clone(),
                 conditions: vec![n.clone(), name("prone")],
                 magnitudes: BTreeMap::from([(name("prone"), -3)]),
+                piles: BTreeMap::from([
+                    (name("hand"), vec![name("strike"), n.clone(), name("strike")]),
+                    (name("lost"), vec![]),
+                ]),
             },
         );
-        state.insert(name("B"), FinalState { pools: BTreeMap::new(), conditions: vec![], magnitudes: BTreeMap::new() });
+        state.insert(name("B"), FinalState::default());
         events.extend([
             Event::EncounterStart { participants: vec![n.clone(), name("B")] },
             Event::EncounterStart { participants: vec![] },

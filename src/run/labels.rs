@@ -13,6 +13,8 @@ pub struct Labels {
     events: Vec<(String, String)>,
     rests: Vec<(String, String)>,
     piles: Vec<(String, String)>,
+    categories: Vec<(String, String)>,
+    dice: Vec<(String, String)>,
 }
 
 fn table<'a>(items: impl Iterator<Item = (&'a String, &'a Option<String>)>) -> Vec<(String, String)> {
@@ -43,6 +45,8 @@ impl Labels {
             events: table(r.events.iter().map(|e| (&e.name, &e.label))),
             rests: table(r.rests.iter().map(|x| (&x.name, &x.label))),
             piles: table(r.piles.iter().map(|x| (&x.name, &x.label))),
+            categories: table(r.categories.iter().map(|x| (&x.name, &x.label))),
+            dice: table(r.dice.iter().map(|x| (&x.name, &x.label))),
         }
     }
 
@@ -54,6 +58,8 @@ impl Labels {
             && self.events.is_empty()
             && self.rests.is_empty()
             && self.piles.is_empty()
+            && self.categories.is_empty()
+            && self.dice.is_empty()
     }
 
     pub fn pool<'a>(&'a self, name: &'a str) -> &'a str {
@@ -82,5 +88,14 @@ impl Labels {
 
     pub fn pile<'a>(&'a self, name: &'a str) -> &'a str {
         find(&self.piles, name)
+    }
+
+    pub fn category<'a>(&'a self, name: &'a str) -> &'a str {
+        find(&self.categories, name)
+    }
+
+    /// A die with custom faces (`die ability "Ability" { ... }`).
+    pub fn die<'a>(&'a self, name: &'a str) -> &'a str {
+        find(&self.dice, name)
     }
 }

@@ -203,14 +203,18 @@ impl Event {
     }
 }
 
-/// Every participant's pools and conditions, for `encounter_end`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Every participant's pools, conditions and piles, for `encounter_end`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct FinalState {
     pub pools: BTreeMap<Name, i64>,
     pub conditions: Vec<Name>,
     /// The magnitude of each held condition whose magnitude is not 1 (none listed when all are).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub magnitudes: BTreeMap<Name, i64>,
+    /// What each pile holds, by pile name: its items' names, one per item, in the order of
+    /// their set (an empty pile as `[]`; no piles listed when the ruleset declares none).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub piles: BTreeMap<Name, Vec<Name>>,
 }
 
 /// One object at the end: where it lies, or who holds it.
@@ -237,6 +241,7 @@ pub struct Revealed {
 pub enum NameKind {
     Pool,
     Condition,
+    Category,
 }
 
 /// The byte ranges of a refusal's reason that are names (at most two: "is dazed, which blocks
@@ -270,6 +275,7 @@ impl Named {
             out.push_str(match kind {
                 NameKind::Pool => l.pool(name),
                 NameKind::Condition => l.condition(name),
+                NameKind::Category => l.category(name),
             });
             at = end;
         }
@@ -643,7 +649,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
         },
         Event::Roll { who, dice, result, pool: None } => format!("  {who} rolls {dice}: {result}"),
-        Event::Roll { who, dice, result, pool: Some(pool) } => pool_roll_text(who, dice, *result, pool),
+        Event::Roll { who, dice, result, pool: Some(pool) } => pool_roll_text(who, dice, *result, pool, l),
         Event::Action { actor, action, kind, targets, paid } => {
             let at = targets.0.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
             let cost: Vec<String> = paid.sorted().map(|(p, n)| format!("{n} {}", l.pool(p))).collect();

@@ -11,7 +11,7 @@ pub(crate) struct KnownPiles {
 }
 
 impl KnownPiles {
-    pub(super) fn pile(&self, name: &str) -> Option<usize> {
+    pub(crate) fn pile(&self, name: &str) -> Option<usize> {
         self.piles.iter().position(|(n, _)| n == name)
     }
 }

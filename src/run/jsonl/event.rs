@@ -292,14 +292,14 @@ fn items_event(
     }
 }
 
-/// `encounter_end`: the reason, each participant's pools and conditions, and the objects.
+/// `encounter_end`: the reason, each participant's pools, conditions and piles, and the objects.
 #[inline]
 fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, FinalState>, objects: &[FinalObject]) {
     tag(out, "encounter_end");
     field(out, "reason", reason);
     key(out, "state");
     out.push(b'{');
-    for (i, (name, FinalState { pools, conditions, magnitudes })) in state.iter().enumerate() {
+    for (i, (name, FinalState { pools, conditions, magnitudes, piles })) in state.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -311,6 +311,18 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
         if !magnitudes.is_empty() {
             out.extend_from_slice(b",\"magnitudes\":");
             int_map(out, magnitudes);
+        }
+        if !piles.is_empty() {
+            out.extend_from_slice(b",\"piles\":{");
+            for (j, (pile, items)) in piles.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                string(out, pile);
+                out.push(b':');
+                list(out, items);
+            }
+            out.push(b'}');
         }
         out.push(b'}');
     }

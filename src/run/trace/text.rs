@@ -6,11 +6,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// `Wren rolls 12d6 [6 5 1 ...], counting >= 5: 5`, or a named roll with every count made on it.
-pub(super) fn pool_roll_text(who: &Name, dice: &Dice, result: i64, pool: &PoolRoll) -> String {
+pub(super) fn pool_roll_text(who: &Name, dice: &Dice, result: i64, pool: &PoolRoll, l: &Labels) -> String {
     match &pool.name {
         None => format!("  {who} rolls {dice} [{}], counting {}: {result}", pool.faces_text(), pool.counting),
         Some(name) => {
-            let thrown = pool.thrown.clone().unwrap_or_else(|| dice.to_string());
+            let thrown = match &pool.thrown {
+                Some(thrown) => thrown_text(thrown, l),
+                None => dice.to_string(),
+            };
             let counts: Vec<String> = pool
                 .counts
                 .iter()
@@ -23,6 +26,19 @@ pub(super) fn pool_roll_text(who: &Name, dice: &Dice, result: i64, pool: &PoolRo
             format!("  {who} rolls {thrown} for {name} [{}]{counts}", pool.faces_text())
         }
     }
+}
+
+/// What a named roll threw, its dice with custom faces by their labels: `2 Ability + 1d6` for
+/// `2 ability + 1d6` (each part is `N NAME` or `NdM`, as the runner writes it).
+fn thrown_text(thrown: &str, l: &Labels) -> String {
+    let parts: Vec<String> = thrown
+        .split(" + ")
+        .map(|part| match part.split_once(' ') {
+            Some((n, die)) => format!("{n} {}", l.die(die)),
+            None => part.to_string(),
+        })
+        .collect();
+    parts.join(" + ")
 }
 
 /// `A (Greedy) considers ...; takes ...`.
@@ -45,7 +61,8 @@ pub(super) fn decision_text(
     format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
 }
 
-/// `Encounter ends: ...`, then each participant's pools and conditions, and the objects.
+/// `Encounter ends: ...`, then each participant's pools and conditions (and under them what
+/// their piles hold), and the objects.
 pub(super) fn encounter_end_text(
     reason: &str,
     state: &BTreeMap<Name, FinalState>,
@@ -70,6 +87,26 @@ pub(super) fn encounter_end_text(
                 })
                 .collect();
             let _ = write!(s, "; {}", conditions.join(", "));
+        }
+        // The piles that hold something, on a line of their own under their holder's; an empty
+        // pile is left out (JSON lists it, as `[]`).
+        // By label, as the pools are.
+        let mut piles: Vec<(&str, &[Name])> = st
+            .piles
+            .iter()
+            .filter(|(_, items)| !items.is_empty())
+            .map(|(pile, items)| (l.pile(pile), items.as_slice()))
+            .collect();
+        piles.sort_by(|a, b| a.0.cmp(b.0));
+        let piles: Vec<String> = piles
+            .iter()
+            .map(|(pile, items)| {
+                let items: Vec<&str> = items.iter().map(|i| &**i).collect();
+                format!("{pile}: {}", items.join(", "))
+            })
+            .collect();
+        if !piles.is_empty() {
+            let _ = write!(s, "\n    {}", piles.join("; "));
         }
     }
     if !objects.is_empty() {
