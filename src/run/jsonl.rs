@@ -354,6 +354,8 @@ mod tests {
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
             Event::Slot { holder: n.clone(), side: name("foes"), taker: Some(name("B")) },
             Event::Slot { holder: n.clone(), side: n.clone(), taker: None },
+            Event::Drawn { side: None, who: Some(n.clone()) },
+            Event::Drawn { side: Some(name("foes")), who: None },
             Event::Magnitude { who: n.clone(), condition: n.clone(), from: i64::MIN, to: 2 },
             Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
             Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
@@ -547,6 +549,7 @@ mod tests {
             Event::Magnitude { .. } => 27,
             Event::Revealed { .. } => 28,
             Event::Items { .. } => 29,
+            Event::Drawn { .. } => 30,
         }
     }
 }
