@@ -51,6 +51,9 @@ pub(crate) struct Ctx {
 }
 
 /// The default order of work at the start and end of a turn (see `sequence`).
+/// The words of `initiative { order WORD }`, as completion offers them.
+pub const ORDER_WORDS: &[&str] = &["highest_first", "lowest_first", "by_side", "table", "alternating", "drawn"];
+
 const TURN_START: [ir::TurnStep; 6] = [
     ir::TurnStep::Pools,
     ir::TurnStep::Negative,
@@ -1204,11 +1207,7 @@ impl<'a> Lowerer<'a> {
                         "alternating" => ir::Order::Alternating,
                         "drawn" => ir::Order::Drawn,
                         _ => {
-                            self.unknown_option(
-                                word,
-                                "initiative order",
-                                &["highest_first", "lowest_first", "by_side", "table", "alternating", "drawn"],
-                            );
+                            self.unknown_option(word, "initiative order", ORDER_WORDS);
                             ir::Order::HighestFirst
                         }
                     }

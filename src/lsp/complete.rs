@@ -24,6 +24,8 @@ enum Want {
     Timings,
     Relations,
     Participants,
+    /// One of these words (`order WORD`).
+    Words(&'static [&'static str]),
     /// `remove ...` at the top level: the kind of declaration.
     DeclKinds,
     /// Anything an expression or a clause may start with.
@@ -167,6 +169,7 @@ fn want(before: &[Token<'_>]) -> Want {
         "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
         "category" if depth > 0 => return Want::Names(&[KindSet::Category]),
         "category" | "action" | "trigger" => return Want::Nothing,
+        "order" if depth > 0 => return Want::Words(crate::check::ORDER_WORDS),
         _ => {}
     }
     if prev2 == "remove" && depth == 0 {
@@ -226,6 +229,7 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
         Want::Timings => items.extend(words::TIMINGS.iter().map(|w| builtin(w))),
         Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
         Want::Participants => items.extend(crate::check::WHO_WORDS.iter().map(|w| builtin(w))),
+        Want::Words(words) => items.extend(words.iter().map(|w| builtin(w))),
         Want::Names(kinds) => items.extend(names(&declarations, |k| kinds.iter().any(|s| s.holds(k)))),
         Want::Anything => {
             items.extend(names(&declarations, |k| KindSet::Values.holds(k)));
@@ -372,6 +376,8 @@ mod tests {
         assert_eq!(want_at_end("at turn_start { move "), Want::Names(&[KindSet::Of("item")]));
         assert_eq!(want_at_end("pile hand of "), Want::Names(&[KindSet::Of("items")]));
         assert_eq!(want_at_end("pile "), Want::Nothing);
+        let orders = want_at_end("initiative { order ");
+        assert!(matches!(orders, Want::Words(w) if w.contains(&"drawn") && w.contains(&"highest_first")));
     }
 
     #[test]
