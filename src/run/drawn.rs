@@ -57,14 +57,18 @@ impl<'r, S: Sink> Engine<'r, S> {
         let order = self.in_order();
         let mut out = Ok(());
         for &w in &order {
-            let free = self.world.present[w]
-                && !drawn.get(w).copied().unwrap_or(true)
-                && !(self.clock.surprise_round && self.world.surprised[w])
-                && !self.pending.holding[w]
-                && (!slots || self.world.standing(w));
+            let surprised = self.clock.surprise_round && self.world.surprised[w];
+            let out_of_it = !self.world.present[w]
+                || drawn.get(w).copied().unwrap_or(true)
+                || surprised
+                || self.pending.holding[w]
+                || (slots && !self.world.standing(w));
+            if out_of_it {
+                continue;
+            }
             match self.takes_turn(w) {
-                Ok(takes) if free && takes => bag.push(w),
-                Ok(_) => {}
+                Ok(true) => bag.push(w),
+                Ok(false) => {}
                 Err(e) => {
                     out = Err(e);
                     break;

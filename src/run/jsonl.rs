@@ -457,7 +457,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..30).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..31).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
