@@ -11,6 +11,7 @@ mod cli;
 mod diagnostics;
 mod doc;
 mod docs;
+mod drawn;
 mod editors;
 mod examples;
 mod fmt;

@@ -225,6 +225,27 @@ fn a_side_slot_nobody_takes_is_no_turn() {
 }
 
 #[test]
+fn a_drawn_turn_is_counted_as_the_trace_shows_it() {
+    // Issue 32: under `order drawn` a unit kept out of the bag (Down) has no turn and nothing
+    // counts one; the counted turns are the turns the traces show, run by run.
+    let r = ruleset_file("rulesets/order-dice.rules");
+    let s = scenario_file("examples/order-dice-firefight.ron");
+    let (layout, t) = totals(&r, &s, 1, 0..12, 1);
+    let mut shown = vec![0i128; layout.participants.len()];
+    for i in 0..12 {
+        let text = trace::to_text(&run(&r, &s, Some(seed_of(1, i))).expect("plays"));
+        for (w, who) in layout.participants.iter().enumerate() {
+            shown[w] += text.matches(&format!("{who}'s turn.")).count() as i128;
+        }
+    }
+    for (w, who) in layout.participants.iter().enumerate() {
+        assert_eq!(t.sum[layout.turns(w)], shown[w], "turns of {who}");
+    }
+    // 1st Squad goes Down in round 1 of every run, so it sits out round 2.
+    assert!(shown[0] < shown[1], "{shown:?}");
+}
+
+#[test]
 fn counting_does_not_change_what_happens() {
     // The facts a counting sink asks for are found by dry runs: the trace of a run played into a
     // counting sink is the trace of the same run played into a vector.

@@ -51,6 +51,9 @@ pub(crate) struct Ctx {
 }
 
 /// The default order of work at the start and end of a turn (see `sequence`).
+/// The words of `initiative { order WORD }`, as completion offers them.
+pub const ORDER_WORDS: &[&str] = &["highest_first", "lowest_first", "by_side", "table", "alternating", "drawn"];
+
 const TURN_START: [ir::TurnStep; 6] = [
     ir::TurnStep::Pools,
     ir::TurnStep::Negative,
@@ -1202,12 +1205,9 @@ impl<'a> Lowerer<'a> {
                         "by_side" => ir::Order::BySide,
                         "table" => ir::Order::Table,
                         "alternating" => ir::Order::Alternating,
+                        "drawn" => ir::Order::Drawn,
                         _ => {
-                            self.unknown_option(
-                                word,
-                                "initiative order",
-                                &["highest_first", "lowest_first", "by_side", "table", "alternating"],
-                            );
+                            self.unknown_option(word, "initiative order", ORDER_WORDS);
                             ir::Order::HighestFirst
                         }
                     }
@@ -1274,7 +1274,40 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+        if out.order == ir::Order::Drawn {
+            self.not_with_drawn(clauses);
+        }
         out
+    }
+
+    /// `order drawn` makes no order in advance: a clause that makes, adjusts, ties or changes
+    /// one, or moves a participant's place in it, would do nothing, so it is an error rather
+    /// than silently ignored.
+    fn not_with_drawn(&mut self, clauses: &[InitiativeClause]) {
+        for clause in clauses {
+            let why = match clause {
+                InitiativeClause::Value(..) | InitiativeClause::Made(..) => "no initiative value is made",
+                InitiativeClause::Adjust(..) | InitiativeClause::Range(..) => "there is no initiative value",
+                InitiativeClause::Ties(..) => "there are no values to tie",
+                InitiativeClause::Reorder(..) => "there is no order made in advance to reorder",
+                InitiativeClause::Allow(..) => "there is no place to leave (each turn is drawn as it comes up)",
+                InitiativeClause::Order(..) | InitiativeClause::Slots(..) => continue,
+            };
+            let word = match clause.kind_word() {
+                "made" => "made at",
+                "adjust" => "adjust up to",
+                other => other,
+            };
+            self.error(
+                Diagnostic::error(
+                    Code::MisplacedClause,
+                    clause.span(),
+                    format!("`{word}` has no meaning with `order drawn`: {why}"),
+                )
+                .label("not with a drawn order")
+                .help("remove it: with `order drawn` each turn is drawn at random from those still to have one in the phase"),
+            );
+        }
     }
 
     fn round(&mut self, phases: &[ast::Phase]) -> Vec<ir::Phase> {

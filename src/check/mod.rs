@@ -23,6 +23,7 @@ mod words;
 #[cfg(feature = "fs")]
 pub use load::FsLoader;
 pub use load::{Limits, Loader};
+pub use lower::ORDER_WORDS;
 pub use merge::Entry;
 #[cfg(feature = "fs")]
 pub use open::{load_ruleset, read_text, LoadedRuleset, RulesetError, MAX_INPUT_BYTES};

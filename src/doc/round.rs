@@ -137,6 +137,16 @@ fn at(timing: &str, order: &[&str], happenings: &[Happening], lead: Line, always
     (any || always).then_some(line)
 }
 
+/// `initiative { order drawn }`: no order is made; each turn is drawn as it comes up.
+fn is_drawn(items: &[&Item]) -> bool {
+    items.iter().any(|i| match &i.decl {
+        Decl::Initiative(clauses) => {
+            clauses.iter().any(|c| matches!(c, InitiativeClause::Order(word, _) if word.name == "drawn"))
+        }
+        _ => false,
+    })
+}
+
 /// The round as a nested list: the encounter's start, each round's timing points and phases (with
 /// their turns), the encounter's end.
 pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
@@ -158,8 +168,9 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
             _ => None,
         })
         .unwrap_or_else(|| "encounter_start".to_string());
+    let drawn = is_drawn(items);
     let made_here = |timing: &str| -> Line {
-        if made == timing {
+        if made == timing && !drawn {
             vec![text(" (initiative is made)")]
         } else {
             Vec::new()
@@ -192,7 +203,11 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
         }
         match &phase.kind {
             PhaseKind::Turns => {
-                line.push(text(": each participant takes a turn, in initiative order"));
+                line.push(text(if drawn {
+                    ": each participant takes a turn, each turn drawn at random from those still to have one"
+                } else {
+                    ": each participant takes a turn, in initiative order"
+                }));
                 if let Some(takes) = &phase.takes {
                     line.extend([text(", if "), code(texts.text(takes.span))]);
                 }

@@ -624,6 +624,10 @@ pub enum Order {
     /// Sides take turns one activation each, the side of the highest value first; within a
     /// side, highest value first (ties broken as written). A side with no one left drops out.
     Alternating,
+    /// No order made in advance: in a phase of turns each turn is drawn at random from those
+    /// still to have one (with `slots by side`, a side by how many of its members are left,
+    /// then the side's taker); elsewhere the seating order.
+    Drawn,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -24,6 +24,8 @@ enum Want {
     Timings,
     Relations,
     Participants,
+    /// One of these words (`order WORD`).
+    Words(&'static [&'static str]),
     /// `remove ...` at the top level: the kind of declaration.
     DeclKinds,
     /// The first value of `count(`: a roll of the open blocks, a pile, a relation, or dice.
@@ -180,6 +182,7 @@ fn want(before: &[Token<'_>]) -> Want {
         "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
         "category" if depth > 0 => return Want::Names(&[KindSet::Category]),
         "category" | "action" | "trigger" => return Want::Nothing,
+        "order" if depth > 0 => return Want::Words(crate::check::ORDER_WORDS),
         _ => {}
     }
     if prev2 == "remove" && depth == 0 {
@@ -287,6 +290,7 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
         Want::Timings => items.extend(words::TIMINGS.iter().map(|w| builtin(w))),
         Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
         Want::Participants => items.extend(crate::check::WHO_WORDS.iter().map(|w| builtin(w))),
+        Want::Words(words) => items.extend(words.iter().map(|w| builtin(w))),
         Want::Names(kinds) => items.extend(names(&declarations, |k| kinds.iter().any(|s| s.holds(k)))),
         Want::Count => {
             items.extend(open_rolls(&before).into_iter().rev().map(|name| CompletionItem {
@@ -454,6 +458,8 @@ mod tests {
         assert_eq!(want_at_end("action a { resolve { roll x = dice(max(1, n), "), dice);
         assert_eq!(want_at_end("action a { resolve { roll x = dice("), Want::Anything);
         assert_eq!(want_at_end("action a { resolve { hp = min(1, "), Want::Anything);
+        let orders = want_at_end("initiative { order ");
+        assert!(matches!(orders, Want::Words(w) if w.contains(&"drawn") && w.contains(&"highest_first")));
     }
 
     #[test]

@@ -148,6 +148,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.clock.allowed = Some(TURN_KINDS);
         self.clock.turn_phase = true;
         self.clock.reordered = false;
+        if self.ruleset().initiative.order == ir::Order::Drawn && !self.clock.table_rounds {
+            let done = self.drawn_turns();
+            self.clock.final_turn = false;
+            self.clock.turn_phase = false;
+            return done;
+        }
         // The order, in a reused buffer, as this round's queue (delays change it).
         let mut queue = std::mem::take(&mut self.scratch.queue);
         queue.clone_from(self.world.order());

@@ -63,7 +63,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         // In seating order: every order below keeps it among equals.
         let present: Vec<usize> = self.world.seating.iter().copied().filter(|w| self.world.present[*w]).collect();
         let mut groups: Vec<Vec<usize>> = match init.order {
-            ir::Order::Table => present.iter().map(|w| vec![*w]).collect(),
+            // Drawn: nothing is ordered in advance; what runs in order outside the draws (timings,
+            // step phases) follows the seating.
+            ir::Order::Table | ir::Order::Drawn => present.iter().map(|w| vec![*w]).collect(),
             ir::Order::BySide => {
                 let mut sides: Vec<u32> = Vec::new();
                 let player_sides = present.iter().filter(|w| self.world.players[**w]).map(|w| self.world.sides[*w]);
@@ -113,7 +115,10 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.world.ordered_values = self.world.initiative.clone();
         // Made again in the middle of a phase of turns: the rest of the phase follows it.
         self.clock.reordered |= self.clock.turn_phase;
-        self.emit_order();
+        // A drawn order has nothing to write until each turn is drawn (a `drawn` event).
+        if init.order != ir::Order::Drawn {
+            self.emit_order();
+        }
         Ok(())
     }
 

@@ -358,6 +358,8 @@ mod tests {
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
             Event::Slot { holder: n.clone(), side: name("foes"), taker: Some(name("B")) },
             Event::Slot { holder: n.clone(), side: n.clone(), taker: None },
+            Event::Drawn { side: None, who: Some(n.clone()) },
+            Event::Drawn { side: Some(name("foes")), who: None },
             Event::Magnitude { who: n.clone(), condition: n.clone(), from: i64::MIN, to: 2 },
             Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
             Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
@@ -459,7 +461,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..30).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..31).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -551,6 +553,7 @@ mod tests {
             Event::Magnitude { .. } => 27,
             Event::Revealed { .. } => 28,
             Event::Items { .. } => 29,
+            Event::Drawn { .. } => 30,
         }
     }
 }

@@ -27,6 +27,7 @@ mod counting;
 mod ctx;
 mod decide;
 mod downtime;
+mod drawn;
 mod effects;
 mod encounter;
 mod engine;

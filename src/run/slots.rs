@@ -115,7 +115,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// Who of `options` (two or more, in the order) `decider` gives the slot to: a script's
     /// `Slot` step for this round naming one of them; else `Search` plays each forward; else
     /// the policy's pick (`policy_taker`), `Search` falling back to `Greedy`'s.
-    fn choose_taker(&mut self, decider: usize, options: &[usize]) -> Result<usize, RunError> {
+    pub(super) fn choose_taker(&mut self, decider: usize, options: &[usize]) -> Result<usize, RunError> {
         let round = self.clock.round;
         let scripted = self.take_step(decider, |s| match *s {
             Step::Slot { round: r, taker } if r == round && options.contains(&taker) => Some(taker),
@@ -191,7 +191,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// `f` run as if `who`'s turn had started: it is the active participant, and its pools that
     /// refresh at `turn_start` unguarded are full (a meter's empty). Weighs who could take a
     /// slot before anyone's turn starts; the state is put back as it was, and nothing is written.
-    fn as_if_its_turn<T>(&mut self, who: usize, f: impl FnOnce(&mut Self) -> T) -> Result<T, RunError> {
+    pub(super) fn as_if_its_turn<T>(&mut self, who: usize, f: impl FnOnce(&mut Self) -> T) -> Result<T, RunError> {
         let r = self.ruleset();
         let mut saved = Vec::new();
         for (p, pool) in r.pools.iter().enumerate() {

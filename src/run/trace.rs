@@ -395,6 +395,13 @@ pub enum Event {
         side: Name,
         taker: Option<Name>,
     },
+    /// With `order drawn`, the next turn drawn from the bag: `who` alone, or with `slots by
+    /// side` a die of `side`, with `who` when only one of it could take the turn (`who: None`:
+    /// a `choice` of the side's taker follows).
+    Drawn {
+        side: Option<Name>,
+        who: Option<Name>,
+    },
     Check {
         who: Name,
         roll: i64,
@@ -683,6 +690,12 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             format!("  {who} is now {} {to} (was {from}).", l.condition(condition))
         }
         Event::Slot { holder, side, taker: Some(taker) } => format!("  {taker} of the {side} takes {holder}'s slot."),
+        Event::Drawn { side: None, who: Some(who) } => format!("  Drawn from the bag: {who}."),
+        Event::Drawn { side: Some(side), who: None } => format!("  Drawn from the bag: a die of the {side}."),
+        Event::Drawn { side: Some(side), who: Some(who) } => {
+            format!("  Drawn from the bag: a die of the {side}, taken by {who}.")
+        }
+        Event::Drawn { side: None, who: None } => "  Drawn from the bag: nothing.".into(),
         Event::Slot { holder, side, taker: None } => {
             format!("  {holder}'s slot passes: nobody of the {side} can take it.")
         }

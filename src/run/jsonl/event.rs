@@ -118,6 +118,11 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
         Event::Object { object, who, holds, at } => object_event(out, q, object, who, *holds, at),
         Event::Magnitude { who, condition, from, to } => magnitude_event(out, q, who, condition, *from, *to),
         Event::Slot { holder, side, taker } => slot_event(out, q, holder, side, taker),
+        Event::Drawn { side, who } => {
+            tag(out, "drawn");
+            maybe_name(out, q, "side", side);
+            maybe_name(out, q, "who", who);
+        }
         Event::Items { who, how, items, from, to, to_who } => items_event(out, q, who, how, items, (from, to), to_who),
         Event::Leave { who } => {
             tag(out, "leave");
@@ -261,10 +266,15 @@ fn slot_event(out: &mut Vec<u8>, q: &mut Quoted, holder: &Name, side: &Name, tak
     tag(out, "slot");
     name_field(out, q, "holder", holder);
     name_field(out, q, "side", side);
-    match taker {
-        Some(taker) => name_field(out, q, "taker", taker),
+    maybe_name(out, q, "taker", taker);
+}
+
+/// A name, or `null`.
+fn maybe_name(out: &mut Vec<u8>, q: &mut Quoted, k: &str, name: &Option<Name>) {
+    match name {
+        Some(name) => name_field(out, q, k, name),
         None => {
-            key(out, "taker");
+            key(out, k);
             out.extend_from_slice(b"null");
         }
     }
