@@ -358,8 +358,6 @@ mod tests {
             Event::Choice { who: name("GM"), question: n.clone(), answer: n.clone() },
             Event::Slot { holder: n.clone(), side: name("foes"), taker: Some(name("B")) },
             Event::Slot { holder: n.clone(), side: n.clone(), taker: None },
-            Event::Drawn { side: None, who: Some(n.clone()) },
-            Event::Drawn { side: Some(name("foes")), who: None },
             Event::Magnitude { who: n.clone(), condition: n.clone(), from: i64::MIN, to: 2 },
             Event::Check { who: n.clone(), roll: -4, against: 10, outcome: name("critical"), opposed: None },
             Event::Check { who: n.clone(), roll: 3, against: 10, outcome: n.clone(), opposed: Some(name("hard")) },
@@ -387,9 +385,11 @@ mod tests {
         events
     }
 
-    /// The rest of `every_event`: items, ongoing actions, rests and decisions.
+    /// The rest of `every_event`: draws, items, ongoing actions, rests and decisions.
     fn more_events(n: &Name) -> Vec<Event> {
         vec![
+            Event::Drawn { side: None, who: Some(n.clone()) },
+            Event::Drawn { side: Some(name("foes")), who: None },
             Event::Items {
                 who: n.clone(),
                 how: "draws",
