@@ -101,6 +101,24 @@ action strike { cost 1 ap; target enemy; resolve { target.hp -= 2 } }
     assert!(!codes(&healed).contains(&Code::NeverRefilled), "{:?}", codes(&healed));
 }
 
+/// A pool read only by a phase's `turns requires` or `repeat while` (a die kept out of the
+/// bag, passes while a score lasts) is used: no `unused-pool` warning.
+#[test]
+fn a_pool_read_only_by_a_phase_is_used() {
+    let codes = |src: &str| -> Vec<Code> {
+        tempo::check::compile_str("x.rules", src).diagnostics.iter().map(|d| d.code).collect()
+    };
+    let base =
+        "ruleset p\npool pinned { max none; start 0 }\ninitiative { value 0 }\naction wait { cost 0; resolve { } }\n";
+    let unused = format!("{base}round {{ phase act: turns }}\n");
+    assert!(codes(&unused).contains(&Code::UnusedPool), "{:?}", codes(&unused));
+    for phase in ["turns requires pinned < 3", "turns repeat while pinned > 0"] {
+        let used = format!("{base}round {{ phase act: {phase} }}\n");
+        assert!(!tempo::check::compile_str("x.rules", &used).has_errors(), "{phase}: {:?}", codes(&used));
+        assert!(!codes(&used).contains(&Code::UnusedPool), "{phase}: {:?}", codes(&used));
+    }
+}
+
 /// Initiative is made at the encounter's start, a round's start or a phase's start; any other
 /// timing would be silently ignored by the runner, so it is an error.
 #[test]

@@ -223,7 +223,8 @@ fn collect(r: &ir::Ruleset) -> Uses {
         }
     }
     for ph in &r.phases {
-        ph.guard.iter().for_each(|g| u.expr(g));
+        // `turns requires` and `repeat while` read pools too (a die kept out of the bag).
+        ph.guard.iter().chain(&ph.takes).chain(&ph.again).for_each(|g| u.expr(g));
         if let ir::PhaseKind::Step(e) = &ph.kind {
             u.effects(e);
         }
