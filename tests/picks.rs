@@ -4,23 +4,12 @@
 //! initiative order, a participant's picks in the order picked (docs/language.md, "Hidden
 //! choices"). The ruleset: a hand of two cards, a lead card and a second card each round.
 
+use crate::run::{codes_of, play};
 use tempo::check::compile_str;
 use tempo::diagnostics::Code;
-use tempo::run::{run, scenario, trace, RunError};
+use tempo::run::{run, scenario};
 
 const CARDS: &str = include_str!("runner/rules/picks.rules");
-
-fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
-    let c = compile_str("t.rules", rules);
-    assert!(!c.has_errors(), "{:?}", c.diagnostics);
-    let ruleset = c.ruleset.expect("compiles");
-    let s = scenario::parse(scenario_text).expect("scenario parses");
-    run(&ruleset, &s, None).map(|records| trace::to_text(&records))
-}
-
-fn codes_of(rules: &str) -> Vec<Code> {
-    compile_str("t.rules", rules).diagnostics.iter().map(|d| d.code).collect()
-}
 
 /// A (hand: blow and guard) and B, one round; `phase` replaces the ruleset's phase line.
 fn cards(a: &str, b: &str, phase: &str) -> String {

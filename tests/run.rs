@@ -8,7 +8,8 @@ use tempo::check::compile_str;
 use tempo::diagnostics::Code;
 use tempo::run::{run, scenario, sink, trace, RunError};
 
-fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
+/// The text trace of `rules` on a scenario (tests/picks.rs plays with it too).
+pub(crate) fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
     let c = compile_str("t.rules", rules);
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
     let ruleset = c.ruleset.expect("compiles");
@@ -17,7 +18,7 @@ fn play(rules: &str, scenario_text: &str) -> Result<String, RunError> {
 }
 
 /// The codes of the diagnostics a ruleset gets.
-fn codes_of(rules: &str) -> Vec<Code> {
+pub(crate) fn codes_of(rules: &str) -> Vec<Code> {
     compile_str("t.rules", rules).diagnostics.iter().map(|d| d.code).collect()
 }
 

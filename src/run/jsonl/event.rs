@@ -4,7 +4,8 @@ use super::super::trace::{
     Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Revealed, Targets, Timing,
 };
 use super::write::{
-    escaped, field, int, int_field, int_map, key, list, lit, name_field, quoted, static_field, string, tag, Quoted,
+    escaped, field, int, int_field, int_map, key, list, lit, name_field, object, quoted, static_field, string, tag,
+    Quoted,
 };
 use std::collections::BTreeMap;
 
@@ -308,13 +309,8 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
     tag(out, "encounter_end");
     field(out, "reason", reason);
     key(out, "state");
-    out.push(b'{');
-    for (i, (name, FinalState { pools, conditions, magnitudes, piles })) in state.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        string(out, name);
-        out.extend_from_slice(b":{\"pools\":");
+    object(out, state, |out, FinalState { pools, conditions, magnitudes, piles }| {
+        out.extend_from_slice(b"{\"pools\":");
         int_map(out, pools);
         out.extend_from_slice(b",\"conditions\":");
         list(out, conditions);
@@ -323,20 +319,11 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
             int_map(out, magnitudes);
         }
         if !piles.is_empty() {
-            out.extend_from_slice(b",\"piles\":{");
-            for (j, (pile, items)) in piles.iter().enumerate() {
-                if j > 0 {
-                    out.push(b',');
-                }
-                string(out, pile);
-                out.push(b':');
-                list(out, items);
-            }
-            out.push(b'}');
+            out.extend_from_slice(b",\"piles\":");
+            object(out, piles, |out, items| list(out, items));
         }
         out.push(b'}');
-    }
-    out.push(b'}');
+    });
     if !objects.is_empty() {
         out.extend_from_slice(b",\"objects\":[");
         for (i, o) in objects.iter().enumerate() {

@@ -172,6 +172,11 @@ pub(super) fn list<S: AsRef<str>>(out: &mut Vec<u8>, items: &[S]) {
 }
 
 pub(super) fn int_map<K: AsRef<str>>(out: &mut Vec<u8>, map: &BTreeMap<K, i64>) {
+    object(out, map, |out, v| int(out, *v));
+}
+
+/// A JSON object of `map`, in its (sorted) order, each value written by `value`.
+pub(super) fn object<K: AsRef<str>, V>(out: &mut Vec<u8>, map: &BTreeMap<K, V>, value: impl Fn(&mut Vec<u8>, &V)) {
     out.push(b'{');
     for (i, (k, v)) in map.iter().enumerate() {
         if i > 0 {
@@ -179,7 +184,7 @@ pub(super) fn int_map<K: AsRef<str>>(out: &mut Vec<u8>, map: &BTreeMap<K, i64>) 
         }
         string(out, k.as_ref());
         out.push(b':');
-        int(out, *v);
+        value(out, v);
     }
     out.push(b'}');
 }
