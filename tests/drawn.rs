@@ -113,6 +113,21 @@ fn first_sides(text: &str) -> Vec<char> {
     turns_by_round(text).iter().filter_map(|r| r.first().and_then(|w| w.chars().next())).collect()
 }
 
+/// In how many of 400 rounds (seeds 0 to 79, five rounds each) side a took the first turn;
+/// `check` looks at each run's trace.
+fn side_a_first(r: &Ruleset, who: &str, check: impl Fn(&str)) -> usize {
+    let (mut a_first, mut rounds) = (0, 0);
+    for seed in 0..80 {
+        let text = play(r, seed, 5, who);
+        check(&text);
+        let firsts = first_sides(&text);
+        rounds += firsts.len();
+        a_first += firsts.iter().filter(|s| **s == 'a').count();
+    }
+    assert_eq!(rounds, 400);
+    a_first
+}
+
 #[test]
 fn a_side_is_drawn_by_how_many_of_its_dice_are_left() {
     // Three of the four dice are side a's: a is drawn first 3/4 of the time (300 of 400, sd
@@ -120,20 +135,14 @@ fn a_side_is_drawn_by_how_many_of_its_dice_are_left() {
     // 0, a draw of the side at even odds 200.
     let r = ruleset(SLOTS);
     let who = [unit("a1", "a"), unit("a2", "a"), unit("a3", "a"), unit("b1", "b")].concat();
-    let (mut a_first, mut rounds) = (0, 0);
-    for seed in 0..80 {
-        let text = play(&r, seed, 5, &who);
-        for round in turns_by_round(&text) {
+    let a_first = side_a_first(&r, &who, |text| {
+        for round in turns_by_round(text) {
             let mut seen = round.clone();
             seen.sort();
             seen.dedup();
             assert_eq!(seen.len(), 4, "each unit acts once a round: {round:?}\n{text}");
         }
-        let firsts = first_sides(&text);
-        rounds += firsts.len();
-        a_first += firsts.iter().filter(|s| **s == 'a').count();
-    }
-    assert_eq!(rounds, 400);
+    });
     assert!((260..=340).contains(&a_first), "side a first in {a_first} of 400 rounds");
 }
 
@@ -144,15 +153,9 @@ fn a_side_with_a_die_kept_out_comes_up_later() {
     let r = ruleset(SLOTS);
     let pinned = r#"(name: "aX", side: "a", pools: {"pinned": 3}, controller: Policy(Aggressive)),"#;
     let who = [pinned.to_string(), unit("aY", "a"), unit("bZ", "b")].concat();
-    let (mut a_first, mut rounds) = (0, 0);
-    for seed in 0..80 {
-        let text = play(&r, seed, 5, &who);
+    let a_first = side_a_first(&r, &who, |text| {
         assert!(!text.contains("aX's turn.") && !text.contains("taken by aX"), "{text}");
-        let firsts = first_sides(&text);
-        rounds += firsts.len();
-        a_first += firsts.iter().filter(|s| **s == 'a').count();
-    }
-    assert_eq!(rounds, 400);
+    });
     assert!((160..=240).contains(&a_first), "side a first in {a_first} of 400 rounds");
 }
 
