@@ -1342,31 +1342,25 @@ impl Lowerer<'_> {
     /// not hidden yet: an error too, rather than a `hidden` that hides nothing.
     fn phase_hidden(&mut self, ph: &ast::Phase) -> bool {
         let Some(span) = ph.hidden else { return false };
-        if let ast::PhaseKind::Step(_) = ph.kind {
-            self.error(
-                Diagnostic::error(
-                    Code::MisplacedClause,
-                    span,
-                    format!("phase `{}` is a step: `hidden` is not supported on a step phase yet", ph.name.name),
-                )
-                .label("only a simultaneous phase hides its choices")
-                .help("let each choose an action in a `simultaneous hidden` phase"),
-            );
-            return false;
-        }
-        if ph.kind == ast::PhaseKind::Turns {
-            self.error(
-                Diagnostic::error(
-                    Code::MisplacedClause,
-                    span,
-                    format!("phase `{}` is a phase of turns: `hidden` has no meaning there", ph.name.name),
-                )
-                .label("each turn is played in the open, after the ones before it")
-                .help("hide choices in a `simultaneous hidden` phase"),
-            );
-            return false;
-        }
-        true
+        let (what, label, help) = match ph.kind {
+            ast::PhaseKind::Step(_) => (
+                "a step: `hidden` is not supported on a step phase yet",
+                "only a simultaneous phase hides its choices",
+                "let each choose an action in a `simultaneous hidden` phase",
+            ),
+            ast::PhaseKind::Turns => (
+                "a phase of turns: `hidden` has no meaning there",
+                "each turn is played in the open, after the ones before it",
+                "hide choices in a `simultaneous hidden` phase",
+            ),
+            _ => return true,
+        };
+        self.error(
+            Diagnostic::error(Code::MisplacedClause, span, format!("phase `{}` is {what}", ph.name.name))
+                .label(label)
+                .help(help),
+        );
+        false
     }
 }
 

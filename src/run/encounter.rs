@@ -235,6 +235,18 @@ impl<'r, S: Sink> Engine<'r, S> {
         *queue = flat;
     }
 
+    /// Starts `who`'s declarations in a simultaneous phase (open or hidden), as a turn of its
+    /// own; false for one surprised in the surprise round, who declares nothing.
+    pub(super) fn starts_declaring(&mut self, who: usize) -> bool {
+        if self.clock.surprise_round && self.world.surprised[who] {
+            return false;
+        }
+        self.clock.turn_seq += 1;
+        self.controls[who].taken = 0;
+        self.clock.turn_over = false;
+        true
+    }
+
     /// A phase of simultaneous declarations: everyone declares (and pays) in initiative order, then
     /// everything declared resolves.
     fn simultaneous_phase(&mut self, kinds: &'r [ActionKind]) -> Result<(), RunError> {
@@ -247,12 +259,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.clock.ended.is_some() {
                 break;
             }
-            if self.clock.surprise_round && self.world.surprised[who] {
+            if !self.starts_declaring(who) {
                 continue;
             }
-            self.clock.turn_seq += 1;
-            self.controls[who].taken = 0;
-            self.clock.turn_over = false;
             while !self.clock.turn_over && self.clock.ended.is_none() {
                 match self.ask_turn(who)? {
                     Decision::EndTurn => break,

@@ -32,12 +32,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.clock.ended.is_some() {
                 break;
             }
-            if self.clock.surprise_round && self.world.surprised[who] {
+            if !self.starts_declaring(who) {
                 continue;
             }
-            self.clock.turn_seq += 1;
-            self.controls[who].taken = 0;
-            self.clock.turn_over = false;
             let mine = self.pick_in_secret(who, picks)?;
             chosen.push((who, mine));
         }

@@ -432,14 +432,7 @@ fn roll_event(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, dice: Dice, result:
     }
     if !pool.shown.is_empty() {
         key(out, "shown");
-        out.push(b'[');
-        for (i, s) in pool.shown.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            string(out, s);
-        }
-        out.push(b']');
+        list(out, &pool.shown);
     }
     if !pool.counts.is_empty() {
         key(out, "counts");
