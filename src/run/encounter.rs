@@ -276,6 +276,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.scratch.in_order = order;
         // Then everything declared resolves, in initiative order, all of it before the
         // encounter can end.
+        self.resolve_the_phase_declarations()
+    }
+
+    /// What a simultaneous phase (open or hidden) declared resolves, in initiative order, all
+    /// of it before the encounter can end.
+    pub(super) fn resolve_the_phase_declarations(&mut self) -> Result<(), RunError> {
         for d in std::mem::take(&mut self.pending.deferred) {
             self.budget.fresh();
             self.resolve(&d, false)?;

@@ -64,12 +64,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         self.because = outer;
         self.scratch.in_order = order;
-        for d in std::mem::take(&mut self.pending.deferred) {
-            self.budget.fresh();
-            self.resolve(&d, false)?;
-        }
-        self.check_end();
-        Ok(())
+        self.resolve_the_phase_declarations()
     }
 
     /// What the `revealed` event shows: each pick in initiative order, a participant's in the
