@@ -2,7 +2,8 @@
 //!
 //! The pipeline, one module per stage: [`syntax`] (text → syntax tree) → [`check`] (files joined
 //! through `extends`, names resolved, rules checked) → [`ir`] (what the runner executes).
-//! [`run`] plays an encounter under the IR and writes a trace; [`why`] follows one event of it
+//! [`run`] plays an encounter under the IR and writes a trace; [`solve`] works out its exact
+//! outcome probabilities and optimal play where the states are few; [`why`] follows one event of it
 //! back to what began it; [`testing`] runs golden-encounter test files against traces. [`doc`]
 //! makes a ruleset's cheat sheet, [`fmt`] its canonical layout.
 //! [`diagnostics`] is how every stage reports problems; [`api`] is the small embedding API over
@@ -30,6 +31,7 @@ pub mod output;
 mod par;
 pub mod run;
 pub mod sim;
+pub mod solve;
 pub mod source;
 pub mod syntax;
 pub mod testing;

@@ -11,6 +11,7 @@ pub mod fmt;
 pub mod lsp;
 pub mod run;
 pub mod sim;
+pub mod solve;
 pub mod sweep;
 pub mod test;
 pub mod why;

@@ -177,7 +177,7 @@ pub struct LevelShift {
 /// Where a rule is written: an index into [`Ruleset::files`], a 1-based line and a 1-based
 /// column counted in characters. Data only: a compiled ruleset runs without its sources, and
 /// traces name the rule that caused an event with it (`rulesets/frontiers.rules:52:3`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct Loc {
     pub file: u16,
     pub line: u32,
@@ -204,7 +204,7 @@ pub struct Derived {
 }
 
 /// A moment rules hang on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum Timing {
     EncounterStart,
     EncounterEnd,
@@ -481,7 +481,7 @@ pub struct EventPattern {
 
 /// Something that happens: an action (declared or resolved), any action of a category or
 /// kind, or an event effects emit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum EventRef {
     Kind(ActionKind),
     Category(CategoryId),

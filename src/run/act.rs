@@ -520,7 +520,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// Where the clock is, for the periods of limits.
-    fn now(&self) -> Now {
+    pub(super) fn now(&self) -> Now {
         let c = &self.clock;
         Now { round: c.round, turn: c.turn_seq, phase: c.phase_seq, trigger: c.trigger_seq }
     }

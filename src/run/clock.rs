@@ -94,6 +94,44 @@ impl<'r> Clock<'r> {
         self.ended.clone_from(ended);
     }
 
+    /// Writes the clock canonically (canon.rs): not its counters of turns, phases and answered
+    /// events, which the ledger and pending write relative to (`Now`).
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let Clock {
+            round,
+            in_round,
+            surprise_round,
+            table_rounds,
+            phase_at,
+            allowed,
+            turn_phase,
+            reordered,
+            active,
+            final_turn,
+            turn_over,
+            ended_at_start,
+            turn_seq: _,
+            phase_seq: _,
+            trigger_seq: _,
+            hiding,
+            ended,
+        } = self;
+        c.put(round);
+        c.flag(*in_round);
+        c.flag(*surprise_round);
+        c.flag(*table_rounds);
+        c.n(*phase_at);
+        c.put(allowed);
+        c.flag(*turn_phase);
+        c.flag(*reordered);
+        c.put(active);
+        c.flag(*final_turn);
+        c.flag(*turn_over);
+        c.put(ended_at_start);
+        c.flag(*hiding);
+        c.put(&ended.as_deref());
+    }
+
     /// The round an event happens in: none outside rounds.
     pub(crate) fn event_round(&self) -> Option<u32> {
         self.in_round.then_some(self.round)

@@ -177,6 +177,14 @@ impl ControlState {
         self.taken = 0;
     }
 
+    /// Writes how far the script has got and the actions taken this turn (canon.rs); the steps
+    /// and the policy are the scenario's, the same in every state of one encounter.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let ControlState { steps: _, used, policy: _, taken } = self;
+        c.put(used);
+        c.put(taken);
+    }
+
     /// Becomes a copy of `other`, a controller of the same participant of the same scenario:
     /// how far its script has got, its policy and its count of actions this turn. The steps
     /// are the scenario's, resolved once, the same in both, and not copied.

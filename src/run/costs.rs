@@ -18,6 +18,17 @@ pub struct Costs {
     len: u8,
 }
 
+impl Costs {
+    /// Writes these costs canonically (canon.rs): each pool with its amount, in order.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        c.n(usize::from(self.len));
+        for (p, amount) in self {
+            c.put(&p);
+            c.int(amount);
+        }
+    }
+}
+
 impl Default for Costs {
     fn default() -> Costs {
         Costs { pools: [ir::PoolId(0); MAX_COST_POOLS], amounts: [0; MAX_COST_POOLS], len: 0 }

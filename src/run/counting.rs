@@ -19,7 +19,7 @@ impl<S: Sink> Engine<'_, S> {
         let faces: Vec<u32> = if self.dry {
             vec![sides; count as usize]
         } else {
-            (0..count).map(|_| super::eval::uniform(&mut self.rng, sides) as u32).collect()
+            (0..count).map(|_| self.die(sides) as u32).collect()
         };
         let x = self.eval(against, c)?;
         let hits = faces.iter().filter(|f| op.holds(i64::from(**f), x)).count() as i64;

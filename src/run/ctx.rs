@@ -53,6 +53,15 @@ impl Ctx {
     }
 }
 
+impl Ctx {
+    /// Writes this context canonically (canon.rs).
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let Ctx { owner, target, actor, victim, event, units, source, acting } = self;
+        c.put(&(owner, target, actor, victim, units, source, acting));
+        c.put(&event.map(|e| (e.action, e.custom, e.emitter, e.amount)));
+    }
+}
+
 impl EventInfo {
     /// Does this event match `pattern` (an action, its category or kind, or a custom event)?
     pub fn is(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {

@@ -5,13 +5,13 @@ mod score;
 use super::controller::{Chosen, Decision, Step, MAX_ACTIONS_PER_TURN};
 use super::ctx::Ctx;
 use super::engine::Engine;
+use super::lookahead::Logged;
 use super::error::RunError;
 use super::pending::Readied;
 use super::scenario::Policy;
 use super::sink::Sink;
 use super::trace::{Considered, Event};
 use crate::ir::{self, ActionKind};
-use rand_core::RngCore;
 
 /// Most participants for which each one's nearest-first list is kept between decisions.
 const NEAREST_KEPT_UP_TO: usize = 512;
@@ -77,6 +77,9 @@ impl<S: Sink> Engine<'_, S> {
         }
         if scripted_round {
             return Ok(Decision::EndTurn);
+        }
+        if self.taped(who) {
+            return self.taped_turn(who);
         }
         let policy = self.controls[who].policy;
         let decision = self.policy_turn(who, policy)?;
@@ -196,7 +199,10 @@ impl<S: Sink> Engine<'_, S> {
                     if first_suffices && units.is_none() {
                         return Ok(());
                     }
-                    break;
+                    // The solver weighs every target; a policy the nearest it can take.
+                    if !self.taped(who) {
+                        break;
+                    }
                 }
             }
         }
@@ -358,7 +364,7 @@ impl<S: Sink> Engine<'_, S> {
         match policy {
             Chosen::Random => {
                 options.push(Decision::EndTurn);
-                let i = (self.rng.next_u64() % options.len() as u64) as usize;
+                let i = self.below(options.len() as u64) as usize;
                 Ok(options[i])
             }
             Chosen::Greedy => self.greedy(who, options, scores),
@@ -532,6 +538,14 @@ impl<S: Sink> Engine<'_, S> {
         if declined || again {
             return Ok(None);
         }
+        if self.taped(who) {
+            let mut options: Vec<Logged> = offers.iter().map(|o| Logged::React(Some(*o))).collect();
+            options.push(Logged::React(None));
+            return Ok(match self.taped_pick(who, &options) {
+                Some(Logged::React(answer)) => answer,
+                _ => None,
+            });
+        }
         let policy = self.controls[who].policy;
         let answer = match policy {
             Chosen::Search(params) => self.search_reaction(who, params, offers, event)?,
@@ -578,7 +592,7 @@ impl<S: Sink> Engine<'_, S> {
         match policy {
             Chosen::Passive => None,
             Chosen::Random => {
-                let i = (self.rng.next_u64() % (offers.len() as u64 + 1)) as usize;
+                let i = self.below(offers.len() as u64 + 1) as usize;
                 offers.get(i).copied()
             }
             Chosen::HoldBack(p, keep, false) => self.held_back(who, offers, (p, keep), event),
@@ -682,6 +696,17 @@ impl<S: Sink> Engine<'_, S> {
                 return Ok(pick);
             }
         }
+        if let Some(w) = who.filter(|w| self.taped(*w)) {
+            let names: Vec<String> = options.iter().map(|o| o.name.clone()).collect();
+            let options: Vec<Logged> = (0..options.len()).filter(|i| live(*i)).map(Logged::Choice).collect();
+            let pick = self.taped_pick(w, &options);
+            if let Some(t) = self.tape.as_deref_mut().filter(|t| t.need.is_some()) {
+                t.labels = names;
+            }
+            if let Some(Logged::Choice(i)) = pick {
+                return Ok(i);
+            }
+        }
         if let Some(w) = who {
             if let Chosen::Search(params) = self.controls[w].policy {
                 if let Some(pick) = self.search_choice(w, params, options.len(), live)? {
@@ -697,7 +722,7 @@ impl<S: Sink> Engine<'_, S> {
         Ok(match who {
             _ if random => {
                 let n = (0..options.len()).filter(|i| live(*i)).count().max(1);
-                let k = (self.rng.next_u64() % n as u64) as usize;
+                let k = self.below(n as u64) as usize;
                 (0..options.len()).filter(|i| live(*i)).nth(k).unwrap_or(first_live)
             }
             Some(w) => self.best_option(w, options, c, live),
@@ -738,6 +763,13 @@ impl<S: Sink> Engine<'_, S> {
             if let (Step::Adjust { by }, false) = (step, *used) {
                 *used = true;
                 return Ok((*by).clamp(-max.abs(), max.abs()));
+            }
+        }
+        if self.taped(who) {
+            let m = max.abs();
+            let options: Vec<Logged> = (-m..=m).map(Logged::Adjust).collect();
+            if let Some(Logged::Adjust(by)) = self.taped_pick(who, &options) {
+                return Ok(by);
             }
         }
         // Only a searcher weighs where to stand; the other policies keep their value.

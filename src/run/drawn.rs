@@ -85,7 +85,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             return 0;
         }
         let sides = u32::try_from(n).unwrap_or(u32::MAX);
-        (super::eval::uniform(&mut self.rng, sides) - 1) as usize
+        (self.die(sides) - 1) as usize
     }
 
     /// With `slots by side`: the die drawn was `die`'s side's; of that side's members in the

@@ -58,6 +58,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
             let id = ir::PhaseId(p as u32);
+            if let Some(t) = self.tape.as_deref_mut() {
+                t.frames.round = Some((at, passes));
+            }
             self.clock.phase_at = p;
             self.clock.phase_seq += 1;
             let phase_started = self.emit(Event::PhaseStart { phase: self.names.phase[p].clone() });
@@ -177,6 +180,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             let last = queue.iter().rposition(|g| g.iter().any(|w| self.world.present[*w]));
             self.clock.final_turn = Some(gi) == last;
+            if let Some(t) = self.tape.as_deref_mut() {
+                t.frames.queue = Some((queue.clone(), gi, taken.clone()));
+            }
             if self.ruleset().phases[self.clock.phase_at].takes.is_some() && !slots {
                 let group = self.takers(&queue[gi])?;
                 if !group.is_empty() {
@@ -203,6 +209,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         self.scratch.slot_taken = taken;
         self.scratch.queue = queue;
+        if let Some(t) = self.tape.as_deref_mut() {
+            t.frames.queue = None;
+        }
         self.clock.final_turn = false;
         self.clock.turn_phase = false;
         Ok(())

@@ -103,6 +103,9 @@ pub struct Engine<'r, S> {
     pub(crate) search: Option<Box<Searcher<'r>>>,
     /// In a playout's engine: the decisions it replays before it plays on.
     pub(crate) replay: Option<Box<Replay>>,
+    /// In the exact solver's engines: the outcomes of the dice and of the solved participants'
+    /// decisions (tape.rs).
+    pub(crate) tape: Option<Box<super::tape::Tape>>,
     /// What named rolls counted (`roll NAME = ...`), read by `count(NAME ...)`.
     pub(crate) rolled: super::rolled::Rolled,
     pub out: Out<S>,
@@ -135,6 +138,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             decisions: false,
             search: None,
             replay: None,
+            tape: None,
             rolled: Default::default(),
             changes_made: 0,
             out: Out { sink, seq: 0, muted: false },
@@ -226,6 +230,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             decisions,
             search,
             replay: _,
+            tape: _,
             rolled,
             out,
         } = other;
@@ -321,7 +326,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         rng.set_stream(SEATING_STREAM);
         let mut seating: Vec<usize> = (0..self.world.n).collect();
         for i in (1..seating.len()).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            // The solver's tape draws the seating as it draws everything else.
+            let j = if self.tape.is_some() {
+                self.below(i as u64 + 1) as usize
+            } else {
+                (rng.next_u64() % (i as u64 + 1)) as usize
+            };
             seating.swap(i, j);
         }
         self.world.seat_in(&seating);
@@ -410,6 +420,7 @@ impl<'r, S: Sink> Engine<'r, S> {
 
     /// Counts one effect against the step budget; a spent budget stops the run as a cycle.
     pub fn step(&mut self) -> Result<(), RunError> {
+        self.step_taped()?;
         if self.budget.step() {
             Ok(())
         } else {
@@ -439,4 +450,55 @@ pub(crate) struct Searcher<'r> {
     /// The ruleset's `derive side_value`, when it has one: what a side values in place of
     /// winning (found by name once, when the searcher is made).
     pub(crate) side_value: Option<usize>,
+}
+
+impl<S: Sink> Engine<'_, S> {
+    /// Writes the encounter's state into `out` (cleared first), canonically (see the module).
+    pub(crate) fn canonical(&self, out: &mut super::canon::Canon) {
+        out.clear();
+        let now = self.now();
+        let Engine {
+            ruleset: _,
+            world,
+            clock,
+            ledger,
+            pending,
+            controls,
+            budget: _,
+            scratch: _,
+            names: _,
+            tables: _,
+            fixed_max,
+            fixed_min,
+            rng: _,
+            dry,
+            rule: _,
+            because: _,
+            changes_made: _,
+            facts,
+            amounts,
+            last_amount,
+            decisions: _,
+            search: _,
+            replay: _,
+            tape: _,
+            rolled,
+            out: _,
+        } = self;
+        world.canon(out);
+        clock.canon(out);
+        ledger.canon(out, now);
+        pending.canon(out);
+        out.n(controls.len());
+        for c in controls {
+            c.canon(out);
+        }
+        out.put(fixed_max);
+        out.put(fixed_min);
+        out.flag(*dry);
+        out.put(facts);
+        out.put(amounts);
+        out.put(last_amount);
+        rolled.canon(out);
+    }
 }

@@ -21,6 +21,9 @@ pub enum RunError {
     /// The sink stopped taking events (its output failed, e.g. a closed pipe): the encounter
     /// was abandoned at the start of the next round.
     Output,
+    /// The exact solver's run met a branch point past its tape and stopped there (src/run/tape.rs):
+    /// never reported, the solver plays the round again.
+    Branched,
 }
 
 impl RunError {
@@ -52,7 +55,7 @@ impl RunError {
         match self {
             RunError::Scenario(_) => Code::BadScenario,
             RunError::Cycle(_) => Code::TriggerCycle,
-            RunError::Rule { .. } | RunError::Output => Code::RuleFailed,
+            RunError::Rule { .. } | RunError::Output | RunError::Branched => Code::RuleFailed,
         }
     }
 
@@ -121,6 +124,7 @@ impl std::fmt::Display for RunError {
             ),
             RunError::Rule { message, .. } => write!(f, "a rule could not be applied: {message}"),
             RunError::Output => f.write_str("the trace could not be written, so the encounter was abandoned"),
+            RunError::Branched => f.write_str("the solver's run stopped at a branch point past its tape"),
         }
     }
 }

@@ -20,7 +20,7 @@ impl<S: Sink> Engine<'_, S> {
         let mut total = 0i64;
         let mut first = 0i64;
         for i in 0..count {
-            let face = uniform(&mut self.rng, sides);
+            let face = self.die(sides);
             if i == 0 {
                 first = face;
             }

@@ -125,6 +125,43 @@ impl<'r> HeldConditions<'r> {
     // The queries below are `#[inline]`: the runner's modules land in different codegen
     // units, and a call across units is not inlined without it (`next`, `blocked` and the like
     // are called tens of thousands of times a duel, each for a few instructions).
+    /// Writes the conditions held canonically (canon.rs): each one held, with what it lasts for
+    /// and who holds each condition in order; not the indexes, which follow from them.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let HeldConditions {
+            n_conditions,
+            conds,
+            bits: _,
+            words: _,
+            kind_blocks: _,
+            movement_blocks: _,
+            spend_blocks: _,
+            whiles: _,
+            whiles_total: _,
+            source_timed: _,
+            holders,
+        } = self;
+        c.n(*n_conditions);
+        c.n(conds.len());
+        for held in conds {
+            let Some(h) = held else {
+                c.flag(false);
+                continue;
+            };
+            let Held { magnitude, until, rounds_left, while_, implied_by, source, until_source } = h;
+            c.flag(true);
+            c.int(*magnitude);
+            c.put(until);
+            c.put(rounds_left);
+            // The `while` of a held condition is its own definition's: whether it has one.
+            c.flag(while_.is_some());
+            c.put(implied_by);
+            c.put(source);
+            c.put(&until_source.map(|s| (s.end, s.armed)));
+        }
+        c.put(holders);
+    }
+
     #[inline]
     fn at(&self, who: usize, c: ir::ConditionId) -> usize {
         who * self.n_conditions + c.index()

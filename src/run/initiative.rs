@@ -7,7 +7,6 @@ use super::error::RunError;
 use super::sink::Sink;
 use super::trace::{Event, Name, OrderEntry};
 use crate::ir;
-use rand_core::RngCore;
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// Makes initiative: values, adjustments, order and ties; emits `initiative`.
@@ -205,7 +204,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     let mut order = group.clone();
                     if self.tables.gm == super::scenario::Policy::Random {
                         for i in (1..order.len()).rev() {
-                            let j = (self.rng.next_u64() % (i as u64 + 1)) as usize;
+                            let j = self.below(i as u64 + 1) as usize;
                             order.swap(i, j);
                         }
                     }

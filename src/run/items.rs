@@ -65,7 +65,7 @@ impl<S: Sink> Engine<'_, S> {
             } else {
                 // The generator moved on: a `repeat while` pass that drew is not the same pass.
                 self.changes_made += 1;
-                (super::eval::uniform(&mut self.rng, u32::try_from(total).unwrap_or(u32::MAX)) - 1) as u64
+                (self.die(u32::try_from(total).unwrap_or(u32::MAX)) - 1) as u64
             };
             let pile = self.world.piles.pile(a.0, a.1);
             let mut kind = 0;

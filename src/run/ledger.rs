@@ -78,6 +78,40 @@ impl Ledger {
         self.touched.clone_from(touched);
     }
 
+    /// Writes the ledger canonically (canon.rs): each declaration's turn, phase and answered
+    /// event as how far back from `now`'s. Not `touched`, which only tells the sink what a
+    /// refresh lost.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon, now: Now) {
+        let Ledger { round_log, encounter_log, gained, gained_total, touched: _ } = self;
+        c.n(round_log.len());
+        for log in round_log {
+            c.n(log.len());
+            for d in log {
+                let Declared { action, round, turn, phase, trigger, paid } = d;
+                c.put(action);
+                c.put(&now.round.wrapping_sub(*round));
+                c.put(&now.turn.wrapping_sub(*turn));
+                c.put(&now.phase.wrapping_sub(*phase));
+                c.put(&trigger.map(|t| now.trigger.wrapping_sub(t)));
+                paid.canon(c);
+            }
+        }
+        c.n(encounter_log.len());
+        for log in encounter_log {
+            c.n(log.len());
+            for u in log {
+                c.put(&u.action);
+                c.int(u.uses);
+                u.paid.canon(c);
+            }
+        }
+        c.n(gained.len());
+        for (who, pool, key, round, amount) in gained {
+            c.put(&(who, pool, key, now.round.wrapping_sub(*round), amount));
+        }
+        c.put(gained_total);
+    }
+
     /// The pool value at `at` (`World::pool_at`) changed or was refreshed.
     pub(crate) fn touch(&mut self, at: usize) {
         if self.touched.len() <= at {

@@ -18,6 +18,7 @@
 mod act;
 mod answers;
 mod budget;
+mod canon;
 mod buffers;
 mod checks;
 mod clock;
@@ -31,6 +32,7 @@ mod drawn;
 mod effects;
 mod encounter;
 mod engine;
+mod explore;
 mod error;
 mod eval;
 mod held;
@@ -57,6 +59,7 @@ mod shape;
 pub mod sink;
 mod slots;
 mod tables;
+mod tape;
 mod thresholds;
 pub mod trace;
 mod turns;
@@ -64,6 +67,7 @@ mod world;
 pub use world::MAX_POSITION;
 
 pub use error::RunError;
+pub use explore::{Explorer, Reached, Refusal};
 pub use sink::Sink;
 
 use crate::ir::Ruleset;

@@ -118,6 +118,64 @@ impl<'r> Pending<'r> {
         self.ongoing.clear();
     }
 
+    /// Writes what is under way canonically (canon.rs): not the causes and event numbers, which
+    /// only name things in the trace; an effect a threshold holds by where it is written.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let Pending {
+            changed,
+            immediate,
+            staging,
+            staged,
+            conditions,
+            cancelled,
+            redirected,
+            retarget,
+            chain_depth,
+            reaction_depth,
+            readied,
+            holding,
+            deferred,
+            ongoing,
+        } = self;
+        for list in [changed, immediate] {
+            c.n(list.len());
+            for (who, pool, old, _seq) in list {
+                c.put(&(who, pool, old));
+            }
+        }
+        c.flag(*staging);
+        c.n(staged.len());
+        for s in staged {
+            c.put(&(s.who, s.pool, s.op, s.value, s.from, s.to));
+        }
+        c.n(conditions.len());
+        for (who, effect, loc, _seq) in conditions {
+            c.put(&(who, loc));
+            // Two effects written at one place are told apart by where they are in memory: the
+            // same ruleset, so the same for the same effect within a run.
+            c.n(std::ptr::from_ref::<crate::ir::Effect>(effect) as usize);
+        }
+        c.flag(*cancelled);
+        c.put(redirected);
+        c.put(retarget);
+        c.put(&(chain_depth, reaction_depth));
+        c.n(readied.len());
+        for r in readied {
+            c.put(&(r.who, r.action, r.target, r.on, r.keep));
+        }
+        c.put(holding);
+        c.n(deferred.len());
+        for d in deferred {
+            c.put(&(d.who, d.action, d.target));
+            d.ctx.canon(c);
+        }
+        c.n(ongoing.len());
+        for o in ongoing {
+            c.put(&(o.who, o.action, o.left));
+            o.ctx.canon(c);
+        }
+    }
+
     /// Becomes a copy of `other`, in the allocations it has.
     pub fn copy_from(&mut self, other: &Pending<'r>) {
         // Destructured whole, so that a field added later cannot be forgotten here.

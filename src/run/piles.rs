@@ -43,6 +43,11 @@ impl Piles {
         self.counts.clone_from(&other.counts);
     }
 
+    /// Writes the piles canonically (canon.rs): every count.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        c.put(&self.counts);
+    }
+
     fn span(&self, who: usize, pile: PileId) -> (usize, usize) {
         let stride = self.start.last().copied().unwrap_or(0);
         let i = pile.index();

@@ -27,6 +27,12 @@ impl Rolled {
         }
     }
 
+    /// Writes what named rolls last counted canonically (canon.rs); not the roll being made,
+    /// which is never under way between two rounds.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        c.put(&self.counts);
+    }
+
     pub(crate) fn count(&self, roll: ir::RollId, place: u32) -> i64 {
         self.counts.get(roll.index()).and_then(|c| c.get(place as usize)).copied().unwrap_or(0)
     }

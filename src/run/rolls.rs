@@ -5,7 +5,6 @@
 use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
-use super::eval::uniform;
 use super::sink::Sink;
 use super::trace::{Counted, Dice, Event, PoolRoll};
 use crate::ir::{self, Faces, RollCounting};
@@ -40,7 +39,7 @@ impl<S: Sink> Engine<'_, S> {
             };
             self.rolled.parts.push((kind, n, sides));
             for _ in 0..n {
-                let face = if self.dry { sides } else { uniform(&mut self.rng, sides) as u32 };
+                let face = if self.dry { sides } else { self.die(sides) as u32 };
                 // Numbered faces are their number; custom faces their place on the die, from 0.
                 faces.push((kind, if kind == 0 { face } else { face - 1 }));
             }

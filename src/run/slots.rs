@@ -10,7 +10,6 @@ use super::error::RunError;
 use super::sink::Sink;
 use super::trace::{Event, Name};
 use crate::ir::{self, Timing};
-use rand_core::RngCore;
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// `turns requires COND`: whether `who` takes a turn in the phase being played (always,
@@ -124,6 +123,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         if let Some(taker) = scripted {
             return Ok(taker);
         }
+        if self.taped(decider) {
+            let choices: Vec<super::lookahead::Logged> = (0..options.len()).map(super::lookahead::Logged::Choice).collect();
+            if let Some(super::lookahead::Logged::Choice(i)) = self.taped_pick(decider, &choices) {
+                return Ok(options.get(i).copied().unwrap_or(options[0]));
+            }
+        }
         let policy = self.controls[decider].policy;
         if let Chosen::Search(params) = policy {
             if let Some(i) = self.search_choice(decider, params, options.len(), |_| true)? {
@@ -142,7 +147,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         match policy {
             Chosen::Passive => Ok(options[0]),
             Chosen::Random => {
-                let k = (self.rng.next_u64() % options.len() as u64) as usize;
+                let k = self.below(options.len() as u64) as usize;
                 Ok(options.get(k).copied().unwrap_or(options[0]))
             }
             Chosen::Greedy | Chosen::Search(_) => {

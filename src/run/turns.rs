@@ -335,6 +335,36 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// each acts in turn, then their turns all end (004: tied participants gain their slots
     /// simultaneously). The surprised have no turn in the surprise round.
     pub(super) fn turns(&mut self, group: &[usize]) -> Result<(), RunError> {
+        if let Some(t) = self.tape.as_deref_mut() {
+            t.frames.depth += 1;
+        }
+        let played = self.turns_of(group);
+        if let Some(t) = self.tape.as_deref_mut() {
+            t.frames.depth -= 1;
+        }
+        played
+    }
+
+    /// `ask_turn` from the turns' loop, which publishes its locals to a tape (`tape::Frames`).
+    fn ask_turn_framed(&mut self, who: usize, members: &[(usize, Option<u64>)]) -> Result<Decision, RunError> {
+        if let Some(t) = self.tape.as_deref_mut() {
+            t.frames.members.clear();
+            t.frames.members.extend(members.iter().map(|m| m.0));
+            t.frames.acting = who;
+            t.frames.asking = true;
+        }
+        self.checkpoint(who);
+        if self.stopped() {
+            return Ok(Decision::EndTurn);
+        }
+        let asked = self.ask_turn(who);
+        if let Some(t) = self.tape.as_deref_mut() {
+            t.frames.asking = false;
+        }
+        asked
+    }
+
+    fn turns_of(&mut self, group: &[usize]) -> Result<(), RunError> {
         let r = self.ruleset();
         let mut members = std::mem::take(&mut self.scratch.members);
         members.clear();
@@ -417,7 +447,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                 self.tell(fact);
             }
             while acting && !self.clock.turn_over && self.clock.ended.is_none() && self.world.present[who] {
-                match self.ask_turn(who)? {
+                let asked = self.ask_turn_framed(who, &members);
+                match asked? {
                     Decision::EndTurn => break,
                     Decision::Act { action, target, units } => {
                         self.controls[who].taken += 1;

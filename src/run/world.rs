@@ -202,6 +202,61 @@ impl<'r> World<'r> {
         self.piles.copy_from(piles);
     }
 
+    /// Writes this world canonically (canon.rs): what it holds, not its caches.
+    pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
+        let World {
+            n,
+            n_stats: _,
+            n_pools: _,
+            pool_stride: _,
+            sides,
+            players,
+            positions,
+            stats,
+            pools,
+            held,
+            present,
+            surprised,
+            last_check,
+            initiative,
+            following,
+            order,
+            order_version: _,
+            layout_version: _,
+            ordered_values,
+            tie_rolls,
+            terrain: _,
+            objects,
+            seating,
+            seat,
+            piles,
+        } = self;
+        c.n(*n);
+        c.put(sides);
+        c.put(players);
+        c.put(positions);
+        c.put(stats);
+        c.put(pools);
+        held.canon(c);
+        c.put(present);
+        c.put(surprised);
+        c.put(last_check);
+        c.put(initiative);
+        c.put(following);
+        c.put(order);
+        c.put(ordered_values);
+        c.put(tie_rolls);
+        c.n(objects.len());
+        for o in objects {
+            c.put(&o.kind);
+            c.int(o.at);
+            c.put(&o.holders);
+        }
+        c.put(seating);
+        c.put(seat);
+        piles.canon(c);
+    }
+
     /// The order is made anew: no tie-break roll is kept.
     pub fn forget_tie_rolls(&mut self) {
         self.tie_rolls.iter_mut().for_each(Vec::clear);
@@ -508,7 +563,7 @@ impl<'r> World<'r> {
 }
 
 /// A participant's most recent check, as `last_check`, `last_critical` and contests read it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct LastCheck {
     pub total: i64,
     /// A critical: the built-in outcome `critical`, or the best level of its degrees.

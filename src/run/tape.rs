@@ -1,0 +1,228 @@
+//! The tape: where an encounter's chances and some participants' decisions come from when the
+//! exact solver plays it (`tempo solve`, src/solve/).
+//!
+//! The solver cannot stop the engine in the middle of a round and go on from there twice: part
+//! of where a round stands is the call stack. So it replays a round from its start, as `Search`
+//! does, with the outcome of every branch point written on a tape: each die rolled, each random
+//! draw or pick, and each decision of the participants it solves for, in the order the engine
+//! meets them. The first branch point past the end of the tape stops the run (`need`), and the
+//! solver plays the round again once per outcome there, with that outcome added to the tape.
+//!
+//! Every draw of the engine goes through `die` and `below` (the generator is never read
+//! elsewhere), so with a tape the dice are the tape's, and without one they are the seeded
+//! stream exactly as before.
+
+use super::controller::Decision;
+use super::engine::Engine;
+use super::error::RunError;
+use super::lookahead::Logged;
+use super::sink::Sink;
+use rand_core::RngCore;
+
+/// The first byte of a key: a state between rounds, or a turn's decision inside one.
+pub(crate) const BETWEEN_ROUNDS: u8 = 0;
+const IN_ROUND: u8 = 1;
+
+/// What the engine met past the end of its tape, where the run stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Need {
+    /// A draw with this many outcomes, each as likely: a die's faces, an item from a pile,
+    /// a random pick among options, a turn drawn from a bag.
+    Chance { outcomes: u32, die: bool },
+    /// A decision of `who`, one of the solver's, among `options`.
+    Decide { who: usize, options: Vec<Logged> },
+    /// A turn's decision of someone the solver does not decide for, asked from published
+    /// frames: not a branch, but a position the solver may have met before (its key in
+    /// `Tape::key`). Passed on the next play by a tape entry of its own.
+    Checkpoint,
+}
+
+/// The outcomes of the branch points met so far, and what to do past them.
+#[derive(Debug, Default)]
+pub(crate) struct Tape {
+    /// The index taken at each branch point, in the order the engine meets them.
+    pub(crate) taken: Vec<u32>,
+    pub(crate) next: usize,
+    /// The first branch point past `taken`; once set the run is stopped.
+    pub(crate) need: Option<Need>,
+    /// Per participant: its decisions are the solver's branch points, not its controller's.
+    pub(crate) deciders: Vec<bool>,
+    /// The names of the options of a choice met past the tape (empty for other decisions).
+    pub(crate) labels: Vec<String>,
+    /// Where the loops above a turn's decision stand (see `Frames`).
+    pub(crate) frames: Frames,
+    /// The canonical bytes of the position where the run stopped at a decision, when that
+    /// position is the same wherever it is reached from (`Frames::mergeable`).
+    pub(crate) key: Option<Vec<u8>>,
+    canon: super::canon::Canon,
+}
+
+/// What the loops above a participant's turn decision hold in their locals, published by them
+/// while a tape plays: with the state, they are everything the rest of the round depends on, so
+/// two runs that reach a turn decision with equal state and equal frames play on alike, and the
+/// solver merges them. Published only by a phase of turns played by initiative (not a drawn
+/// order, not declarations), one level deep.
+#[derive(Debug, Default)]
+pub(crate) struct Frames {
+    /// The round's loop over phases: the next phase, and the repeats of the last (`again`).
+    pub(crate) round: Option<(usize, (usize, u32))>,
+    /// The phase's queue of groups, the group acting, and the slots taken (`slots by side`).
+    pub(crate) queue: Option<(Vec<Vec<usize>>, usize, Vec<bool>)>,
+    /// The turns of a group: its members who play, the one acting, and how deep `turns` is.
+    pub(crate) members: Vec<usize>,
+    pub(crate) acting: usize,
+    pub(crate) depth: u32,
+    /// A turn's decision is being asked from the turns' loop.
+    pub(crate) asking: bool,
+}
+
+impl Frames {
+    pub(crate) fn clear(&mut self) {
+        self.round = None;
+        self.queue = None;
+        self.members.clear();
+        self.acting = 0;
+        self.depth = 0;
+        self.asking = false;
+    }
+
+    /// Whether a decision asked now is asked from loops whose locals are all published.
+    fn mergeable(&self) -> bool {
+        self.asking && self.depth == 1 && self.queue.is_some() && self.round.is_some()
+    }
+
+    fn canon(&self, c: &mut super::canon::Canon) {
+        c.put(&self.round);
+        c.put(&self.queue);
+        c.put(&self.members);
+        c.n(self.acting);
+    }
+}
+
+impl Tape {
+    /// The next outcome of a draw with `outcomes` outcomes (0-based); past the tape, the run
+    /// stops there (the value returned is then never used for anything kept).
+    fn chance(&mut self, outcomes: u32, die: bool) -> u32 {
+        if outcomes <= 1 || self.need.is_some() {
+            return 0;
+        }
+        match self.taken.get(self.next) {
+            Some(&k) => {
+                self.next += 1;
+                k.min(outcomes - 1)
+            }
+            None => {
+                self.need = Some(Need::Chance { outcomes, die });
+                0
+            }
+        }
+    }
+}
+
+impl<S: Sink> Engine<'_, S> {
+    /// A die of `sides` faces: 1 to `sides`, from the tape when there is one, else the seeded
+    /// generator (without modulo bias).
+    pub(crate) fn die(&mut self, sides: u32) -> i64 {
+        match self.tape.as_deref_mut() {
+            Some(t) => i64::from(t.chance(sides.max(1), true)) + 1,
+            None => super::eval::uniform(&mut self.rng, sides),
+        }
+    }
+
+    /// A pick of one of `n` (0 to `n - 1`), as likely each: from the tape when there is one,
+    /// else the generator's next number modulo `n` (a bias below 2^-40 for any `n` a rule
+    /// makes, which the solver treats as none).
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        match self.tape.as_deref_mut() {
+            Some(t) => u64::from(t.chance(u32::try_from(n.max(1)).unwrap_or(u32::MAX), false)),
+            None => self.rng.next_u64() % n.max(1),
+        }
+    }
+
+    /// Whether the run was stopped at a branch point past its tape: nothing more it does counts.
+    #[inline]
+    pub(crate) fn stopped(&self) -> bool {
+        self.tape.as_deref().is_some_and(|t| t.need.is_some())
+    }
+
+    /// Whether `who`'s decisions come from the tape (outside dry runs: a policy asking "could
+    /// I?" decides nothing).
+    #[inline]
+    pub(crate) fn taped(&self, who: usize) -> bool {
+        !self.dry && self.tape.as_deref().is_some_and(|t| t.deciders.get(who).copied().unwrap_or(false))
+    }
+
+    /// `who`'s decision among `options` from the tape; past its end the run stops there and the
+    /// first option stands in.
+    pub(crate) fn taped_pick(&mut self, who: usize, options: &[Logged]) -> Option<Logged> {
+        let t = self.tape.as_deref_mut()?;
+        if options.len() <= 1 || t.need.is_some() {
+            return options.first().copied();
+        }
+        match t.taken.get(t.next) {
+            Some(&k) => {
+                t.next += 1;
+                options.get(k as usize).or(options.first()).copied()
+            }
+            None => {
+                t.need = Some(Need::Decide { who, options: options.to_vec() });
+                if t.frames.mergeable() {
+                    self.position_key(who);
+                }
+                options.first().copied()
+            }
+        }
+    }
+
+    /// Before `who`'s turn decision, asked from the turns' loop: for anyone the solver does not
+    /// decide for, a checkpoint where the run stops unless the tape passes it (`Need::Checkpoint`).
+    pub(crate) fn checkpoint(&mut self, who: usize) {
+        let Some(t) = self.tape.as_deref_mut() else { return };
+        if t.need.is_some() || !t.frames.mergeable() || t.deciders.get(who).copied().unwrap_or(false) {
+            return;
+        }
+        if t.taken.get(t.next).is_some() {
+            t.next += 1;
+            return;
+        }
+        t.need = Some(Need::Checkpoint);
+        self.position_key(who);
+    }
+
+    /// Keeps the canonical bytes of the position now, a decision of `who` asked from published
+    /// frames, in the tape (`Tape::key`).
+    fn position_key(&mut self, who: usize) {
+        let Some(mut t) = self.tape.take() else { return };
+        self.canonical(&mut t.canon);
+        t.canon.bytes.insert(0, IN_ROUND);
+        t.canon.n(who);
+        t.frames.canon(&mut t.canon);
+        t.key = Some(t.canon.bytes.clone());
+        self.tape = Some(t);
+    }
+
+    /// `who`'s next decision on its turn, from the tape: any action it could take at any target
+    /// it could take it at, or the end of the turn.
+    pub(crate) fn taped_turn(&mut self, who: usize) -> Result<Decision, RunError> {
+        let mut decisions = std::mem::take(&mut self.scratch.decisions);
+        let found = self.candidates(who, super::controller::Chosen::Greedy, &mut decisions);
+        let mut options: Vec<Logged> = decisions.iter().map(|d| Logged::Turn(*d)).collect();
+        self.scratch.decisions = decisions;
+        found?;
+        options.push(Logged::Turn(Decision::EndTurn));
+        Ok(match self.taped_pick(who, &options) {
+            Some(Logged::Turn(d)) => d,
+            _ => Decision::EndTurn,
+        })
+    }
+
+    /// Counts one effect against the step budget; stops a run past its tape.
+    #[inline]
+    pub(crate) fn step_taped(&self) -> Result<(), RunError> {
+        if self.stopped() {
+            Err(RunError::Branched)
+        } else {
+            Ok(())
+        }
+    }
+}
