@@ -60,10 +60,12 @@ mod tables;
 mod thresholds;
 pub mod trace;
 mod turns;
+mod unscored;
 mod world;
 pub use world::MAX_POSITION;
 
 pub use error::RunError;
+pub use unscored::unscored;
 pub use sink::Sink;
 
 use crate::ir::Ruleset;
