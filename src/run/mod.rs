@@ -65,8 +65,8 @@ mod world;
 pub use world::MAX_POSITION;
 
 pub use error::RunError;
-pub use unscored::unscored;
 pub use sink::Sink;
+pub use unscored::unscored;
 
 use crate::ir::Ruleset;
 use engine::Engine;

@@ -186,7 +186,14 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// `p` holds `condition` (unless it does already), supposed.
-    fn suppose_held(&mut self, p: usize, condition: ir::ConditionId, magnitude: i64, source: usize, undo: &mut Undo<'r>) {
+    fn suppose_held(
+        &mut self,
+        p: usize,
+        condition: ir::ConditionId,
+        magnitude: i64,
+        source: usize,
+        undo: &mut Undo<'r>,
+    ) {
         if self.world.held.has(p, condition) || undo.full() {
             return;
         }
@@ -283,7 +290,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             let now = self.world.pool(p, q);
             let refreshed = self.clock.active != Some(p) && refreshed(pool);
             let room = match (pool.rising, refreshed) {
-                (true, true) => self.pool_max(p, q).ok().flatten().map_or(i64::MAX, |m| m - self.pool_min(p, q).unwrap_or(0)),
+                (true, true) => {
+                    self.pool_max(p, q).ok().flatten().map_or(i64::MAX, |m| m - self.pool_min(p, q).unwrap_or(0))
+                }
                 (true, false) => self.pool_max(p, q).ok().flatten().map_or(i64::MAX, |m| m.saturating_sub(now)),
                 (false, true) => {
                     let full = self.pool_max(p, q).ok().flatten().unwrap_or(now).max(now);
@@ -335,6 +344,9 @@ fn refreshed(pool: &ir::Pool) -> bool {
     pool.at.iter().any(|step| {
         step.guard.is_none()
             && matches!(step.op, ir::PoolOp::Refresh)
-            && matches!(step.timing, T::RoundStart | T::TurnStart | T::PhaseStart(_) | T::RoundEnd | T::TurnEnd | T::PhaseEnd(_))
+            && matches!(
+                step.timing,
+                T::RoundStart | T::TurnStart | T::PhaseStart(_) | T::RoundEnd | T::TurnEnd | T::PhaseEnd(_)
+            )
     })
 }

@@ -425,7 +425,9 @@ impl<S: Sink> Engine<'_, S> {
         self.dry = was;
         let p = match (self.dist(roll, c, depth), self.dist(against, c, depth)) {
             (Some(x), Some(y)) if modifier == 0 => x.plus(&y.neg()).map(|d| d.chance(CmpOp::Ge)),
-            (Some(x), Some(y)) => x.plus(&Dist::point(modifier)).and_then(|x| x.plus(&y.neg())).map(|d| d.chance(CmpOp::Ge)),
+            (Some(x), Some(y)) => {
+                x.plus(&Dist::point(modifier)).and_then(|x| x.plus(&y.neg())).map(|d| d.chance(CmpOp::Ge))
+            }
             _ => None,
         };
         let p = match p {
@@ -465,9 +467,7 @@ impl<S: Sink> Engine<'_, S> {
                 self.side_sign(me, p) * (self.worth(p, *pool, next) - self.worth(p, *pool, now))
             }
             Effect::Apply { who, condition, .. } => match c.who(*who) {
-                Ok(p) if !self.world.held.has(p, *condition) => {
-                    -self.side_sign(me, p) * self.held_weight(*condition)
-                }
+                Ok(p) if !self.world.held.has(p, *condition) => -self.side_sign(me, p) * self.held_weight(*condition),
                 _ => 0.0,
             },
             Effect::Remove { who, condition } => match c.who(*who) {
