@@ -7,6 +7,7 @@
 mod api;
 mod bad_input;
 mod baseline;
+mod choose;
 mod cli;
 mod diagnostics;
 mod doc;

@@ -251,12 +251,17 @@ pub fn sim(args: SimArgs) -> Outcome {
         return super::write_stdout("the summary", &json(&shard));
     }
     let mut s = summary::summarise(&name, seed, &layout, &totals).measured(&scenario_name, &sets, &controls);
+    // What a policy cannot score, said once per (policy, action), on stderr and in the JSON.
+    s.notes = tempo::run::unscored(&ruleset, &scenario);
     if !seats.is_empty() {
         let skill = sim::skill::play(&ruleset, &scenario, &seats, &batch, jobs, &progress)
             .map_err(|e| super::run::run_failed(&e, Some(&ruleset)))?;
         s.skill = Some(skill);
     }
     bar.finish_and_clear();
+    for note in &s.notes {
+        eprintln!("note: {note}");
+    }
     print_summary(&s, &args.output, None, &read)
 }
 

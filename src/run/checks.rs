@@ -18,6 +18,46 @@ impl<'r, S: Sink> Engine<'r, S> {
         c: &Ctx,
         cause: &Cause,
     ) -> Result<bool, RunError> {
+        let (modifier, edge) = self.check_modifiers(c)?;
+        let mut first = None;
+        let mut total = self.eval_with_first(roll, c, &mut first)?;
+        if edge != 0 {
+            let mut again = None;
+            let second = self.eval_with_first(roll, c, &mut again)?;
+            if (edge > 0) == (second > total) {
+                total = second;
+                first = again;
+            }
+        }
+        let total = total.saturating_add(modifier);
+        if let Some(g) = &o.graded {
+            return self.graded_check(total, first, against, g, c, cause);
+        }
+        let target = self.eval(against, c)?;
+        let critical = first.is_some_and(|(face, sides)| face == i64::from(sides) && sides > 1);
+        let fumble = first.is_some_and(|(face, sides)| face == 1 && sides > 1);
+        let success = total >= target;
+        let (outcome, effects): (usize, &[Effect]) = match (success, critical, fumble) {
+            (true, true, _) if o.critical.is_some() => (2, o.critical.as_deref().unwrap_or(&[])),
+            (true, _, _) => (0, &o.success),
+            (false, _, true) if o.fumble.is_some() => (3, o.fumble.as_deref().unwrap_or(&[])),
+            (false, _, _) => (1, &o.failure),
+        };
+        let who = self.names.who[c.owner].clone();
+        let outcome_name = self.names.outcome[outcome].clone();
+        let seq = self.emit(Event::Check { who, roll: total, against: target, outcome: outcome_name, opposed: None });
+        self.world.last_check[c.owner] = LastCheck { total, critical: outcome == 2, level: None };
+        let outer = self.caused_by(seq);
+        let halted = self.run_flow(effects, c, cause);
+        self.because = outer;
+        halted
+    }
+
+    /// What the conditions held make of a check run for `c`: the sum of the modifiers and the
+    /// edge (advantages less disadvantages), from the owner's conditions and, for a check with
+    /// another as its target, the target's `modify checks against self`. Scorers read it too
+    /// (decide/score.rs), so a check is weighed as it would be rolled.
+    pub(super) fn check_modifiers(&mut self, c: &Ctx) -> Result<(i64, i32), RunError> {
         let mut modifier = 0i64;
         let mut edge = 0i32;
         let r = self.ruleset();
@@ -67,38 +107,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 }
             }
         }
-        let mut first = None;
-        let mut total = self.eval_with_first(roll, c, &mut first)?;
-        if edge != 0 {
-            let mut again = None;
-            let second = self.eval_with_first(roll, c, &mut again)?;
-            if (edge > 0) == (second > total) {
-                total = second;
-                first = again;
-            }
-        }
-        let total = total.saturating_add(modifier);
-        if let Some(g) = &o.graded {
-            return self.graded_check(total, first, against, g, c, cause);
-        }
-        let target = self.eval(against, c)?;
-        let critical = first.is_some_and(|(face, sides)| face == i64::from(sides) && sides > 1);
-        let fumble = first.is_some_and(|(face, sides)| face == 1 && sides > 1);
-        let success = total >= target;
-        let (outcome, effects): (usize, &[Effect]) = match (success, critical, fumble) {
-            (true, true, _) if o.critical.is_some() => (2, o.critical.as_deref().unwrap_or(&[])),
-            (true, _, _) => (0, &o.success),
-            (false, _, true) if o.fumble.is_some() => (3, o.fumble.as_deref().unwrap_or(&[])),
-            (false, _, _) => (1, &o.failure),
-        };
-        let who = self.names.who[c.owner].clone();
-        let outcome_name = self.names.outcome[outcome].clone();
-        let seq = self.emit(Event::Check { who, roll: total, against: target, outcome: outcome_name, opposed: None });
-        self.world.last_check[c.owner] = LastCheck { total, critical: outcome == 2, level: None };
-        let outer = self.caused_by(seq);
-        let halted = self.run_flow(effects, c, cause);
-        self.because = outer;
-        halted
+        Ok((modifier, edge))
     }
 
     /// A check read by declared degrees: its level, and in a contest the other roll's, decide

@@ -1,5 +1,6 @@
 //! Decisions: who decides what. A script's decisions come first; a policy decides the rest.
 
+mod ahead;
 mod score;
 
 use super::controller::{Chosen, Decision, Step, MAX_ACTIONS_PER_TURN};

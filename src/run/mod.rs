@@ -63,12 +63,14 @@ mod tape;
 mod thresholds;
 pub mod trace;
 mod turns;
+mod unscored;
 mod world;
 pub use world::MAX_POSITION;
 
 pub use error::RunError;
 pub use explore::{Explorer, Reached, Refusal};
 pub use sink::Sink;
+pub use unscored::unscored;
 
 use crate::ir::Ruleset;
 use engine::Engine;

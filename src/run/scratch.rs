@@ -37,6 +37,12 @@ pub struct Scratch {
     pub decisions: Vec<Decision>,
     /// `Greedy`: each candidate with the score of its effects and what it pays.
     pub weighed: Vec<(Decision, f64, super::costs::Costs)>,
+    /// The scorer reads an option's consequences (decide/ahead.rs): conditions, and pools that
+    /// last a round at most, are worth what they let their holder do, not a fixed weight.
+    pub(crate) consequences: bool,
+    /// The scorer: each `emit EVENT(AMOUNT)` scored so far in the effects being scored, with
+    /// the `amount(EVENT)` it stood in for (put back when those effects are scored).
+    pub(crate) emitted: Vec<(ir::EventId, i64)>,
     /// The round loop: everyone in order, seen marks, the round's queue, a group's members
     /// (with the `seq` of each one's `turn_start`).
     pub in_order: Vec<usize>,

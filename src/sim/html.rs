@@ -777,6 +777,7 @@ mod tests {
             sets: vec![],
             controls: vec![],
             skill: None,
+            notes: Vec::new(),
         }
     }
 

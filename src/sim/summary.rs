@@ -45,6 +45,10 @@ pub struct Summary {
     /// The skill report `--skill` asks for (left out without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skill: Option<Skill>,
+    /// Notes on the batch: each action a policy of the scenario cannot score (`run::unscored`),
+    /// once. Left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -378,6 +382,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
         sets: Vec::new(),
         controls: Vec::new(),
         skill: None,
+        notes: Vec::new(),
     }
 }
 

@@ -233,7 +233,7 @@ impl<S: Sink> Engine<'_, S> {
     /// The expected value of an expression (a comparison's is its chance of holding); `None`
     /// if it cannot be evaluated here. Products, quotients, `min` and `max` of rolls use the
     /// rolls' averages.
-    fn expected_value(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
+    pub(super) fn expected_value(&mut self, e: &Expr, c: &Ctx, depth: u32) -> Option<f64> {
         let r = self.ruleset();
         if depth > MAX_DEPTH {
             return None;
@@ -345,6 +345,11 @@ impl<S: Sink> Engine<'_, S> {
         if guarded {
             return -danger;
         }
+        // Read for its consequences, a pool that lasts a round at most is worth what it buys
+        // (decide/ahead.rs), not its share.
+        if self.scratch.consequences && self.tables.per_round.get(p.index()).copied().unwrap_or(false) {
+            return 0.0;
+        }
         // A meter (heat) is worth less the fuller it is.
         let sign = if pool.rising { -1.0 } else { 1.0 };
         match self.pool_max(who, p) {
@@ -354,7 +359,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// +1 for `me` and its allies, -1 for anyone else: harm to an enemy is good for `me`.
-    fn side_sign(&self, me: usize, other: usize) -> f64 {
+    pub(super) fn side_sign(&self, me: usize, other: usize) -> f64 {
         if me == other || self.world.relates(me, other, ir::Relation::Ally) {
             1.0
         } else {
@@ -368,7 +373,76 @@ impl<S: Sink> Engine<'_, S> {
         if depth > MAX_DEPTH {
             return 0.0;
         }
-        effects.iter().map(|e| self.score_one(e, c, me, depth)).sum()
+        let mark = self.scratch.emitted.len();
+        let mut total = 0.0;
+        for e in effects {
+            if let Effect::EmitWith(event, amount) = e {
+                self.stand_in_amount(*event, amount, c, depth);
+            }
+            total += self.score_one(e, c, me, depth);
+        }
+        // The amounts the effects' emits stood in for are put back, last first.
+        while self.scratch.emitted.len() > mark {
+            if let Some((event, was)) = self.scratch.emitted.pop() {
+                if let Some(slot) = self.last_amount.get_mut(event.index()) {
+                    *slot = was;
+                }
+            }
+        }
+        total
+    }
+
+    /// `emit EVENT(AMOUNT)` scored: the `amount(EVENT)` read after it is AMOUNT (its average,
+    /// with dice), as it is when no answer changes it; the value it stood in for is kept in
+    /// `scratch.emitted` to be put back.
+    fn stand_in_amount(&mut self, event: ir::EventId, amount: &Expr, c: &Ctx, depth: u32) {
+        let Some(v) = self.expected_value(amount, c, depth + 1) else { return };
+        let Some(slot) = self.last_amount.get_mut(event.index()) else { return };
+        let was = std::mem::replace(slot, v.round() as i64);
+        self.scratch.emitted.push((event, was));
+    }
+
+    /// What giving a condition weighs, for its holder: `condition_weight`; read for its
+    /// consequences, only a condition that takes its holder out (the rest is what it allows
+    /// and forbids, decide/ahead.rs).
+    fn held_weight(&self, condition: ir::ConditionId) -> f64 {
+        let w = condition_weight(self.ruleset(), condition);
+        if self.scratch.consequences && w < OUT {
+            0.0
+        } else {
+            w
+        }
+    }
+
+    /// The chance that a check of `roll` against `against` run for `c` succeeds, with what the
+    /// conditions held add to it (`check_modifiers`): exact for rolls `dist` knows, else by
+    /// comparing averages; an edge rolls twice (1 - (1-p)^2 with advantage, p^2 with
+    /// disadvantage). 1/2 when it cannot be read.
+    fn hit_chance(&mut self, roll: &Expr, against: &Expr, c: &Ctx, depth: u32) -> f64 {
+        let was = self.dry;
+        self.dry = true;
+        let (modifier, edge) = self.check_modifiers(c).unwrap_or((0, 0));
+        self.dry = was;
+        let p = match (self.dist(roll, c, depth), self.dist(against, c, depth)) {
+            (Some(x), Some(y)) if modifier == 0 => x.plus(&y.neg()).map(|d| d.chance(CmpOp::Ge)),
+            (Some(x), Some(y)) => {
+                x.plus(&Dist::point(modifier)).and_then(|x| x.plus(&y.neg())).map(|d| d.chance(CmpOp::Ge))
+            }
+            _ => None,
+        };
+        let p = match p {
+            Some(p) => p,
+            None => match (self.expected_value(roll, c, depth), self.expected_value(against, c, depth)) {
+                (Some(x), Some(y)) if x + modifier as f64 >= y => 1.0,
+                (Some(_), Some(_)) => 0.0,
+                _ => 0.5,
+            },
+        };
+        match edge.signum() {
+            1 => 1.0 - (1.0 - p) * (1.0 - p),
+            -1 => p * p,
+            _ => p,
+        }
     }
 
     fn score_one(&mut self, e: &Effect, c: &Ctx, me: usize, depth: u32) -> f64 {
@@ -393,17 +467,15 @@ impl<S: Sink> Engine<'_, S> {
                 self.side_sign(me, p) * (self.worth(p, *pool, next) - self.worth(p, *pool, now))
             }
             Effect::Apply { who, condition, .. } => match c.who(*who) {
-                Ok(p) if !self.world.held.has(p, *condition) => {
-                    -self.side_sign(me, p) * condition_weight(r, *condition)
-                }
+                Ok(p) if !self.world.held.has(p, *condition) => -self.side_sign(me, p) * self.held_weight(*condition),
                 _ => 0.0,
             },
             Effect::Remove { who, condition } => match c.who(*who) {
-                Ok(p) if self.world.held.has(p, *condition) => self.side_sign(me, p) * condition_weight(r, *condition),
+                Ok(p) if self.world.held.has(p, *condition) => self.side_sign(me, p) * self.held_weight(*condition),
                 _ => 0.0,
             },
             Effect::Check { roll, against, outcomes } => {
-                let hit = self.chance(CmpOp::Ge, roll, against, c, deeper).unwrap_or(0.5);
+                let hit = self.hit_chance(roll, against, c, deeper);
                 // Graded: scored as its plainest success (the last success level) against its
                 // plainest failure (the first failure level).
                 let (success, failure) = match &outcomes.graded {
@@ -453,27 +525,6 @@ impl<S: Sink> Engine<'_, S> {
             }
             _ => 0.0,
         }
-    }
-
-    /// The option `me` prefers among those `live` allows: the highest score, the first of equals.
-    pub(in crate::run) fn best_option(
-        &mut self,
-        me: usize,
-        options: &[ir::ChoiceOption],
-        c: &Ctx,
-        live: impl Fn(usize) -> bool,
-    ) -> usize {
-        let mut best: Option<(usize, f64)> = None;
-        for (i, o) in options.iter().enumerate() {
-            if !live(i) {
-                continue;
-            }
-            let s = self.score(&o.effects, c, me, 0);
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((i, s));
-            }
-        }
-        best.map_or(0, |(i, _)| i)
     }
 
     /// Whether running `effects` for `c` could change anything, read from the state as it is:
@@ -666,7 +717,7 @@ impl<S: Sink> Engine<'_, S> {
     ) -> f64 {
         let r = self.ruleset();
         let Some(action) = r.actions.get(a.index()) else { return 0.0 };
-        let c = Ctx { owner: who, target, units: units.unwrap_or(0), ..Ctx::default() };
+        let c = Ctx { owner: who, target, units: units.unwrap_or(0), acting: Some(a), ..Ctx::default() };
         let mut s = self.score(&action.effects, &c, who, 0);
         for (p, amount) in paid {
             let Some(o) = r.pools.get(p.index()).and_then(|x| x.overspend.as_ref()) else { continue };
