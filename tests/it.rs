@@ -8,6 +8,7 @@ mod api;
 mod bad_input;
 mod baseline;
 mod cli;
+mod corpus;
 mod diagnostics;
 mod doc;
 mod docs;
