@@ -9,6 +9,7 @@ mod bad_input;
 mod baseline;
 mod choose;
 mod cli;
+mod corpus;
 mod diagnostics;
 mod doc;
 mod docs;
