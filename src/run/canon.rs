@@ -22,6 +22,10 @@ use std::hash::{Hash, Hasher};
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Canon {
     pub(crate) bytes: Vec<u8>,
+    /// Leave out each participant's last check: the ruleset never reads it (no `last_check`,
+    /// `last_critical` or contest against one), and its total, different after every roll,
+    /// would keep apart states that play on alike.
+    pub(crate) unread_last_check: bool,
 }
 
 impl Hasher for Canon {

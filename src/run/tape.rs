@@ -54,7 +54,7 @@ pub(crate) struct Tape {
     /// The canonical bytes of the position where the run stopped at a decision, when that
     /// position is the same wherever it is reached from (`Frames::mergeable`).
     pub(crate) key: Option<Vec<u8>>,
-    canon: super::canon::Canon,
+    pub(crate) canon: super::canon::Canon,
 }
 
 /// What the loops above a participant's turn decision hold in their locals, published by them

@@ -240,7 +240,9 @@ impl<'r> World<'r> {
         held.canon(c);
         c.put(present);
         c.put(surprised);
-        c.put(last_check);
+        if !c.unread_last_check {
+            c.put(last_check);
+        }
         c.put(initiative);
         c.put(following);
         c.put(order);
