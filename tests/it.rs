@@ -34,6 +34,7 @@ mod search;
 mod seating;
 mod shards;
 mod sim;
+mod solve;
 mod sweep;
 mod syntax;
 mod testing;

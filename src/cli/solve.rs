@@ -52,7 +52,12 @@ pub fn solve(args: SolveArgs) -> Outcome {
     let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
     args.changes.apply(&mut scenario, &mut [&mut ruleset])?;
-    let ask = solve::Ask { for_who: args.for_who.clone(), max_states: args.max_states, plan: args.plan };
+    let ask = solve::Ask {
+        for_who: args.for_who.clone(),
+        max_states: args.max_states,
+        plan: args.plan,
+        ..Default::default()
+    };
     let tell = std::io::stderr().is_terminal();
     let mut progress = |p: solve::Progress| {
         if tell {

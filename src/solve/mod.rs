@@ -42,6 +42,9 @@ pub struct Ask {
     pub max_states: u64,
     /// Keep the solved side's first decisions, with every option's value.
     pub plan: bool,
+    /// Merge states between rounds only, not turn decisions inside them: the same answer,
+    /// explored the long way (tests hold the two equal).
+    pub between_rounds_only: bool,
 }
 
 /// An exact answer.
@@ -173,6 +176,7 @@ struct Solver<'a, 'p> {
     max_states: u64,
     deepest: u32,
     plan: Option<Vec<Planned>>,
+    between_rounds_only: bool,
     /// Per tape entry of the walk under way, in words (kept for the plan only).
     said: Vec<String>,
     /// Which walk of a round's tree is under way (the plan tells their decisions apart by it).
@@ -213,6 +217,7 @@ pub fn solve(
         max_states: if ask.max_states == 0 { DEFAULT_MAX_STATES } else { ask.max_states },
         deepest: 0,
         plan: ask.plan.then(Vec::new),
+        between_rounds_only: ask.between_rounds_only,
         said: Vec::new(),
         visit: 0,
         visits: 0,
@@ -262,7 +267,11 @@ impl Solver<'_, '_> {
     fn tree(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value, SolveError> {
         self.states += 1;
         if self.states > self.max_states {
-            return Err(SolveError::Budget { states: self.states - 1, merged: self.memo.len() as u64, round: self.deepest });
+            return Err(SolveError::Budget {
+                states: self.states - 1,
+                merged: self.memo.len() as u64,
+                round: self.deepest,
+            });
         }
         if self.states % PROGRESS_EVERY == 0 {
             (self.progress)(Progress { states: self.states, merged: self.memo.len() as u64 });
@@ -275,7 +284,11 @@ impl Solver<'_, '_> {
                 let telling = self.plan.is_some() && from.is_none_or(|d| d == 0);
                 for k in 0..outcomes {
                     if telling {
-                        let what = if die { format!("d{outcomes}: {}", k + 1) } else { format!("draw {} of {outcomes}", k + 1) };
+                        let what = if die {
+                            format!("d{outcomes}: {}", k + 1)
+                        } else {
+                            format!("draw {} of {outcomes}", k + 1)
+                        };
                         self.say(taken.len(), what);
                     }
                     taken.push(k);
@@ -287,6 +300,12 @@ impl Solver<'_, '_> {
                 Ok(sum)
             }
             Reached::Checkpoint { key } => {
+                if self.between_rounds_only {
+                    taken.push(0);
+                    let v = self.tree(from, taken);
+                    taken.pop();
+                    return v;
+                }
                 if let Some(v) = self.memo.get(&key) {
                     return Ok((**v).clone());
                 }
@@ -298,8 +317,10 @@ impl Solver<'_, '_> {
                 self.memo.insert(key, Rc::new(v.clone()));
                 Ok(v)
             }
-            Reached::Decide { who, options, key: None } => self.decide(from, taken, who, options),
-            Reached::Decide { who, options, key: Some(key) } => {
+            Reached::Decide { who, options, key } => {
+                let Some(key) = key.filter(|_| !self.between_rounds_only) else {
+                    return self.decide(from, taken, who, options);
+                };
                 if let Some(v) = self.memo.get(&key) {
                     return Ok((**v).clone());
                 }
@@ -394,6 +415,8 @@ impl Solver<'_, '_> {
 /// The decisions optimal play meets: those every earlier decision of whose round (the same
 /// start, a shorter tape that begins theirs) took the best option, in the order met.
 fn optimal_path(planned: Vec<Planned>) -> Vec<Decision> {
+    // A decision whose options are all worth the same says nothing about how to play.
+    let matters = |p: &Planned| p.decision.options.iter().any(|(_, v)| *v != p.decision.options[0].1);
     let on_path = |p: &Planned| {
         planned.iter().all(|q| {
             q.visit != p.visit
@@ -402,8 +425,11 @@ fn optimal_path(planned: Vec<Planned>) -> Vec<Decision> {
                 || p.taken[q.taken.len()] as usize == q.decision.best
         })
     };
-    let mut kept: Vec<(u64, Vec<u32>, Decision)> =
-        planned.iter().filter(|p| on_path(p)).map(|p| (p.visit, p.taken.clone(), p.decision.clone())).collect();
+    let mut kept: Vec<(u64, Vec<u32>, Decision)> = planned
+        .iter()
+        .filter(|p| matters(p) && on_path(p))
+        .map(|p| (p.visit, p.taken.clone(), p.decision.clone()))
+        .collect();
     // In the order play meets them: by walk (the encounter's start first), then by tape.
     kept.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     kept.into_iter().map(|(_, _, d)| d).collect()

@@ -10,6 +10,9 @@ use serde_json::{json, Value};
 /// nothing a reader can use.
 const FRACTION_SHOWN_UP_TO: usize = 24;
 
+/// How many decisions of the plan text shows.
+const PLAN_SHOWN: usize = 12;
+
 /// `P/Q`, in lowest terms (`1/1` for a certainty).
 fn fraction(p: &BigRational) -> String {
     format!("{}/{}", p.numer(), p.denom())
@@ -62,8 +65,11 @@ pub fn text(h: &Heading<'_>, s: &Solution) -> String {
     }
     if !s.plan.is_empty() {
         out.push_str("\nPlan: the first decisions optimal play meets, each option with its chance of the outcome\nmaximised (* the one taken):\n");
-        for d in &s.plan {
+        for d in s.plan.iter().take(PLAN_SHOWN) {
             plan_text(&mut out, d);
+        }
+        if s.plan.len() > PLAN_SHOWN {
+            out.push_str(&format!("  ... {} more (`--format json` lists every one)\n", s.plan.len() - PLAN_SHOWN));
         }
     }
     out
