@@ -293,3 +293,24 @@ fn the_plan_shows_the_first_decision_with_every_option() {
     assert_eq!(json["outcomes"][0]["probability"]["fraction"], "53/64");
     assert_eq!(json["plan"][0]["options"][0]["option"], "swing at Foe");
 }
+
+#[test]
+fn a_pool_of_dice_is_weighed_by_its_successes() {
+    // Two volleys of `count(3d6 >= 5)` at a foe of 2 hp: the foe stands only if the six dice
+    // give fewer than two successes, (2/3)^6 + 6 (1/3) (2/3)^5 = 256/729.
+    let text = "ruleset volley\nstat speed = 0\ninitiative { value speed }\nround { phase act: turns }\n\
+                pool hp { max 2; when <= 0 { apply down } }\npool ap { max 1; refresh at turn_start }\n\
+                condition down { blocks actions, free_actions, reactions }\n\
+                action volley { cost 1 ap; target enemy; resolve { target.hp -= count(3d6 >= 5) } }\n";
+    let c = compile_str("volley.rules", text);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let r = c.ruleset.expect("compiles");
+    let s = scenario::parse(
+        "(rounds: 2, participants: [(name: \"A\", side: \"heroes\", stats: {\"speed\": 1}, controller: Policy(Aggressive)), \
+         (name: \"B\", side: \"foes\", controller: Policy(Passive))])",
+    )
+    .expect("parses");
+    let got = solved(&r, &s, None);
+    assert_eq!(p(&got, "heroes left standing"), q(473, 729));
+    assert_eq!(p(&got, "round limit"), q(256, 729));
+}

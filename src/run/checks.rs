@@ -188,7 +188,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// The first level whose `when` holds for a roll's facts (total, natural, modifier,
     /// margin), then the degrees' own shifts.
     fn level(&mut self, d: &ir::Degrees, facts: [i64; 4], c: &Ctx) -> Result<usize, RunError> {
-        let outer = std::mem::replace(&mut self.facts, facts);
+        let outer = std::mem::replace(&mut self.rolled.facts, facts);
         let mut at = d.levels.len().saturating_sub(1);
         for (i, level) in d.levels.iter().enumerate() {
             let reached = match &level.when {
@@ -201,7 +201,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         let at = self.shifted(at, &d.shifts, d.levels.len(), c);
-        self.facts = outer;
+        self.rolled.facts = outer;
         at
     }
 

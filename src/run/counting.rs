@@ -16,6 +16,16 @@ impl<S: Sink> Engine<'_, S> {
         let Some((count, sides)) = self.dice_read(count, sides, c, ("count(", " ...)"))? else {
             return Ok(0);
         };
+        if self.tape.is_some() && !self.dry {
+            // The solver weighs the number of successes, not each face: n + 1 outcomes, not
+            // sides^n. The test's value is read first (its own dice, if any, are drawn first).
+            let x = self.eval(against, c)?;
+            let k = (1..=sides).filter(|f| op.holds(i64::from(*f), x)).count() as u32;
+            if let Some(hits) = self.taped_successes(count, sides, k) {
+                self.changes_made += 1;
+                return Ok(hits);
+            }
+        }
         let faces: Vec<u32> =
             if self.dry { vec![sides; count as usize] } else { (0..count).map(|_| self.die(sides) as u32).collect() };
         let x = self.eval(against, c)?;

@@ -89,9 +89,6 @@ pub struct Engine<'r, S> {
     /// made, and dice rolled (the generator's state): a `repeat while` stops after a pass that
     /// made none.
     pub(crate) changes_made: u64,
-    /// The roll a `degrees` level is being read on: total, natural, modifier, margin
-    /// (`ir::RollFact` order).
-    pub facts: [i64; 4],
     /// The amounts of the events with one being answered now, innermost last (`trigger.amount`
     /// names its slot through `EventInfo::amount`).
     pub amounts: Vec<i64>,
@@ -132,7 +129,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             dry: false,
             rule: None,
             because: None,
-            facts: [0; 4],
             amounts: Vec::new(),
             last_amount: Vec::new(),
             decisions: false,
@@ -224,7 +220,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             rule,
             because,
             changes_made,
-            facts,
             amounts,
             last_amount,
             decisions,
@@ -252,7 +247,6 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.rule = *rule;
         self.because = *because;
         self.changes_made = *changes_made;
-        self.facts = *facts;
         self.amounts.clone_from(amounts);
         self.last_amount.clone_from(last_amount);
         self.decisions = *decisions;
@@ -475,7 +469,6 @@ impl<S: Sink> Engine<'_, S> {
             rule: _,
             because: _,
             changes_made: _,
-            facts,
             amounts,
             last_amount,
             decisions: _,
@@ -496,7 +489,6 @@ impl<S: Sink> Engine<'_, S> {
         out.put(fixed_max);
         out.put(fixed_min);
         out.flag(*dry);
-        out.put(facts);
         out.put(amounts);
         out.put(last_amount);
         rolled.canon(out);

@@ -104,7 +104,7 @@ impl<S: Sink> Engine<'_, S> {
             Expr::DistanceBetween(a, b) => self.world.distance(c.who(*a)?, c.who(*b)?),
             Expr::LastCheck(w) => self.world.last_check[c.who(*w)?].total,
             Expr::LastCritical(w) => i64::from(self.world.last_check[c.who(*w)?].critical),
-            Expr::Roll(fact) => self.facts[*fact as usize],
+            Expr::Roll(fact) => self.rolled.facts[*fact as usize],
             Expr::TriggerAmount => {
                 c.event.and_then(|i| i.amount).and_then(|s| self.amounts.get(s as usize)).copied().unwrap_or(0)
             }

@@ -18,8 +18,9 @@ use std::rc::Rc;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reached {
     /// A draw past the tape, with this many outcomes, each as likely: a die's faces (`die`),
-    /// else a pick (an item, a random policy's choice, a seat, a turn from a bag).
-    Chance { outcomes: u32, die: bool },
+    /// else a pick (an item, a random policy's choice, a seat, a turn from a bag); or as
+    /// likely as `weights` say, when there are any (a pool's count of successes).
+    Chance { outcomes: u32, die: bool, weights: Vec<u64> },
     /// A decision of a solved participant past the tape, among this many options; with the
     /// canonical bytes of the position when it is the same wherever reached from (a turn's
     /// decision in a phase of turns), so the solver merges it.
@@ -127,7 +128,7 @@ impl<'a> Explorer<'a> {
         };
         if let Some(need) = e.tape.as_deref_mut().and_then(|t| t.need.take()) {
             return Ok(match need {
-                Need::Chance { outcomes, die } => Reached::Chance { outcomes, die },
+                Need::Chance { outcomes, die, weights } => Reached::Chance { outcomes, die, weights },
                 Need::Checkpoint => {
                     let key = e.tape.as_deref_mut().and_then(|t| t.key.take()).unwrap_or_default();
                     Reached::Checkpoint { key: key.into_boxed_slice() }

@@ -14,12 +14,16 @@ pub(crate) struct Rolled {
     pub(super) parts: Vec<(u32, u32, u32)>,
     /// Per roll (`ir::RollId`), the counts its last roll made, by place.
     pub(super) counts: Vec<Vec<i64>>,
+    /// The roll a `degrees` level is being read on: total, natural, modifier, margin
+    /// (`ir::RollFact` order).
+    pub(crate) facts: [i64; 4],
 }
 
 impl Rolled {
     /// `count(NAME ...)`: what that roll's last throw counted in that place (0 before any).
     /// The same counts as `other`, in buffers of its own (a playout's engine copying the real one).
     pub(crate) fn copy_from(&mut self, other: &Rolled) {
+        self.facts = other.facts;
         self.counts.resize_with(other.counts.len(), Vec::new);
         for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
             mine.clear();
@@ -31,6 +35,7 @@ impl Rolled {
     /// which is never under way between two rounds.
     pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
         c.put(&self.counts);
+        c.put(&self.facts);
     }
 
     pub(crate) fn count(&self, roll: ir::RollId, place: u32) -> i64 {

@@ -26,9 +26,10 @@ const IN_ROUND: u8 = 1;
 /// What the engine met past the end of its tape, where the run stopped.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Need {
-    /// A draw with this many outcomes, each as likely: a die's faces, an item from a pile,
-    /// a random pick among options, a turn drawn from a bag.
-    Chance { outcomes: u32, die: bool },
+    /// A draw with this many outcomes, each as likely (`weights` empty): a die's faces, an
+    /// item from a pile, a random pick among options, a turn drawn from a bag; or each as
+    /// likely as its weight says (how many of a pool's dice meet a test).
+    Chance { outcomes: u32, die: bool, weights: Vec<u64> },
     /// A decision of `who`, one of the solver's, among `options`.
     Decide { who: usize, options: Vec<Logged> },
     /// A turn's decision of someone the solver does not decide for, asked from published
@@ -112,11 +113,46 @@ impl Tape {
                 k.min(outcomes - 1)
             }
             None => {
-                self.need = Some(Need::Chance { outcomes, die });
+                self.need = Some(Need::Chance { outcomes, die, weights: Vec::new() });
                 0
             }
         }
     }
+
+    /// The next outcome of a draw whose outcomes are as likely as `weights` say.
+    fn weighted(&mut self, weights: &[u64]) -> u32 {
+        let outcomes = weights.len() as u32;
+        if outcomes <= 1 || self.need.is_some() {
+            return 0;
+        }
+        match self.taken.get(self.next) {
+            Some(&k) => {
+                self.next += 1;
+                k.min(outcomes - 1)
+            }
+            None => {
+                self.need = Some(Need::Chance { outcomes, die: false, weights: weights.to_vec() });
+                0
+            }
+        }
+    }
+}
+
+/// Per number of successes `h` from 0 to `n`, how many of the `sides^n` throws of `n` dice give
+/// `h` dice among the `k` faces of `sides` that succeed: `C(n, h) k^h (sides - k)^(n - h)`.
+/// `None` when a count does not fit 64 bits (then the dice are drawn one by one).
+pub(crate) fn successes(n: u32, sides: u32, k: u32) -> Option<Vec<u64>> {
+    let (k, miss) = (u64::from(k), u64::from(sides.saturating_sub(k)));
+    let mut out = Vec::with_capacity(n as usize + 1);
+    let mut choose: u64 = 1;
+    for h in 0..=n {
+        if h > 0 {
+            choose = choose.checked_mul(u64::from(n - h + 1))? / u64::from(h);
+        }
+        let w = choose.checked_mul(k.checked_pow(h)?)?.checked_mul(miss.checked_pow(n - h)?)?;
+        out.push(w);
+    }
+    Some(out)
 }
 
 impl<S: Sink> Engine<'_, S> {
@@ -137,6 +173,15 @@ impl<S: Sink> Engine<'_, S> {
             Some(t) => u64::from(t.chance(u32::try_from(n.max(1)).unwrap_or(u32::MAX), false)),
             None => self.rng.next_u64() % n.max(1),
         }
+    }
+
+    /// With a tape, how many of `count` dice of `sides` meet a test that `k` of the faces meet,
+    /// as one weighted draw (the faces are never looked at, only how many succeed); `None`
+    /// without a tape, or for a pool too large to weigh.
+    pub(crate) fn taped_successes(&mut self, count: u32, sides: u32, k: u32) -> Option<i64> {
+        let t = self.tape.as_deref_mut()?;
+        let weights = successes(count, sides, k)?;
+        Some(i64::from(t.weighted(&weights)))
     }
 
     /// Whether the run was stopped at a branch point past its tape: nothing more it does counts.

@@ -148,6 +148,13 @@ impl Value {
         self.rounds += &other.rounds;
     }
 
+    fn add_scaled(&mut self, other: &Value, by: &BigRational) {
+        for (a, b) in self.outcomes.iter_mut().zip(&other.outcomes) {
+            *a += b * by;
+        }
+        self.rounds += &other.rounds * by;
+    }
+
     fn divide(&mut self, n: u32) {
         let n = BigRational::from_integer(BigInt::from(n));
         for p in &mut self.outcomes {
@@ -279,24 +286,34 @@ impl Solver<'_, '_> {
         match self.explorer.play(from, taken).map_err(SolveError::Run)? {
             Reached::Ended { outcome, round } => Ok(Value::ended(self.outcomes, outcome, round)),
             Reached::Between => self.between(from),
-            Reached::Chance { outcomes, die } => {
+            Reached::Chance { outcomes, die, weights } => {
                 let mut sum = Value::zero(self.outcomes);
                 let telling = self.plan.is_some() && from.is_none_or(|d| d == 0);
+                let total: u128 = weights.iter().map(|w| u128::from(*w)).sum();
                 for k in 0..outcomes {
                     if telling {
-                        let what = if die {
-                            format!("d{outcomes}: {}", k + 1)
-                        } else {
-                            format!("draw {} of {outcomes}", k + 1)
+                        let what = match (die, weights.is_empty()) {
+                            (true, _) => format!("d{outcomes}: {}", k + 1),
+                            (false, true) => format!("draw {} of {outcomes}", k + 1),
+                            (false, false) => format!("{k} successes"),
                         };
                         self.say(taken.len(), what);
+                    }
+                    let weight = weights.get(k as usize).copied();
+                    if weight == Some(0) {
+                        continue;
                     }
                     taken.push(k);
                     let v = self.tree(from, taken);
                     taken.pop();
-                    sum.add(&v?);
+                    match weight {
+                        Some(w) => sum.add_scaled(&v?, &BigRational::new(BigInt::from(w), BigInt::from(total))),
+                        None => sum.add(&v?),
+                    }
                 }
-                sum.divide(outcomes);
+                if weights.is_empty() {
+                    sum.divide(outcomes);
+                }
                 Ok(sum)
             }
             Reached::Checkpoint { key } => {
