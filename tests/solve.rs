@@ -314,3 +314,80 @@ fn a_pool_of_dice_is_weighed_by_its_successes() {
     assert_eq!(p(&got, "heroes left standing"), q(473, 729));
     assert_eq!(p(&got, "round limit"), q(256, 729));
 }
+
+/// Every corpus case and every shipped example small enough to solve (under the default
+/// budget), under its controllers: `tempo sim`'s 99% interval at 100,000 runs holds the exact
+/// answer for every outcome. Ignored in `cargo test` (minutes in a debug build); run it with
+/// `cargo test --release --test it solve::sim_agrees_everywhere -- --ignored --nocapture`
+/// (docs/simulation.md, "Exact answers", has its last result).
+#[test]
+#[ignore = "minutes: 100,000 runs of each case; run in release"]
+fn sim_agrees_everywhere() {
+    let mut cases: Vec<(String, String)> = Vec::new();
+    let mut corpus: Vec<_> =
+        std::fs::read_dir("tests/corpus/cases").expect("the corpus").flatten().map(|e| e.path()).collect();
+    corpus.sort();
+    for p in corpus.iter().filter(|p| p.extension().is_some_and(|e| e == "rules")) {
+        cases.push((p.display().to_string(), p.with_extension("ron").display().to_string()));
+    }
+    let mut examples: Vec<_> = std::fs::read_dir("examples").expect("examples").flatten().map(|e| e.path()).collect();
+    examples.sort();
+    for p in examples
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "ron") && !p.display().to_string().ends_with(".test.ron"))
+    {
+        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        // The ruleset an example plays: the longest ruleset name its file name starts with.
+        let mut rulesets: Vec<String> = std::fs::read_dir("rulesets")
+            .expect("rulesets")
+            .flatten()
+            .filter_map(|e| e.path().file_stem().and_then(|s| s.to_str()).map(str::to_string))
+            .collect();
+        rulesets.sort_by_key(|r| std::cmp::Reverse(r.len()));
+        if let Some(r) = rulesets.iter().find(|r| name.starts_with(r.as_str())) {
+            cases.push((format!("rulesets/{r}.rules"), p.display().to_string()));
+        }
+    }
+    let (mut checked, mut skipped, mut outside) = (0, Vec::new(), Vec::new());
+    for (rules, scenario) in &cases {
+        let r = ruleset(rules);
+        let s = scenario::parse(&std::fs::read_to_string(scenario).expect("reads")).expect("parses");
+        let exact = match solve::solve(&r, &s, &Ask::default(), &mut |_| {}) {
+            Ok(e) => e,
+            Err(e) => {
+                skipped.push(format!("{scenario}: {e}"));
+                continue;
+            }
+        };
+        let runs = 100_000u64;
+        let layout = tempo::sim::layout(&r, &s).expect("fits");
+        let batch = tempo::sim::Batch { seed: 7, runs: 0..runs };
+        let totals = tempo::sim::simulate(&r, &s, &layout, &batch, None, &|_| {}).expect("simulates");
+        let summary = tempo::sim::summary::summarise(rules, 7, &layout, &totals).measured(scenario, &[], &[]);
+        for (name, p) in &exact.outcomes {
+            let row = summary.outcomes.iter().find(|o| &o.outcome == name).expect("the same outcomes");
+            let (share, n) = (row.count as f64 / runs as f64, runs as f64);
+            let exact: f64 = num_traits::ToPrimitive::to_f64(p).expect("a number");
+            // Wilson's 99% interval of the share.
+            let z = 2.576f64;
+            let centre = (share + z * z / (2.0 * n)) / (1.0 + z * z / n);
+            let half = z / (1.0 + z * z / n) * (share * (1.0 - share) / n + z * z / (4.0 * n * n)).sqrt();
+            let inside = (centre - half..=centre + half).contains(&exact);
+            println!(
+                "{scenario} {name}: exact {exact:.5}, simulated {share:.5} [{:.5}, {:.5}]{}",
+                centre - half,
+                centre + half,
+                if inside { "" } else { "  OUTSIDE" }
+            );
+            if !inside {
+                outside.push(format!("{scenario} {name}: exact {exact}, simulated {share}"));
+            }
+        }
+        checked += 1;
+    }
+    println!("{checked} solved and simulated; not solved under the default budget: {}", skipped.len());
+    for s in &skipped {
+        println!("  {s}");
+    }
+    assert!(outside.is_empty(), "outside the 99% interval:\n{}", outside.join("\n"));
+}

@@ -48,6 +48,9 @@ pub struct SolveArgs {
     load: LoadArgs,
 }
 
+/// The solver thread's stack: address space, touched only as deep as the recursion goes.
+const SOLVER_STACK: usize = 1 << 30;
+
 pub fn solve(args: SolveArgs) -> Outcome {
     let mut ruleset = super::load_ruleset(&args.rules, args.load)?.ruleset;
     let mut scenario = super::load_scenario(&args.scenario)?;
@@ -64,7 +67,18 @@ pub fn solve(args: SolveArgs) -> Outcome {
             eprint!("\rsolving: {} positions, {} states between rounds", p.states, p.merged);
         }
     };
-    let solved = solve::solve(&ruleset, &scenario, &ask, &mut progress);
+    // The solver recurses once per branch point along a path of the encounter: a thread of its
+    // own with room for very long paths, so a deep one is never a stack overflow.
+    let solved = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(SOLVER_STACK)
+            .spawn_scoped(scope, || solve::solve(&ruleset, &scenario, &ask, &mut progress))
+            .map(|h| h.join())
+    });
+    let solved = match solved {
+        Ok(Ok(solved)) => solved,
+        _ => return Err(super::cannot("the solver's thread could not be started or failed")),
+    };
     if tell {
         eprint!("\r\x1b[K");
     }
@@ -78,13 +92,13 @@ pub fn solve(args: SolveArgs) -> Outcome {
     };
     let rules = file_name(&args.rules);
     let scenario_name = args.scenario.display().to_string();
-    let maximised = args.for_who.as_ref().and(solution.value.as_ref()).and_then(|_| {
+    let maximised = args.for_who.as_ref().and(solution.value.as_ref()).map(|_| {
         let side = scenario
             .participants
             .iter()
             .find(|p| Some(&p.name) == args.for_who.as_ref())
             .map_or_else(|| args.for_who.clone().unwrap_or_default(), |p| p.side.clone());
-        Some(format!("{side} left standing"))
+        format!("{side} left standing")
     });
     let heading = solve::Heading {
         rules: &rules,

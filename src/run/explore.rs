@@ -105,12 +105,11 @@ impl<'a> Explorer<'a> {
     pub fn play(&mut self, from: Option<usize>, taken: &[u32]) -> Result<Reached, RunError> {
         let rounds = self.scenario.rounds;
         let e = &mut self.play;
-        match from {
-            Some(k) => match self.kept.get(k) {
+        if let Some(k) = from {
+            match self.kept.get(k) {
                 Some(kept) => e.copy_from(kept),
                 None => return Err(RunError::rule("the solver asked for a state it did not keep")),
-            },
-            None => {}
+            }
         }
         let tape = e.tape.get_or_insert_with(Default::default);
         let Tape { taken: t, next, need, deciders, labels, frames, key, .. } = &mut **tape;

@@ -29,6 +29,7 @@ mod ctx;
 mod decide;
 mod downtime;
 mod drawn;
+mod draws;
 mod effects;
 mod encounter;
 mod engine;
