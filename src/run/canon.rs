@@ -15,6 +15,7 @@
 //!   recorded declaration was made in the current turn, phase or answer is ever asked, so each
 //!   is written as how far back from the current one it was (`Now`).
 
+use crate::ir::{Period, PoolOp, Ruleset};
 use std::hash::{Hash, Hasher};
 
 /// The canonical bytes of a state; also a `Hasher`, so any part that derives `Hash` (ids,
@@ -26,6 +27,11 @@ pub(crate) struct Canon {
     /// `last_critical` or contest against one), and its total, different after every roll,
     /// would keep apart states that play on alike.
     pub(crate) unread_last_check: bool,
+    /// Leave out each participant's uses of each action over the encounter: no limit counts
+    /// per encounter (the counts only grow, and would keep apart every two histories).
+    pub(crate) unread_uses: bool,
+    /// Leave out what capped gains added over the encounter: no cap counts per encounter.
+    pub(crate) unread_gains: bool,
 }
 
 impl Hasher for Canon {
@@ -48,6 +54,18 @@ impl Hasher for Canon {
 }
 
 impl Canon {
+    /// A writer for states of `r`, leaving out what no rule of `r` reads (above).
+    pub(crate) fn for_ruleset(r: &Ruleset) -> Canon {
+        let encounter = |per: Period| per == Period::Encounter;
+        let uses = r.actions.iter().flat_map(|a| &a.limits).any(|l| encounter(l.per))
+            || r.limits.iter().any(|l| encounter(l.per));
+        let gains = r.pools.iter().any(|p| {
+            p.gains.iter().any(|g| g.cap.as_ref().is_some_and(|(_, per)| encounter(*per)))
+                || p.at.iter().any(|s| matches!(&s.op, PoolOp::Gain { cap: Some((_, per)), .. } if encounter(*per)))
+        });
+        Canon { bytes: Vec::new(), unread_last_check: !reads_last_check(r), unread_uses: !uses, unread_gains: !gains }
+    }
+
     pub(crate) fn clear(&mut self) {
         self.bytes.clear();
     }
@@ -73,4 +91,12 @@ impl Canon {
     pub(crate) fn put<T: Hash + ?Sized>(&mut self, v: &T) {
         v.hash(self);
     }
+}
+
+/// Whether any rule reads a participant's last check (`last_check`, `last_critical`, a contest
+/// against one). Read from the IR as RON, where each is a variant of that name: a name a
+/// designer gave that contains one only makes the answer yes, which keeps states apart that
+/// could have been merged, never the reverse.
+fn reads_last_check(r: &Ruleset) -> bool {
+    ron::to_string(r).map_or(true, |text| text.contains("LastCheck") || text.contains("LastCritical"))
 }

@@ -83,9 +83,8 @@ impl<'a> Explorer<'a> {
         }
         let tables = Rc::new(Tables::new(r, &setup, s.gm.clone()));
         let mut play = Engine::new(r, Rc::clone(&tables), &setup, ());
-        let unread_last_check = !reads_last_check(r);
-        let canon = Canon { unread_last_check, ..Canon::default() };
-        play.tape.get_or_insert_with(Default::default).canon.unread_last_check = unread_last_check;
+        let canon = Canon::for_ruleset(r);
+        play.tape.get_or_insert_with(Default::default).canon = canon.clone();
         Ok(Explorer {
             ruleset: r,
             scenario: s,
@@ -224,12 +223,4 @@ impl<'a> Explorer<'a> {
             None => "?".into(),
         }
     }
-}
-
-/// Whether any rule reads a participant's last check (`last_check`, `last_critical`, a contest
-/// against one). Read from the IR as RON, where each is a variant of that name: a name a
-/// designer gave that contains one only makes the answer yes, which keeps states apart that
-/// could have been merged, never the reverse.
-fn reads_last_check(r: &Ruleset) -> bool {
-    ron::to_string(r).map_or(true, |text| text.contains("LastCheck") || text.contains("LastCritical"))
 }

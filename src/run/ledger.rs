@@ -97,7 +97,8 @@ impl Ledger {
             }
         }
         c.n(encounter_log.len());
-        for log in encounter_log {
+        let uses: &[Vec<Used>] = if c.unread_uses { &[] } else { encounter_log };
+        for log in uses {
             c.n(log.len());
             for u in log {
                 c.put(&u.action);
@@ -109,7 +110,9 @@ impl Ledger {
         for (who, pool, key, round, amount) in gained {
             c.put(&(who, pool, key, now.round.wrapping_sub(*round), amount));
         }
-        c.put(gained_total);
+        if !c.unread_gains {
+            c.put(gained_total);
+        }
     }
 
     /// The pool value at `at` (`World::pool_at`) changed or was refreshed.
