@@ -16,11 +16,8 @@ impl<S: Sink> Engine<'_, S> {
         let Some((count, sides)) = self.dice_read(count, sides, c, ("count(", " ...)"))? else {
             return Ok(0);
         };
-        let faces: Vec<u32> = if self.dry {
-            vec![sides; count as usize]
-        } else {
-            (0..count).map(|_| self.die(sides) as u32).collect()
-        };
+        let faces: Vec<u32> =
+            if self.dry { vec![sides; count as usize] } else { (0..count).map(|_| self.die(sides) as u32).collect() };
         let x = self.eval(against, c)?;
         let hits = faces.iter().filter(|f| op.holds(i64::from(**f), x)).count() as i64;
         if !self.dry {

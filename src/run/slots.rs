@@ -124,7 +124,8 @@ impl<'r, S: Sink> Engine<'r, S> {
             return Ok(taker);
         }
         if self.taped(decider) {
-            let choices: Vec<super::lookahead::Logged> = (0..options.len()).map(super::lookahead::Logged::Choice).collect();
+            let choices: Vec<super::lookahead::Logged> =
+                (0..options.len()).map(super::lookahead::Logged::Choice).collect();
             if let Some(super::lookahead::Logged::Choice(i)) = self.taped_pick(decider, &choices) {
                 return Ok(options.get(i).copied().unwrap_or(options[0]));
             }

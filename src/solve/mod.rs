@@ -262,7 +262,11 @@ impl Solver<'_, '_> {
     fn tree(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value, SolveError> {
         self.states += 1;
         if self.states > self.max_states {
-            return Err(SolveError::Budget { states: self.states - 1, merged: self.memo.len() as u64, round: self.deepest });
+            return Err(SolveError::Budget {
+                states: self.states - 1,
+                merged: self.memo.len() as u64,
+                round: self.deepest,
+            });
         }
         if self.states % PROGRESS_EVERY == 0 {
             (self.progress)(Progress { states: self.states, merged: self.memo.len() as u64 });
@@ -275,7 +279,11 @@ impl Solver<'_, '_> {
                 let telling = self.plan.is_some() && from.is_none_or(|d| d == 0);
                 for k in 0..outcomes {
                     if telling {
-                        let what = if die { format!("d{outcomes}: {}", k + 1) } else { format!("draw {} of {outcomes}", k + 1) };
+                        let what = if die {
+                            format!("d{outcomes}: {}", k + 1)
+                        } else {
+                            format!("draw {} of {outcomes}", k + 1)
+                        };
                         self.say(taken.len(), what);
                     }
                     taken.push(k);
