@@ -17,6 +17,10 @@ use crate::ir::{self, ActionKind};
 /// Most participants for which each one's nearest-first list is kept between decisions.
 const NEAREST_KEPT_UP_TO: usize = 512;
 
+/// Most targets `Search` weighs for one action (the nearest it can take): each is a candidate
+/// its playouts share.
+const SEARCH_TARGETS: usize = 4;
+
 /// Counts of units a policy tries one by one (from the most it needs down) before it halves
 /// instead: every real move on a grid is shorter.
 const LINEAR_UNITS: i64 = 64;
@@ -101,7 +105,8 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// Fills `out` with what the policy could do now: per action (in declaration order), the
-    /// nearest valid target it can afford, or the movement that closes in as far as it can pay.
+    /// nearest valid target it can afford (for `Search`, the nearest `SEARCH_TARGETS`), or the
+    /// movement that closes in as far as it can pay.
     pub(super) fn candidates(&mut self, who: usize, policy: Chosen, out: &mut Vec<Decision>) -> Result<(), RunError> {
         out.clear();
         let nearest = self.nearest_first(who);
@@ -160,6 +165,7 @@ impl<S: Sink> Engine<'_, S> {
                 ir::TargetKind::None | ir::TargetKind::Self_ => &single,
                 _ => nearest,
             };
+            let mut taken = 0;
             for &t in list {
                 let target = match kind {
                     ir::TargetKind::None => None,
@@ -200,9 +206,13 @@ impl<S: Sink> Engine<'_, S> {
                     if first_suffices && units.is_none() {
                         return Ok(());
                     }
-                    // The solver weighs every target; a policy the nearest it can take.
+                    // The solver weighs every target, `Search` the nearest few, another policy
+                    // the nearest it can take.
                     if !self.taped(who) {
-                        break;
+                        taken += 1;
+                        if !matches!(policy, Chosen::Search(_)) || taken >= SEARCH_TARGETS {
+                            break;
+                        }
                     }
                 }
             }
@@ -406,7 +416,7 @@ impl<S: Sink> Engine<'_, S> {
         };
         let who_name = self.names.who[who].clone();
         let chosen = option(&chosen, None);
-        self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen, reaction: false });
+        self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen, reaction: false, pass: None });
     }
 
     /// `Greedy`: among the candidates whose effects score above 0, the one whose score less

@@ -444,6 +444,10 @@ pub(crate) struct Searcher<'r> {
     /// The ruleset's `derive side_value`, when it has one: what a side values in place of
     /// winning (found by name once, when the searcher is made).
     pub(crate) side_value: Option<usize>,
+    /// Per candidate of the decision being made, the value of its playout `j` at `[j]`: the
+    /// candidates' playouts `j` share their dice, so two are compared playout by playout.
+    /// Kept between decisions (cleared, not freed).
+    pub(crate) values: Vec<Vec<f64>>,
 }
 
 impl<S: Sink> Engine<'_, S> {

@@ -210,7 +210,7 @@ mod tests {
     use super::*;
     use crate::ir::Loc;
     use crate::run::trace::{
-        Cause, Considered, Dice, Event, FinalState, Name, OrderEntry, Paid, Revealed, RuleAt, Targets, Timing,
+        Cause, Considered, Dice, Event, FinalState, Name, OrderEntry, Paid, Pass, Revealed, RuleAt, Targets, Timing,
     };
     use std::borrow::Cow;
     use std::collections::BTreeMap;
@@ -417,14 +417,23 @@ mod tests {
                 ],
                 chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None, playouts: None }),
                 reaction: false,
+                pass: None,
             },
-            Event::Decision { who: n.clone(), policy: "aggressive", considered: vec![], chosen: None, reaction: false },
+            Event::Decision {
+                who: n.clone(),
+                policy: "aggressive",
+                considered: vec![],
+                chosen: None,
+                reaction: false,
+                pass: None,
+            },
             Event::Decision {
                 who: n.clone(),
                 policy: "search",
                 considered: vec![Considered { action: n.clone(), target: None, score: Some(0.5), playouts: Some(40) }],
                 chosen: None,
                 reaction: true,
+                pass: Some(Pass { score: 0.25, playouts: 10 }),
             },
         ]
     }

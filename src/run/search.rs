@@ -17,7 +17,7 @@
 //! decision's number in the encounter and `j`: `tempo run` replays a `Search` game exactly, and
 //! a simulation is the same for every `--jobs` and shard split.
 
-use super::controller::{Decision, SearchParams};
+use super::controller::{Chosen, Decision, SearchParams};
 use super::engine::{Engine, Searcher};
 use super::error::RunError;
 use super::lookahead::Logged;
@@ -39,6 +39,7 @@ impl<'r> Searcher<'r> {
             seed: 0,
             made: 0,
             side_value,
+            values: Vec::new(),
         }
     }
 
@@ -176,19 +177,21 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Chooses among `options` for `who` by playouts, logs the choice and returns its index,
-    /// with what each option was worth (`tried`, in the options' order). Call only when
-    /// `searching()`.
+    /// with what each option was worth (`tried`, in the options' order); `default`, the index
+    /// of what the rollout policy would take, keeps its place unless beaten clearly. Call only
+    /// when `searching()`.
     fn search_among(
         &mut self,
         who: usize,
         params: SearchParams,
         options: &[Logged],
+        default: Option<usize>,
         tried: &mut Vec<Tried>,
     ) -> Result<usize, RunError> {
         let Some(mut s) = self.search.take() else { return Ok(0) };
         let side = self.world.sides[who];
         s.play.replay.get_or_insert_with(Default::default).hidden = self.clock.hiding.then_some(self.clock.phase_seq);
-        let result = s.choose(who, side, params, options, tried);
+        let result = s.choose(who, side, params, options, default, tried);
         if let Ok(best) = result {
             if let Some(chosen) = options.get(best) {
                 s.log.push(*chosen);
@@ -207,13 +210,22 @@ pub(crate) struct Tried {
     pub value: f64,
 }
 
+/// How many standard errors (of the playout-by-playout difference) a candidate's mean must
+/// clear the rollout policy's own choice by to displace it, and the top two candidates be apart
+/// for the search to stop before its extra playouts run out.
+const APART: f64 = 1.0;
+
 impl Searcher<'_> {
+    /// The index among `options` of the decision to take, searched by playouts; `default` is
+    /// what the rollout policy would take (not known for every decision), which keeps its place
+    /// unless another candidate is better by more than noise (`APART`).
     fn choose(
         &mut self,
         who: usize,
         side: u32,
         params: SearchParams,
         options: &[Logged],
+        default: Option<usize>,
         tried: &mut Vec<Tried>,
     ) -> Result<usize, RunError> {
         tried.clear();
@@ -230,25 +242,36 @@ impl Searcher<'_> {
             if self.side_value.is_some() { (f64::INFINITY, f64::NEG_INFINITY) } else { (0.0, 1.0) };
         replay.who = who;
         replay.exploration = params.exploration;
+        if self.values.len() < options.len() {
+            self.values.resize_with(options.len(), Vec::new);
+        }
+        for v in &mut self.values {
+            v.clear();
+        }
         let place = mix(self.seed ^ mix(self.made));
         for _ in 0..params.playouts.max(options.len() as u32) {
             let replay = self.play.replay.get_or_insert_with(Default::default);
             let (i, edge) = replay.tree.select(0, options, params.exploration);
-            let e = replay.tree.nodes[0][edge as usize];
-            // Playout j of every option draws the same dice (common random numbers).
-            let seed = mix(place ^ u64::from(e.playouts));
-            let value = self.playout(options[i], edge, seed, side, params.rounds)?;
-            let replay = self.play.replay.get_or_insert_with(Default::default);
-            if self.side_value.is_some() {
-                replay.tree.widen(value);
-            }
-            for &(node, edge) in &replay.path {
-                let e = &mut replay.tree.nodes[node as usize][edge as usize];
-                e.playouts += 1;
-                e.sum += value;
-            }
+            self.play_one(options, i, edge, place, side, params.rounds)?;
         }
-        // The best mean, the first of equals.
+        // Where the best and its rival (the rollout policy's choice, else the second best) are
+        // not yet apart, up to half the budget again goes to the two of them, a playout each.
+        let mut extra = params.playouts / 2;
+        let best = loop {
+            let (best, rival) = self.contenders(options.len(), default);
+            let Some(rival) = rival else { break best };
+            if extra < 2 || self.settled(best, rival) {
+                break match default {
+                    Some(d) if d != best && !self.apart(best, d) => d,
+                    _ => best,
+                };
+            }
+            for i in [best, rival] {
+                // The root's edges were made in the options' order.
+                self.play_one(options, i, i as u32, place, side, params.rounds)?;
+            }
+            extra -= 2;
+        };
         let replay = self.play.replay.get_or_insert_with(Default::default);
         let root = &replay.tree.nodes[0];
         for o in options {
@@ -258,13 +281,87 @@ impl Searcher<'_> {
                 value: e.sum / f64::from(e.playouts.max(1)),
             }));
         }
-        let mut best = 0;
-        for i in 1..tried.len() {
-            if tried[i].playouts > 0 && (tried[best].playouts == 0 || tried[i].value > tried[best].value) {
-                best = i;
+        Ok(best)
+    }
+
+    /// One playout of option `i` (the root's edge `edge`), its value taken into the tree and
+    /// into `values`.
+    fn play_one(
+        &mut self,
+        options: &[Logged],
+        i: usize,
+        edge: u32,
+        place: u64,
+        side: u32,
+        rounds: Option<u32>,
+    ) -> Result<(), RunError> {
+        let j = self.values[i].len() as u64;
+        // Playout j of every option draws the same dice (common random numbers).
+        let seed = mix(place ^ j);
+        let value = self.playout(options[i], edge, seed, side, rounds)?;
+        self.values[i].push(value);
+        let replay = self.play.replay.get_or_insert_with(Default::default);
+        if self.side_value.is_some() {
+            replay.tree.widen(value);
+        }
+        for &(node, edge) in &replay.path {
+            let e = &mut replay.tree.nodes[node as usize][edge as usize];
+            e.playouts += 1;
+            e.sum += value;
+        }
+        Ok(())
+    }
+
+    /// The candidate with the best mean (the first of equals) and its rival: `default` when
+    /// that is another, else the second best (`None` with one candidate tried).
+    fn contenders(&self, n: usize, default: Option<usize>) -> (usize, Option<usize>) {
+        let mean = |i: usize| {
+            let v = &self.values[i];
+            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        let (mut best, mut second): (Option<(usize, f64)>, Option<(usize, f64)>) = (None, None);
+        for i in 0..n {
+            let Some(m) = mean(i) else { continue };
+            if best.is_none_or(|(_, b)| m > b) {
+                second = best;
+                best = Some((i, m));
+            } else if second.is_none_or(|(_, b)| m > b) {
+                second = Some((i, m));
             }
         }
-        Ok(best)
+        let best = best.map_or(0, |(i, _)| i);
+        let rival = match default {
+            Some(d) if d != best && d < n && !self.values[d].is_empty() => Some(d),
+            _ => second.map(|(i, _)| i),
+        };
+        (best, rival)
+    }
+
+    /// The mean difference between candidates `a` and `b`, playout by playout over the
+    /// playouts both have, and its standard error (`None` under two such playouts).
+    fn difference(&self, a: usize, b: usize) -> Option<(f64, f64)> {
+        let (va, vb) = (&self.values[a], &self.values[b]);
+        let m = va.len().min(vb.len());
+        if m < 2 {
+            return None;
+        }
+        let diffs = || va.iter().zip(vb).take(m).map(|(x, y)| x - y);
+        let mean = diffs().sum::<f64>() / m as f64;
+        let var = diffs().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (m - 1) as f64;
+        Some((mean, (var / m as f64).sqrt()))
+    }
+
+    /// Whether candidate `a` is better than `b` by more than `APART` standard errors.
+    fn apart(&self, a: usize, b: usize) -> bool {
+        self.difference(a, b).is_some_and(|(mean, se)| mean > APART * se)
+    }
+
+    /// Whether more playouts would not tell `a` and `b` apart: they are, or every playout of
+    /// both so far (at least 8) came out the same.
+    fn settled(&self, a: usize, b: usize) -> bool {
+        let same = self.values[a].len().min(self.values[b].len()) >= 8
+            && self.difference(a, b).is_some_and(|(mean, se)| mean == 0.0 && se == 0.0);
+        same || self.apart(a, b)
     }
 
     /// One playout of `candidate` (the root's edge `edge`) from the round's start; its value
@@ -304,12 +401,19 @@ impl Searcher<'_> {
             play.begin()?;
         }
         while play.next_round(horizon)? {}
+        // Played to the encounter's own end (not a horizon short of it, nor the one round an
+        // initiative adjustment looks ahead).
+        let ended = !self.at_begin && horizon >= self.max_rounds;
         match self.side_value {
             Some(d) => valued(play, side, d),
-            None => Ok(value(play, side)),
+            None => Ok(value(play, side, ended)),
         }
     }
 }
+
+/// One in this many of a searcher's own turn decisions below the tree is taken at random
+/// (`strays`).
+const STRAY: u64 = 5;
 
 /// The name of the derived value a ruleset declares for what a side values in place of
 /// winning (`derive side_value = EXPR`; docs/scenario.md, "Search").
@@ -333,11 +437,14 @@ fn valued<S: Sink>(e: &mut Engine<'_, S>, side: u32, d: usize) -> Result<f64, Ru
 }
 
 /// What the state is worth to `side`: 1 when only its side is standing, 0 when only others
-/// are; otherwise (the horizon or the round limit came first, or nobody stands) 0.5 plus a
-/// quarter of the difference between its standing strength and the others' (each the mean,
-/// over a side's participants, of the share of their vital pools left, 0 for one down), so a
-/// draw never outweighs a win.
-fn value<S: Sink>(e: &Engine<'_, S>, side: u32) -> f64 {
+/// are. Otherwise, at a horizon short of the encounter's end, 0.5 plus a quarter of the
+/// difference between its standing strength and the others' (each the mean, over a side's
+/// participants, of the share of their vital pools left, 0 for one down), so a draw never
+/// outweighs a win; at the encounter's end (`ended`: the round limit came first, or nobody
+/// stands) a tenth of that: an encounter ended undecided is nearly as lost as one lost (it is
+/// not won: the programme counts it with the losses), and of two such ends the one that leaves
+/// the side healthier is still worth more.
+fn value<S: Sink>(e: &Engine<'_, S>, side: u32, ended: bool) -> f64 {
     let w = &e.world;
     let (mut own_up, mut others_up) = (false, false);
     for who in 0..w.n {
@@ -352,7 +459,14 @@ fn value<S: Sink>(e: &Engine<'_, S>, side: u32) -> f64 {
     match (own_up, others_up) {
         (true, false) => 1.0,
         (false, true) => 0.0,
-        _ => 0.5 + 0.25 * (strength(e, |s| s == side) - strength(e, |s| s != side)),
+        _ => {
+            let even = 0.5 + 0.25 * (strength(e, |s| s == side) - strength(e, |s| s != side));
+            if ended {
+                0.1 * even
+            } else {
+                even
+            }
+        }
     }
 }
 
@@ -400,6 +514,7 @@ impl<S: Sink> Engine<'_, S> {
             };
             return match picked {
                 Some(Logged::Turn(d)) => Ok(d),
+                None if self.strays(who) => self.stray_turn(who, params, rollout),
                 // A replay that does not line up would be a bug; the rollout plays on.
                 _ => self.policy_turn(who, rollout),
             };
@@ -409,13 +524,59 @@ impl<S: Sink> Engine<'_, S> {
         }
         let mut options = Vec::new();
         self.turn_options(who, params, &mut options)?;
+        let default = match rollout {
+            // Its pick would draw from the encounter's dice.
+            Chosen::Random => None,
+            _ => {
+                let was = std::mem::replace(&mut self.decisions, false);
+                let d = self.policy_turn(who, rollout);
+                self.decisions = was;
+                let d = Logged::Turn(d?);
+                options.iter().position(|o| *o == d)
+            }
+        };
         let mut tried = Vec::new();
-        let best = self.search_among(who, params, &options, &mut tried)?;
+        let best = self.search_among(who, params, &options, default, &mut tried)?;
         let Some(Logged::Turn(chosen)) = options.get(best).copied() else { return Ok(Decision::EndTurn) };
         if self.decisions {
             self.account_search(who, &options, &tried, Logged::Turn(chosen));
         }
         Ok(chosen)
+    }
+
+    /// Whether the searcher's next decision in this playout, below the tree, is one of the
+    /// rollout's random few (`STRAY` of them): a rollout that only ever takes the rollout
+    /// policy's choice never keeps a point for later or sets up a blow, so a candidate that
+    /// pays off only then would look no better than the others. Draws from the playout's dice.
+    fn strays(&mut self, who: usize) -> bool {
+        let below = self.replay.as_deref().is_some_and(|r| r.diverged && r.who == who && r.at.is_none());
+        below && self.below(STRAY) == 0
+    }
+
+    /// A turn decision taken at random among the searcher's options (the rollout policy's
+    /// when there are none).
+    fn stray_turn(&mut self, who: usize, params: SearchParams, rollout: Chosen) -> Result<Decision, RunError> {
+        let mut options = self.replay.as_deref_mut().map(|r| std::mem::take(&mut r.options)).unwrap_or_default();
+        options.clear();
+        let filled = self.turn_options(who, params, &mut options);
+        let pick = match filled {
+            Ok(()) if !options.is_empty() => {
+                let i = self.below(options.len() as u64) as usize;
+                match options[i] {
+                    Logged::Turn(d) => Some(d),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(r) = self.replay.as_deref_mut() {
+            r.options = options;
+        }
+        filled?;
+        match pick {
+            Some(d) => Ok(d),
+            None => self.policy_turn(who, rollout),
+        }
     }
 
     /// What a searcher may do next on its turn: what `Greedy` would weigh, and the end of the
@@ -444,7 +605,11 @@ impl<S: Sink> Engine<'_, S> {
             options.push(Logged::React(None));
             Ok(())
         };
-        Ok(match self.ask_searched(who, params, fill)? {
+        let default = |e: &mut Self| match rollout {
+            Chosen::Random => None,
+            _ => Some(Logged::React(e.policy_reaction(who, rollout, offers, event))),
+        };
+        Ok(match self.ask_searched(who, params, fill, default)? {
             Some(Logged::React(answer)) => answer,
             _ => self.policy_reaction(who, rollout, offers, event),
         })
@@ -463,7 +628,7 @@ impl<S: Sink> Engine<'_, S> {
             options.extend((0..count).filter(|i| live(*i)).map(Logged::Choice));
             Ok(())
         };
-        Ok(match self.ask_searched(who, params, fill)? {
+        Ok(match self.ask_searched(who, params, fill, |_| None)? {
             Some(Logged::Choice(i)) => Some(i),
             _ => None,
         })
@@ -480,7 +645,7 @@ impl<S: Sink> Engine<'_, S> {
             options.dedup();
             Ok(())
         };
-        Ok(match self.ask_searched(who, params, fill)? {
+        Ok(match self.ask_searched(who, params, fill, |_| Some(Logged::Adjust(0)))? {
             Some(Logged::Adjust(by)) => by.clamp(-max, max),
             _ => 0,
         })
@@ -488,11 +653,14 @@ impl<S: Sink> Engine<'_, S> {
 
     /// A decision other than a turn's, for a searcher: replayed in a playout (or from the
     /// tree), searched in the real encounter; `None` where the rollout policy decides.
+    /// `default`: what the rollout policy would answer, when known (asked only in the real
+    /// encounter).
     fn ask_searched(
         &mut self,
         who: usize,
         params: SearchParams,
         fill: impl Fn(&mut Self, &mut Vec<Logged>) -> Result<(), RunError>,
+        default: impl FnOnce(&mut Self) -> Option<Logged>,
     ) -> Result<Option<Logged>, RunError> {
         if self.replay.is_some() {
             return match self.replayed() {
@@ -508,8 +676,9 @@ impl<S: Sink> Engine<'_, S> {
         // Every call site offers at least one option (declining, the end of the turn, a live
         // option, no adjustment): a decision is always logged, so replays stay in step.
         debug_assert!(!options.is_empty());
+        let default = default(self).and_then(|d| options.iter().position(|o| *o == d));
         let mut tried = Vec::new();
-        let best = self.search_among(who, params, &options, &mut tried)?;
+        let best = self.search_among(who, params, &options, default, &mut tried)?;
         let chosen = options.get(best).copied();
         if let (true, Some(answer @ Logged::React(_))) = (self.decisions, chosen) {
             self.account_search(who, &options, &tried, answer);
@@ -535,11 +704,22 @@ impl<S: Sink> Engine<'_, S> {
             })
         };
         let listed = options.iter().zip(tried).filter_map(|(o, t)| considered(*o, Some(t))).collect();
+        // Ending the turn, or declining: no action, so listed apart.
+        let pass = options.iter().zip(tried).find_map(|(o, t)| {
+            matches!(o, Logged::Turn(Decision::EndTurn) | Logged::React(None))
+                .then(|| super::trace::Pass { score: (t.value * 1000.0).round() / 1000.0 + 0.0, playouts: t.playouts })
+        });
         let reaction = matches!(chosen, Logged::React(_));
         let chosen = considered(chosen, None);
         let who_name = self.names.who[who].clone();
-        let event =
-            super::trace::Event::Decision { who: who_name, policy: "search", considered: listed, chosen, reaction };
+        let event = super::trace::Event::Decision {
+            who: who_name,
+            policy: "search",
+            considered: listed,
+            chosen,
+            reaction,
+            pass,
+        };
         self.emit(event);
     }
 }

@@ -476,7 +476,18 @@ pub enum Event {
         /// Whether to answer an event with a reaction, not a turn's next step.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         reaction: bool,
+        /// `Search`: what ending the turn (for a reaction, declining it) was worth.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pass: Option<Pass>,
     },
+}
+
+/// What `Search` found ending the turn, or declining a reaction, worth: its mean value over its
+/// playouts, rounded to thousandths.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Pass {
+    pub score: f64,
+    pub playouts: u32,
 }
 
 /// One option a policy considered: an action and its target, with the score `Greedy` gave it.
@@ -725,8 +736,8 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         }
         Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
         Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
-        Event::Decision { who, policy, considered, chosen, reaction } => {
-            decision_text(who, policy, considered, chosen, *reaction, l)
+        Event::Decision { who, policy, considered, chosen, reaction, pass } => {
+            decision_text(who, policy, considered, chosen, (*reaction, *pass), l)
         }
         Event::EncounterEnd { reason, state, objects } => encounter_end_text(reason, state, objects, l),
     }

@@ -135,7 +135,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "action", action);
             static_field(out, q, "outcome", outcome);
         }
-        Event::Decision { who, policy, considered, chosen, reaction } => {
+        Event::Decision { who, policy, considered, chosen, reaction, pass } => {
             tag(out, "decision");
             name_field(out, q, "who", who);
             static_field(out, q, "policy", policy);
@@ -147,6 +147,10 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             if *reaction {
                 key(out, "reaction");
                 out.extend_from_slice(b"true");
+            }
+            if let Some(pass) = pass {
+                key(out, "pass");
+                let _ = serde_json::to_writer(&mut *out, pass);
             }
         }
         Event::Rest { rest, outcome } => {

@@ -47,10 +47,14 @@ pub(super) fn decision_text(
     policy: &str,
     considered: &[Considered],
     chosen: &Option<Considered>,
-    reaction: bool,
+    (reaction, pass): (bool, Option<super::Pass>),
     l: &Labels,
 ) -> String {
-    let options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
+    let mut options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
+    if let Some(p) = pass {
+        let what = if reaction { "no reaction" } else { "the end of its turn" };
+        options.push(format!("{what} ({} over {} playouts)", p.score, p.playouts));
+    }
     let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
     let chosen = match (chosen, reaction) {
         (Some(c), _) => Considered { score: None, playouts: None, ..c.clone() }.text(l),
