@@ -59,6 +59,9 @@ impl<'r> Searcher<'r> {
     }
 }
 
+/// A candidate's index and mean value, as candidates are ranked.
+type Ranked = (usize, f64);
+
 /// SplitMix64's finaliser: spreads a decision's place into an unrelated seed.
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -319,7 +322,7 @@ impl Searcher<'_> {
             let v = &self.values[i];
             (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
         };
-        let (mut best, mut second): (Option<(usize, f64)>, Option<(usize, f64)>) = (None, None);
+        let (mut best, mut second): (Option<Ranked>, Option<Ranked>) = (None, None);
         for i in 0..n {
             let Some(m) = mean(i) else { continue };
             if best.is_none_or(|(_, b)| m > b) {

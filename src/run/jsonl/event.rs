@@ -136,22 +136,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             static_field(out, q, "outcome", outcome);
         }
         Event::Decision { who, policy, considered, chosen, reaction, pass } => {
-            tag(out, "decision");
-            name_field(out, q, "who", who);
-            static_field(out, q, "policy", policy);
-            // Rare (`--decisions` only) and holding numbers: written by serde_json itself.
-            key(out, "considered");
-            let _ = serde_json::to_writer(&mut *out, considered);
-            key(out, "chosen");
-            let _ = serde_json::to_writer(&mut *out, chosen);
-            if *reaction {
-                key(out, "reaction");
-                out.extend_from_slice(b"true");
-            }
-            if let Some(pass) = pass {
-                key(out, "pass");
-                let _ = serde_json::to_writer(&mut *out, pass);
-            }
+            decision(out, q, (who, policy), (considered, chosen), *reaction, pass.as_ref());
         }
         Event::Rest { rest, outcome } => {
             tag(out, "rest");
@@ -479,4 +464,31 @@ fn revealed_event(out: &mut Vec<u8>, q: &mut Quoted, phase: &Name, choices: &[Re
         out.push(b'}');
     }
     out.push(b']');
+}
+
+/// A `decision` event's fields: rare (`--decisions` only) and holding numbers, so written by
+/// serde_json itself.
+fn decision<C: serde::Serialize, P: serde::Serialize>(
+    out: &mut Vec<u8>,
+    q: &mut Quoted,
+    (who, policy): (&Name, &'static str),
+    (considered, chosen): (&[C], &Option<C>),
+    reaction: bool,
+    pass: Option<&P>,
+) {
+    tag(out, "decision");
+    name_field(out, q, "who", who);
+    static_field(out, q, "policy", policy);
+    key(out, "considered");
+    let _ = serde_json::to_writer(&mut *out, considered);
+    key(out, "chosen");
+    let _ = serde_json::to_writer(&mut *out, chosen);
+    if reaction {
+        key(out, "reaction");
+        out.extend_from_slice(b"true");
+    }
+    if let Some(pass) = pass {
+        key(out, "pass");
+        let _ = serde_json::to_writer(&mut *out, pass);
+    }
 }
