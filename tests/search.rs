@@ -116,14 +116,14 @@ mod exact {
     }
 }
 
-fn ruleset(path: &str) -> Ruleset {
+pub(super) fn ruleset(path: &str) -> Ruleset {
     let c = compile_path(std::path::Path::new(path));
     assert!(!c.has_errors(), "{path}: {:?}", c.diagnostics);
     c.ruleset.expect("compiles")
 }
 
 /// The scenario at `path` with each `(from, to)` replaced once (each must be there).
-fn scenario_with(path: &str, changes: &[(&str, &str)]) -> Scenario {
+pub(super) fn scenario_with(path: &str, changes: &[(&str, &str)]) -> Scenario {
     let mut text = std::fs::read_to_string(path).expect("scenario reads");
     for (from, to) in changes {
         assert_eq!(text.matches(from).count(), 1, "{path} says {from} once");

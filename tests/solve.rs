@@ -4,32 +4,17 @@
 //! changes no answer; `tempo sim` agrees; what cannot be solved soundly is refused with a
 //! message that says why.
 
+use super::search::{ruleset, scenario_with};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use tempo::check::{compile_path, compile_str};
+use tempo::check::compile_str;
 use tempo::ir::Ruleset;
 use tempo::run::scenario::{self, Scenario};
 use tempo::solve::{self, Ask, Solution, SolveError};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(BigInt::from(n), BigInt::from(d))
-}
-
-fn ruleset(path: &str) -> Ruleset {
-    let c = compile_path(std::path::Path::new(path));
-    assert!(!c.has_errors(), "{path}: {:?}", c.diagnostics);
-    c.ruleset.expect("compiles")
-}
-
-/// The scenario at `path` with each `(from, to)` replaced once (each must be there).
-fn scenario_with(path: &str, changes: &[(&str, &str)]) -> Scenario {
-    let mut text = std::fs::read_to_string(path).expect("scenario reads");
-    for (from, to) in changes {
-        assert_eq!(text.matches(from).count(), 1, "{path} says {from} once");
-        text = text.replacen(from, to, 1);
-    }
-    scenario::parse(&text).expect("scenario parses")
 }
 
 fn solved(r: &Ruleset, s: &Scenario, for_who: Option<&str>) -> Solution {

@@ -97,27 +97,18 @@ impl Frames {
 }
 
 impl Tape {
-    /// The next outcome of a draw with `outcomes` outcomes (0-based); past the tape, the run
-    /// stops there (the value returned is then never used for anything kept).
+    /// The next outcome of a draw with `outcomes` outcomes (0-based), each as likely; past the
+    /// tape, the run stops there (the value returned is then never used for anything kept).
     pub(crate) fn chance(&mut self, outcomes: u32, die: bool) -> u32 {
-        if outcomes <= 1 || self.need.is_some() {
-            return 0;
-        }
-        match self.taken.get(self.next) {
-            Some(&k) => {
-                self.next += 1;
-                k.min(outcomes - 1)
-            }
-            None => {
-                self.need = Some(Need::Chance { outcomes, die, weights: Vec::new() });
-                0
-            }
-        }
+        self.draw(outcomes, die, &[])
     }
 
     /// The next outcome of a draw whose outcomes are as likely as `weights` say.
     pub(crate) fn weighted(&mut self, weights: &[u64]) -> u32 {
-        let outcomes = weights.len() as u32;
+        self.draw(weights.len() as u32, false, weights)
+    }
+
+    fn draw(&mut self, outcomes: u32, die: bool, weights: &[u64]) -> u32 {
         if outcomes <= 1 || self.need.is_some() {
             return 0;
         }
@@ -127,7 +118,7 @@ impl Tape {
                 k.min(outcomes - 1)
             }
             None => {
-                self.need = Some(Need::Chance { outcomes, die: false, weights: weights.to_vec() });
+                self.need = Some(Need::Chance { outcomes, die, weights: weights.to_vec() });
                 0
             }
         }
