@@ -55,6 +55,7 @@ mod rolls;
 pub mod scenario;
 mod scratch;
 mod search;
+mod secret;
 mod shape;
 pub mod sink;
 mod slots;
