@@ -64,7 +64,7 @@ impl Searcher<'_> {
         let mut draws = ChaCha8Rng::seed_from_u64(mix(place ^ OWN_DRAWS));
         let n = options.len();
         let (mut regret, mut total, mut values) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        let (mut spent, mut t) = (0u32, 0u64);
+        let (mut spent, mut t, mut informed) = (0u32, 0u64, false);
         while spent < params.playouts.max(1) {
             let seed = mix(place ^ t);
             let strategy = strategy_of(&regret, &live);
@@ -101,6 +101,7 @@ impl Searcher<'_> {
                 }
             }
             learn(&mut regret, &strategy, &values, &live);
+            informed |= regret.iter().any(|r| *r > 0.0);
             t += 1;
             // Later strategies weigh more (linear averaging): the first are uninformed.
             for (sum, p) in total.iter_mut().zip(&strategy) {
@@ -109,6 +110,11 @@ impl Searcher<'_> {
         }
         for t in tried.iter_mut().filter(|t| t.playouts > 0) {
             t.value /= f64::from(t.playouts);
+        }
+        // Every pick did as well as every other in every playout: none is worth mixing in
+        // over another, and the first is taken, as `choose` takes the first of equals.
+        if !informed {
+            return Ok(live.iter().position(|l| *l).unwrap_or(0));
         }
         let average = strategy_of(&total, &live);
         Ok(drawn(&average, unit(&mut draws)))
