@@ -89,6 +89,7 @@ fn search_beats_a_random_player_picking_first_about_half_the_time() {
     let decided = won + lost;
     assert!(decided >= 150, "most encounters are decided: {:?}", s.outcomes);
     let won_share = won as f64 / decided as f64;
+    println!("Search won {won} of {decided} decided encounters ({:.1}%)", 100.0 * won_share);
     assert!((0.35..=0.65).contains(&won_share), "Search won {won} of {decided} decided: {:?}", s.outcomes);
 }
 
@@ -104,6 +105,7 @@ fn searchs_pick_does_not_follow_a_random_players_secret_pick() {
     let countered = shown.iter().filter(|(a, b)| counter(a) == b).count();
     let beaten = shown.iter().filter(|(a, b)| counter(b) == a).count();
     let (c, l) = (share(countered, shown.len()), share(beaten, shown.len()));
+    println!("of {} shapes Random showed, Search countered {countered}, lost to {beaten}", shown.len());
     assert!(c < 0.5, "Search countered {countered} of {} shapes Random showed", shown.len());
     assert!(l > 0.15, "Random beat Search in only {beaten} of {} rounds", shown.len());
 }
@@ -142,6 +144,7 @@ fn two_searchers_each_win_about_a_third_of_the_rounds() {
     let b_won = rounds.iter().filter(|(a, b)| counter(a) == b).count();
     for (who, won) in [("A", a_won), ("B", b_won)] {
         let s = share(won, rounds.len());
+        println!("{who} won {won} of {} rounds ({:.1}%)", rounds.len(), 100.0 * s);
         assert!((0.22..=0.45).contains(&s), "{who} won {won} of {} rounds", rounds.len());
     }
 }

@@ -8,15 +8,16 @@
 //! strategy of regret matching (RM+, linearly averaged) over its playouts, so no pick of its
 //! own is certain enough to be countered.
 //!
-//! Each iteration draws the others' picks once and plays every candidate of the searcher's
-//! against them (the same playout seed for every candidate, so they are compared on the same
-//! luck): a participant under another policy picks by it, with the playout's own dice (the
-//! hidden phase's dice in a playout are drawn afresh, hidden.rs); another searcher picks from
-//! the strategy its own regrets give, and those regrets are learnt in the same iterations
-//! (each of its picks played against the searcher's pick drawn from the searcher's current
-//! strategy, valued for its side), so two searchers in the phase are modelled as each other's
-//! regret matchers, not as their rollouts. The decision's own dice, seeded like its playouts,
-//! draw the pick: everything follows from the run's seed.
+//! Each iteration (as many as fit whole in `playouts`, one at least) draws the others' picks
+//! once and plays every candidate of the searcher's against them (the same playout seed for
+//! every candidate, so they are compared on the same luck): a participant under another policy
+//! picks by it, with the playout's own dice (the hidden phase's dice in a playout are drawn
+//! afresh, hidden.rs); another searcher picks from the strategy its own regrets give, and those
+//! regrets are learnt in the same iterations (each of its picks played against the searcher's
+//! pick drawn from the searcher's current strategy, valued for its side), so two searchers in
+//! the phase are modelled as each other's regret matchers, not as their rollouts. The
+//! decision's own dice, seeded like its playouts, draw the pick: everything follows from the
+//! run's seed.
 
 use super::controller::{Chosen, Decision, SearchParams};
 use super::engine::{Engine, Searcher};
@@ -65,7 +66,11 @@ impl Searcher<'_> {
         let n = options.len();
         let (mut regret, mut total, mut values) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         let (mut spent, mut t, mut informed) = (0u32, 0u64, false);
-        while spent < params.playouts.max(1) {
+        // Whole rounds while the next fits in the budget (one at least): what a round costs is
+        // known once the first has found the other searchers' picks.
+        let mut round = 0;
+        while t == 0 || spent + round <= params.playouts {
+            let before = spent;
             let seed = mix(place ^ t);
             let strategy = strategy_of(&regret, &live);
             let rivals = self.play.replay.as_deref_mut().map_or(0, |r| r.rivals.len());
@@ -102,6 +107,7 @@ impl Searcher<'_> {
             }
             learn(&mut regret, &strategy, &values, &live);
             informed |= regret.iter().any(|r| *r > 0.0);
+            round = spent - before;
             t += 1;
             // Later strategies weigh more (linear averaging): the first are uninformed.
             for (sum, p) in total.iter_mut().zip(&strategy) {
