@@ -19,6 +19,7 @@ mod examples;
 mod fmt;
 mod fuzz;
 mod hardening;
+mod hidden;
 mod language;
 mod loadouts;
 mod lsp;

@@ -7,8 +7,10 @@
 //! Nothing a choice does is applied before everyone has chosen, so each chooser's policy reads
 //! the phase's start. A `Search` chooser plays forward with the runner itself, from the round's
 //! start: in those playouts the others' choices in this same phase are made by their policies
-//! (a script's fallback, a searcher's rollout), never by their scripts or logged decisions, so
-//! the look-ahead cannot see what they actually chose.
+//! (a script's fallback; another searcher's first pick from its regrets, secret.rs), never by
+//! their scripts or logged decisions, and with dice drawn afresh for the phase (a `Random`
+//! pick is not replayed on the real dice), so the look-ahead cannot see what they actually
+//! chose. Its own pick is mixed (secret.rs).
 
 use super::controller::{Chosen, Decision};
 use super::engine::Engine;
@@ -18,6 +20,12 @@ use super::lookahead::Logged;
 use super::sink::Sink;
 use super::trace::{Event, Revealed};
 use crate::ir::{self, ActionKind};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+/// The stream of a hidden phase's dice in a playout (the playout's own dice after its
+/// candidate are stream 0 of the same seed).
+const HIDDEN_STREAM: u64 = 0x4849_4444_454e;
 
 impl<'r, S: Sink> Engine<'r, S> {
     /// A `simultaneous hidden` phase (`p`): up to `picks` declarations each, or none.
@@ -28,6 +36,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let order = self.in_order();
         let mut chosen: Vec<(usize, Vec<Decision>)> = Vec::with_capacity(order.len());
         self.clock.hiding = true;
+        self.fresh_hidden_dice();
         for &who in &order {
             if self.clock.ended.is_some() {
                 break;
@@ -96,7 +105,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let mut mine = Vec::new();
         if picks == 1 && !must {
             let d = match unseen {
-                Some(policy) => self.policy_turn(who, policy)?,
+                Some(policy) => self.unseen_turn(who, policy, true, must)?,
                 None => self.ask_turn(who)?,
             };
             mine.extend(Some(d).filter(|d| *d != Decision::EndTurn));
@@ -113,7 +122,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 break;
             }
             let mut d = match unseen {
-                Some(policy) => self.policy_turn(who, policy),
+                Some(policy) => self.unseen_turn(who, policy, k == 0, must),
                 None => self.ask_turn(who),
             };
             if must && matches!(d, Ok(Decision::EndTurn)) {
@@ -141,6 +150,30 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.ledger.encounter_log[who] = used;
         self.ledger.round_log[who].truncate(declared);
         result.map(|()| mine)
+    }
+
+    /// In a playout of a searcher's pick in this phase: the pick of another, unseen, by
+    /// `policy`; another searcher's `first` pick is drawn from its regrets (secret.rs).
+    fn unseen_turn(&mut self, who: usize, policy: Chosen, first: bool, must: bool) -> Result<Decision, RunError> {
+        if first {
+            if let Some(d) = self.rival_pick(who, must)? {
+                return Ok(d);
+            }
+        }
+        self.policy_turn(who, policy)
+    }
+
+    /// In a playout of a searcher's pick in this phase, the phase's dice are drawn afresh from
+    /// the playout's seed (a stream of their own): the others' picks here (a `Random` one's)
+    /// come out as they may, not as they did in the real encounter, whose dice the playout
+    /// replays up to here.
+    fn fresh_hidden_dice(&mut self) {
+        let Some(r) = self.replay.as_deref() else { return };
+        if r.hidden == Some(self.clock.phase_seq) && !r.diverged {
+            let mut rng = ChaCha8Rng::seed_from_u64(r.seed);
+            rng.set_stream(HIDDEN_STREAM);
+            self.rng = rng;
+        }
     }
 
     /// What `who` knows of its own pick as it makes the next: the pick counts for limits, and

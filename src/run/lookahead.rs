@@ -36,6 +36,9 @@ pub(crate) struct Replay {
     /// The `phase_seq` of the `hidden` phase the searched decision is made in: there, the
     /// others' choices are not replayed (src/run/hidden.rs).
     pub(crate) hidden: Option<u64>,
+    /// In the playouts of a pick in a `hidden` phase: the other searchers picking in it, whose
+    /// first picks there are drawn from their regrets or forced (secret.rs).
+    pub(crate) rivals: Vec<Rival>,
     /// This playout has added its one node to the tree.
     pub(crate) expanded: bool,
     /// The edges this playout took, (node, edge), for the value to be added to.
@@ -118,4 +121,19 @@ impl Tree {
         }
         best.map_or((0, 0), |(i, e, _)| (i, e))
     }
+}
+
+/// Another searcher picking in the `hidden` phase a searcher's pick is made in, as that pick's
+/// playouts play it: its picks there and what not having taken each instead has cost it so far.
+#[derive(Debug, Clone)]
+pub(crate) struct Rival {
+    pub(crate) who: usize,
+    pub(crate) side: u32,
+    /// Its picks, found the first time it picks in a playout (empty before).
+    pub(crate) options: Vec<Logged>,
+    pub(crate) regret: Vec<f64>,
+    /// This round of playouts: the pick it is made to take (`None`: drawn by `draw`, a number
+    /// in 0..1, from the strategy its regrets give).
+    pub(crate) force: Option<usize>,
+    pub(crate) draw: f64,
 }

@@ -56,6 +56,7 @@ mod rolls;
 pub mod scenario;
 mod scratch;
 mod search;
+mod secret;
 mod shape;
 pub mod sink;
 mod slots;

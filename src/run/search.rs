@@ -63,7 +63,7 @@ impl<'r> Searcher<'r> {
 type Ranked = (usize, f64);
 
 /// SplitMix64's finaliser: spreads a decision's place into an unrelated seed.
-fn mix(mut z: u64) -> u64 {
+pub(super) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -194,7 +194,13 @@ impl<'r, S: Sink> Engine<'r, S> {
         let Some(mut s) = self.search.take() else { return Ok(0) };
         let side = self.world.sides[who];
         s.play.replay.get_or_insert_with(Default::default).hidden = self.clock.hiding.then_some(self.clock.phase_seq);
-        let result = s.choose(who, side, params, options, default, tried);
+        // In a hidden phase the others' picks are unknown: a mixed pick (secret.rs).
+        let result = if self.clock.hiding && matches!(options.first(), Some(Logged::Turn(_))) {
+            let must = self.ruleset().phases[self.clock.phase_at].must;
+            s.choose_secret(who, side, params, options, must, tried)
+        } else {
+            s.choose(who, side, params, options, default, tried)
+        };
         if let Ok(best) = result {
             if let Some(chosen) = options.get(best) {
                 s.log.push(*chosen);
@@ -301,7 +307,7 @@ impl Searcher<'_> {
         let j = self.values[i].len() as u64;
         // Playout j of every option draws the same dice (common random numbers).
         let seed = mix(place ^ j);
-        let value = self.playout(options[i], edge, seed, side, rounds)?;
+        let value = self.playout(options[i], Some(edge), seed, side, rounds)?;
         self.values[i].push(value);
         let replay = self.play.replay.get_or_insert_with(Default::default);
         if self.side_value.is_some() {
@@ -367,12 +373,12 @@ impl Searcher<'_> {
         same || self.apart(a, b)
     }
 
-    /// One playout of `candidate` (the root's edge `edge`) from the round's start; its value
-    /// for `side`.
-    fn playout(
+    /// One playout of `candidate` (the root's edge `edge`; `None`: no tree, the searcher's later
+    /// decisions by its rollout) from the round's start; its value for `side`.
+    pub(super) fn playout(
         &mut self,
         candidate: Logged,
-        edge: u32,
+        edge: Option<u32>,
         seed: u64,
         side: u32,
         rounds: Option<u32>,
@@ -387,14 +393,19 @@ impl Searcher<'_> {
         replay.seed = seed;
         replay.diverged = false;
         replay.path.clear();
-        replay.path.push((0, edge));
-        let child = replay.tree.nodes[0][edge as usize].child;
-        (replay.at, replay.expanded) = if child != 0 {
-            (Some(child), false)
-        } else {
-            let c = replay.tree.add_node();
-            replay.tree.nodes[0][edge as usize].child = c;
-            (Some(c), true)
+        (replay.at, replay.expanded) = match edge {
+            None => (None, true),
+            Some(edge) => {
+                replay.path.push((0, edge));
+                match replay.tree.nodes[0][edge as usize].child {
+                    0 => {
+                        let c = replay.tree.add_node();
+                        replay.tree.nodes[0][edge as usize].child = c;
+                        (Some(c), true)
+                    }
+                    child => (Some(child), false),
+                }
+            }
         };
         let horizon = match rounds {
             Some(h) => self.max_rounds.min(self.start.clock.round.saturating_add(h.max(1))),
