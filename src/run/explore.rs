@@ -57,7 +57,6 @@ pub struct Explorer<'a> {
     kept: Vec<Engine<'a, ()>>,
     tables: Rc<Tables>,
     canon: Canon,
-    deciders: Vec<bool>,
     /// The options of the last decision met past the tape, and the names of a choice's.
     options: Vec<Logged>,
     labels: Vec<String>,
@@ -84,7 +83,10 @@ impl<'a> Explorer<'a> {
         let tables = Rc::new(Tables::new(r, &setup, s.gm.clone()));
         let mut play = Engine::new(r, Rc::clone(&tables), &setup, ());
         let canon = Canon::for_ruleset(r);
-        play.tape.get_or_insert_with(Default::default).canon = canon.clone();
+        let tape = play.tape.get_or_insert_with(Default::default);
+        tape.canon = canon.clone();
+        // Whose decisions are branch points: the same for every play.
+        tape.deciders.clone_from(&deciders);
         Ok(Explorer {
             ruleset: r,
             scenario: s,
@@ -93,7 +95,6 @@ impl<'a> Explorer<'a> {
             kept: Vec::new(),
             tables,
             canon,
-            deciders,
             options: Vec::new(),
             labels: Vec::new(),
         })
@@ -111,7 +112,7 @@ impl<'a> Explorer<'a> {
             }
         }
         let tape = e.tape.get_or_insert_with(Default::default);
-        let Tape { taken: t, next, need, deciders, labels, frames, key, .. } = &mut **tape;
+        let Tape { taken: t, next, need, labels, frames, key, .. } = &mut **tape;
         labels.clear();
         frames.clear();
         *key = None;
@@ -119,7 +120,6 @@ impl<'a> Explorer<'a> {
         t.extend_from_slice(taken);
         *next = 0;
         *need = None;
-        deciders.clone_from(&self.deciders);
         let played = match from {
             None => e.reset(&self.setup, self.scenario.seed).and_then(|()| e.begin()).map(|()| true),
             Some(_) => e.next_round(rounds),
@@ -191,11 +191,6 @@ impl<'a> Explorer<'a> {
     /// The sides' names, in the order outcomes number them.
     pub fn sides(&self) -> &[String] {
         &self.setup.side_names
-    }
-
-    /// Each participant's side.
-    pub fn side_of(&self) -> &[u32] {
-        &self.setup.sides
     }
 
     /// Option `i` of the last decision met, in words (`Attack at Brute`, `end the turn`).
