@@ -427,14 +427,27 @@ fn search_weighs_every_target_and_strikes_the_dangerous_one() {
 fn decisions_show_what_ending_the_turn_and_declining_were_worth() {
     // The end of the turn is a candidate with its value and playouts, listed last, in text and
     // in JSON (`pass`); so is declining a reaction.
+    // Played exactly (the corpus case solves), each value is a chance; by playouts, a mean.
     let line = first_search_decision("tests/corpus/cases/hold-01.rules", "tests/corpus/cases/hold-01.ron", "1");
+    assert!(line.contains(", the end of its turn (0.852 exactly); takes strike at Foe."), "{line}");
+    let text = tempo(&[
+        "run",
+        "tests/corpus/cases/hold-01.rules",
+        "tests/corpus/cases/hold-01.ron",
+        "--control",
+        "A=Search(exact: 0)",
+        "--decisions",
+        "--seed",
+        "1",
+    ]);
+    let line = text.lines().find(|l| l.contains("(search) considers")).expect("a Search decision");
     assert!(line.contains(", the end of its turn (") && line.contains(" playouts); takes"), "{line}");
     let text = tempo(&[
         "run",
         "tests/corpus/cases/hold-01.rules",
         "tests/corpus/cases/hold-01.ron",
         "--control",
-        "A=Search",
+        "A=Search(exact: 0)",
         "--decisions",
         "--seed",
         "1",

@@ -96,6 +96,8 @@ pub struct SearchParams {
     pub rollout: Rollout,
     pub exploration: f64,
     pub rounds: Option<u32>,
+    /// The positions the encounter is solved within for exact play (exact.rs); 0: never.
+    pub exact: u64,
 }
 
 /// The policies a `Search` plays its own later decisions by in a playout: any but `Search`.

@@ -16,6 +16,22 @@ impl<S: Sink> Engine<'_, S> {
         let Some((count, sides)) = self.dice_read(count, sides, c, ("count(", " ...)"))? else {
             return Ok(0);
         };
+        if self.recording() && !self.dry {
+            // The real run drew the faces before reading the test (below).
+            let faces: Vec<i64> = (0..count).map(|_| super::eval::uniform(&mut self.rng, sides)).collect();
+            let x = self.eval(against, c)?;
+            let k = (1..=sides).filter(|f| op.holds(i64::from(*f), x)).count() as u32;
+            let hits = faces.iter().filter(|f| op.holds(**f, x)).count();
+            if let Some(t) = self.tape.as_deref_mut() {
+                match super::tape::successes(count, sides, k) {
+                    Some(w) => t.noted(hits as u32, w.len() as u64),
+                    // A read tape draws such a pool die by die, before the test: not followable.
+                    None => t.lose(),
+                }
+            }
+            self.changes_made += 1;
+            return Ok(hits as i64);
+        }
         if self.tape.is_some() && !self.dry {
             // The solver weighs the number of successes, not each face: n + 1 outcomes, not
             // sides^n. The test's value is read first (its own dice, if any, are drawn first).

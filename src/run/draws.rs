@@ -14,6 +14,11 @@ impl<S: Sink> Engine<'_, S> {
     /// generator (without modulo bias).
     pub(crate) fn die(&mut self, sides: u32) -> i64 {
         match self.tape.as_deref_mut() {
+            Some(t) if t.recording() => {
+                let v = super::eval::uniform(&mut self.rng, sides);
+                t.noted((v - 1).max(0) as u32, u64::from(sides));
+                v
+            }
             Some(t) => i64::from(t.chance(sides.max(1), true)) + 1,
             None => super::eval::uniform(&mut self.rng, sides),
         }
@@ -24,6 +29,11 @@ impl<S: Sink> Engine<'_, S> {
     /// makes, which the solver treats as none).
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         match self.tape.as_deref_mut() {
+            Some(t) if t.recording() => {
+                let v = self.rng.next_u64() % n.max(1);
+                t.noted(u32::try_from(v).unwrap_or(u32::MAX), n);
+                v
+            }
             Some(t) => u64::from(t.chance(u32::try_from(n.max(1)).unwrap_or(u32::MAX), false)),
             None => self.rng.next_u64() % n.max(1),
         }
@@ -33,9 +43,16 @@ impl<S: Sink> Engine<'_, S> {
     /// as one weighted draw (the faces are never looked at, only how many succeed); `None`
     /// without a tape, or for a pool too large to weigh.
     pub(crate) fn taped_successes(&mut self, count: u32, sides: u32, k: u32) -> Option<i64> {
+        debug_assert!(!self.recording());
         let t = self.tape.as_deref_mut()?;
         let weights = successes(count, sides, k)?;
         Some(i64::from(t.weighted(&weights)))
+    }
+
+    /// Whether a live round is being followed and written on the tape (tape::Record).
+    #[inline]
+    pub(crate) fn recording(&self) -> bool {
+        self.tape.as_deref().is_some_and(|t| t.recording())
     }
 
     /// Whether the run was stopped at a branch point past its tape: nothing more it does counts.
@@ -55,6 +72,25 @@ impl<S: Sink> Engine<'_, S> {
     /// first option stands in.
     pub(crate) fn taped_pick(&mut self, who: usize, options: &[Logged]) -> Option<Logged> {
         let t = self.tape.as_deref_mut()?;
+        if t.recording() {
+            if let Some(logged) = t.record.as_mut().and_then(|r| r.log.get(r.next).copied()) {
+                // The real run logged every decision of its searchers, one option or many.
+                if let Some(r) = t.record.as_mut() {
+                    r.next += 1;
+                }
+                let Some(k) = options.iter().position(|o| *o == logged) else {
+                    t.lose();
+                    return options.first().copied();
+                };
+                t.noted(k as u32, options.len() as u64);
+                return Some(logged);
+            }
+            if options.len() <= 1 {
+                // The decision being made had a choice in the real run (exact.rs asks only then).
+                t.lose();
+                return options.first().copied();
+            }
+        }
         if options.len() <= 1 || t.need.is_some() {
             return options.first().copied();
         }
@@ -65,7 +101,14 @@ impl<S: Sink> Engine<'_, S> {
             }
             None => {
                 t.need = Some(Need::Decide { who, options: options.to_vec() });
-                if t.frames.mergeable() {
+                if t.record.is_some() {
+                    // The state here, before the stand-in option is played: a followed round
+                    // is checked against the real one by it (exact.rs).
+                    let Some(mut t) = self.tape.take() else { return None };
+                    self.canonical(&mut t.canon);
+                    t.key = Some(t.canon.bytes.clone());
+                    self.tape = Some(t);
+                } else if t.frames.mergeable() {
                     self.position_key(who);
                 }
                 options.first().copied()
@@ -78,6 +121,10 @@ impl<S: Sink> Engine<'_, S> {
     pub(crate) fn checkpoint(&mut self, who: usize) {
         let Some(t) = self.tape.as_deref_mut() else { return };
         if t.need.is_some() || !t.frames.mergeable() || t.deciders.get(who).copied().unwrap_or(false) {
+            return;
+        }
+        if t.recording() {
+            t.noted(0, 2);
             return;
         }
         if t.taken.get(t.next).is_some() {

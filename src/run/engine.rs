@@ -448,7 +448,46 @@ pub(crate) struct Searcher<'r> {
     /// candidates' playouts `j` share their dice, so two are compared playout by playout.
     /// Kept between decisions (cleared, not freed).
     pub(crate) values: Vec<Vec<f64>>,
+    /// Where the encounter is small enough to solve: the searchers' decisions answered exactly
+    /// (exact.rs); `None` when a searcher plays by playouts alone.
+    pub(crate) exact: Option<Box<dyn Exact<'r> + 'r>>,
+    /// The real encounter's state where a decision is made, canonically (for `exact` to check
+    /// it followed the round there).
+    pub(crate) canon: super::canon::Canon,
 }
+
+/// `Search`'s exact play (exact.rs), held by the searcher without the engine importing the
+/// solver that plays it.
+pub(crate) trait Exact<'r> {
+    /// `who`'s best of `options` (its index) and each option's chance for `who`'s side, for
+    /// the decision after the `log`ged ones of the round that began at `start`; `live`, the
+    /// real state's canonical bytes now; `default`, the rollout policy's choice, taken among
+    /// equals. `None`: not answered exactly (the encounter too large to solve, or the round
+    /// not followed to this decision).
+    fn best(
+        &mut self,
+        start: &Engine<'r, ()>,
+        log: &[Logged],
+        live: &[u8],
+        who: usize,
+        options: &[Logged],
+        default: Option<usize>,
+    ) -> Option<(usize, Vec<f64>)>;
+
+    /// The solution, solved now if it was not yet, for the searchers of other runners of the
+    /// same ruleset and scenario (`adopt`).
+    fn share(&mut self) -> ExactShared;
+
+    /// Plays by a solution another runner of the same ruleset and scenario `share`d.
+    fn adopt(&mut self, solution: &ExactShared);
+}
+
+/// A solved encounter's values (or the word that it does not solve), shared between the
+/// runners of one ruleset and scenario on several threads, so it is solved once
+/// (`Runner::exact_solution`). Adopting one changes nothing a run does, only how soon: whether
+/// an encounter solves, and its values, depend on the ruleset and scenario alone.
+#[derive(Clone)]
+pub struct ExactShared(pub(crate) std::sync::Arc<dyn std::any::Any + Send + Sync>);
 
 impl<S: Sink> Engine<'_, S> {
     /// Writes the encounter's state into `out` (cleared first), canonically (see the module).

@@ -48,6 +48,14 @@ pub enum Refusal {
     Hidden(String),
 }
 
+/// A real round followed to a decision (`Explorer::record`).
+pub(crate) struct Followed {
+    pub(crate) taken: Vec<u32>,
+    pub(crate) who: usize,
+    pub(crate) options: usize,
+    pub(crate) state: Box<[u8]>,
+}
+
 pub struct Explorer<'a> {
     ruleset: &'a Ruleset,
     scenario: &'a Scenario,
@@ -148,6 +156,37 @@ impl<'a> Explorer<'a> {
         Ok(Reached::Ended { outcome: self.outcome(), round })
     }
 
+    /// Follows the round a real encounter is playing, from `start` (its state when the round
+    /// began, kept here at depth 0) with its own dice and the solved participants' `log`ged
+    /// decisions, to the decision after the last of them (tape::Record). Returns the tape that
+    /// reaches it, who decides there, among how many options (`options`), and the state there
+    /// in canonical bytes; `None` when the round could not be followed there.
+    pub(crate) fn record(&mut self, start: &Engine<'a, ()>, log: &[Logged]) -> Result<Option<Followed>, RunError> {
+        if self.kept.is_empty() {
+            self.kept.push(Engine::new(self.ruleset, Rc::clone(&self.tables), &self.setup, ()));
+        }
+        self.kept[0].copy_from(start);
+        if let Some(t) = self.play.tape.as_deref_mut() {
+            t.record = Some(super::tape::Record { log: log.to_vec(), next: 0, lost: false });
+        }
+        let reached = self.play(Some(0), &[]);
+        let Some(t) = self.play.tape.as_deref_mut() else { return Ok(None) };
+        let record = t.record.take();
+        let taken = std::mem::take(&mut t.taken);
+        let followed = record.is_some_and(|r| !r.lost && r.next == log.len());
+        Ok(match reached? {
+            Reached::Decide { who, options, key: Some(state) } if followed => {
+                Some(Followed { taken, who, options, state })
+            }
+            _ => None,
+        })
+    }
+
+    /// The options of the last decision met past the tape.
+    pub(crate) fn options(&self) -> &[Logged] {
+        &self.options
+    }
+
     /// The outcome of the encounter the last play ended, numbered as `tempo sim` numbers it.
     fn outcome(&self) -> usize {
         let w = &self.play.world;
@@ -186,6 +225,17 @@ impl<'a> Explorer<'a> {
     /// The participants' names, in the scenario's order.
     pub fn names(&self) -> &[String] {
         &self.setup.names
+    }
+
+    /// How many outcomes an encounter has: a side left standing, else one of the three
+    /// `outcome` numbers after the sides.
+    pub fn outcomes(&self) -> usize {
+        self.setup.side_names.len() + 3
+    }
+
+    /// The side (its index among `sides`) participant `who` is on.
+    pub fn side_of(&self, who: usize) -> usize {
+        self.setup.sides.get(who).map_or(0, |s| *s as usize)
     }
 
     /// The sides' names, in the order outcomes number them.

@@ -35,6 +35,7 @@ mod encounter;
 mod engine;
 mod error;
 mod eval;
+mod exact;
 mod explore;
 mod held;
 mod hidden;
@@ -60,6 +61,7 @@ mod secret;
 mod shape;
 pub mod sink;
 mod slots;
+mod solver;
 mod tables;
 mod tape;
 mod thresholds;
@@ -69,9 +71,11 @@ mod unscored;
 mod world;
 pub use world::MAX_POSITION;
 
+pub use engine::ExactShared;
 pub use error::RunError;
 pub use explore::{Explorer, Reached, Refusal};
 pub use sink::Sink;
+pub use solver::{Decision as SolvedDecision, Progress, Solver, Stop, Value};
 pub use unscored::unscored;
 
 use crate::ir::Ruleset;
@@ -106,9 +110,27 @@ impl<'a, S: Sink> Runner<'a, S> {
         if setup.controllers.iter().any(|c| matches!(c.policy, controller::Chosen::Search(_))) {
             let start = Engine::new(r, std::rc::Rc::clone(&tables), &setup, ());
             let play = Engine::new(r, tables, &setup, ());
-            engine.search = Some(Box::new(engine::Searcher::new(start, play)));
+            let mut searcher = engine::Searcher::new(start, play);
+            searcher.exact =
+                exact::ExactPlay::new(r, s, &setup).map(|e| Box::new(e) as Box<dyn engine::Exact<'a> + 'a>);
+            engine.search = Some(Box::new(searcher));
         }
         Ok(Runner { engine, scenario: s, setup, under_way: false })
+    }
+
+    /// The exact solution this runner's searchers play by where the encounter is small
+    /// (`Search(exact: N)`), solved now if it was not yet; `None` without searchers. Other
+    /// runners of the same ruleset and scenario `adopt_exact` it instead of solving it again:
+    /// they play exactly as they would have.
+    pub fn exact_solution(&mut self) -> Option<ExactShared> {
+        Some(self.engine.search.as_deref_mut()?.exact.as_deref_mut()?.share())
+    }
+
+    /// Plays by a solution `exact_solution` gave for a runner of the same ruleset and scenario.
+    pub fn adopt_exact(&mut self, solution: &ExactShared) {
+        if let Some(exact) = self.engine.search.as_deref_mut().and_then(|s| s.exact.as_deref_mut()) {
+            exact.adopt(solution);
+        }
     }
 
     /// Writes each policy decision with the options it considered (a `decision` event).

@@ -566,6 +566,7 @@ impl<'a> Resolver<'a> {
                 rollout,
                 exploration: spec.exploration,
                 rounds: spec.rounds,
+                exact: spec.exact,
             });
         }
         match policy {

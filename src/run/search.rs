@@ -29,6 +29,7 @@ use rand_core::SeedableRng;
 impl<'r> Searcher<'r> {
     pub(crate) fn new(start: Engine<'r, ()>, play: Engine<'r, ()>) -> Searcher<'r> {
         let side_value = start.ruleset().derived.iter().position(|d| d.name == SIDE_VALUE);
+        let canon = super::canon::Canon::for_ruleset(start.ruleset());
         Searcher {
             start,
             play,
@@ -40,6 +41,8 @@ impl<'r> Searcher<'r> {
             made: 0,
             side_value,
             values: Vec::new(),
+            exact: None,
+            canon,
         }
     }
 
@@ -195,6 +198,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         let side = self.world.sides[who];
         s.play.replay.get_or_insert_with(Default::default).hidden = self.clock.hiding.then_some(self.clock.phase_seq);
         // In a hidden phase the others' picks are unknown: a mixed pick (secret.rs).
+        if let Some(best) = self.exactly(&mut s, who, options, default, tried) {
+            s.log.push(options[best]);
+            s.made += 1;
+            self.search = Some(s);
+            return Ok(best);
+        }
         let result = if self.clock.hiding && matches!(options.first(), Some(Logged::Turn(_))) {
             let must = self.ruleset().phases[self.clock.phase_at].must;
             s.choose_secret(who, side, params, options, must, tried)
@@ -209,6 +218,29 @@ impl<'r, S: Sink> Engine<'r, S> {
         s.made += 1;
         self.search = Some(s);
         result
+    }
+}
+
+impl<'r, S: Sink> Engine<'r, S> {
+    /// The decision answered from the solved encounter, where there is one (exact.rs): its
+    /// index, with each option's exact chance in `tried`.
+    fn exactly(
+        &self,
+        s: &mut Searcher<'r>,
+        who: usize,
+        options: &[Logged],
+        default: Option<usize>,
+        tried: &mut Vec<Tried>,
+    ) -> Option<usize> {
+        if options.len() <= 1 || self.clock.hiding || s.at_begin || !s.ready {
+            return None;
+        }
+        let exact = s.exact.as_deref_mut()?;
+        self.canonical(&mut s.canon);
+        let (best, values) = exact.best(&s.start, &s.log, &s.canon.bytes, who, options, default)?;
+        tried.clear();
+        tried.extend(values.into_iter().map(|value| Tried { playouts: 0, value }));
+        Some(best)
     }
 }
 

@@ -52,6 +52,22 @@ pub(crate) struct Tape {
     /// position is the same wherever it is reached from (`Frames::mergeable`).
     pub(crate) key: Option<Vec<u8>>,
     pub(crate) canon: super::canon::Canon,
+    /// While a live round is followed (`Explorer::record`): the tape is written, not read.
+    pub(crate) record: Option<Record>,
+}
+
+/// How a round a real encounter played is written on a tape, for `Search` to solve on from
+/// where it stands (exact.rs): each draw comes from the engine's generator as in the real run
+/// (the same dice, drawn in the same order) and is written down as its outcome; the solved
+/// participants' decisions come from `log`, the real run's, each written down as its index among
+/// the options the tape offers; the run stops at the decision after the last logged one.
+#[derive(Debug, Default)]
+pub(crate) struct Record {
+    pub(crate) log: Vec<Logged>,
+    pub(crate) next: usize,
+    /// A logged decision was not among the options the tape offered: the round was not
+    /// followed.
+    pub(crate) lost: bool,
 }
 
 /// What the loops above a participant's turn decision hold in their locals, published by them
@@ -97,6 +113,28 @@ impl Frames {
 }
 
 impl Tape {
+    /// Whether draws and decisions are being written (`Record`), not read.
+    pub(crate) fn recording(&self) -> bool {
+        self.record.is_some() && self.need.is_none()
+    }
+
+    /// Writes the outcome of a draw among `outcomes` (one that cannot branch is not written,
+    /// as a read tape does not read it).
+    pub(crate) fn noted(&mut self, outcome: u32, outcomes: u64) {
+        if outcomes > 1 {
+            self.taken.push(outcome);
+            self.next += 1;
+        }
+    }
+
+    /// A followed round went where the tape cannot: stop the run, and say so.
+    pub(crate) fn lose(&mut self) {
+        if let Some(r) = self.record.as_mut() {
+            r.lost = true;
+        }
+        self.need = Some(Need::Checkpoint);
+    }
+
     /// The next outcome of a draw with `outcomes` outcomes (0-based), each as likely; past the
     /// tape, the run stops there (the value returned is then never used for anything kept).
     pub(crate) fn chance(&mut self, outcomes: u32, die: bool) -> u32 {

@@ -500,7 +500,8 @@ pub struct Considered {
     /// other policies do not score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    /// `Search`: how many playouts tried this option.
+    /// `Search`: how many playouts tried this option; 0 where it played exactly (its score is
+    /// then its side's exact chance to be left standing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub playouts: Option<u32>,
 }
@@ -509,6 +510,8 @@ impl Considered {
     fn text(&self, l: &Labels) -> String {
         let at = self.target.as_ref().map(|t| format!(" at {t}")).unwrap_or_default();
         let score = match (self.score, self.playouts) {
+            // Answered from the solved encounter (run/exact.rs): a chance, not a mean.
+            (Some(s), Some(0)) => format!(" ({s} exactly)"),
             (Some(s), Some(n)) => format!(" ({s} over {n} playouts)"),
             (Some(s), None) => format!(" ({s})"),
             _ => String::new(),

@@ -88,13 +88,16 @@ pub fn compare(
     let (ra, rb) = rules;
     let (la, lb) = layouts;
     let (sa, sb) = scenarios;
-    Counter::new(ra, sa, la)?;
-    Counter::new(rb, sb, lb)?;
+    let xa = Counter::new(ra, sa, la)?.exact_solution();
+    let xb = Counter::new(rb, sb, lb)?.exact_solution();
     let empty = || Compared { a: Totals::new(la), b: Totals::new(lb), paired: Paired::new(la, lb) };
     let work = || {
         super::blocks(&batch.runs)
             .map_init(
-                || (Counter::new(ra, sa, la).ok(), Counter::new(rb, sb, lb).ok()),
+                || {
+                    let a = Counter::new(ra, sa, la).ok().map(|c| c.adopting(xa.as_ref()));
+                    (a, Counter::new(rb, sb, lb).ok().map(|c| c.adopting(xb.as_ref())))
+                },
                 |counters, block| {
                     let mut out = empty();
                     if let (Some(ca), Some(cb)) = counters {

@@ -93,6 +93,20 @@ impl<'a> Counter<'a> {
         Ok(Counter { runner })
     }
 
+    /// The exact solution this counter's searchers play by, solved now
+    /// (`Runner::exact_solution`), for the counters on other threads to adopt.
+    pub fn exact_solution(&mut self) -> Option<crate::run::ExactShared> {
+        self.runner.exact_solution()
+    }
+
+    /// This counter, playing by `solution` where there is one (`Runner::adopt_exact`).
+    pub fn adopting(mut self, solution: Option<&crate::run::ExactShared>) -> Counter<'a> {
+        if let Some(x) = solution {
+            self.runner.adopt_exact(x);
+        }
+        self
+    }
+
     /// Plays run `i` and returns its tally (valid until the next `play`), or why it failed.
     pub fn play(&mut self, seed: u64) -> Result<&Tally<'a>, RunError> {
         self.runner.sink_mut().clear();
@@ -141,12 +155,13 @@ pub fn simulate_counting(
     progress: &(dyn Fn(u64) + Sync),
     options: bool,
 ) -> Result<Totals, RunError> {
-    // The scenario is checked once, before any thread starts.
-    Counter::counting(r, s, layout, options)?;
+    // The scenario is checked once, before any thread starts, and the searchers' exact
+    // solution (if any) solved once for every thread.
+    let solution = Counter::counting(r, s, layout, options)?.exact_solution();
     let work = || {
         blocks(&batch.runs)
             .map_init(
-                || Counter::counting(r, s, layout, options).ok(),
+                || Counter::counting(r, s, layout, options).ok().map(|c| c.adopting(solution.as_ref())),
                 |counter, block| {
                     let mut totals = Totals::new(layout);
                     if let Some(counter) = counter {

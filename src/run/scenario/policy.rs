@@ -26,10 +26,19 @@ pub struct SearchSpec {
     /// How many rounds a playout looks ahead, counting the current one; absent: to the end.
     #[serde(default)]
     pub rounds: Option<u32>,
+    /// The encounter is solved exactly, for exact play, when it takes at most this many
+    /// positions (0: never; played by playouts alone).
+    #[serde(default = "default_exact")]
+    pub exact: u64,
 }
 
 pub const DEFAULT_PLAYOUTS: u32 = 200;
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
+pub const DEFAULT_EXACT: u64 = 250_000;
+
+fn default_exact() -> u64 {
+    DEFAULT_EXACT
+}
 
 fn default_playouts() -> u32 {
     DEFAULT_PLAYOUTS
@@ -50,6 +59,7 @@ impl Default for SearchSpec {
             rollout: default_rollout(),
             exploration: DEFAULT_EXPLORATION,
             rounds: None,
+            exact: DEFAULT_EXACT,
         }
     }
 }
@@ -104,7 +114,7 @@ impl<'de> Visitor<'de> for PolicyVisitor {
                 Ok(Policy::HoldBack { pool: h.pool, keep: h.keep, spend_on_reactions: h.spend_on_reactions })
             }
             Name::Search => {
-                const FIELDS: &[&str] = &["playouts", "rollout", "exploration", "rounds"];
+                const FIELDS: &[&str] = &["playouts", "rollout", "exploration", "rounds", "exact"];
                 let entered = Cell::new(false);
                 match v.struct_variant(FIELDS, Fields::<SearchSpec>::new(&entered)) {
                     Ok(spec) => Ok(Policy::Search(spec)),

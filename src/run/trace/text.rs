@@ -53,7 +53,10 @@ pub(super) fn decision_text(
     let mut options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
     if let Some(p) = pass {
         let what = if reaction { "no reaction" } else { "the end of its turn" };
-        options.push(format!("{what} ({} over {} playouts)", p.score, p.playouts));
+        match p.playouts {
+            0 => options.push(format!("{what} ({} exactly)", p.score)),
+            n => options.push(format!("{what} ({} over {n} playouts)", p.score)),
+        }
     }
     let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
     let chosen = match (chosen, reaction) {

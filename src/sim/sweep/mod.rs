@@ -122,11 +122,22 @@ pub fn play(
             })
             .collect(),
     };
+    // Each point's searchers' exact solution (if any), solved once for every thread.
+    let solutions: Vec<Option<crate::run::ExactShared>> = points
+        .iter()
+        .map(|p| Counter::new(&p.ruleset, &p.scenario, &p.layout).ok().and_then(|mut c| c.exact_solution()))
+        .collect();
     let work = || {
         super::blocks(&batch.runs)
             .map_init(
                 || -> Option<Vec<Counter<'_>>> {
-                    points.iter().map(|p| Counter::new(&p.ruleset, &p.scenario, &p.layout).ok()).collect()
+                    points
+                        .iter()
+                        .zip(&solutions)
+                        .map(|(p, x)| {
+                            Counter::new(&p.ruleset, &p.scenario, &p.layout).ok().map(|c| c.adopting(x.as_ref()))
+                        })
+                        .collect()
                 },
                 |counters, block| {
                     let mut out = empty();
