@@ -1022,3 +1022,113 @@ fn a_test_reads_a_ruleset_above_its_own_folder_when_inside_the_folder_given() {
     let (code, out, _) = tempo_within(&dir, &["test", "--allow-outside", "tests"], 60);
     assert_eq!(code, 0, "{out}");
 }
+
+// Issue 45, item 3: work with no ceiling.
+
+/// A participant `A` scripted to take `action` in round 1, against a passive `B`.
+fn scripted(action: &str, rounds: u64) -> tempo::run::scenario::Scenario {
+    let text = format!(
+        r#"(rounds: {rounds}, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [Act(round: 1, action: "{action}")], fallback: Passive)),
+  (name: "B", side: "b", position: 5, controller: Policy(Passive)),
+])"#
+    );
+    tempo::run::scenario::parse(&text).expect("parses")
+}
+
+#[test]
+fn search_with_more_playouts_than_the_limit_is_refused_wherever_a_policy_is_read() {
+    let dir = folder("search-playouts");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    std::fs::write(dir.join("s.ron"), DUEL).unwrap();
+    let (code, _, err) =
+        tempo_within(&dir, &["run", "r.rules", "s.ron", "--control", "A=Search(playouts: 1000000000)"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 100000 playouts"), "{err}");
+    let (code, _, err) = tempo_within(&dir, &["sim", "r.rules", "s.ron", "--skill", "Search(playouts: 100001)"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 100000 playouts"), "{err}");
+    std::fs::write(dir.join("big.ron"), DUEL.replacen("Policy(Aggressive)", "Policy(Search(playouts: 4000000000))", 1))
+        .unwrap();
+    let (code, _, err) = tempo_within(&dir, &["run", "r.rules", "big.ron"], 60);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("tempo::scenario") && err.contains("at most 100000 playouts"), "{err}");
+    std::fs::write(dir.join("big.test.ron"), "(ruleset: \"r.rules\", scenario_file: \"big.ron\", expect: [\"A\"])")
+        .unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "big.test.ron"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("at most 100000 playouts"), "{out}");
+    // A scenario built in code, not read: refused when it is resolved.
+    let r = ruleset("");
+    let mut s = tempo::run::scenario::parse(DUEL).expect("parses");
+    let spec = tempo::run::scenario::SearchSpec { playouts: 100_001, ..Default::default() };
+    s.participants[0].controller = tempo::run::scenario::Controller::Policy(tempo::run::scenario::Policy::Search(spec));
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert!(err.to_string().contains("at most 100000 playouts"), "{err}");
+}
+
+/// Stops the run at the start of round 2 (its first round played whole).
+struct FirstRound(bool);
+
+impl tempo::run::sink::Sink for FirstRound {
+    fn record(&mut self, record: tempo::run::trace::Record) {
+        self.0 |= matches!(record.event, tempo::run::trace::Event::RoundEnd {});
+    }
+
+    fn stopped(&self) -> bool {
+        self.0
+    }
+}
+
+#[test]
+fn a_search_playout_is_bounded_in_rounds_whatever_the_round_limit() {
+    // Nobody can reach anybody: without a bound, every playout of round 1 played a million rounds.
+    let r = ruleset("");
+    let text = DUEL
+        .replace("rounds: 2", "rounds: 1000000")
+        .replace("position: 5", "position: 1000000")
+        .replacen("Policy(Aggressive)", "Policy(Search(playouts: 16))", 1)
+        .replace("Policy(Aggressive)", "Policy(Passive)");
+    let s = tempo::run::scenario::parse(&text).expect("parses");
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let ended = tempo::run::run_into(&r, &s, Some(1), FirstRound(false));
+        done.send(matches!(ended, Err(tempo::run::RunError::Output))).ok();
+    });
+    let stopped = wait.recv_timeout(std::time::Duration::from_secs(120));
+    assert_eq!(stopped, Ok(true), "round 1's decisions did not finish within 120 s");
+}
+
+#[test]
+fn dice_thrown_in_a_loop_stop_at_the_dice_budget_naming_the_rule() {
+    let throws = vec!["dice(1000, 6)"; 250].join(" + ");
+    let r = ruleset(&format!("action hurl {{ cost 1 ap; resolve {{ repeat while true {{ roll r = {throws} }} }} }}"));
+    let started = std::time::Instant::now();
+    let err = tempo::run::run(&r, &scripted("hurl", 2), Some(1)).expect_err("stopped");
+    assert_eq!(err.code(), Code::TriggerCycle);
+    assert!(err.to_string().contains("more than 1000000 dice were thrown in one cascade, in hurl by A"), "{err}");
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_nested_repeat_while_at_the_step_budget_names_its_rule() {
+    let r = ruleset(
+        "pool x { max 1000000000 }\naction spin { cost 1 ap; resolve { repeat while true { repeat while true { self.x -= 1 } } } }",
+    );
+    let err = tempo::run::run(&r, &scripted("spin", 2), Some(1)).expect_err("stopped");
+    assert_eq!(err.code(), Code::TriggerCycle);
+    let message = err.to_string();
+    assert!(message.contains("200000 steps") && message.ends_with("in spin by A"), "{message}");
+}
+
+#[test]
+fn piles_starting_with_more_than_the_item_limit_are_refused_when_checked() {
+    let kinds: Vec<String> = (0..11).map(|i| format!("k{i} x10000")).collect();
+    let text = format!("items cards {{ {} }}\npile deck of cards {{ starts full }}", kinds.join(", "));
+    assert_eq!(codes(&with_base(&text)), [Code::NumberTooLarge]);
+    let c = compile_with(&with_base(&text), Path::new("input.rules"));
+    assert!(c.diagnostics[0].message.contains("110000 items, more than 100000"), "{:?}", c.diagnostics);
+    // At the limit, and the same items in a pile that starts empty, are fine.
+    assert!(codes(&with_base(&text.replace("k10 x10000", "k10 x1").replace("k9 x10000", "k9 x9999"))).is_empty());
+    assert!(codes(&with_base(&text.replace(" { starts full }", ""))).is_empty());
+}

@@ -555,7 +555,9 @@ Example: `tempo run old.ron duel.ron` with `old.ron` compiled by an earlier temp
 Fix: compile the `.rules` file again (`tempo compile RULES -o OUT.ron`); do not edit the IR by hand.";
 
     TriggerCycle => "trigger-cycle", "Running: rules kept triggering each other, so the run was stopped by its step \
-budget instead of hanging. The message names the rules in the cycle.
+budget (200,000 steps a cascade) instead of hanging. The message names the rules in the cycle; for a \
+`repeat while` (or loops inside loops) that keeps going inside one rule, that rule. The same code \
+stops a cascade that throws more than 1,000,000 dice (a loop that rolls), naming the rule.
 
 Example:
 

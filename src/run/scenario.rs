@@ -561,8 +561,12 @@ impl<'a> Resolver<'a> {
                 self.problems
                     .push(Problem::new(here, What::SearchExploration { value: spec.exploration.to_string() }).of(who));
             }
+            if spec.playouts > policy::MAX_PLAYOUTS {
+                let here = at(here, [Seg::Field("playouts")]);
+                self.problems.push(Problem::new(here, What::SearchPlayouts { playouts: spec.playouts }).of(who));
+            }
             return Chosen::Search(controller::SearchParams {
-                playouts: spec.playouts.max(1),
+                playouts: spec.playouts.clamp(1, policy::MAX_PLAYOUTS),
                 rollout,
                 exploration: spec.exploration,
                 rounds: spec.rounds,
