@@ -7,6 +7,7 @@ mod piles;
 mod place;
 mod policy;
 mod problem;
+mod quoted;
 mod set;
 
 pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};

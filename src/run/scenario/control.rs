@@ -18,7 +18,7 @@ impl ControlFlag {
     /// `WHO=POLICY` as it was given (spaces around the `=` dropped; `WHO` in double quotes when
     /// it holds a `.` or an `=`).
     pub fn text(&self) -> String {
-        format!("{}={}", super::set::quote_if_needed(&self.who), self.written)
+        format!("{}={}", super::quoted::quote_if_needed(&self.who), self.written)
     }
 }
 
@@ -27,11 +27,11 @@ impl ControlFlag {
 /// names anyone is known only with the scenario (`apply`); whether a `HoldBack` pool exists, only
 /// with the ruleset.
 pub fn parse_control(text: &str) -> Result<ControlFlag, String> {
-    let Some((who, policy)) = super::set::split_assignment(text) else {
+    let Some((who, policy)) = super::quoted::split_assignment(text) else {
         return Err(format!("`{text}` is not WHO=POLICY (a participant or side, then a policy: `Brute=Greedy`)"));
     };
     let (who, written) = (who.trim(), policy.trim());
-    let who = match super::set::quoted(who) {
+    let who = match super::quoted::quoted(who) {
         Some(Ok((name, ""))) => name,
         Some(Ok(_)) => return Err(format!("`{text}`: after a quoted name comes `=` and the policy")),
         Some(Err(e)) => return Err(e),
