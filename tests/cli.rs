@@ -1095,3 +1095,36 @@ fn seating_random_is_the_scenario_field_given_on_the_command_line() {
     assert!(!plain.contains(r#""event":"seating""#), "{plain}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Issue 45, item 5: `--set` and `--control` could not reach a participant whose name holds a
+// dot ("is not a stat") or an `=`; such a name is written in double quotes.
+#[test]
+fn set_and_control_reach_names_holding_a_dot_or_an_equals_sign_when_quoted() {
+    let dir = scratch("quoted-names");
+    let rules = JAB.replace("pool hp { max 10 }", "stat hp_max = 10\npool hp { max hp_max }");
+    std::fs::write(dir.join("r.rules"), rules).unwrap();
+    let scenario = r#"(rounds: 1, participants: [
+  (name: "Sgt. Rock", side: "a", position: 0, controller: Policy(Aggressive)),
+  (name: "A=B", side: "b", position: 1, controller: Policy(Aggressive)),
+])"#;
+    std::fs::write(dir.join("s.ron"), scenario).unwrap();
+    let run = |extra: &[&str]| tempo_in(&dir, &[&["run", "r.rules", "s.ron", "--names"][..], extra].concat());
+    let (code, out, err) = run(&["--set", r#""Sgt. Rock".hp_max=3"#, "--control", r#""A=B"=Passive"#]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("A=B: hp 10 -> 8 (jab by Sgt. Rock)"), "{out}");
+    assert!(!out.contains("A=B uses jab"), "A=B is Passive: {out}");
+    assert!(out.contains("  Sgt. Rock: ap 0, hp 3\n"), "hp_max set to 3: {out}");
+    // The unquoted forms say how to write them.
+    let (code, _, err) = run(&["--set", "Sgt. Rock.hp_max=3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(r#"`"Sgt. Rock".hp_max`"#), "{err}");
+    let (code, _, err) = run(&["--set", r#""Sgt. Rock.hp_max=3"#]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not closed"), "{err}");
+    // A sweep reads the quoted form too, and labels its rows with it.
+    let (code, out, err) =
+        tempo_in(&dir, &["sweep", "r.rules", "s.ron", "--set", r#""Sgt. Rock".hp_max=3..4"#, "--runs", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(r#""Sgt. Rock".hp_max=3..4"#), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

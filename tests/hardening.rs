@@ -666,7 +666,9 @@ fn bless_with_golden_naming_the_ruleset_the_scenario_or_the_test_file_leaves_the
     let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("0 passed, 3 failed"), "{out}");
-    assert!(out.contains("which this command reads"), "{out}");
+    // Refused by their names (`.rules`, `.ron`); a base named otherwise is refused as an input
+    // (`bless_never_writes_a_base_of_the_extends_chain_or_another_test_file`).
+    assert_eq!(out.matches("[tempo::bless-refused]").count(), 3, "{out}");
     let after: Vec<String> = ["r.rules", "s.ron", "itself.test.ron"]
         .iter()
         .map(|f| std::fs::read_to_string(dir.join("t").join(f)).unwrap())
@@ -674,15 +676,64 @@ fn bless_with_golden_naming_the_ruleset_the_scenario_or_the_test_file_leaves_the
     assert_eq!(before, after);
 }
 
+// Issue 45, item 2: two tests sharing a golden failed with and without `--bless`, forever.
 #[test]
-fn two_tests_naming_one_golden_both_fail_with_and_without_bless() {
+fn two_tests_sharing_one_golden_agree_or_bless_writes_nothing() {
     let dir = tests_folder("bless-shared", &[("a", "shared.trace"), ("b", "./shared.trace"), ("c", "own.trace")]);
     let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
+    let (code, out, _) = tempo_within(&dir, &["test", "t"], 60);
+    assert_eq!((code, out.contains("3 passed, 0 failed")), (0, true), "{out}");
+    // Other seeds for `b`: its trace for the shared file differs from `a`'s.
+    std::fs::write(
+        dir.join("t/b.test.ron"),
+        "(ruleset: \"r.rules\", scenario_file: \"s.ron\", seeds: [1, 2], golden: \"shared.trace\")",
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("t/own.trace")).unwrap();
+    let shared = std::fs::read_to_string(dir.join("t/shared.trace")).unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("1 passed, 2 failed"), "{out}");
-    assert!(out.contains("two tests cannot share one golden file"), "{out}");
-    assert!(!dir.join("t/shared.trace").exists());
-    assert!(dir.join("t/own.trace").exists());
+    assert!(out.contains("0 passed, 3 failed"), "{out}");
+    assert!(out.contains("tempo::bless-refused") && out.contains("traces for them differ"), "{out}");
+    assert!(out.contains("was not written"), "{out}");
+    assert_eq!(std::fs::read_to_string(dir.join("t/shared.trace")).unwrap(), shared);
+    assert!(!dir.join("t/own.trace").exists(), "nothing is written when one golden is refused");
+}
+
+// Issue 45, item 2: a golden naming a base two levels up the ruleset's `extends` chain, or
+// another test file, was written over with exit 0.
+#[test]
+fn bless_never_writes_a_base_of_the_extends_chain_or_another_test_file() {
+    let dir = tests_folder("bless-chain", &[("own", "own.trace")]);
+    let t = dir.join("t");
+    // A base not named `.rules`: only the `extends` chain tells it is an input.
+    std::fs::write(t.join("base.txt"), BASE).unwrap();
+    std::fs::write(t.join("v1.rules"), "ruleset v1\nextends \"base.txt\"\n").unwrap();
+    std::fs::write(t.join("v2.rules"), "ruleset v2\nextends \"v1.rules\"\n").unwrap();
+    std::fs::write(t.join("chain.test.ron"), "(ruleset: \"v2.rules\", scenario_file: \"s.ron\", golden: \"base.txt\")")
+        .unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("tempo::bless-refused") && out.contains("which this command reads"), "{out}");
+    assert_eq!(std::fs::read_to_string(t.join("base.txt")).unwrap(), BASE);
+    assert!(!t.join("own.trace").exists(), "nothing is written when one golden is refused");
+    // A golden named as a ruleset or a test file (in the run or not) is refused by its name.
+    std::fs::remove_file(t.join("chain.test.ron")).unwrap();
+    std::fs::write(t.join("other.test.ron"), "(ruleset: \"r.rules\", scenario_file: \"s.ron\", expect: [\"A\"])")
+        .unwrap();
+    let other = std::fs::read_to_string(t.join("other.test.ron")).unwrap();
+    for golden in ["other.test.ron", "v1.rules", "elsewhere.test.ron"] {
+        let text = format!("(ruleset: \"v2.rules\", scenario_file: \"s.ron\", golden: {golden:?})");
+        std::fs::write(t.join("named.test.ron"), text).unwrap();
+        let (code, out, _) = tempo_within(&dir, &["test", "--bless", "t"], 60);
+        assert_eq!(code, 1, "{golden}: {out}");
+        assert!(out.contains("tempo::bless-refused") && out.contains("is named as a ruleset"), "{out}");
+        assert!(!t.join("elsewhere.test.ron").exists());
+    }
+    assert_eq!(std::fs::read_to_string(t.join("other.test.ron")).unwrap(), other);
+    assert_eq!(std::fs::read_to_string(t.join("v1.rules")).unwrap(), "ruleset v1\nextends \"base.txt\"\n");
 }
 
 #[test]
@@ -900,4 +951,184 @@ fn a_closed_stdout_is_no_panic() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+// Issue 45, item 1: a test file's `ruleset` (and `scenario_file`) could name any file, and its
+// compile error printed the file's lines: `/proc/self/environ` printed the environment.
+#[cfg(unix)]
+#[test]
+fn a_test_file_naming_a_file_outside_its_folder_is_refused_and_prints_nothing_of_it() {
+    const CANARY: &str = "CANARY_c4f3_SECRET";
+    let dir = tests_folder("test-outside", &[]);
+    let t = dir.join("t");
+    std::fs::write(dir.join("secret.rules"), format!("{CANARY}=1\n")).unwrap();
+    std::fs::write(dir.join("secret.ron"), format!("({CANARY}: 1)\n")).unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.rules"), t.join("link.rules")).unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.rules"), t.join("link.trace")).unwrap();
+    std::os::unix::fs::symlink(&dir, t.join("up")).unwrap();
+    let tests = [
+        ("environ", "(ruleset: \"/proc/self/environ\", scenario_file: \"s.ron\", expect: [\"x\"])"),
+        ("dots", "(ruleset: \"../secret.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
+        ("link", "(ruleset: \"link.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
+        ("folder-link", "(ruleset: \"up/secret.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
+        ("scenario", "(ruleset: \"r.rules\", scenario_file: \"../secret.ron\", expect: [\"x\"])"),
+        ("scenario-link", "(ruleset: \"r.rules\", scenario_file: \"up/secret.ron\", expect: [\"x\"])"),
+        ("golden-link", "(ruleset: \"r.rules\", scenario_file: \"s.ron\", golden: \"link.trace\")"),
+    ];
+    for (name, text) in tests {
+        std::fs::write(t.join(format!("{name}.test.ron")), text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .current_dir(&dir)
+        .args(["test", "t"])
+        .env("NO_COLOR", "1")
+        .env("TEMPO_AUDIT_CANARY", CANARY)
+        .output()
+        .expect("tempo runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("0 passed, 7 failed"), "{stdout}");
+    assert_eq!(stdout.matches("[tempo::outside-folder]").count(), 7, "{stdout}");
+    assert!(!stdout.contains(CANARY) && !stderr.contains(CANARY), "{stdout}{stderr}");
+    // A test file given directly keeps to its own folder; a link to a test file outside, found
+    // in a folder, is refused too.
+    let (code, out, _) = tempo_within(&dir, &["test", "t/dots.test.ron"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("tempo::outside-folder") && !out.contains(CANARY), "{out}");
+    // Given the folder above, `../secret.rules` is inside: read (and shown) as the user asked.
+    let (code, out, _) = tempo_within(&dir, &["test", "--allow-outside", "t/dots.test.ron"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not compile") && out.contains(CANARY), "{out}");
+}
+
+// Issue 45, item 1: the folder rule lets a test reach what lies inside the folder given.
+#[test]
+fn a_test_reads_a_ruleset_above_its_own_folder_when_inside_the_folder_given() {
+    let dir = folder("test-inside");
+    std::fs::create_dir_all(dir.join("tests/deep")).unwrap();
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    let text = format!("(ruleset: \"../../r.rules\", scenario: {DUEL}, expect: [\"A\"])");
+    std::fs::write(dir.join("tests/deep/a.test.ron"), text).unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "."], 60);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = tempo_within(&dir, &["test", "tests"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "[tempo::outside-folder] the ruleset `../../r.rules` (`r.rules`) leads outside the folder `tests`"
+        ),
+        "{out}"
+    );
+    let (code, out, _) = tempo_within(&dir, &["test", "--allow-outside", "tests"], 60);
+    assert_eq!(code, 0, "{out}");
+}
+
+// Issue 45, item 3: work with no ceiling.
+
+/// A participant `A` scripted to take `action` in round 1, against a passive `B`.
+fn scripted(action: &str, rounds: u64) -> tempo::run::scenario::Scenario {
+    let text = format!(
+        r#"(rounds: {rounds}, participants: [
+  (name: "A", side: "a", position: 0, controller: Script(steps: [Act(round: 1, action: "{action}")], fallback: Passive)),
+  (name: "B", side: "b", position: 5, controller: Policy(Passive)),
+])"#
+    );
+    tempo::run::scenario::parse(&text).expect("parses")
+}
+
+#[test]
+fn search_with_more_playouts_than_the_limit_is_refused_wherever_a_policy_is_read() {
+    let dir = folder("search-playouts");
+    std::fs::write(dir.join("r.rules"), BASE).unwrap();
+    std::fs::write(dir.join("s.ron"), DUEL).unwrap();
+    let (code, _, err) =
+        tempo_within(&dir, &["run", "r.rules", "s.ron", "--control", "A=Search(playouts: 1000000000)"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 100000 playouts"), "{err}");
+    let (code, _, err) = tempo_within(&dir, &["sim", "r.rules", "s.ron", "--skill", "Search(playouts: 100001)"], 60);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("at most 100000 playouts"), "{err}");
+    std::fs::write(dir.join("big.ron"), DUEL.replacen("Policy(Aggressive)", "Policy(Search(playouts: 4000000000))", 1))
+        .unwrap();
+    let (code, _, err) = tempo_within(&dir, &["run", "r.rules", "big.ron"], 60);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("tempo::scenario") && err.contains("at most 100000 playouts"), "{err}");
+    std::fs::write(dir.join("big.test.ron"), "(ruleset: \"r.rules\", scenario_file: \"big.ron\", expect: [\"A\"])")
+        .unwrap();
+    let (code, out, _) = tempo_within(&dir, &["test", "big.test.ron"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("at most 100000 playouts"), "{out}");
+    // A scenario built in code, not read: refused when it is resolved.
+    let r = ruleset("");
+    let mut s = tempo::run::scenario::parse(DUEL).expect("parses");
+    let spec = tempo::run::scenario::SearchSpec { playouts: 100_001, ..Default::default() };
+    s.participants[0].controller = tempo::run::scenario::Controller::Policy(tempo::run::scenario::Policy::Search(spec));
+    let err = tempo::run::run(&r, &s, Some(1)).expect_err("refused");
+    assert!(err.to_string().contains("at most 100000 playouts"), "{err}");
+}
+
+/// Stops the run at the start of round 2 (its first round played whole).
+struct FirstRound(bool);
+
+impl tempo::run::sink::Sink for FirstRound {
+    fn record(&mut self, record: tempo::run::trace::Record) {
+        self.0 |= matches!(record.event, tempo::run::trace::Event::RoundEnd {});
+    }
+
+    fn stopped(&self) -> bool {
+        self.0
+    }
+}
+
+#[test]
+fn a_search_playout_is_bounded_in_rounds_whatever_the_round_limit() {
+    // Nobody can reach anybody: without a bound, every playout of round 1 played a million rounds.
+    let r = ruleset("");
+    let text = DUEL
+        .replace("rounds: 2", "rounds: 1000000")
+        .replace("position: 5", "position: 1000000")
+        .replacen("Policy(Aggressive)", "Policy(Search(playouts: 16))", 1)
+        .replace("Policy(Aggressive)", "Policy(Passive)");
+    let s = tempo::run::scenario::parse(&text).expect("parses");
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let ended = tempo::run::run_into(&r, &s, Some(1), FirstRound(false));
+        done.send(matches!(ended, Err(tempo::run::RunError::Output))).ok();
+    });
+    let stopped = wait.recv_timeout(std::time::Duration::from_secs(120));
+    assert_eq!(stopped, Ok(true), "round 1's decisions did not finish within 120 s");
+}
+
+#[test]
+fn dice_thrown_in_a_loop_stop_at_the_dice_budget_naming_the_rule() {
+    let throws = vec!["dice(1000, 6)"; 250].join(" + ");
+    let r = ruleset(&format!("action hurl {{ cost 1 ap; resolve {{ repeat while true {{ roll r = {throws} }} }} }}"));
+    let started = std::time::Instant::now();
+    let err = tempo::run::run(&r, &scripted("hurl", 2), Some(1)).expect_err("stopped");
+    assert_eq!(err.code(), Code::TriggerCycle);
+    assert!(err.to_string().contains("more than 1000000 dice were thrown in one cascade, in hurl by A"), "{err}");
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_nested_repeat_while_at_the_step_budget_names_its_rule() {
+    let r = ruleset(
+        "pool x { max 1000000000 }\naction spin { cost 1 ap; resolve { repeat while true { repeat while true { self.x -= 1 } } } }",
+    );
+    let err = tempo::run::run(&r, &scripted("spin", 2), Some(1)).expect_err("stopped");
+    assert_eq!(err.code(), Code::TriggerCycle);
+    let message = err.to_string();
+    assert!(message.contains("200000 steps") && message.ends_with("in spin by A"), "{message}");
+}
+
+#[test]
+fn piles_starting_with_more_than_the_item_limit_are_refused_when_checked() {
+    let kinds: Vec<String> = (0..11).map(|i| format!("k{i} x10000")).collect();
+    let text = format!("items cards {{ {} }}\npile deck of cards {{ starts full }}", kinds.join(", "));
+    assert_eq!(codes(&with_base(&text)), [Code::NumberTooLarge]);
+    let c = compile_with(&with_base(&text), Path::new("input.rules"));
+    assert!(c.diagnostics[0].message.contains("110000 items, more than 100000"), "{:?}", c.diagnostics);
+    // At the limit, and the same items in a pile that starts empty, are fine.
+    assert!(codes(&with_base(&text.replace("k10 x10000", "k10 x1").replace("k9 x10000", "k9 x9999"))).is_empty());
+    assert!(codes(&with_base(&text.replace(" { starts full }", ""))).is_empty());
 }

@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     static FRONTIERS: std::sync::OnceLock<check::Loaded> = std::sync::OnceLock::new();
     let ruleset = FRONTIERS.get_or_init(|| Ok(tempo_fuzz::frontiers().clone()));
     let options = testing::Options { bless: false, keep_traces: true, limits: Default::default() };
-    let outcome = check::run_test("fuzzed", Path::new("fuzzed.test.ron"), &test, ruleset, options, &[]);
+    let outcome = check::run_test("fuzzed", Path::new("fuzzed.test.ron"), &test, ruleset, options, Path::new("."));
     let outcomes = [outcome];
     let _ = testing::report::to_text(&outcomes);
     let _ = testing::report::summary(&outcomes);

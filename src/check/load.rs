@@ -266,7 +266,7 @@ pub fn load(loader: &dyn Loader, path: &Path, sources: &mut SourceMap, diagnosti
 }
 
 /// Whether `path` is `folder` or below it (both as the loader names files).
-fn inside(folder: &Path, path: &Path) -> bool {
+pub(crate) fn inside(folder: &Path, path: &Path) -> bool {
     path.strip_prefix(folder).is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_))))
 }
 

@@ -52,6 +52,26 @@ impl Lowerer<'_> {
                     set: ir::ItemSetId(set as u32),
                     full: p.full,
                 });
+                let held = ir::start_items(&r.piles, &r.item_sets);
+                if p.full && held > ir::MAX_START_ITEMS {
+                    self.error(
+                        Diagnostic::error(
+                            Code::NumberTooLarge,
+                            p.name.span,
+                            format!("the piles that start full hold {held} items, more than {}", ir::MAX_START_ITEMS),
+                        )
+                        .label("this pile starts full")
+                        .help(format!(
+                            "a participant's piles start with at most {} items in all: hold fewer of each kind, or \
+                             start this pile empty",
+                            ir::MAX_START_ITEMS
+                        )),
+                    );
+                    // Counted once: the piles after it are measured without it.
+                    if let Some(last) = r.piles.last_mut() {
+                        last.full = false;
+                    }
+                }
             }
         }
     }

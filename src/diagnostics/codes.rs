@@ -113,7 +113,9 @@ Example: `tempo check huge.rules` on a 50 MB generated file.
 Fix: split the ruleset into files that `extends` each other, or check the path.";
 
     OutsideFolder => "outside-folder", "`extends` names a file outside the folder of the file given on the \
-command line (and its subfolders). A ruleset is checked and run from its own folder, so a path that \
+command line (and its subfolders); or a test file (`tempo test`) names a ruleset or scenario file \
+outside the folder given to `tempo test` (for a test file given directly, its folder), or a golden \
+trace outside its own folder. Links are followed before the check. A ruleset is checked and run from its own folder, so a path that \
 climbs out of it (`../`, an absolute path) is refused by default: a shared or downloaded ruleset must \
 not read other files on the machine (and show their lines in its errors).
 
@@ -124,6 +126,17 @@ Example:
 
 Fix: keep the base beside the file, or in a subfolder; or, when you mean it, pass `--allow-outside` \
 (to `check`, `compile`, `run`, `sim`, `compare` and `fmt`).";
+
+    BlessRefused => "bless-refused", "`tempo test --bless` would have written a golden trace over a file \
+it must not change: a test file, a ruleset or any file of its `extends` chain, a scenario file, a file \
+named like one (`.rules`, `.ron`), a file with other hard links, a folder or a device; or two tests \
+name one golden file and this run's traces for them differ. Every golden trace is looked at before \
+any is written, so when one is refused nothing is written, and the run fails.
+
+Example: a test of `frontiers-two-ap.rules` (which extends `frontiers.rules`) with
+`golden: \"frontiers.rules\"`.
+
+Fix: give each test its own golden file, named `NAME.trace`, beside the test.";
 
     MissingBase => "missing-base", "The file `extends` a base file that cannot be found. The path is relative to \
 the file that names it.
@@ -542,7 +555,9 @@ Example: `tempo run old.ron duel.ron` with `old.ron` compiled by an earlier temp
 Fix: compile the `.rules` file again (`tempo compile RULES -o OUT.ron`); do not edit the IR by hand.";
 
     TriggerCycle => "trigger-cycle", "Running: rules kept triggering each other, so the run was stopped by its step \
-budget instead of hanging. The message names the rules in the cycle.
+budget (200,000 steps a cascade) instead of hanging. The message names the rules in the cycle; for a \
+`repeat while` (or loops inside loops) that keeps going inside one rule, that rule. The same code \
+stops a cascade that throws more than 1,000,000 dice (a loop that rolls), naming the rule.
 
 Example:
 

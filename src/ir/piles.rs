@@ -7,6 +7,21 @@ use serde::{Deserialize, Serialize};
 /// The most of one kind a set may hold: draws walk the kinds, and a set this large is a typo.
 pub const MAX_OF_A_KIND: u32 = 10_000;
 
+/// The most items a participant's piles may start with, over every pile `starts full`
+/// (docs/reliability.md): the end of a run lists each item held, so 10,000 kinds x 10,000 each
+/// took 4.6 GB and aborted. Checked when the ruleset is checked (and in an IR).
+pub const MAX_START_ITEMS: u64 = 100_000;
+
+/// How many items a participant's piles start with: every pile `starts full` holds its set.
+pub fn start_items(piles: &[Pile], sets: &[ItemSet]) -> u64 {
+    piles
+        .iter()
+        .filter(|p| p.full)
+        .filter_map(|p| sets.get(p.set.index()))
+        .map(|s| s.kinds.iter().map(|k| u64::from(k.count)).sum::<u64>())
+        .sum()
+}
+
 /// `items NAME { KIND xN, ... }`: the kinds of a set, each with how many a full set holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemSet {

@@ -437,6 +437,10 @@ impl Validator<'_> {
         for p in &self.r.piles {
             self.index("set of items", p.set.0, self.r.item_sets.len());
         }
+        let held = crate::ir::start_items(&self.r.piles, &self.r.item_sets);
+        if held > crate::ir::MAX_START_ITEMS && self.problem.is_none() {
+            self.problem = Some(format!("the piles start with {held} items, more than {}", crate::ir::MAX_START_ITEMS));
+        }
         for set in &self.r.item_sets {
             if set.kinds.iter().any(|k| k.count > crate::ir::MAX_OF_A_KIND) && self.problem.is_none() {
                 self.problem =

@@ -51,7 +51,7 @@ pub fn diagnostics(text: &str, path: &Path, loader: &dyn Loader) -> Vec<Diagnost
         out.push(diagnostic(&view, at_ruleset, message, code));
         return out;
     };
-    let scenario = match file::scenario_of(&test, path) {
+    let scenario = match file::scenario_of(&test, path, None) {
         Ok(s) => s,
         Err(message) => {
             let at = test.scenario_file.as_deref().and_then(|f| string_at(text, f)).unwrap_or((0, 0));

@@ -74,7 +74,12 @@ impl<S: Sink> Engine<'_, S> {
         let r = self.ruleset();
         // Answers nested this deep only happen when rules feed each other without end.
         if self.pending.chain_depth >= MAX_NESTING {
-            return Err(RunError::Cycle(self.budget.cycle_names()));
+            let names = self.budget.cycle_names();
+            if names.is_empty() {
+                let message = format!("answers were nested more than {MAX_NESTING} deep");
+                return Err(RunError::Stopped { message, rule: None });
+            }
+            return Err(RunError::Cycle(names));
         }
         // Nothing answers this event at this moment, and no readied action waits for it: the
         // offer would find nobody. Its number is still taken, as the offer would. Most events

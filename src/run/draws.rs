@@ -13,6 +13,7 @@ impl<S: Sink> Engine<'_, S> {
     /// A die of `sides` faces: 1 to `sides`, from the tape when there is one, else the seeded
     /// generator (without modulo bias).
     pub(crate) fn die(&mut self, sides: u32) -> i64 {
+        self.budget.threw();
         match self.tape.as_deref_mut() {
             Some(t) if t.recording() => {
                 let v = super::eval::uniform(&mut self.rng, sides);

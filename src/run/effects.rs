@@ -104,7 +104,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         });
         let done = done.and_then(|_| self.flush());
         self.pending.staging = was;
-        done.map_err(|e| e.within(|| cause.to_string()))
+        done.map_err(|e| e.within(|| cause.to_string()).in_rule(|| cause.to_string()))
     }
 
     /// Applies the changes to `state_order` pools held since the last flush: the changes one

@@ -412,9 +412,17 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.scratch.standing = standing;
     }
 
-    /// Counts one effect against the step budget; a spent budget stops the run as a cycle.
+    /// Counts one effect against the step budget; a spent budget stops the run as a cycle. The
+    /// dice thrown since the cascade began are looked at too (`budget::DICE_BUDGET`).
     pub fn step(&mut self) -> Result<(), RunError> {
         self.step_taped()?;
+        if self.budget.dice_spent() {
+            let max = super::budget::DICE_BUDGET;
+            return Err(RunError::Stopped {
+                message: format!("more than {max} dice were thrown in one cascade"),
+                rule: None,
+            });
+        }
         if self.budget.step() {
             Ok(())
         } else {

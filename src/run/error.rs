@@ -12,6 +12,9 @@ pub enum RunError {
     Scenario(Vec<Problem>),
     /// Triggers or thresholds kept firing each other; the names of the rules in the cycle.
     Cycle(Vec<String>),
+    /// A budget ran out inside one rule, with no rules firing each other: the step budget in a
+    /// `repeat while` (or loops inside loops), or the dice budget. `rule` names the rule.
+    Stopped { message: String, rule: Option<String> },
     /// A rule could not be evaluated (a value overflowed, a `target` that is not there).
     Rule {
         message: String,
@@ -49,12 +52,28 @@ impl RunError {
         }
     }
 
+    /// Names the rule a budget ran out in (`place`: "smash by Aria"), unless a rule further in
+    /// already did: a step budget spent with no rule fired in the cascade is a loop of this one.
+    pub fn in_rule(self, place: impl FnOnce() -> String) -> RunError {
+        match self {
+            RunError::Cycle(names) if names.is_empty() => RunError::Stopped {
+                message: format!(
+                    "{STEP_BUDGET} steps were spent in one cascade by a `repeat while` (or loops inside loops) that \
+                     keeps going"
+                ),
+                rule: Some(place()),
+            },
+            RunError::Stopped { message, rule: None } => RunError::Stopped { message, rule: Some(place()) },
+            other => other,
+        }
+    }
+
     /// The diagnostic code a run that failed this way is reported under. `Output` (the trace
     /// could not be written) is reported by the caller with the write error itself.
     pub fn code(&self) -> Code {
         match self {
             RunError::Scenario(_) => Code::BadScenario,
-            RunError::Cycle(_) => Code::TriggerCycle,
+            RunError::Cycle(_) | RunError::Stopped { .. } => Code::TriggerCycle,
             RunError::Rule { .. } | RunError::Output | RunError::Branched => Code::RuleFailed,
         }
     }
@@ -116,12 +135,19 @@ impl std::fmt::Display for RunError {
                 f.write_str("the scenario does not fit the ruleset:")?;
                 problems.iter().try_for_each(|p| write!(f, "\n  {p}"))
             }
+            RunError::Cycle(names) if names.is_empty() => {
+                write!(f, "the encounter was stopped after {STEP_BUDGET} steps in one cascade")
+            }
             RunError::Cycle(names) => write!(
                 f,
                 "the encounter was stopped after {} steps: these rules keep triggering each other: {}",
                 STEP_BUDGET,
                 names.join(" -> ")
             ),
+            RunError::Stopped { message, rule: Some(rule) } => {
+                write!(f, "the encounter was stopped: {message}, in {rule}")
+            }
+            RunError::Stopped { message, rule: None } => write!(f, "the encounter was stopped: {message}"),
             RunError::Rule { message, .. } => write!(f, "a rule could not be applied: {message}"),
             RunError::Output => f.write_str("the trace could not be written, so the encounter was abandoned"),
             RunError::Branched => f.write_str("the solver's run stopped at a branch point past its tape"),

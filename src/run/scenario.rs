@@ -7,12 +7,13 @@ mod piles;
 mod place;
 mod policy;
 mod problem;
+mod quoted;
 mod set;
 
 pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
 pub use place::{span_of, Seg};
 pub use problem::{Problem, What};
-pub use set::{apply as apply_set, parse_set, SetFlag};
+pub use set::{apply as apply_set, parse_set, split_assignment, target_of, SetFlag};
 
 use crate::ir::{self, Ruleset};
 use crate::run::controller::{self, Chosen, Control};
@@ -561,8 +562,12 @@ impl<'a> Resolver<'a> {
                 self.problems
                     .push(Problem::new(here, What::SearchExploration { value: spec.exploration.to_string() }).of(who));
             }
+            if spec.playouts > policy::MAX_PLAYOUTS {
+                let here = at(here, [Seg::Field("playouts")]);
+                self.problems.push(Problem::new(here, What::SearchPlayouts { playouts: spec.playouts }).of(who));
+            }
             return Chosen::Search(controller::SearchParams {
-                playouts: spec.playouts.max(1),
+                playouts: spec.playouts.clamp(1, policy::MAX_PLAYOUTS),
                 rollout,
                 exploration: spec.exploration,
                 rounds: spec.rounds,

@@ -439,23 +439,32 @@ impl Searcher<'_> {
                 }
             }
         };
-        let horizon = match rounds {
+        let wanted = match rounds {
             Some(h) => self.max_rounds.min(self.start.clock.round.saturating_add(h.max(1))),
             None => self.max_rounds,
         };
+        // However far the round limit: a decision costs at most `playouts` x this many rounds.
+        let horizon = wanted.min(self.start.clock.round.saturating_add(MAX_PLAYOUT_ROUNDS));
         if self.at_begin {
             play.begin()?;
         }
         while play.next_round(horizon)? {}
         // Played to the encounter's own end (not a horizon short of it, nor the one round an
-        // initiative adjustment looks ahead).
-        let ended = !self.at_begin && horizon >= self.max_rounds;
+        // initiative adjustment looks ahead), or cut by the depth bound: valued as an
+        // encounter ended undecided by its round limit is.
+        let ended = !self.at_begin && (horizon >= self.max_rounds || horizon < wanted);
         match self.side_value {
             Some(d) => valued(play, side, d),
             None => Ok(value(play, side, ended)),
         }
     }
 }
+
+/// The most rounds one playout plays, the current one counted (docs/reliability.md): past it the
+/// playout stops and is valued as one the round limit ended undecided. Far above a normal
+/// encounter's length, so it changes nothing there; with `rounds: 1000000` and nothing ending,
+/// a decision cost the square of the rounds (1,000 rounds: 10 s).
+pub(crate) const MAX_PLAYOUT_ROUNDS: u32 = 50;
 
 /// One in this many of a searcher's own turn decisions below the tree is taken at random
 /// (`strays`).

@@ -48,6 +48,17 @@ pub struct LoadError {
     /// The first error's diagnostic code, when there is one.
     pub codes: Vec<String>,
     pub message: String,
+    /// Every file read while loading it (its `extends` chain): what `--bless` must never write.
+    pub files: Vec<PathBuf>,
+}
+
+/// Every file a loaded ruleset was read from: the ruleset and its `extends` chain, base first
+/// (for an IR, the files it was compiled from, as it names them).
+pub fn files_of(loaded: &Loaded) -> Vec<PathBuf> {
+    match loaded {
+        Ok(r) => r.files.iter().map(PathBuf::from).collect(),
+        Err(e) => e.files.clone(),
+    }
 }
 
 /// Loads a ruleset as `tempo run` does (`check::load_ruleset`): `.rules` compiled under
@@ -56,9 +67,9 @@ pub struct LoadError {
 pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
     match crate::check::load_ruleset(path, limits) {
         Ok(loaded) => Ok(loaded.ruleset),
-        Err(RulesetError::Unreadable(message)) => Err(LoadError { codes: Vec::new(), message }),
+        Err(RulesetError::Unreadable(message)) => Err(LoadError { codes: Vec::new(), message, files: Vec::new() }),
         Err(RulesetError::NotIr(message)) => {
-            Err(LoadError { codes: vec![crate::diagnostics::Code::BadIr.name()], message })
+            Err(LoadError { codes: vec![crate::diagnostics::Code::BadIr.name()], message, files: Vec::new() })
         }
         Err(RulesetError::Compile(compilation)) => {
             let errors: Vec<_> = compilation.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
@@ -66,6 +77,7 @@ pub fn load_ruleset(path: &Path, limits: Limits) -> Loaded {
             Err(LoadError {
                 codes: errors.iter().map(|d| d.code.name()).collect(),
                 message: format!("`{}` does not compile:\n{shown}", path.display()),
+                files: compilation.sources.names().map(PathBuf::from).collect(),
             })
         }
     }
@@ -115,18 +127,39 @@ fn play(
     Ok(result.map(|_| capped.records))
 }
 
-/// Runs one parsed test under its loaded ruleset. `inputs`: files of other tests that blessing
-/// must not write over (their test files, rulesets and scenario files). Public so a test held in
+/// Runs one parsed test under its loaded ruleset; with `bless`, writes its golden trace (never
+/// over its test file, its ruleset's files or its scenario file). `root`: the folder its scenario
+/// file must lie in (`within`), unless `options.limits.allow_outside`. Public so a test held in
 /// memory can be run against a ruleset held in memory (the `test_file` fuzz target); `path`
 /// places the files the test names (`scenario_file`, `golden`), read only when it names them.
-pub fn run_test(
+pub fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, options: Options, root: &Path) -> Outcome {
+    let (outcome, planned) = plan(name, path, test, ruleset, options, root);
+    match planned {
+        #[cfg(feature = "fs")]
+        Some(planned) => {
+            let mut inputs = files_of(ruleset);
+            inputs.push(path.to_path_buf());
+            inputs.push(file::beside(path, &test.ruleset));
+            inputs.extend(test.scenario_file.as_deref().map(|f| file::beside(path, f)));
+            let mut outcomes = [outcome];
+            super::bless::write_all(&[(0, planned)], &mut outcomes, &inputs);
+            let [outcome] = outcomes;
+            outcome
+        }
+        _ => outcome,
+    }
+}
+
+/// Runs one test; with `bless`, the golden trace to write (not written yet: `bless::write_all`
+/// writes a run's all together, or none).
+pub(crate) fn plan(
     name: &str,
     path: &Path,
     test: &TestFile,
     ruleset: &Loaded,
     options: Options,
-    inputs: &[PathBuf],
-) -> Outcome {
+    root: &Path,
+) -> (Outcome, Option<golden::Pending>) {
     let mut outcome = Outcome {
         name: name.to_string(),
         file: path.to_path_buf(),
@@ -134,11 +167,15 @@ pub fn run_test(
         message: String::new(),
         traces: Vec::new(),
     };
-    if let Err(problem) = check(path, test, ruleset, options, inputs, &mut outcome) {
-        outcome.passed = false;
-        outcome.message = problem;
+    let root = (!options.limits.allow_outside).then_some(root);
+    match check(path, test, ruleset, options, root, &mut outcome) {
+        Ok(planned) => (outcome, planned),
+        Err(problem) => {
+            outcome.passed = false;
+            outcome.message = problem;
+            (outcome, None)
+        }
     }
-    outcome
 }
 
 fn check(
@@ -146,19 +183,19 @@ fn check(
     test: &TestFile,
     ruleset: &Loaded,
     options: Options,
-    inputs: &[PathBuf],
+    root: Option<&Path>,
     outcome: &mut Outcome,
-) -> Result<(), String> {
+) -> Result<Option<golden::Pending>, String> {
     if !test.expects_something() {
         return Err("the test expects nothing: give it `expect`, `events`, `final`, `error`, `golden` or another \
                     expectation"
             .into());
     }
     let golden_at = test.golden.as_deref().map(|g| golden::locate(path, g)).transpose()?;
-    let mut scenario = file::scenario_of(test, path)?;
+    let mut scenario = file::scenario_of(test, path, root)?;
     let ruleset = match (ruleset, &test.error) {
         (Ok(r), _) => r,
-        (Err(e), Some(code)) if e.codes.iter().any(|c| c == code) => return Ok(()),
+        (Err(e), Some(code)) if e.codes.iter().any(|c| c == code) => return Ok(None),
         (Err(e), _) => return Err(e.message.clone()),
     };
     // The ruleset is shared by the tests of a folder: a test that sets a default sets its own copy.
@@ -208,22 +245,11 @@ fn check(
             golden::append(&mut golden_text, seed.unwrap_or(scenario.seed), &text);
         }
     }
-    if let Some(at) = golden_at {
-        // Blessing never writes over what this test (or another) reads.
-        let mut keep: Vec<PathBuf> = inputs.to_vec();
-        keep.push(path.to_path_buf());
-        keep.push(file::beside(path, &test.ruleset));
-        keep.extend(test.scenario_file.as_deref().map(|f| file::beside(path, f)));
-        let folder = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let keep = golden::Keep { inputs: &keep, folder };
-        if let Some(written) = golden::compare(&at, &golden_text, options.bless, keep)? {
-            outcome.message = written;
-        }
+    match golden_at {
+        // A golden trace stays in its test's own folder, links followed, whatever `--allow-outside` says.
+        Some(at) => golden::compare(&at, &golden_text, options.bless, &file::folder_of(path)),
+        None => Ok(None),
     }
-    Ok(())
 }
 
 /// Every expectation of the test against one seed's trace.

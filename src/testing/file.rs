@@ -94,12 +94,16 @@ impl TestFile {
 }
 
 /// The test's scenario: written in it, or read from `scenario_file` (relative to `path`, the
-/// test file).
-pub(crate) fn scenario_of(test: &TestFile, path: &Path) -> Result<Scenario, String> {
+/// test file). With `root`, a scenario file is read only when it lies inside that folder, links
+/// followed (`within::check`): a test names no file outside the folder given to `tempo test`.
+pub(crate) fn scenario_of(test: &TestFile, path: &Path, root: Option<&Path>) -> Result<Scenario, String> {
     match (&test.scenario, &test.scenario_file) {
         (Some(s), None) => Ok(s.clone()),
         (None, Some(relative)) => {
             let at = beside(path, relative);
+            if let Some(root) = root {
+                super::within::check(&at, root, &format!("the scenario file `{relative}`"))?;
+            }
             let text = read_to_string(&at).map_err(|e| format!("cannot read the scenario `{}`: {e}", at.display()))?;
             crate::run::scenario::parse(text.strip_prefix('\u{feff}').unwrap_or(&text))
                 .map_err(|e| format!("`{}`: {e}", at.display()))
@@ -147,11 +151,22 @@ pub fn beside(base: &Path, relative: &str) -> PathBuf {
     out
 }
 
-/// A test found: its name (the path under the folder searched, without `.test.ron`) and file.
+/// A test found: its name (the path under the folder searched, without `.test.ron`), its file,
+/// and the folder given that found it (for a test file given directly, its folder): the files
+/// the test reads must lie inside it (`within`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Found {
     pub name: String,
     pub path: PathBuf,
+    pub root: PathBuf,
+}
+
+/// The folder a file given on the command line stands in (`.` for a bare name).
+pub fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// The test files named or under the folders named, sorted by name within each argument. A
@@ -169,7 +184,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Found>, String> {
         } else {
             let shown = path.to_string_lossy();
             let name = shown.strip_suffix(SUFFIX).unwrap_or(&shown).to_string();
-            out.push(Found { name, path: path.clone() });
+            out.push(Found { name, path: path.clone(), root: folder_of(path) });
         }
     }
     if out.is_empty() {
@@ -202,7 +217,7 @@ fn walk(root: &Path, out: &mut Vec<Found>) -> Result<(), String> {
                 let under = path.strip_prefix(root).unwrap_or(&path);
                 let shown = under.to_string_lossy().replace('\\', "/");
                 let name = shown.strip_suffix(SUFFIX).unwrap_or(&shown).to_string();
-                out.push(Found { name, path });
+                out.push(Found { name, path, root: root.to_path_buf() });
             }
         }
     }
@@ -224,7 +239,7 @@ mod tests {
     #[test]
     fn a_test_that_expects_nothing_is_known() {
         let t = parse(r#"(ruleset: "a.rules", scenario: (rounds: 1, participants: []))"#).unwrap();
-        assert!(scenario_of(&t, Path::new("a.test.ron")).is_ok());
+        assert!(scenario_of(&t, Path::new("a.test.ron"), None).is_ok());
         assert!(!t.expects_something());
         let t = parse(r#"(ruleset: "a.rules", scenario: (rounds: 1, participants: []), golden: "a.trace")"#).unwrap();
         assert!(t.expects_something());

@@ -6,7 +6,7 @@
 
 #[cfg(feature = "fs")]
 use similar::TextDiff;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Adds one seed's trace to the golden text, under a `--- seed N` header.
 pub(crate) fn append(golden: &mut String, seed: u64, trace: &str) {
@@ -14,18 +14,26 @@ pub(crate) fn append(golden: &mut String, seed: u64, trace: &str) {
     golden.push_str(trace);
 }
 
-/// What blessing must leave alone: the files the tests read (test files, rulesets, scenario
-/// files), and everything outside the test's folder.
-#[derive(Debug, Clone, Copy)]
-pub struct Keep<'a> {
-    pub inputs: &'a [std::path::PathBuf],
-    pub folder: &'a Path,
+/// A golden trace `--bless` is to write: where, what, and the folder it must stay in (its
+/// test's). Nothing is written until every one of the run's is known to be allowed
+/// (`testing::bless`).
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub at: PathBuf,
+    pub text: String,
+    /// Whether a golden file was there (it is "rewritten", else "written").
+    pub existed: bool,
+    /// Whether the file differs from `text` (else it is planned only so that another test's
+    /// different trace for the same file is refused).
+    pub changed: bool,
+    pub folder: PathBuf,
 }
 
 /// Where a test's `golden` names its trace, or why it may not name it: not empty, not an
 /// absolute path, no `..` (a golden trace lives in its test's folder or below it; where links
-/// lead is looked at when it is written).
-pub(crate) fn locate(test: &Path, written: &str) -> Result<std::path::PathBuf, String> {
+/// lead is looked at before it is read or written), and not named as a ruleset, a scenario or a
+/// test file is (`.rules`, `.ron`), so `--bless` cannot write over one, in this run or not.
+pub(crate) fn locate(test: &Path, written: &str) -> Result<PathBuf, String> {
     use std::path::Component;
     if written.trim().is_empty() {
         return Err("the golden trace is empty: `golden: \"\"` names no file; give a file name beside the test".into());
@@ -37,27 +45,41 @@ pub(crate) fn locate(test: &Path, written: &str) -> Result<std::path::PathBuf, S
              without `..` or a leading `/`"
         ));
     }
+    let lower = written.trim_end().to_lowercase();
+    if lower.ends_with(".rules") || lower.ends_with(".ron") {
+        return Err(format!(
+            "[{}] the golden trace `{written}` is named as a ruleset, scenario or test file is (`.rules`, `.ron`): \
+             `--bless` never writes over one; name the trace `NAME.trace`",
+            crate::diagnostics::Code::BlessRefused.name()
+        ));
+    }
     Ok(super::file::beside(test, written))
 }
 
-/// Compares `wanted` with the golden file at `path`; with `bless`, writes it instead (when it
-/// differs or is missing) and says so, through the one writer under `guard` (never over the
-/// test's inputs, never outside `guard.within`). A difference is an error holding a unified diff.
+/// Compares `wanted` with the golden file at `path` (inside `folder`, its test's, links
+/// followed: a golden trace leading out is neither read nor written). With `bless`, the write
+/// to make (`changed` false when the file already holds it). Without: `None` when they are the
+/// same, else an error holding a unified diff (or saying there is no file yet).
 #[cfg(feature = "fs")]
-pub fn compare(path: &Path, wanted: &str, bless: bool, keep: Keep) -> Result<Option<String>, String> {
+pub fn compare(path: &Path, wanted: &str, bless: bool, folder: &Path) -> Result<Option<Pending>, String> {
+    super::within::check(path, folder, "the golden trace")?;
     let kept = match read(path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_err() => None,
         Err(e) => return Err(format!("cannot read the golden trace `{}`: {e}", path.display())),
     };
-    if kept.as_deref() == Some(wanted) {
-        return Ok(None);
-    }
+    let changed = kept.as_deref() != Some(wanted);
     if bless {
-        let guard = crate::output::Guard { inputs: keep.inputs, within: Some(keep.folder), no_hard_links: true };
-        crate::output::write(path, guard, "the golden trace", wanted.as_bytes())?;
-        let what = if kept.is_some() { "rewritten" } else { "written" };
-        return Ok(Some(format!("golden trace `{}` {what}", path.display())));
+        return Ok(Some(Pending {
+            at: path.to_path_buf(),
+            text: wanted.to_string(),
+            existed: kept.is_some(),
+            changed,
+            folder: folder.to_path_buf(),
+        }));
+    }
+    if !changed {
+        return Ok(None);
     }
     let Some(kept) = kept else {
         return Err(format!(
@@ -85,7 +107,7 @@ fn read(path: &Path) -> std::io::Result<String> {
 
 /// A golden trace is a file, and this build reads none: a test that names one fails saying so.
 #[cfg(not(feature = "fs"))]
-pub fn compare(path: &Path, _wanted: &str, _bless: bool, _keep: Keep) -> Result<Option<String>, String> {
+pub fn compare(path: &Path, _wanted: &str, _bless: bool, _folder: &Path) -> Result<Option<Pending>, String> {
     Err(format!("cannot read the golden trace `{}`: {}", path.display(), crate::check::load::NO_FILES))
 }
 
@@ -94,19 +116,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_changed_trace_is_shown_as_a_diff_and_blessing_writes_it() {
+    fn a_changed_trace_is_shown_as_a_diff_and_blessing_plans_it() {
         let dir = std::env::temp_dir().join(format!("tempo-golden-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.trace");
         let first = "--- seed 1\nA's turn.\n  A: hp 3 -> 2\n";
-        assert!(compare(&path, first, false, Keep { inputs: &[], folder: &dir }).unwrap_err().contains("--bless"));
-        assert!(compare(&path, first, true, Keep { inputs: &[], folder: &dir })
-            .unwrap()
-            .unwrap_or_default()
-            .contains("written"));
-        assert_eq!(compare(&path, first, false, Keep { inputs: &[], folder: &dir }), Ok(None));
+        assert!(compare(&path, first, false, &dir).unwrap_err().contains("--bless"));
+        let planned = compare(&path, first, true, &dir).unwrap().unwrap();
+        assert!(!planned.existed && planned.changed && planned.text == first);
+        std::fs::write(&path, first).unwrap();
+        assert!(compare(&path, first, false, &dir).unwrap().is_none());
         let second = first.replace("hp 3 -> 2", "hp 3 -> 1");
-        let diff = compare(&path, &second, false, Keep { inputs: &[], folder: &dir }).unwrap_err();
+        let diff = compare(&path, &second, false, &dir).unwrap_err();
         assert!(diff.contains("-  A: hp 3 -> 2") && diff.contains("+  A: hp 3 -> 1"), "{diff}");
         std::fs::remove_dir_all(&dir).ok();
     }

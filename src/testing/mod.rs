@@ -9,10 +9,13 @@
 //!
 //! The project's conformance cases are test files and run through `run_file` (tests/conformance.rs).
 
+#[cfg(feature = "fs")]
+mod bless;
 pub mod check;
 pub mod file;
 pub mod golden;
 pub mod report;
+mod within;
 
 pub use check::{Options, Outcome};
 pub use file::{Found, TestFile};
@@ -24,93 +27,105 @@ use std::collections::BTreeMap;
 #[cfg(feature = "fs")]
 use std::path::{Path, PathBuf};
 
-/// Reads, parses and runs one test file (its ruleset loaded for it alone).
+/// Reads, parses and runs one test file (its ruleset loaded for it alone), the files it names
+/// kept inside its own folder (`within`).
 #[cfg(feature = "fs")]
 pub fn run_file(name: &str, path: &Path, options: Options) -> Outcome {
-    match read(path) {
-        Ok(test) => {
-            let ruleset = check::load_ruleset(&file::beside(path, &test.ruleset), options.limits);
-            check::run_test(name, path, &test, &ruleset, options, &[])
-        }
-        Err(message) => failed(name, path, message),
-    }
+    run_file_within(name, path, &file::folder_of(path), options)
+}
+
+/// As [`run_file`], the files the test names kept inside `root` (the folder given to `tempo
+/// test`), unless `options.limits.allow_outside`.
+#[cfg(feature = "fs")]
+pub fn run_file_within(name: &str, path: &Path, root: &Path, options: Options) -> Outcome {
+    let found = [Found { name: name.to_string(), path: path.to_path_buf(), root: root.to_path_buf() }];
+    // `run_all` gives one outcome per test found.
+    run_all(&found, options).pop().unwrap_or_else(|| failed(name, path, "the test was not run".into()))
 }
 
 /// Runs every test found, in parallel, each ruleset loaded once; outcomes in the order found.
+/// Every file a test reads lies inside the folder that found it (`Found::root`, links followed)
+/// unless `--allow-outside`: a ruleset or scenario file outside is refused before it is opened.
+/// With `--bless`, the golden traces are written after every test has run, all or none
+/// (`bless::write_all`).
 #[cfg(feature = "fs")]
 pub fn run_all(found: &[Found], options: Options) -> Vec<Outcome> {
-    let parsed: Vec<Result<TestFile, String>> = found.par_iter().map(|f| read(&f.path)).collect();
-    let mut wanted: Vec<PathBuf> =
-        found.iter().zip(&parsed).filter_map(|(f, t)| Some(file::beside(&f.path, &t.as_ref().ok()?.ruleset))).collect();
+    let outside = !options.limits.allow_outside;
+    let parsed: Vec<Result<TestFile, String>> = found
+        .par_iter()
+        .map(|f| {
+            if outside {
+                within::check(&f.path, &f.root, "the test file")?;
+            }
+            read(&f.path)
+        })
+        .collect();
+    // Each test's ruleset, or why it may not be read.
+    let rulesets: Vec<Option<Result<PathBuf, String>>> = found
+        .iter()
+        .zip(&parsed)
+        .map(|(f, t)| {
+            let written = &t.as_ref().ok()?.ruleset;
+            let at = file::beside(&f.path, written);
+            Some(match outside {
+                true => within::check(&at, &f.root, &format!("the ruleset `{written}`")).map(|()| at),
+                false => Ok(at),
+            })
+        })
+        .collect();
+    let mut wanted: Vec<PathBuf> = rulesets.iter().filter_map(|r| r.clone()?.ok()).collect();
     wanted.sort();
     wanted.dedup();
     let loaded: BTreeMap<PathBuf, check::Loaded> =
         wanted.into_par_iter().map(|p| (p.clone(), check::load_ruleset(&p, options.limits))).collect();
-    let inputs = inputs_of(found, &parsed);
-    let shared = shared_goldens(found, &parsed);
-    found
+    let ran: Vec<(Outcome, Option<golden::Pending>)> = found
         .par_iter()
         .zip(parsed.par_iter())
-        .zip(shared.par_iter())
-        .map(|((f, test), shared)| match test {
-            Ok(_) if !shared.is_empty() => failed(
-                &f.name,
-                &f.path,
-                format!(
-                    "its golden trace is also the golden trace of {}: two tests cannot share one golden file \
-                     (which trace it held would depend on which test ran last)",
-                    shared.join(", ")
-                ),
-            ),
-            Ok(test) => match loaded.get(&file::beside(&f.path, &test.ruleset)) {
-                Some(ruleset) => check::run_test(&f.name, &f.path, test, ruleset, options, &inputs),
-                None => failed(&f.name, &f.path, "its ruleset was not loaded".into()),
+        .zip(rulesets.par_iter())
+        .map(|((f, test), ruleset)| match (test, ruleset) {
+            (Ok(test), Some(Ok(at))) => match loaded.get(at) {
+                Some(ruleset) => check::plan(&f.name, &f.path, test, ruleset, options, &f.root),
+                None => (failed(&f.name, &f.path, "its ruleset was not loaded".into()), None),
             },
-            Err(message) => failed(&f.name, &f.path, message.clone()),
+            (Ok(_), Some(Err(message))) => (failed(&f.name, &f.path, message.clone()), None),
+            (Ok(_), None) => (failed(&f.name, &f.path, "its ruleset was not loaded".into()), None),
+            (Err(message), _) => (failed(&f.name, &f.path, message.clone()), None),
         })
-        .collect()
+        .collect();
+    let mut outcomes = Vec::with_capacity(ran.len());
+    let mut planned = Vec::new();
+    for (i, (outcome, pending)) in ran.into_iter().enumerate() {
+        outcomes.push(outcome);
+        planned.extend(pending.map(|p| (i, p)));
+    }
+    if !planned.is_empty() {
+        bless::write_all(&planned, &mut outcomes, &inputs_of(found, &parsed, &rulesets, &loaded));
+    }
+    outcomes
 }
 
-/// Every file the tests read: their test files, rulesets and scenario files (what `--bless`
-/// must never write over).
+/// Every file the tests read: their test files, rulesets (with every file of their `extends`
+/// chains) and scenario files: what `--bless` must never write over.
 #[cfg(feature = "fs")]
-fn inputs_of(found: &[Found], parsed: &[Result<TestFile, String>]) -> Vec<PathBuf> {
+fn inputs_of(
+    found: &[Found],
+    parsed: &[Result<TestFile, String>],
+    rulesets: &[Option<Result<PathBuf, String>>],
+    loaded: &BTreeMap<PathBuf, check::Loaded>,
+) -> Vec<PathBuf> {
     let mut inputs: Vec<PathBuf> = found.iter().map(|f| f.path.clone()).collect();
-    for (f, test) in found.iter().zip(parsed) {
+    for ((f, test), ruleset) in found.iter().zip(parsed).zip(rulesets) {
         if let Ok(test) = test {
-            inputs.push(file::beside(&f.path, &test.ruleset));
             inputs.extend(test.scenario_file.as_deref().map(|s| file::beside(&f.path, s)));
+        }
+        if let Some(Ok(at)) = ruleset {
+            inputs.push(at.clone());
+            inputs.extend(loaded.get(at).map(check::files_of).unwrap_or_default());
         }
     }
     inputs.sort();
     inputs.dedup();
     inputs
-}
-
-/// For each test, the other tests (by name) whose golden trace is the same file as its own.
-#[cfg(feature = "fs")]
-fn shared_goldens(found: &[Found], parsed: &[Result<TestFile, String>]) -> Vec<Vec<String>> {
-    use crate::check::Loader;
-    let loader = crate::check::FsLoader::default();
-    let goldens: Vec<Option<PathBuf>> = found
-        .iter()
-        .zip(parsed)
-        .map(|(f, t)| {
-            let written = t.as_ref().ok()?.golden.as_deref()?;
-            Some(loader.identity(&golden::locate(&f.path, written).ok()?))
-        })
-        .collect();
-    goldens
-        .iter()
-        .enumerate()
-        .map(|(i, mine)| {
-            let Some(mine) = mine else { return Vec::new() };
-            (0..found.len())
-                .filter(|&j| j != i && goldens[j].as_ref() == Some(mine))
-                .map(|j| format!("`{}`", found[j].name))
-                .collect()
-        })
-        .collect()
 }
 
 #[cfg(feature = "fs")]

@@ -15,20 +15,29 @@ pub struct ControlFlag {
 }
 
 impl ControlFlag {
-    /// `WHO=POLICY` as it was given (spaces around the `=` dropped).
+    /// `WHO=POLICY` as it was given (spaces around the `=` dropped; `WHO` in double quotes when
+    /// it holds a `.` or an `=`).
     pub fn text(&self) -> String {
-        format!("{}={}", self.who, self.written)
+        format!("{}={}", super::quoted::quote_if_needed(&self.who), self.written)
     }
 }
 
-/// Reads `WHO=POLICY`: `WHO` a name, `POLICY` written as in a scenario (`Greedy`,
-/// `HoldBack(pool: "ap", keep: 1)`). Whether `WHO` names anyone is known only with the scenario
-/// (`apply`); whether a `HoldBack` pool exists, only with the ruleset.
+/// Reads `WHO=POLICY`: `WHO` a name (in double quotes when it holds an `=`: `"A=B"=Greedy`),
+/// `POLICY` written as in a scenario (`Greedy`, `HoldBack(pool: "ap", keep: 1)`). Whether `WHO`
+/// names anyone is known only with the scenario (`apply`); whether a `HoldBack` pool exists, only
+/// with the ruleset.
 pub fn parse_control(text: &str) -> Result<ControlFlag, String> {
-    let Some((who, policy)) = text.split_once('=') else {
+    let Some((who, policy)) = super::quoted::split_assignment(text) else {
         return Err(format!("`{text}` is not WHO=POLICY (a participant or side, then a policy: `Brute=Greedy`)"));
     };
     let (who, written) = (who.trim(), policy.trim());
+    let who = match super::quoted::quoted(who) {
+        Some(Ok((name, ""))) => name,
+        Some(Ok(_)) => return Err(format!("`{text}`: after a quoted name comes `=` and the policy")),
+        Some(Err(e)) => return Err(e),
+        None => who.to_string(),
+    };
+    let who = who.as_str();
     if who.is_empty() {
         return Err(format!("`{text}` names nobody before the `=` (a participant or side)"));
     }
@@ -135,6 +144,11 @@ mod tests {
         assert_eq!(c.policy, Policy::HoldBack { pool: "ap".into(), keep: 1, spend_on_reactions: false });
         assert_eq!(c.text(), "Aria=HoldBack(pool: \"ap\", keep: 1)");
         assert_eq!(parse_control("monsters=Greedy").unwrap().policy, Policy::Greedy);
+        let c = parse_control(r#""A=B"=Greedy"#).unwrap();
+        assert_eq!((c.who.as_str(), c.text()), ("A=B", r#""A=B"=Greedy"#.to_string()));
+        assert_eq!(parse_control(r#" "Sgt. Rock" = Passive"#).unwrap().who, "Sgt. Rock");
+        assert_eq!(parse_control("Sgt. Rock=Passive").unwrap().who, "Sgt. Rock");
+        assert!(parse_control(r#""A=B"x=Greedy"#).is_err());
     }
 
     #[test]

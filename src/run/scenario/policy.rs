@@ -33,6 +33,21 @@ pub struct SearchSpec {
 }
 
 pub const DEFAULT_PLAYOUTS: u32 = 200;
+
+/// The most playouts one `Search` decision may have (docs/reliability.md): a decision's cost is
+/// bounded, `playouts: 1000000000` ran for hours. Larger is refused wherever a policy is read
+/// (scenarios, test files, `--control`, `--skill`) and when a scenario is resolved.
+pub const MAX_PLAYOUTS: u32 = 100_000;
+
+/// Why `playouts` is refused, or `None`.
+pub fn playouts_refused(playouts: u32) -> Option<String> {
+    (playouts > MAX_PLAYOUTS).then(|| {
+        format!(
+            "a `Search` has at most {MAX_PLAYOUTS} playouts a decision (tempo's limit: a decision's cost is bounded), \
+             not {playouts}"
+        )
+    })
+}
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
 pub const DEFAULT_EXACT: u64 = 250_000;
 
@@ -117,7 +132,10 @@ impl<'de> Visitor<'de> for PolicyVisitor {
                 const FIELDS: &[&str] = &["playouts", "rollout", "exploration", "rounds", "exact"];
                 let entered = Cell::new(false);
                 match v.struct_variant(FIELDS, Fields::<SearchSpec>::new(&entered)) {
-                    Ok(spec) => Ok(Policy::Search(spec)),
+                    Ok(spec) => match playouts_refused(spec.playouts) {
+                        Some(why) => Err(serde::de::Error::custom(why)),
+                        None => Ok(Policy::Search(spec)),
+                    },
                     // No parentheses: the reader stopped before taking anything, and `Search`
                     // alone means every parameter at its default.
                     Err(_) if !entered.get() => Ok(Policy::Search(SearchSpec::default())),
@@ -171,6 +189,8 @@ mod tests {
         };
         assert_eq!((s.playouts, *s.rollout, s.rounds), (40, Policy::Random, Some(2)));
         assert!(read("Search(playout: 40)").unwrap_err().contains("playout"));
+        assert!(read("Search(playouts: 100000)").is_ok());
+        assert!(read("Search(playouts: 100001)").unwrap_err().contains("at most 100000 playouts"));
         let hold = |spend| Policy::HoldBack { pool: "ap".into(), keep: 1, spend_on_reactions: spend };
         assert_eq!(read("HoldBack(pool: \"ap\", keep: 1)"), Ok(hold(false)));
         assert_eq!(read("HoldBack(pool: \"ap\", keep: 1, spend_on_reactions: true)"), Ok(hold(true)));

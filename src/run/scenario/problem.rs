@@ -70,6 +70,10 @@ pub enum What {
     SearchRollout,
     /// The GM's policy is `Search`: the GM has no side whose play could be valued.
     SearchGm,
+    /// A `Search` with more playouts than `MAX_PLAYOUTS`.
+    SearchPlayouts {
+        playouts: u32,
+    },
     /// A `Search`'s exploration constant is negative or not a number.
     SearchExploration {
         /// As written (`NaN`, `-1`).
@@ -129,6 +133,7 @@ impl Problem {
                 "a `Search` plays out with a simpler policy: its `rollout` cannot be `Search`".to_string()
             }
             What::SearchGm => "the GM's policy cannot be `Search`: the GM has no side to play for".to_string(),
+            What::SearchPlayouts { playouts } => super::policy::playouts_refused(*playouts).unwrap_or_default(),
             What::SearchExploration { value } => {
                 format!("a `Search`'s `exploration` is a number 0 or more (0.5 by default), not {value}")
             }

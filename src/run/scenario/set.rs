@@ -2,6 +2,8 @@
 //! exactly as editing it would (docs/simulation.md, "Changing a number").
 
 use super::problem::{Problem, What};
+use super::quoted::quoted;
+pub use super::quoted::split_assignment;
 use super::Scenario;
 use crate::ir::{Expr, Ruleset};
 
@@ -21,17 +23,42 @@ impl SetFlag {
 }
 
 /// Reads `NAME=VALUE` (what clap's value parser calls); whether the name exists is known only
-/// with the ruleset and the scenario (`apply`).
+/// with the ruleset and the scenario (`apply`). A participant or side whose name holds a `.` or
+/// an `=` is written in double quotes: `"Sgt. Rock".hp_max=3` (`\"` and `\\` inside).
 pub fn parse_set(text: &str) -> Result<SetFlag, String> {
-    let Some((name, value)) = text.split_once('=') else {
+    let Some((name, value)) = split_assignment(text) else {
         return Err(format!("`{text}` is not NAME=VALUE (`hp_max=20`, `Brute.hp_max=20`, `heroes.ap_max=4`)"));
     };
     let (name, value) = (name.trim(), value.trim());
-    if name.is_empty() || name.split('.').any(str::is_empty) || name.matches('.').count() > 1 {
-        return Err(format!("`{name}` is not a stat (`STAT`, `PARTICIPANT.STAT` or `SIDE.STAT`)"));
-    }
+    target_of(name)?;
     let value = value.parse::<i64>().map_err(|_| format!("`{value}` is not a whole number"))?;
     Ok(SetFlag { name: name.to_string(), value })
+}
+
+/// What a `--set` name reaches: `(None, STAT)` (a stat's default), or `(Some(WHO), STAT)` for
+/// `WHO.STAT` and `"WHO".STAT` (a participant or a side, quoted when its name holds `.` or `=`).
+pub fn target_of(name: &str) -> Result<(Option<String>, String), String> {
+    let shape = || {
+        format!(
+            "`{name}` is not a stat (`STAT`, `PARTICIPANT.STAT` or `SIDE.STAT`; a name holding `.` or `=` goes in \
+             double quotes: `\"Sgt. Rock\".hp_max`)"
+        )
+    };
+    let stat_only = |stat: &str| !stat.is_empty() && !stat.contains(['.', '=', '"']);
+    match quoted(name) {
+        Some(Ok((who, rest))) => match rest.strip_prefix('.') {
+            Some(stat) if !who.is_empty() && stat_only(stat) => Ok((Some(who), stat.to_string())),
+            _ => Err(shape()),
+        },
+        Some(Err(e)) => Err(e),
+        None => match name.split_once('.') {
+            Some((who, stat)) if !who.is_empty() && stat_only(stat) && !who.contains(['=', '"']) => {
+                Ok((Some(who.to_string()), stat.to_string()))
+            }
+            None if stat_only(name) => Ok((None, name.to_string())),
+            _ => Err(shape()),
+        },
+    }
 }
 
 /// Sets what `f` names: a stat's default in the ruleset (`STAT`), or a stat of one participant
@@ -43,18 +70,21 @@ pub fn apply(s: &mut Scenario, r: &mut Ruleset, f: &SetFlag) -> Result<usize, Pr
         Problem::new(Vec::new(), What::Unknown { kind, name: name.to_string(), candidates })
     };
     let stat_names = || r.stats.iter().map(|x| x.name.clone()).collect::<Vec<_>>();
-    let Some((who, stat)) = f.name.split_once('.') else {
-        let Some(i) = r.stats.iter().position(|x| x.name == f.name) else {
-            return Err(unknown("stat", &f.name, stat_names()));
+    let Ok((who, stat)) = target_of(&f.name) else {
+        return Err(unknown("stat", &f.name, stat_names()));
+    };
+    let Some(who) = who else {
+        let Some(i) = r.stats.iter().position(|x| x.name == stat) else {
+            return Err(unknown("stat", &stat, stat_names()));
         };
         r.stats[i].default = Expr::Int(f.value);
         return Ok(1);
     };
     if !r.stats.iter().any(|x| x.name == stat) {
-        return Err(unknown("stat", stat, stat_names()));
+        return Err(unknown("stat", &stat, stat_names()));
     }
-    super::control::each_named(s, who, |p| {
-        p.stats.insert(stat.to_string(), f.value);
+    super::control::each_named(s, &who, |p| {
+        p.stats.insert(stat.clone(), f.value);
     })
 }
 
@@ -70,5 +100,24 @@ mod tests {
         assert!(parse_set("hp_max=2.5").unwrap_err().contains("whole number"));
         assert!(parse_set("a.b.c=1").is_err());
         assert!(parse_set(".hp=1").is_err());
+    }
+
+    #[test]
+    fn a_name_holding_a_dot_or_an_equals_sign_is_quoted() {
+        let f = parse_set(r#""Sgt. Rock".hp_max=3"#).unwrap();
+        assert_eq!(f.name, r#""Sgt. Rock".hp_max"#);
+        assert_eq!(target_of(&f.name), Ok((Some("Sgt. Rock".into()), "hp_max".into())));
+        let f = parse_set(r#" "A=B".hp_max = -2"#).unwrap();
+        assert_eq!((target_of(&f.name), f.value), (Ok((Some("A=B".into()), "hp_max".into())), -2));
+        let f = parse_set(r#""say \"hi\" \\o/".hp=1"#).unwrap();
+        assert_eq!(target_of(&f.name), Ok((Some(r#"say "hi" \o/"#.into()), "hp".into())));
+        assert_eq!(target_of("Brute.hp_max"), Ok((Some("Brute".into()), "hp_max".into())));
+        assert_eq!(target_of("hp_max"), Ok((None, "hp_max".into())));
+        assert!(parse_set("Sgt. Rock.hp_max=3").unwrap_err().contains("double quotes"));
+        assert!(parse_set(r#""Sgt. Rock.hp_max=3"#).unwrap_err().contains("not closed"));
+        assert!(parse_set(r#""".hp=3"#).is_err());
+        assert!(parse_set(r#""Rock"=3"#).is_err());
+        assert_eq!(super::super::quoted::quote_if_needed("Sgt. Rock"), r#""Sgt. Rock""#);
+        assert_eq!(super::super::quoted::quote_if_needed("Brute"), "Brute");
     }
 }

@@ -57,7 +57,7 @@ impl SweepSet {
 
 /// Reads `NAME=VALUE` or `NAME=LO..HI[:STEP]` (what clap's value parser calls).
 pub fn parse_sweep_set(text: &str) -> Result<SweepSet, String> {
-    let Some((name, value)) = text.split_once('=') else {
+    let Some((name, value)) = crate::run::scenario::split_assignment(text) else {
         return Err(format!("`{text}` is not NAME=LO..HI or NAME=VALUE (`Brute.hp_max=20..30`, `ap_max=3..5`)"));
     };
     let Some((low, rest)) = value.split_once("..") else {
