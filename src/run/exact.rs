@@ -58,31 +58,58 @@ impl<'a> ExactPlay<'a> {
 
     /// A walk of the encounter with the searchers' decisions as branch points; `None` where it
     /// cannot be solved soundly.
-    fn solver(&self) -> Option<Solver<'a, 'static>> {
+    fn solver(r: &'a Ruleset, s: &'a Scenario, deciders: &[bool]) -> Option<Solver<'a, 'static>> {
         // A `side_value` is what searchers play for there; the solution values winning.
-        if self.ruleset.derived.iter().any(|d| d.name == super::search::SIDE_VALUE) {
+        if r.derived.iter().any(|d| d.name == super::search::SIDE_VALUE) {
             return None;
         }
-        let explorer = Explorer::new(self.ruleset, self.scenario, &self.deciders).ok()?;
-        let side_of = self.deciders.iter().enumerate().map(|(who, d)| d.then(|| explorer.side_of(who))).collect();
+        let explorer = Explorer::new(r, s, deciders).ok()?;
+        let side_of = deciders.iter().enumerate().map(|(who, d)| d.then(|| explorer.side_of(who))).collect();
         let outcomes = explorer.outcomes();
         Some(Solver::new(explorer, side_of, outcomes, false, false, Box::new(|_| {})))
     }
 
-    /// Solves the whole encounter within `budget` positions.
+    /// Solves the whole encounter within `budget` positions, on a thread with room for a path
+    /// through the whole encounter; where no thread can be had (WebAssembly), here, as deep as
+    /// this thread's stack safely allows (`SHALLOW_DEPTH`).
     fn solve(&self, budget: u64) -> Solution<'a> {
-        let Some(mut solver) = self.solver() else { return Solution::Unsolved };
-        solver.max_states = budget;
-        match solver.root() {
-            Ok(_) => {
-                // Every position a real run reaches is in the solution: no budget from here.
-                solver.max_states = u64::MAX;
-                Solution::Solved(Box::new(solver))
-            }
-            Err(_) => Solution::Unsolved,
+        let (r, s, deciders) = (self.ruleset, self.scenario, self.deciders.as_slice());
+        let solve_all = |max_depth: u32| {
+            let mut solver = Self::solver(r, s, deciders)?;
+            (solver.max_states, solver.max_depth) = (budget, max_depth);
+            solver.root().ok()?;
+            Some(solver.into_memo())
+        };
+        let on_thread = std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new().stack_size(SOLVE_STACK).spawn_scoped(scope, || solve_all(u32::MAX));
+            spawned.ok().map(|h| h.join().ok().flatten())
+        });
+        let memo = match on_thread {
+            Some(memo) => memo,
+            None => solve_all(super::solver::SHALLOW_DEPTH),
+        };
+        match memo {
+            Some(memo) => self.adopted(Arc::new(memo)),
+            None => Solution::Unsolved,
         }
     }
+
+    /// Plays by a finished solve's values.
+    fn adopted(&self, memo: Arc<Memo>) -> Solution<'a> {
+        let Some(mut solver) = Self::solver(self.ruleset, self.scenario, &self.deciders) else {
+            return Solution::Unsolved;
+        };
+        solver.adopt(memo);
+        // Every position a real run reaches is in the solution: a decision is valued from its
+        // round's start to the round's end, the states after read from it.
+        solver.frozen = true;
+        Solution::Solved(Box::new(solver))
+    }
 }
+
+/// The stack of the thread a whole encounter is solved on: address space, touched only as deep
+/// as the walk goes.
+const SOLVE_STACK: usize = 1 << 30;
 
 impl<'a> Exact<'a> for ExactPlay<'a> {
     fn best(
@@ -147,13 +174,9 @@ impl<'a> Exact<'a> for ExactPlay<'a> {
     }
 
     fn adopt(&mut self, solution: &ExactShared) {
-        let memo = Arc::clone(&solution.0).downcast::<Memo>().ok();
-        self.solution = match (memo, self.solver()) {
-            (Some(memo), Some(mut solver)) => {
-                solver.adopt(memo);
-                Solution::Solved(Box::new(solver))
-            }
-            _ => Solution::Unsolved,
+        self.solution = match Arc::clone(&solution.0).downcast::<Memo>() {
+            Ok(memo) => self.adopted(memo),
+            Err(_) => Solution::Unsolved,
         };
     }
 }

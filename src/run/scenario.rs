@@ -571,7 +571,7 @@ impl<'a> Resolver<'a> {
                 rollout,
                 exploration: spec.exploration,
                 rounds: spec.rounds,
-                exact: spec.exact,
+                exact: spec.exact.unwrap_or(u64::from(spec.playouts.max(1)) * policy::EXACT_PER_PLAYOUT),
             });
         }
         match policy {

@@ -30,10 +30,12 @@ pub type Memo = HashMap<Box<[u8]>, Value>;
 /// How many of the solved side's first decisions a plan keeps at most.
 const PLAN_KEPT: usize = 4096;
 
-/// How deep the walk may recurse (branch points along one path) before it stops: each level
-/// takes a few hundred bytes of stack, and `Search` solves on whatever thread it plays on.
-/// `tempo solve` runs on a thread of its own with a large stack and lifts this.
-pub const SHALLOW_DEPTH: u32 = 2_000;
+/// How deep the walk may recurse (branch points along one path) before it stops, where it runs
+/// on whatever thread asks (each level takes a few kilobytes of stack in a debug build, and a
+/// thread may have 2 MiB): `Search`'s answers inside a round, which stop at the round's end
+/// (`frozen`). A whole encounter is solved on a thread of its own with a large stack
+/// (`tempo solve`, exact.rs), which lifts this.
+pub const SHALLOW_DEPTH: u32 = 256;
 
 /// One decision of the solved side and what each option is worth.
 #[derive(Debug, Clone)]
@@ -126,6 +128,9 @@ pub struct Solver<'a, 'p> {
     /// Positions explored before the walk stops, and how deep it may recurse.
     pub max_states: u64,
     pub max_depth: u32,
+    /// Every state between rounds the walk can reach is known already (a finished solve's
+    /// values adopted): one not known means the walk strayed from it, and it stops there.
+    pub frozen: bool,
     depth: u32,
     deepest: u32,
     plan: Option<Vec<Planned>>,
@@ -167,6 +172,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             states: 0,
             max_states: u64::MAX,
             max_depth: SHALLOW_DEPTH,
+            frozen: false,
             depth: 0,
             deepest: 0,
             plan: plan.then(Vec::new),
@@ -207,6 +213,13 @@ impl<'a, 'p> Solver<'a, 'p> {
             self.shared = Some(Arc::new(all));
         }
         self.shared.clone().unwrap_or_default()
+    }
+
+    /// Everything worked out, for another thread (`adopt`).
+    pub fn into_memo(mut self) -> Memo {
+        let mut all = self.shared.take().map(|m| (*m).clone()).unwrap_or_default();
+        all.extend(std::mem::take(&mut self.memo));
+        all
     }
 
     /// Reads the values another walk of the same encounter worked out (`share`).
@@ -333,6 +346,9 @@ impl Solver<'_, '_> {
         let key: Box<[u8]> = self.explorer.key().into();
         if let Some(v) = self.known(&key) {
             return Ok(v.clone());
+        }
+        if self.frozen {
+            return Err(Stop::Budget { states: self.states, merged: self.merged(), round: self.deepest });
         }
         let depth = from.map_or(0, |d| d + 1);
         self.explorer.keep(depth);

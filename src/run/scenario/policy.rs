@@ -27,9 +27,10 @@ pub struct SearchSpec {
     #[serde(default)]
     pub rounds: Option<u32>,
     /// The encounter is solved exactly, for exact play, when it takes at most this many
-    /// positions (0: never; played by playouts alone).
-    #[serde(default = "default_exact")]
-    pub exact: u64,
+    /// positions (0: never; played by playouts alone); absent, `EXACT_PER_PLAYOUT` times the
+    /// playouts (100,000 at the default 200): the effort of exact play follows the effort asked.
+    #[serde(default)]
+    pub exact: Option<u64>,
 }
 
 pub const DEFAULT_PLAYOUTS: u32 = 200;
@@ -49,11 +50,8 @@ pub fn playouts_refused(playouts: u32) -> Option<String> {
     })
 }
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
-pub const DEFAULT_EXACT: u64 = 250_000;
-
-fn default_exact() -> u64 {
-    DEFAULT_EXACT
-}
+/// Positions of the exact solve per playout, where `exact` is not given.
+pub const EXACT_PER_PLAYOUT: u64 = 500;
 
 fn default_playouts() -> u32 {
     DEFAULT_PLAYOUTS
@@ -74,7 +72,7 @@ impl Default for SearchSpec {
             rollout: default_rollout(),
             exploration: DEFAULT_EXPLORATION,
             rounds: None,
-            exact: DEFAULT_EXACT,
+            exact: None,
         }
     }
 }
