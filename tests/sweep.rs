@@ -167,6 +167,35 @@ fn names_that_are_not_there_are_errors_with_suggestions() {
     }
 }
 
+// Issue 45, item 4: a grid whose two ranges reach one stat (Brute is on side `monsters`) was
+// played at the second's value everywhere, its rows labelled with the first's; and the full `i64`
+// range was said to hold 18446744073709551615 points (it holds 2^64).
+#[test]
+fn one_stat_reached_twice_is_refused_and_the_point_count_is_exact() {
+    let all = "-9223372036854775808..9223372036854775807";
+    for (sets, says) in [
+        (
+            ["Brute.hp_max=10..40:30".to_string(), "monsters.hp_max=10..40:30".to_string()],
+            "`Brute.hp_max` and `monsters.hp_max` both reach Brute's hp_max",
+        ),
+        (["monsters.hp_max=1..2".to_string(), "Brute.hp_max=1..2".to_string()], "both reach Brute's hp_max"),
+        ([format!("Brute.hp_max={all}"), "Aria.damage=1..1".to_string()], "error: 18446744073709551616 points"),
+        (
+            [format!("Brute.hp_max={all}"), format!("Aria.damage={all}")],
+            "error: 340282366920938463463374607431768211456 points",
+        ),
+    ] {
+        let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--runs", "2", "--set", &sets[0], "--set", &sets[1]]);
+        assert_eq!(code, 2, "{sets:?}: {err}");
+        assert!(err.contains(says), "{sets:?}: {err}");
+    }
+    // Two stats of one participant, or one stat of two, are a grid.
+    for sets in [["Brute.hp_max=14..15", "Brute.damage=3..4"], ["Brute.hp_max=14..15", "heroes.hp_max=9..10"]] {
+        let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--runs", "2", "--set", sets[0], "--set", sets[1]]);
+        assert_eq!(code, 0, "{sets:?}: {err}");
+    }
+}
+
 #[test]
 fn the_html_page_draws_the_shares_or_the_grid() {
     let dir = temp_dir("html");

@@ -111,12 +111,16 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let grid = Grid { ruleset: &ruleset, scenario: &scenario, ranges: &ranges };
     let n = grid.len();
+    if let Some(twice) = grid.reached_twice() {
+        return Err(super::cannot(twice));
+    }
     if args.target.is_some() && ranges.len() != 1 {
         return Err(super::cannot("--target looks along one range: give one `--set NAME=LO..HI`"));
     }
     if args.target.is_none() && n > sweep::MOST_POINTS {
         return Err(super::cannot(format!(
-            "{n} points: a sweep plays at most {}; give a STEP (`NAME=LO..HI:STEP`), or --target to bisect",
+            "{} points: a sweep plays at most {}; give a STEP (`NAME=LO..HI:STEP`), or --target to bisect",
+            grid.count_text(),
             sweep::MOST_POINTS
         )));
     }
