@@ -12,6 +12,12 @@ use serde::{Deserialize, Serialize};
 /// The version of the sweep shard file; merging refuses any other.
 pub const FORMAT: u32 = 1;
 
+/// Most bytes of a shard file `tempo sim merge` reads (as every input: `check::MAX_INPUT_BYTES`).
+/// A sweep's shard is written compact (one line: a 10,000-point sweep of the Frontiers duel is
+/// about 50 MB, where indented JSON made 197 MB), and `tempo sweep --shard` refuses to write one
+/// past this, so every shard a sweep writes can be merged.
+pub const MAX_SHARD_BYTES: u64 = 64 * 1024 * 1024;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepShard {
     /// Always `sweep`: what tells a sweep's shard from a `sim` shard.
@@ -48,6 +54,19 @@ pub struct PointShard {
 
 impl SweepShard {
     pub const KIND: &'static str = "sweep";
+
+    /// The shard as `tempo sweep --shard` writes it: compact JSON, one line.
+    pub fn to_json(&self) -> String {
+        // Plain data of strings and integers: serializing cannot fail.
+        serde_json::to_string(self).map(|s| s + "\n").unwrap_or_default()
+    }
+
+    /// Fewest bytes a shard of `points` points like `first` can take (its counts all 0, the
+    /// narrowest they print): past [`MAX_SHARD_BYTES`], the sweep is refused before it is played.
+    pub fn least_bytes(first: &PointShard, points: u64) -> u64 {
+        let one = serde_json::to_string(first).map_or(0, |s| s.len() as u64);
+        one.saturating_mul(points)
+    }
 
     /// The point's totals as a `sim` shard, to be checked and merged as one.
     fn point(&self, k: usize) -> Option<Shard> {
