@@ -645,7 +645,7 @@ fn bless_with_golden_dot_dot_an_absolute_path_or_a_link_leading_out_writes_nothi
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("0 passed, 4 failed"), "{out}");
     assert!(out.contains("is not in the test's folder"), "{out}");
-    assert!(out.contains("leads outside the folder"), "{out}");
+    assert!(out.contains("leads outside its test's folder"), "{out}");
     assert!(out.contains("other hard links"), "{out}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
     assert!(!folder_has(&dir, "x.trace") && !dir.parent().unwrap().join("x.trace").exists());
@@ -954,7 +954,9 @@ fn a_closed_stdout_is_no_panic() {
 }
 
 // Issue 45, item 1: a test file's `ruleset` (and `scenario_file`) could name any file, and its
-// compile error printed the file's lines: `/proc/self/environ` printed the environment.
+// compile error printed the file's lines: `/proc/self/environ` printed the environment. Run from
+// the test's folder, `dir` (holding the secret) is outside both the folder given and the current
+// folder.
 #[cfg(unix)]
 #[test]
 fn a_test_file_naming_a_file_outside_its_folder_is_refused_and_prints_nothing_of_it() {
@@ -966,8 +968,10 @@ fn a_test_file_naming_a_file_outside_its_folder_is_refused_and_prints_nothing_of
     std::os::unix::fs::symlink(dir.join("secret.rules"), t.join("link.rules")).unwrap();
     std::os::unix::fs::symlink(dir.join("secret.rules"), t.join("link.trace")).unwrap();
     std::os::unix::fs::symlink(&dir, t.join("up")).unwrap();
+    let absolute = format!("(ruleset: {:?}, scenario_file: \"s.ron\", expect: [\"x\"])", dir.join("secret.rules"));
     let tests = [
         ("environ", "(ruleset: \"/proc/self/environ\", scenario_file: \"s.ron\", expect: [\"x\"])"),
+        ("absolute", absolute.as_str()),
         ("dots", "(ruleset: \"../secret.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
         ("link", "(ruleset: \"link.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
         ("folder-link", "(ruleset: \"up/secret.rules\", scenario_file: \"s.ron\", expect: [\"x\"])"),
@@ -979,48 +983,70 @@ fn a_test_file_naming_a_file_outside_its_folder_is_refused_and_prints_nothing_of
         std::fs::write(t.join(format!("{name}.test.ron")), text).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_tempo"))
-        .current_dir(&dir)
-        .args(["test", "t"])
+        .current_dir(&t)
+        .args(["test", "."])
         .env("NO_COLOR", "1")
         .env("TEMPO_AUDIT_CANARY", CANARY)
         .output()
         .expect("tempo runs");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
-    assert!(stdout.contains("0 passed, 7 failed"), "{stdout}");
-    assert_eq!(stdout.matches("[tempo::outside-folder]").count(), 7, "{stdout}");
+    assert!(stdout.contains("0 passed, 8 failed"), "{stdout}");
+    assert_eq!(stdout.matches("[tempo::outside-folder]").count(), 8, "{stdout}");
     assert!(!stdout.contains(CANARY) && !stderr.contains(CANARY), "{stdout}{stderr}");
-    // A test file given directly keeps to its own folder; a link to a test file outside, found
-    // in a folder, is refused too.
-    let (code, out, _) = tempo_within(&dir, &["test", "t/dots.test.ron"], 60);
+    // A test file given directly keeps to its own folder and the current one.
+    let (code, out, _) = tempo_within(&t, &["test", "dots.test.ron"], 60);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("tempo::outside-folder") && !out.contains(CANARY), "{out}");
-    // Given the folder above, `../secret.rules` is inside: read (and shown) as the user asked.
-    let (code, out, _) = tempo_within(&dir, &["test", "--allow-outside", "t/dots.test.ron"], 60);
+    // With `--allow-outside`, `../secret.rules` is read (and shown) as the user asked.
+    let (code, out, _) = tempo_within(&t, &["test", "--allow-outside", "dots.test.ron"], 60);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("does not compile") && out.contains(CANARY), "{out}");
+    // Run from `dir`, everything but `/proc/self/environ` lies in the current folder, and the
+    // golden trace linked out of its test's folder stays refused: its rule ignores the current
+    // folder.
+    let (code, out, _) = tempo_within(&dir, &["test", "t"], 60);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.matches("[tempo::outside-folder]").count(), 2, "{out}");
+    assert!(out.contains("the golden trace (`t/link.trace`) leads outside its test's folder `t`"), "{out}");
 }
 
-// Issue 45, item 1: the folder rule lets a test reach what lies inside the folder given.
+// Issue 45, item 1 (the rule made less strict): a test may read what lies inside the folder given
+// or inside the current folder, so `tempo test tests` from a project's root reaches the project's
+// `rulesets/`, a sibling of `tests/`. A link inside the current folder to a file outside it, and
+// `..` leading out of both, stay refused.
+#[cfg(unix)]
 #[test]
-fn a_test_reads_a_ruleset_above_its_own_folder_when_inside_the_folder_given() {
+fn a_test_reads_a_sibling_folder_inside_the_current_folder_and_nothing_outside_both() {
     let dir = folder("test-inside");
-    std::fs::create_dir_all(dir.join("tests/deep")).unwrap();
-    std::fs::write(dir.join("r.rules"), BASE).unwrap();
-    let text = format!("(ruleset: \"../../r.rules\", scenario: {DUEL}, expect: [\"A\"])");
-    std::fs::write(dir.join("tests/deep/a.test.ron"), text).unwrap();
-    let (code, out, _) = tempo_within(&dir, &["test", "."], 60);
-    assert_eq!(code, 0, "{out}");
-    let (code, out, _) = tempo_within(&dir, &["test", "tests"], 60);
+    let project = dir.join("project");
+    std::fs::create_dir_all(project.join("tests/deep")).unwrap();
+    std::fs::create_dir_all(project.join("rulesets")).unwrap();
+    std::fs::write(project.join("rulesets/r.rules"), BASE).unwrap();
+    std::fs::write(dir.join("outside.rules"), "SECRET_OUTSIDE=1\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("outside.rules"), project.join("rulesets/link.rules")).unwrap();
+    let test = |ruleset: &str| format!("(ruleset: {ruleset:?}, scenario: {DUEL}, expect: [\"A\"])");
+    std::fs::write(project.join("tests/deep/a.test.ron"), test("../../rulesets/r.rules")).unwrap();
+    // From the project's root: the folder given or the test file given, no flag needed.
+    for given in ["tests", "tests/deep", "tests/deep/a.test.ron", "."] {
+        let (code, out, _) = tempo_within(&project, &["test", given], 60);
+        assert_eq!(code, 0, "{given}: {out}");
+    }
+    // From `tests/`, `rulesets/` is outside both.
+    let (code, out, _) = tempo_within(&project.join("tests"), &["test", "deep"], 60);
     assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains(
-            "[tempo::outside-folder] the ruleset `../../r.rules` (`r.rules`) leads outside the folder `tests`"
-        ),
-        "{out}"
-    );
-    let (code, out, _) = tempo_within(&dir, &["test", "--allow-outside", "tests"], 60);
+    let refused = "[tempo::outside-folder] the ruleset `../../rulesets/r.rules` (`../rulesets/r.rules`) \
+                   leads outside the folder `deep` and the current folder";
+    assert!(out.contains(refused), "{out}");
+    let (code, out, _) = tempo_within(&project.join("tests"), &["test", "--allow-outside", "deep"], 60);
     assert_eq!(code, 0, "{out}");
+    // `..` out of both, and a link inside the current folder leading out of it.
+    for ruleset in ["../../../outside.rules", "../../rulesets/link.rules"] {
+        std::fs::write(project.join("tests/deep/a.test.ron"), test(ruleset)).unwrap();
+        let (code, out, _) = tempo_within(&project, &["test", "tests"], 60);
+        assert_eq!(code, 1, "{ruleset}: {out}");
+        assert!(out.contains("[tempo::outside-folder]") && !out.contains("SECRET_OUTSIDE"), "{ruleset}: {out}");
+    }
 }
 
 // Issue 45, item 3: work with no ceiling.

@@ -160,3 +160,110 @@ fn an_html_page_never_replaces_an_input() {
         assert_eq!(std::fs::read_to_string(&scenario).unwrap(), before, "{args:?} replaced its scenario");
     }
 }
+
+/// The two shards of a sweep of `--set Brute.hp_max=14..16 --runs 40`, as JSON values.
+fn sweep_shards() -> Vec<Value> {
+    (1..=2)
+        .map(|k| {
+            let shard = format!("{k}/2");
+            let (code, out, err) = tempo(&[
+                "sweep",
+                "rulesets/frontiers.rules",
+                "tests/sweep/duel.ron",
+                "--set",
+                "Brute.hp_max=14..16",
+                "--runs",
+                "40",
+                "--shard",
+                &shard,
+                "--quiet",
+            ]);
+            assert_eq!(code, 0, "{err}");
+            serde_json::from_str(&out).unwrap()
+        })
+        .collect()
+}
+
+// Issue 45, item 4: forged sweep shards were merged with no points, no parameters, three
+// parameters, points twice or naming another parameter, 10,001 points, and paired sums no batch
+// gives (a negative Σd², |Σd| > Σd²), which printed "difference -0.375 *".
+#[test]
+fn forged_sweep_shards_are_refused_as_sim_shards_are() {
+    assert_eq!(merge("sweep-honest", &sweep_shards()).0, 0);
+    let point = |s: &Value, k: usize| s["points"][k].clone();
+    let forgeries: Vec<(&str, Forgery, &str)> = vec![
+        ("no-points", Box::new(|s| s["points"] = serde_json::json!([])), "it holds no points"),
+        (
+            "no-parameters",
+            Box::new(|s| {
+                s["parameters"] = serde_json::json!([]);
+                s["ranges"] = serde_json::json!([]);
+            }),
+            "it sweeps 0 parameters",
+        ),
+        (
+            "three-parameters",
+            Box::new(|s| {
+                s["parameters"] = serde_json::json!(["a", "b", "c"]);
+                s["ranges"] = serde_json::json!(["a=1..1", "b=1..1", "c=1..1"]);
+            }),
+            "it sweeps 3 parameters",
+        ),
+        (
+            "a-point-twice",
+            Box::new(move |s| {
+                let first = point(s, 0);
+                s["points"][1]["set"] = first["set"].clone();
+            }),
+            "point 2 repeats point 1",
+        ),
+        (
+            "a-point-naming-another-parameter",
+            Box::new(|s| s["points"][2]["set"][0][0] = "Aria.hp_max".into()),
+            "point 3 names",
+        ),
+        (
+            "10001-points",
+            Box::new(move |s| {
+                let last = point(s, 2);
+                let mut points = vec![point(s, 0)];
+                points.extend(std::iter::repeat_n(last, 10_000));
+                s["points"] = points.into();
+            }),
+            "it holds 10001 points: a sweep plays at most 10000",
+        ),
+        (
+            "a-negative-sum-of-squares",
+            Box::new(|s| s["points"][1]["paired"]["sum_sq"][0] = (-1).into()),
+            "the paired sums of point 2 are not a real batch's",
+        ),
+        (
+            "a-sum-above-its-squares",
+            Box::new(|s| {
+                s["points"][1]["paired"]["sum"][0] = 5.into();
+                s["points"][1]["paired"]["sum_sq"][0] = 3.into();
+            }),
+            "the paired sums of point 2 are not a real batch's",
+        ),
+        (
+            "more-pairs-than-finished-runs",
+            Box::new(|s| s["points"][1]["paired"]["n"] = 21.into()),
+            "the paired sums of point 2 are not a real batch's",
+        ),
+        (
+            "the-first-point-paired",
+            Box::new(move |s| {
+                let second = point(s, 1);
+                s["points"][0]["paired"] = second["paired"].clone();
+            }),
+            "point 1 is paired where the sweep does not pair it",
+        ),
+    ];
+    for (name, forge, says) in forgeries {
+        let mut all = sweep_shards();
+        forge(&mut all[1]);
+        let (code, err) = merge(name, &all);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(err.contains(&format!("shard 2: {says}")), "{name}: {err}");
+    }
+}

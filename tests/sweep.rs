@@ -167,6 +167,75 @@ fn names_that_are_not_there_are_errors_with_suggestions() {
     }
 }
 
+// Issue 45, item 4: a grid whose two ranges reach one stat (Brute is on side `monsters`) was
+// played at the second's value everywhere, its rows labelled with the first's; and the full `i64`
+// range was said to hold 18446744073709551615 points (it holds 2^64).
+#[test]
+fn one_stat_reached_twice_is_refused_and_the_point_count_is_exact() {
+    let all = "-9223372036854775808..9223372036854775807";
+    for (sets, says) in [
+        (
+            ["Brute.hp_max=10..40:30".to_string(), "monsters.hp_max=10..40:30".to_string()],
+            "`Brute.hp_max` and `monsters.hp_max` both reach Brute's hp_max",
+        ),
+        (["monsters.hp_max=1..2".to_string(), "Brute.hp_max=1..2".to_string()], "both reach Brute's hp_max"),
+        ([format!("Brute.hp_max={all}"), "Aria.damage=1..1".to_string()], "error: 18446744073709551616 points"),
+        (
+            [format!("Brute.hp_max={all}"), format!("Aria.damage={all}")],
+            "error: 340282366920938463463374607431768211456 points",
+        ),
+    ] {
+        let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--runs", "2", "--set", &sets[0], "--set", &sets[1]]);
+        assert_eq!(code, 2, "{sets:?}: {err}");
+        assert!(err.contains(says), "{sets:?}: {err}");
+    }
+    // Two stats of one participant, or one stat of two, are a grid.
+    for sets in [["Brute.hp_max=14..15", "Brute.damage=3..4"], ["Brute.hp_max=14..15", "heroes.hp_max=9..10"]] {
+        let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--runs", "2", "--set", sets[0], "--set", sets[1]]);
+        assert_eq!(code, 0, "{sets:?}: {err}");
+    }
+}
+
+// Issue 45, item 4: `--set Brute.hp_max=0..3999 --runs 4 --shard 1/2` wrote 79 MB of indented
+// JSON, and `sim merge` reads at most 64 MiB. A shard is written compact now (a 10,000-point
+// sweep of the duel: about 35 MB), and a sweep whose shard would be past the limit is refused
+// before anything is played.
+#[test]
+fn every_sweep_shard_written_can_be_merged() {
+    let dir = temp_dir("compact");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let (code, out, err) =
+            tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=0..499", "--runs", "2", "--shard", k]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.lines().count(), 1, "a shard is one line of JSON");
+        // 20 times the points (10,000) still fit what `sim merge` reads.
+        assert!(out.len() * 20 < 64 << 20, "{} bytes for 500 points", out.len());
+        let f = dir.join(format!("compact-{}.json", files.len() + 1));
+        std::fs::write(&f, out).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let (code, merged, err) = tempo(&["sim", "merge", "--format", "json", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    let (_, whole, _) =
+        tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_max=0..499", "--runs", "2", "--format", "json"]);
+    assert_eq!(merged, whole, "merged shards differ from one machine's sweep");
+    // 61 participants make each point's layout large: 10,000 points could not be merged.
+    let mut crowd: Vec<String> = (0..60)
+        .map(|i| format!("(name: \"H{i}\", side: \"heroes\", position: 0, controller: Policy(Passive))"))
+        .collect();
+    crowd.push("(name: \"Brute\", side: \"monsters\", position: 5, controller: Policy(Passive))".into());
+    let scenario = dir.join("crowd.ron");
+    std::fs::write(&scenario, format!("(seed: 7, rounds: 1, participants: [{}])", crowd.join(",\n"))).unwrap();
+    let crowd = scenario.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) =
+        tempo(&["sweep", RULES, crowd, "--set", "Brute.hp_max=1..10000", "--runs", "9", "--shard", "1/2"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("10000 points takes") && err.contains("past the 67108864 a shard file may hold"), "{err}");
+    assert!(started.elapsed().as_secs() < 20, "refused before anything is played");
+}
+
 #[test]
 fn the_html_page_draws_the_shares_or_the_grid() {
     let dir = temp_dir("html");

@@ -202,21 +202,23 @@ fn a_broken_test_file_fails_with_its_line_and_column_and_the_others_still_run() 
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The project's own example passes, and so does a folder of conformance cases. Their rulesets
-/// are in `rulesets/`, outside the folders given: refused unless `--allow-outside` (issue 45).
+/// The project's own example passes, and so does a folder of conformance cases, run from the
+/// project's root with no flag: their rulesets are in `rulesets/`, outside the folders given but
+/// inside the current folder (issue 45). From `examples/` itself, `../rulesets/` is outside both.
 #[test]
 fn the_example_and_the_conformance_cases_pass_through_the_command() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (code, out, _) = tempo_in(root, &["examples/frontiers-duel.test.ron"]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("[tempo::outside-folder] the ruleset `../rulesets/frontiers.rules` (`rulesets/frontiers.rules`) leads outside"), "{out}");
-    let given = ["--allow-outside", "examples/frontiers-duel.test.ron", "tests/conformance/cheatsheet"];
-    let (code, out, err) = tempo_in(root, &given);
+    let (code, out, err) = tempo_in(root, &["examples/frontiers-duel.test.ron", "tests/conformance/cheatsheet"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("test examples/frontiers-duel ... ok\n"), "{out}");
     assert!(out.contains("test ap-5-each-round ... ok\n"), "{out}");
     let cases = std::fs::read_dir(root.join("tests/conformance/cheatsheet")).unwrap().count();
     assert!(out.trim_end().ends_with(&format!("{} passed, 0 failed", cases + 1)), "{out}");
+    let (code, out, _) = tempo_in(&root.join("examples"), &["frontiers-duel.test.ron"]);
+    assert_eq!(code, 1, "{out}");
+    let refused = "[tempo::outside-folder] the ruleset `../rulesets/frontiers.rules` (`../rulesets/frontiers.rules`) \
+                   leads outside the folder `.` and the current folder";
+    assert!(out.contains(refused), "{out}");
 }
 
 /// A test's ruleset may be a compiled IR, as for `tempo run`.

@@ -111,17 +111,34 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     changes.apply(&mut scenario, &mut [&mut ruleset])?;
     let grid = Grid { ruleset: &ruleset, scenario: &scenario, ranges: &ranges };
     let n = grid.len();
+    if let Some(twice) = grid.reached_twice() {
+        return Err(super::cannot(twice));
+    }
     if args.target.is_some() && ranges.len() != 1 {
         return Err(super::cannot("--target looks along one range: give one `--set NAME=LO..HI`"));
     }
     if args.target.is_none() && n > sweep::MOST_POINTS {
         return Err(super::cannot(format!(
-            "{n} points: a sweep plays at most {}; give a STEP (`NAME=LO..HI:STEP`), or --target to bisect",
+            "{} points: a sweep plays at most {}; give a STEP (`NAME=LO..HI:STEP`), or --target to bisect",
+            grid.count_text(),
             sweep::MOST_POINTS
         )));
     }
     // The first point shows any name that is not there, before anything is played.
-    grid.point(0).map_err(|e| point_failed(e, &args.scenario, &ruleset))?;
+    let first = grid.point(0).map_err(|e| point_failed(e, &args.scenario, &ruleset))?;
+    if args.shard.is_some() {
+        // A shard `sim merge` could not read is refused before anything is played.
+        let empty = shard::PointShard {
+            set: first.set.clone(),
+            totals: tempo::sim::totals::Totals::new(&first.layout),
+            paired: None,
+            layout: first.layout,
+        };
+        let least = shard::SweepShard::least_bytes(&empty, n);
+        if least > shard::MAX_SHARD_BYTES {
+            return Err(too_large(grid.count_text(), least));
+        }
+    }
     let seed = args.seed.unwrap_or(scenario.seed);
     let runs = match args.shard {
         Some((k, n)) => sim::shard_range(args.runs, k, n),
@@ -170,14 +187,27 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             let played = sweep::play(&points, &pairs, &batch, jobs, &progress).map_err(ran)?;
             bar.finish_and_clear();
             if args.shard.is_some() {
-                let s = names.shard(&ruleset, &scenario, &batch, args.runs, &points, played);
-                return super::write_stdout("the shard", &json(&s));
+                let s = names.shard(&ruleset, &scenario, &batch, args.runs, &points, played).to_json();
+                if s.len() as u64 > shard::MAX_SHARD_BYTES {
+                    return Err(too_large(grid.count_text(), s.len() as u64));
+                }
+                return super::write_stdout("the shard", &s);
             }
             let head = names.head(seed, args.runs);
             report::sweep(&head, report::rows(&at(&points), &played, &head), None)
         }
     };
     print(&report, &args.output, None, &read)
+}
+
+/// A sweep whose shard would be past what `sim merge` reads.
+fn too_large(points: String, bytes: u64) -> Failure {
+    super::cannot(format!(
+        "a shard of this sweep's {points} points takes {} bytes or more, past the {} a shard file may hold \
+         (`sim merge` could not read it): sweep fewer points (a STEP, or the range in parts)",
+        bytes,
+        shard::MAX_SHARD_BYTES
+    ))
 }
 
 fn target_failed(

@@ -105,7 +105,7 @@ impl<S: Sink> Engine<'_, S> {
                 if t.record.is_some() {
                     // The state here, before the stand-in option is played: a followed round
                     // is checked against the real one by it (exact.rs).
-                    let Some(mut t) = self.tape.take() else { return None };
+                    let mut t = self.tape.take()?;
                     self.canonical(&mut t.canon);
                     t.key = Some(t.canon.bytes.clone());
                     self.tape = Some(t);

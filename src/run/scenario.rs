@@ -13,7 +13,7 @@ mod set;
 pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
 pub use place::{span_of, Seg};
 pub use problem::{Problem, What};
-pub use set::{apply as apply_set, parse_set, split_assignment, target_of, SetFlag};
+pub use set::{apply as apply_set, parse_set, reached, split_assignment, target_of, SetFlag};
 
 use crate::ir::{self, Ruleset};
 use crate::run::controller::{self, Chosen, Control};

@@ -95,7 +95,8 @@ impl TestFile {
 
 /// The test's scenario: written in it, or read from `scenario_file` (relative to `path`, the
 /// test file). With `root`, a scenario file is read only when it lies inside that folder, links
-/// followed (`within::check`): a test names no file outside the folder given to `tempo test`.
+/// followed (`within::check`): a test names no file outside both the folder given to `tempo test`
+/// and the current folder.
 pub(crate) fn scenario_of(test: &TestFile, path: &Path, root: Option<&Path>) -> Result<Scenario, String> {
     match (&test.scenario, &test.scenario_file) {
         (Some(s), None) => Ok(s.clone()),

@@ -62,7 +62,7 @@ pub(crate) fn locate(test: &Path, written: &str) -> Result<PathBuf, String> {
 /// same, else an error holding a unified diff (or saying there is no file yet).
 #[cfg(feature = "fs")]
 pub fn compare(path: &Path, wanted: &str, bless: bool, folder: &Path) -> Result<Option<Pending>, String> {
-    super::within::check(path, folder, "the golden trace")?;
+    super::within::check_golden(path, folder)?;
     let kept = match read(path) {
         Ok(text) => Some(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_err() => None,

@@ -28,14 +28,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Reads, parses and runs one test file (its ruleset loaded for it alone), the files it names
-/// kept inside its own folder (`within`).
+/// kept inside its own folder or the current folder (`within`).
 #[cfg(feature = "fs")]
 pub fn run_file(name: &str, path: &Path, options: Options) -> Outcome {
     run_file_within(name, path, &file::folder_of(path), options)
 }
 
 /// As [`run_file`], the files the test names kept inside `root` (the folder given to `tempo
-/// test`), unless `options.limits.allow_outside`.
+/// test`) or the current folder, unless `options.limits.allow_outside`.
 #[cfg(feature = "fs")]
 pub fn run_file_within(name: &str, path: &Path, root: &Path, options: Options) -> Outcome {
     let found = [Found { name: name.to_string(), path: path.to_path_buf(), root: root.to_path_buf() }];
@@ -44,8 +44,8 @@ pub fn run_file_within(name: &str, path: &Path, root: &Path, options: Options) -
 }
 
 /// Runs every test found, in parallel, each ruleset loaded once; outcomes in the order found.
-/// Every file a test reads lies inside the folder that found it (`Found::root`, links followed)
-/// unless `--allow-outside`: a ruleset or scenario file outside is refused before it is opened.
+/// Every file a test reads lies inside the folder that found it (`Found::root`) or the current
+/// folder, links followed, unless `--allow-outside`: a ruleset or scenario file outside is refused before it is opened.
 /// With `--bless`, the golden traces are written after every test has run, all or none
 /// (`bless::write_all`).
 #[cfg(feature = "fs")]

@@ -9,10 +9,7 @@ use tempo::testing::{self, Options};
 /// prints each seed's trace (for reading a failure).
 pub fn play(name: &str, path: &Path, show: &str) -> Result<(), Failed> {
     let show = std::env::var_os(show).is_some();
-    // As `tempo test` run from the project's root: the rulesets in `rulesets/` are inside it.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let options = Options { bless: false, keep_traces: show, ..Options::default() };
-    let outcome = testing::run_file_within(name, path, root, options);
+    let outcome = testing::run_file(name, path, Options { bless: false, keep_traces: show, ..Options::default() });
     for (seed, trace) in &outcome.traces {
         let at = seed.map(|s| format!(" (seed {s})")).unwrap_or_default();
         println!("--- {name}{at}\n{trace}");

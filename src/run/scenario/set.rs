@@ -88,6 +88,20 @@ pub fn apply(s: &mut Scenario, r: &mut Ruleset, f: &SetFlag) -> Result<usize, Pr
     })
 }
 
+/// What a `PARTICIPANT.STAT` or `SIDE.STAT` name reaches in `s`: the stat, and the names of the
+/// participants whose own value of it `apply` would set; `None` for a stat's default (`STAT`) or a
+/// name that reaches nobody. A sweep's two ranges must not reach one participant's stat
+/// (`Brute.hp_max` and `monsters.hp_max`, Brute on side `monsters`): the later would win at
+/// every point, and the rows would be labelled with values they do not play.
+pub fn reached(s: &Scenario, name: &str) -> Option<(String, Vec<String>)> {
+    let (Some(who), stat) = target_of(name).ok()? else {
+        return None;
+    };
+    let mut names = Vec::new();
+    super::control::each_named(&mut s.clone(), &who, |p| names.push(p.name.clone())).ok()?;
+    Some((stat, names))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,13 +20,20 @@ pub enum SweepSet {
 }
 
 impl Swept {
-    /// How many values the range has.
-    pub fn len(&self) -> u64 {
+    /// How many values the range has, exactly: at most 2^64 (every `i64`, step 1).
+    pub fn count(&self) -> u128 {
         let span = i128::from(self.high) - i128::from(self.low);
         if span < 0 || self.step <= 0 {
             return 0;
         }
-        u64::try_from(span / i128::from(self.step) + 1).unwrap_or(u64::MAX)
+        // 0 ≤ span < 2^64 and step ≥ 1.
+        span.unsigned_abs() / u128::from(self.step.unsigned_abs()) + 1
+    }
+
+    /// How many values the range has, as a `u64`: `u64::MAX` for the one range of 2^64 values
+    /// (use [`Swept::count`] to say how many).
+    pub fn len(&self) -> u64 {
+        u64::try_from(self.count()).unwrap_or(u64::MAX)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -44,6 +51,19 @@ impl Swept {
         let step = if self.step == 1 { String::new() } else { format!(":{}", self.step) };
         format!("{}={}..{}{step}", self.name, self.low, self.high)
     }
+}
+
+/// The values of point `k` of the grid of `ranges`, row-major: the last range varies fastest.
+pub fn grid_values(ranges: &[Swept], k: u64) -> Vec<i64> {
+    let mut rest = u128::from(k);
+    let mut out = vec![0; ranges.len()];
+    for (i, r) in ranges.iter().enumerate().rev() {
+        let n = r.count().max(1);
+        // `rest % n` < n ≤ 2^64: value `u64::MAX` at most.
+        out[i] = r.value(u64::try_from(rest % n).unwrap_or(u64::MAX));
+        rest /= n;
+    }
+    out
 }
 
 impl SweepSet {
@@ -102,7 +122,9 @@ mod tests {
         assert_eq!((r.len(), r.value(2)), (3, 9));
         assert_eq!(r.text(), "ap_max=1..10:4");
         assert_eq!(range("x=5..5").len(), 1);
-        assert_eq!(range("x=-9223372036854775808..9223372036854775807").len(), u64::MAX);
+        let all = range("x=-9223372036854775808..9223372036854775807");
+        assert_eq!((all.len(), all.count()), (u64::MAX, 1u128 << 64));
+        assert_eq!((all.value(0), all.value(u64::MAX)), (i64::MIN, i64::MAX));
     }
 
     #[test]

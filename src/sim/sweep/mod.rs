@@ -53,25 +53,60 @@ pub enum PointError {
 }
 
 impl<'a> Grid<'a> {
-    /// How many points the grid has (every combination of the ranges' values).
+    /// How many points the grid has (every combination of the ranges' values), as a `u64`:
+    /// `u64::MAX` past it ([`Grid::count_text`] says how many).
     pub fn len(&self) -> u64 {
-        self.ranges.iter().map(Swept::len).fold(1u64, u64::saturating_mul)
+        self.ranges
+            .iter()
+            .map(Swept::count)
+            .try_fold(1u128, u128::checked_mul)
+            .map_or(u64::MAX, |n| u64::try_from(n).unwrap_or(u64::MAX))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.ranges.iter().any(|r| r.count() == 0)
+    }
+
+    /// How many points the grid has, exactly, in digits: a range over every `i64` holds 2^64
+    /// values (one more than `u64::MAX`), and a grid of two such ranges 2^128 (one more than
+    /// `u128::MAX`, the only product that does not fit).
+    pub fn count_text(&self) -> String {
+        match self.ranges.iter().map(Swept::count).try_fold(1u128, u128::checked_mul) {
+            Some(n) => n.to_string(),
+            None => "340282366920938463463374607431768211456".to_string(),
+        }
+    }
+
+    /// The index of the grid's last point along its one range (`--target`'s bisection): the
+    /// range's count − 1, which always fits a `u64`.
+    pub fn last(&self) -> u64 {
+        let n = self.ranges.first().map(Swept::count).unwrap_or(1).max(1);
+        u64::try_from(n - 1).unwrap_or(u64::MAX)
     }
 
     /// The values of point `k`, row-major: the last range varies fastest.
     pub fn values(&self, k: u64) -> Vec<i64> {
-        let mut rest = k;
-        let mut out = vec![0; self.ranges.len()];
-        for (i, r) in self.ranges.iter().enumerate().rev() {
-            let n = r.len().max(1);
-            out[i] = r.value(rest % n);
-            rest /= n;
+        flag::grid_values(self.ranges, k)
+    }
+
+    /// Two ranges that reach one participant's own value of one stat (`Brute.hp_max` and
+    /// `monsters.hp_max`, Brute on side `monsters`): the later range would win at every point,
+    /// so the rows would be labelled with values they do not play. What to say, or `None`.
+    pub fn reached_twice(&self) -> Option<String> {
+        let reached: Vec<_> = self.ranges.iter().map(|r| scenario::reached(self.scenario, &r.name)).collect();
+        for (j, b) in reached.iter().enumerate() {
+            for (i, a) in reached[..j].iter().enumerate() {
+                let (Some((stat_a, who_a)), Some((stat_b, who_b))) = (a, b) else { continue };
+                if let Some(who) = who_b.iter().find(|w| stat_a == stat_b && who_a.contains(w)) {
+                    return Some(format!(
+                        "`{}` and `{}` both reach {who}'s {stat_a}: each point would play the second's value, so \
+                         the rows would be labelled wrongly; sweep two different numbers (or one range)",
+                        self.ranges[i].name, self.ranges[j].name
+                    ));
+                }
+            }
         }
-        out
+        None
     }
 
     /// Point `k` of the grid: each range's value set as `--set NAME=VALUE` sets it.

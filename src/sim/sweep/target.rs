@@ -85,7 +85,6 @@ pub fn find(
     jobs: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Found, TargetError> {
-    let n = grid.len();
     let mut probed: Vec<(u64, bool)> = Vec::new();
     let mut at_or_above = |k: u64| -> Result<bool, TargetError> {
         let p = grid.point(k)?;
@@ -101,7 +100,7 @@ pub fn find(
         probed.push((k, above));
         Ok(above)
     };
-    let last = n.saturating_sub(1);
+    let last = grid.last();
     let (first_above, last_above) = (at_or_above(0)?, if last == 0 { None } else { Some(at_or_above(last)?) });
     let verdict = match last_above {
         Some(l) if l != first_above => "crossed",
