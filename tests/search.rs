@@ -226,12 +226,9 @@ fn tempo(args: &[&str]) -> String {
 
 /// The Frontiers duel with `Search` on both sides: two searchers, reactions, choices.
 fn search_against_search() -> Scenario {
-    // By playouts (`exact: 0`): the duel of two searchers is too large to solve quickly.
-    let by_playouts = [
-        ("controller: Policy(Aggressive)", "controller: Policy(Search(exact: 0))"),
-        ("fallback: Search)", "fallback: Search(exact: 0))"),
-    ];
-    scenario_with(FRONTIERS_SCENARIO, &by_playouts)
+    // By playouts (`exact: 0`, as Aria's is in the file): the duel of two searchers is too
+    // large to solve quickly.
+    scenario_with(FRONTIERS_SCENARIO, &[("controller: Policy(Aggressive)", "controller: Policy(Search(exact: 0))")])
 }
 
 #[test]
@@ -265,11 +262,7 @@ fn a_search_simulation_is_the_same_for_every_jobs_and_shard_split() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let scenario = dir.join("search-duel.ron");
     let text = std::fs::read_to_string(FRONTIERS_SCENARIO).expect("reads");
-    let text = text.replacen("controller: Policy(Aggressive)", "controller: Policy(Search(exact: 0))", 1).replacen(
-        "fallback: Search)",
-        "fallback: Search(exact: 0))",
-        1,
-    );
+    let text = text.replacen("controller: Policy(Aggressive)", "controller: Policy(Search(exact: 0))", 1);
     std::fs::write(&scenario, text).expect("writes");
     let scenario = scenario.display().to_string();
     same_for_every_split(&dir, &[FRONTIERS, &scenario], "24");
@@ -474,4 +467,24 @@ fn decisions_show_what_ending_the_turn_and_declining_were_worth() {
         .find(|l| l.contains("\"policy\":\"search\"") && l.contains("\"reaction\":true"))
         .expect("a Search reaction decision (the parry)");
     assert!(reaction.contains("\"pass\":{\"score\":"), "{reaction}");
+}
+
+#[test]
+fn search_plays_small_encounters_exactly() {
+    // Each corpus case solves within Search's default exact budget, so every decision of its
+    // is answered from the solution: the round is followed from its start to the decision (dice
+    // drawn as the real run drew them, a pool's successes counted, reactions, choices), and the
+    // followed state is the real one. A decision not followed would be played by playouts.
+    for case in ["hold-01", "bait-01", "choose-01", "pool-01", "target-01"] {
+        let rules = format!("tests/corpus/cases/{case}.rules");
+        let scenario = format!("tests/corpus/cases/{case}.ron");
+        for seed in ["1", "2"] {
+            let text = tempo(&["run", &rules, &scenario, "--control", "A=Search", "--decisions", "--seed", seed]);
+            let lines: Vec<&str> = text.lines().filter(|l| l.contains("(search) considers")).collect();
+            assert!(lines.iter().any(|l| l.contains(" exactly), ")), "{case} seed {seed}: no exact choice\n{text}");
+            for line in lines {
+                assert!(!line.contains(" playouts)"), "{case} seed {seed}: played by playouts: {line}");
+            }
+        }
+    }
 }
