@@ -75,6 +75,16 @@ impl<'a> ExactPlay<'a> {
     fn solve(&self, budget: u64) -> Solution<'a> {
         let (r, s, deciders) = (self.ruleset, self.scenario, self.deciders.as_slice());
         let solve_all = |max_depth: u32| {
+            let mut probe = Self::solver(r, s, deciders)?;
+            (probe.max_states, probe.max_depth) = (budget, max_depth);
+            probe.first_round_only = Some(Default::default());
+            probe.root().ok()?;
+            // Each state the first round ends in has a round of its own to walk, about as
+            // large: an encounter whose first round alone says it cannot fit is not tried.
+            let ends = probe.first_round_only.as_ref().map_or(0, |e| e.len() as u64);
+            if probe.states().saturating_mul(ends + 1) > budget.saturating_mul(PROBE_SLACK) {
+                return None;
+            }
             let mut solver = Self::solver(r, s, deciders)?;
             (solver.max_states, solver.max_depth) = (budget, max_depth);
             solver.root().ok()?;
@@ -107,6 +117,11 @@ impl<'a> ExactPlay<'a> {
         Solution::Solved(Box::new(solver))
     }
 }
+
+/// How far past the budget the first round's estimate of the whole (its positions times the
+/// states it ends in) may go before the solve is not tried: the estimate is rough, and an
+/// encounter that shrinks as it goes (foes fall, pools run out) solves in far less.
+const PROBE_SLACK: u64 = 8;
 
 /// The stack of the thread a whole encounter is solved on: address space, touched only as deep
 /// as the walk goes.

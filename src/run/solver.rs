@@ -131,6 +131,8 @@ pub struct Solver<'a, 'p> {
     /// Every state between rounds the walk can reach is known already (a finished solve's
     /// values adopted): one not known means the walk strayed from it, and it stops there.
     pub frozen: bool,
+    /// A probe of the first round only: the states it ends in are kept here, not walked on.
+    pub first_round_only: Option<std::collections::HashSet<Box<[u8]>>>,
     depth: u32,
     deepest: u32,
     plan: Option<Vec<Planned>>,
@@ -173,6 +175,7 @@ impl<'a, 'p> Solver<'a, 'p> {
             max_states: u64::MAX,
             max_depth: SHALLOW_DEPTH,
             frozen: false,
+            first_round_only: None,
             depth: 0,
             deepest: 0,
             plan: plan.then(Vec::new),
@@ -349,6 +352,11 @@ impl Solver<'_, '_> {
         }
         if self.frozen {
             return Err(Stop::Budget { states: self.states, merged: self.merged(), round: self.deepest });
+        }
+        // (Reached from the encounter's start, a state is before the first round.)
+        if let Some(ends) = self.first_round_only.as_mut().filter(|_| from.is_some()) {
+            ends.insert(key);
+            return Ok(Value::zero(self.outcomes));
         }
         let depth = from.map_or(0, |d| d + 1);
         self.explorer.keep(depth);
