@@ -81,7 +81,8 @@ impl<'a> ExactPlay<'a> {
             Some(solver.into_memo())
         };
         let on_thread = std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new().stack_size(SOLVE_STACK).spawn_scoped(scope, || solve_all(u32::MAX));
+            let spawned =
+                std::thread::Builder::new().stack_size(SOLVE_STACK).spawn_scoped(scope, || solve_all(u32::MAX));
             spawned.ok().map(|h| h.join().ok().flatten())
         });
         let memo = match on_thread {
