@@ -530,7 +530,9 @@ Example:
 
 Fix: give the category and the action different names (`category physical_attack`).";
 
-    UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it, spends it or changes it.
+    UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it or spends it: no cost, effect, \
+condition, limit or other pool names it. Its own clauses may still change it (`gain 1 on hit`, `refresh at \
+turn_start`); the warning then says so, for what they change is read by nothing.
 
 Example:
 

@@ -745,8 +745,8 @@ impl<S: Sink> Engine<'_, S> {
     pub(crate) fn ask_ready(&mut self, who: usize) -> Option<Readied> {
         let round = self.clock.round;
         self.take_step(who, |s| match *s {
-            Step::Ready { round: rd, action, on, target, keep } if rd == round => {
-                Some(Readied { who, action, target, on, keep })
+            Step::Ready { round: rd, action, on, by, target, keep } if rd == round => {
+                Some(Readied { who, action, target, on, by, keep })
             }
             _ => None,
         })

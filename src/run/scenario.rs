@@ -222,11 +222,16 @@ pub enum Step {
     /// On one's turn in round `round`, ready `action` for when `on` happens (an action, a
     /// category, an action kind or an event), instead of acting (`allow ready`). When it
     /// happens, the action is taken at once and one's place in the order moves there. Unless
-    /// `keep` is true, a ready still waiting at the end of the round is dropped.
+    /// `keep` is true, a ready still waiting at the end of the round is dropped. `by: "enemy"`
+    /// (or `"ally"`) waits only for what an enemy (an ally) does; without it, anyone but
+    /// oneself sets it off. Without `target`, an action that needs one aims at whoever set it
+    /// off, as a reaction does.
     Ready {
         round: u32,
         action: String,
         on: String,
+        #[serde(default)]
+        by: Option<String>,
         #[serde(default)]
         target: Option<String>,
         #[serde(default)]
@@ -658,7 +663,17 @@ impl<'a> Resolver<'a> {
             Step::Slot { round, taker } => {
                 S::Slot { round: *round, taker: self.target(who, step_at, "taker", Some(taker)).unwrap_or(0) }
             }
-            Step::Ready { round, action, on, target, keep } => {
+            Step::Ready { round, action, on, by, target, keep } => {
+                let by = by.as_deref().and_then(|b| match b {
+                    "enemy" => Some(ir::Relation::Enemy),
+                    "ally" => Some(ir::Relation::Ally),
+                    _ => {
+                        let candidates = vec!["enemy".to_string(), "ally".to_string()];
+                        let what = What::Unknown { kind: "`by` of a Ready", name: b.to_string(), candidates };
+                        self.problems.push(Problem::new(at(step_at, [Seg::Field("by")]), what).of(who));
+                        None
+                    }
+                });
                 let on = match ready_on(self.r, on) {
                     Some(event) => event,
                     None => {
@@ -669,7 +684,7 @@ impl<'a> Resolver<'a> {
                 };
                 let action = self.action(who, step_at, "action", action);
                 let target = self.target(who, step_at, "target", target.as_ref());
-                S::Ready { round: *round, action, on, target: self.own_target(who, action, target), keep: *keep }
+                S::Ready { round: *round, action, on, by, target: self.own_target(who, action, target), keep: *keep }
             }
         }
     }
