@@ -148,6 +148,7 @@ impl<S: Sink> Engine<'_, S> {
     ) -> Result<(), RunError> {
         let r = self.ruleset();
         let first_suffices = matches!(policy, Chosen::Aggressive | Chosen::HoldBack(..));
+        let plays_to_win = first_suffices || matches!(policy, Chosen::Greedy);
         for (i, action) in r.actions.iter().enumerate() {
             if !matches!(action.kind, ActionKind::Action | ActionKind::Free | ActionKind::Preparation) {
                 continue;
@@ -173,6 +174,11 @@ impl<S: Sink> Engine<'_, S> {
                     _ if self.may_target(who, t, kind) => Some(t),
                     _ => continue,
                 };
+                // A move of a fixed distance toward someone already next to (in the zone of)
+                // the actor moves nothing: the policies that play to win do not spend on it.
+                if shape.moves && !per_unit && plays_to_win && self.moves_nothing(who, target, nearest) {
+                    continue;
+                }
                 // Movement: as far as it can pay for, up to the distance it needs; anything
                 // else: once.
                 let (most, fewest) = if per_unit {
@@ -203,7 +209,8 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 out.push(Decision::Act { action: a, target, units });
                 if target.is_some() {
-                    if first_suffices && units.is_none() {
+                    // Movement is no attack: the search goes on for one.
+                    if first_suffices && units.is_none() && !shape.moves {
                         return Ok(());
                     }
                     // The solver weighs every target, `Search` the nearest few, another policy
@@ -284,6 +291,16 @@ impl<S: Sink> Engine<'_, S> {
     /// (melee reach is adjacency on a grid, the same zone with zones); `None` when none is
     /// needed or there is no one to close in on.
     #[inline]
+    /// Whether a move toward `target` (or, untargeted, the nearest standing enemy) would move
+    /// nothing: the actor is already next to it (in its zone), where `move` stops.
+    fn moves_nothing(&self, who: usize, target: Option<usize>, nearest: &[usize]) -> bool {
+        let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
+        match target {
+            Some(t) if t != who => self.world.distance(t, who) <= reach,
+            _ => self.closing_in(who, nearest).is_none(),
+        }
+    }
+
     fn closing_in(&self, who: usize, nearest: &[usize]) -> Option<(i64, i64)> {
         let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
         // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy` finds
@@ -379,7 +396,7 @@ impl<S: Sink> Engine<'_, S> {
                 Ok(options[i])
             }
             Chosen::Greedy => self.greedy(who, options, scores),
-            _ => Ok(aggressive(options)),
+            _ => Ok(aggressive(options, &self.tables.shapes)),
         }
     }
 
@@ -458,7 +475,7 @@ impl<S: Sink> Engine<'_, S> {
         Ok(match best {
             Some((d, _)) => d,
             None if options.is_empty() => Decision::EndTurn,
-            None => aggressive(options),
+            None => aggressive(options, &self.tables.shapes),
         })
     }
 
@@ -791,9 +808,13 @@ impl<S: Sink> Engine<'_, S> {
     }
 }
 
-/// `Aggressive`'s pick: offence first, the first candidate with a target that is not movement,
-/// else the first candidate. `options` is not empty.
-fn aggressive(options: &[Decision]) -> Decision {
-    let first_targeted = options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
+/// `Aggressive`'s pick: offence first, the first candidate with a target that is not movement
+/// (bought per unit, or an action whose own effects move its actor: a targeted `move 6` is
+/// no attack), else the first candidate. `options` is not empty.
+fn aggressive(options: &[Decision], shapes: &[super::shape::Shape]) -> Decision {
+    let first_targeted = options.iter().position(|d| {
+        matches!(d, Decision::Act { action, target: Some(_), units: None }
+            if !shapes.get(action.index()).is_some_and(|s| s.moves))
+    });
     options.get(first_targeted.unwrap_or(0)).copied().unwrap_or(Decision::EndTurn)
 }
