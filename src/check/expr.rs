@@ -964,14 +964,7 @@ impl Lowerer<'_> {
                 who: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
             },
-            ast::Stmt::EmitWith(name, amount) => {
-                let amount = self.int(amount, ctx);
-                let event = self.event_named(name);
-                if let Some(e) = event {
-                    self.emitted.push(e);
-                }
-                event.map_or(E::Cancel, |e| E::EmitWith(e, amount))
-            }
+            ast::Stmt::EmitWith(name, amount) => self.emit_with(name, amount, ctx),
             ast::Stmt::Emit(name) => self.event_named(name).map_or(E::Cancel, E::Emit),
             ast::Stmt::Choose { chooser, question, options, span } => {
                 let chooser = match self.option_word(chooser) {
@@ -1089,6 +1082,16 @@ impl Lowerer<'_> {
             ast::Stmt::RollInitiative(_) => E::RollInitiative,
             ast::Stmt::ClearConditions(_) => E::ClearConditions,
         }
+    }
+
+    /// `emit EVENT(AMOUNT)`: from here on the rule surely emitted it (`amount_read`).
+    fn emit_with(&mut self, name: &ast::Ident, amount: &ast::Expr, ctx: Ctx) -> ir::Effect {
+        let amount = self.int(amount, ctx);
+        let event = self.event_named(name);
+        if let Some(e) = event {
+            self.emitted.push(e);
+        }
+        event.map_or(ir::Effect::Cancel, |e| ir::Effect::EmitWith(e, amount))
     }
 
     /// `amount(EVENT)` read where this rule may not have emitted `EVENT`: a warning, for it
