@@ -199,3 +199,26 @@ fn explain_unknown_function_lists_every_function() {
     }
     insta::assert_snapshot!("explain-unknown-function", explanation);
 }
+
+/// Issue 44, B5: `unused-pool` said "nothing spends, reads or changes it" of a pool whose own
+/// `gain ... on` changes it; it says what is true: only its own clauses change it.
+#[test]
+fn an_unused_pool_that_its_own_gain_changes_is_not_said_to_be_unchanged() {
+    let text = "ruleset gains
+initiative { value 0 }
+round { phase act: turns }
+event hit
+pool ap { max 3; refresh at turn_start }
+pool momentum { max 5; gain 1 on hit }
+action strike { cost 1 ap; resolve { emit hit } }
+";
+    let c = tempo::check::compile_str("gains.rules", text);
+    let d = c.diagnostics.iter().find(|d| d.code == Code::UnusedPool).expect("still unused: nothing reads it");
+    let label = &d.primary.message;
+    assert!(!label.contains("changes it"), "{label}");
+    assert!(label.contains("only its own clauses change it"), "{label}");
+    // A pool nothing touches at all keeps the plain words.
+    let c = tempo::check::compile_str("gains.rules", &text.replace("; gain 1 on hit", ""));
+    let d = c.diagnostics.iter().find(|d| d.code == Code::UnusedPool).expect("unused");
+    assert_eq!(d.primary.message, "nothing spends, reads or changes it");
+}

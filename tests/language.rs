@@ -274,3 +274,24 @@ fn initiative_is_a_cost_of_an_action_only() {
     let brace = ir.actions.iter().find(|a| a.name == "brace").unwrap();
     assert_eq!(brace.costs[0].initiative, Some(Expr::Int(10)));
 }
+
+/// Issue 44, B2: `for 1 round` (as the docs' durations table writes it) parses as `for 1 rounds`
+/// does, in `lasts` and in `apply`; only the plural parsed, and the error claimed an unclosed `{`.
+#[test]
+fn a_duration_of_one_round_is_written_in_the_singular() {
+    let text = "ruleset singular
+initiative { value 0 }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+condition dazed { lasts for 1 round }
+condition slowed { lasts for 2 rounds }
+action daze { cost 1 ap; target enemy; resolve { apply slowed to target for 1 round } }
+";
+    let c = tempo::check::compile_str("singular.rules", text);
+    assert_eq!(codes(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    assert_eq!(ir.conditions[0].lasts, Some(ir::Duration::Rounds(Expr::Int(1))));
+    assert_eq!(ir.conditions[1].lasts, Some(ir::Duration::Rounds(Expr::Int(2))));
+    let ir::Effect::Apply { duration, .. } = &ir.actions[0].effects[0] else { panic!("{:?}", ir.actions[0].effects) };
+    assert_eq!(duration.as_ref(), Some(&ir::Duration::Rounds(Expr::Int(1))));
+}

@@ -1046,3 +1046,36 @@ fn hidden_on_a_phase_of_turns_or_a_step_is_misplaced() {
         assert_eq!(codes_of(&rules), vec![Code::MisplacedClause], "{phase}");
     }
 }
+
+/// Issue 44, B6: `amount(EVENT)` reads what this cascade emitted, not the last amount anyone
+/// emitted. `whiff` emits `incoming` only on a success it never gets; the `hit` of the turn
+/// before emitted 5, and `whiff` dealt those 5 again on its miss.
+const MISSED: &str = r#"ruleset missed
+initiative { value 0; ties table }
+round { phase act: turns }
+pool ap { max 1; refresh at turn_start }
+pool hp { max 20 }
+event incoming
+action hit { cost 1 ap; target enemy; resolve { emit incoming(5); target.hp -= amount(incoming) } }
+action whiff {
+  cost 1 ap
+  target enemy
+  resolve {
+    check 1 vs 100 { success { emit incoming(5) } }
+    target.hp -= amount(incoming)
+  }
+}
+"#;
+
+#[test]
+fn amount_reads_only_what_its_own_cascade_emitted() {
+    let a = r#"Script(steps: [Act(round: 1, action: "hit", target: "B"), Act(round: 2, action: "whiff", target: "B")], fallback: Passive)"#;
+    let t = play(MISSED, &two(a, "Policy(Passive)", 2)).expect("runs");
+    assert_in_order(&t, &["B: hp 20 -> 15 (hit by A)", "A uses whiff (action) at B"]);
+    assert!(!t.contains("15 -> 10"), "the miss dealt the earlier hit's damage:\n{t}");
+    // The checker says where a read may find nothing this rule emitted: `whiff`'s, not `hit`'s.
+    let c = compile_str("t.rules", MISSED);
+    let warned: Vec<(Code, usize)> = c.diagnostics.iter().map(|d| (d.code, d.primary.span.start as usize)).collect();
+    let at = MISSED.rfind("amount(incoming)").unwrap() + "amount(".len();
+    assert_eq!(warned, [(Code::AmountNotEmitted, at)], "{:?}", c.diagnostics);
+}

@@ -260,6 +260,9 @@ impl Lowerer<'_> {
                         None
                     }
                 };
+                if let (Some(e), Some(a)) = (event, args.first()) {
+                    self.amount_read(e, a.span);
+                }
                 match event {
                     Some(e) => (Expr::Amount(e), Ty::Int),
                     None => (Expr::Int(0), Ty::Unknown),
@@ -881,8 +884,16 @@ impl Lowerer<'_> {
             .collect()
     }
 
+    /// A block: a rule's body, or a block inside one (an `if`'s, a `check` outcome's, a
+    /// `choose` option's, a loop's body). What a block inside emits may not have run after it;
+    /// what a rule's body emits is nothing to the next rule.
     pub fn block(&mut self, b: &ast::Block, ctx: Ctx) -> Vec<ir::Effect> {
-        self.block_with_rolls(b, ctx)
+        let mark = if self.block_depth == 0 { 0 } else { self.emitted.len() };
+        self.block_depth += 1;
+        let out = self.block_with_rolls(b, ctx);
+        self.block_depth -= 1;
+        self.emitted.truncate(mark);
+        out
     }
 
     /// `do NAME`: the named effect's statements, lowered here as if written here (so `target`,
@@ -917,7 +928,10 @@ impl Lowerer<'_> {
         }
         let body = self.effects[i].1.clone();
         self.expanding.push(i);
-        let out = self.block(&body, ctx);
+        // Spliced in where it is named: what it surely emits, the rule surely emitted.
+        self.block_depth += 1;
+        let out = self.block_with_rolls(&body, ctx);
+        self.block_depth -= 1;
         self.expanding.pop();
         out
     }
@@ -950,10 +964,7 @@ impl Lowerer<'_> {
                 who: from.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),
             },
-            ast::Stmt::EmitWith(name, amount) => {
-                let amount = self.int(amount, ctx);
-                self.event_named(name).map_or(E::Cancel, |e| E::EmitWith(e, amount))
-            }
+            ast::Stmt::EmitWith(name, amount) => self.emit_with(name, amount, ctx),
             ast::Stmt::Emit(name) => self.event_named(name).map_or(E::Cancel, E::Emit),
             ast::Stmt::Choose { chooser, question, options, span } => {
                 let chooser = match self.option_word(chooser) {
@@ -1071,6 +1082,36 @@ impl Lowerer<'_> {
             ast::Stmt::RollInitiative(_) => E::RollInitiative,
             ast::Stmt::ClearConditions(_) => E::ClearConditions,
         }
+    }
+
+    /// `emit EVENT(AMOUNT)`: from here on the rule surely emitted it (`amount_read`).
+    fn emit_with(&mut self, name: &ast::Ident, amount: &ast::Expr, ctx: Ctx) -> ir::Effect {
+        let amount = self.int(amount, ctx);
+        let event = self.event_named(name);
+        if let Some(e) = event {
+            self.emitted.push(e);
+        }
+        event.map_or(ir::Effect::Cancel, |e| ir::Effect::EmitWith(e, amount))
+    }
+
+    /// `amount(EVENT)` read where this rule may not have emitted `EVENT`: a warning, for it
+    /// then reads 0, or what another rule of the same cascade emitted.
+    fn amount_read(&mut self, e: ir::EventId, span: crate::source::Span) {
+        if self.emitted.contains(&e) {
+            return;
+        }
+        let name = self.scope.events.names().nth(e.index()).unwrap_or_default().to_string();
+        self.diagnostics.push(
+            Diagnostic::warning(
+                Code::AmountNotEmitted,
+                span,
+                format!("`amount({name})` is read where this rule may not have emitted `{name}`"),
+            )
+            .label(format!("0 when this cascade did not emit `{name}`"))
+            .help(format!(
+                "read it after an `emit {name}(...)` that always runs before it, in the same block; an answer to `{name}` reads `trigger.amount`"
+            )),
+        );
     }
 
     fn assign(&mut self, target: &ast::Path, op: AssignOp, value: &ast::Expr, ctx: Ctx) -> ir::Effect {

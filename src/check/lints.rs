@@ -250,9 +250,16 @@ pub(crate) fn lints(r: &ir::Ruleset, scope: &Scope) -> Vec<Diagnostic> {
         };
         let outside = uses.touches.iter().filter(|(p, _, inside)| *p == id && *inside != Some(id)).count();
         if outside == 0 {
+            // Its own clauses (`gain 1 on hit`, `refresh at turn_start`) may change it: then
+            // something changes it, but nothing else reads or spends what they change.
+            let own = !pool.gains.is_empty() || pool.at.iter().any(|s| !matches!(s.op, ir::PoolOp::Keep));
+            let label = match own {
+                true => "only its own clauses change it: no cost, effect or condition reads or spends it",
+                false => "nothing spends, reads or changes it",
+            };
             out.push(
                 Diagnostic::warning(Code::UnusedPool, span, format!("pool `{}` is never used", pool.name))
-                    .label("nothing spends, reads or changes it")
+                    .label(label)
                     .help("use it in a cost or an effect, or delete it"),
             );
             continue;

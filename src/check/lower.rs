@@ -31,6 +31,12 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) piles: super::piles::known::KnownPiles,
     /// Named rolls and dice with custom faces.
     pub(crate) rolls: super::rolled::Rolls,
+    /// The events the rule being lowered surely emitted with an amount before the statement
+    /// being lowered (emits in a block that may not run are dropped at its end), for the
+    /// `amount(EVENT)` reads it makes (`tempo::amount-not-emitted`).
+    pub(crate) emitted: Vec<ir::EventId>,
+    /// How many blocks are open: a rule's own body is the outermost.
+    pub(crate) block_depth: u32,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -86,6 +92,8 @@ impl<'a> Lowerer<'a> {
             default_degrees: None,
             piles: Default::default(),
             rolls: Default::default(),
+            emitted: Vec::new(),
+            block_depth: 0,
         }
     }
 

@@ -6,6 +6,7 @@
 mod consteval;
 mod counting;
 mod degrees;
+mod dice_names;
 mod expr;
 pub use expr::{function_forms, FUNCTIONS, RELATIONS, TIMINGS, WHO_WORDS};
 mod lints;
@@ -127,6 +128,7 @@ fn compile_inner(loader: &dyn Loader, path: &Path, keep: bool) -> (Compilation, 
             let places = merge::places(entries, &files);
             entries = merge::owned(places, &mut files);
         }
+        diagnostics.extend(dice_names::dice_names(&entries));
         let scope = scope::Scope::new(&entries);
         let mut lowerer = lower::Lowerer::new(&scope, &sources);
         let r = lowerer.lower(&root_name, &mut entries, release);

@@ -65,6 +65,9 @@ impl Lowerer<'_> {
 
     /// `roll NAME = DICE`: opens the roll for the rest of the block.
     fn roll_stmt(&mut self, name: &ast::Ident, dice: &ast::Expr, ctx: Ctx, at: usize) -> ir::Effect {
+        if super::dice_names::reads_as_dice(&name.name) {
+            self.diagnostics.push(super::dice_names::refuse(name, "roll"));
+        }
         if let Some(first) = self.rolls.open.iter().find(|r| r.name == name.name).map(|r| r.span) {
             self.twice(
                 format!("the roll `{}` is already rolled here", name.name),

@@ -530,7 +530,9 @@ Example:
 
 Fix: give the category and the action different names (`category physical_attack`).";
 
-    UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it, spends it or changes it.
+    UnusedPool => "unused-pool", "Warning: a pool is declared but nothing reads it or spends it: no cost, effect, \
+condition, limit or other pool names it. Its own clauses may still change it (`gain 1 on hit`, `refresh at \
+turn_start`); the warning then says so, for what they change is read by nothing.
 
 Example:
 
@@ -584,6 +586,39 @@ Example:
     override pool ap { max 3 }
 
 Fix: delete the override, or change the value you meant to change.";
+
+    DiceName => "dice-name", "A declared name is spelled as a die: `d` and digits (`d6`, `d20`, `d2`). In an \
+expression such a word is always read as dice (`d6` rolls 1d6), so a stat, pool, item kind or anything \
+else named so could never be read by its name: `value d6` would roll a die, `count(hand, d2)` would count \
+dice, not the item.
+
+Example:
+
+    stat d6 = 3
+    items dice { d2, d4 }
+
+Fix: rename it so it does not read as a die: `stat die_six = 3`, `items dice { two_sided, four_sided }`.";
+
+    AmountNotEmitted => "amount-not-emitted", "Warning: a rule reads `amount(EVENT)` where it may not have \
+emitted `EVENT` itself: the read is not after an `emit EVENT(...)` that always runs before it in the same \
+rule (the emit is inside an `if`, a `check` outcome, a `choose` or a loop, or after the read, or in \
+another rule). `amount(EVENT)` reads what `EVENT` ended with in this rule's own cascade (the declaration, \
+timing or hour it is part of), and 0 when the cascade did not emit it: on a miss, the damage a hit would \
+have emitted is 0, not what an earlier attack emitted.
+
+Example:
+
+    action swing {
+      target enemy
+      resolve {
+        check 1d20 vs 11 { success { emit incoming(5) } }
+        target.hp -= amount(incoming)
+      }
+    }
+
+Fix: read the amount where the emit surely ran, in the same block after it: `check 1d20 vs 11 { success { \
+emit incoming(5); target.hp -= amount(incoming) } }`. A reaction or trigger that answers the event reads \
+its amount as `trigger.amount`.";
 }
 
 #[cfg(test)]

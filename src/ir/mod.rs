@@ -490,7 +490,7 @@ pub enum EventRef {
 }
 
 /// Who someone is relative to the rule's owner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Relation {
     Self_,
     Ally,

@@ -170,7 +170,7 @@ pub(crate) const TOP_LEVEL: [&str; 33] = [
 pub(crate) const BUILTINS: [(&str, &str); 41] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
-    ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` ended with, after its answers; in an answer, `trigger.amount` reads and changes it"),
+    ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` of this cascade ended with, after its answers (0 when it emitted none); in an answer, `trigger.amount` reads and changes it"),
     ("enter_reach", "with `reach` declared: a voluntary step into someone's reach (actor: the mover; victim: whose reach)"),
     ("leave_reach", "with `reach` declared: a voluntary step out of someone's reach, answered before it is taken"),
     ("move_in_reach", "with `reach` declared: the first step of a move taken from a place within someone's reach"),

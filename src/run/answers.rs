@@ -345,7 +345,8 @@ impl<S: Sink> Engine<'_, S> {
         let mut i = 0;
         while i < self.pending.readied.len() {
             let x = &self.pending.readied[i];
-            if x.who != actor && info.is(self.ruleset(), x.on) && self.world.present[x.who] {
+            let by = x.by.is_none_or(|rel| self.world.relates(x.who, actor, rel));
+            if x.who != actor && by && info.is(self.ruleset(), x.on) && self.world.present[x.who] {
                 fire.push(self.pending.readied.remove(i));
             } else {
                 i += 1;
@@ -361,7 +362,9 @@ impl<S: Sink> Engine<'_, S> {
             let fired =
                 self.emit_by(Event::Trigger { source: source.clone(), reactor: who_name, reaction: action_name }, rule);
             let outer = self.caused_by(fired);
-            self.declare(ready.who, ready.action, ready.target, None, None)?;
+            // With no target of its own, it aims at whoever set it off, as a reaction does.
+            let target = ready.target.or_else(|| default_reaction_target(r, ready.action, actor, ready.who));
+            self.declare(ready.who, ready.action, target, None, None)?;
             self.because = outer;
             (self.clock.allowed, self.clock.turn_phase, self.clock.active) = saved;
             // The turn the ready held open ends after the action.

@@ -60,6 +60,8 @@ pub enum Step {
         round: u32,
         action: ir::ActionId,
         on: ir::EventRef,
+        /// `by: "enemy"` / `"ally"`: only what such a participant does sets it off.
+        by: Option<ir::Relation>,
         target: Option<usize>,
         keep: bool,
     },

@@ -148,6 +148,7 @@ impl<S: Sink> Engine<'_, S> {
     ) -> Result<(), RunError> {
         let r = self.ruleset();
         let first_suffices = matches!(policy, Chosen::Aggressive | Chosen::HoldBack(..));
+        let plays_to_win = first_suffices || matches!(policy, Chosen::Greedy);
         for (i, action) in r.actions.iter().enumerate() {
             if !matches!(action.kind, ActionKind::Action | ActionKind::Free | ActionKind::Preparation) {
                 continue;
@@ -173,6 +174,11 @@ impl<S: Sink> Engine<'_, S> {
                     _ if self.may_target(who, t, kind) => Some(t),
                     _ => continue,
                 };
+                // A move of a fixed distance toward someone already next to (in the zone of)
+                // the actor moves nothing: the policies that play to win do not spend on it.
+                if shape.moves && !per_unit && plays_to_win && self.moves_nothing(who, target, nearest) {
+                    continue;
+                }
                 // Movement: as far as it can pay for, up to the distance it needs; anything
                 // else: once.
                 let (most, fewest) = if per_unit {
@@ -203,7 +209,8 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 out.push(Decision::Act { action: a, target, units });
                 if target.is_some() {
-                    if first_suffices && units.is_none() {
+                    // Movement is no attack: the search goes on for one.
+                    if first_suffices && units.is_none() && !shape.moves {
                         return Ok(());
                     }
                     // The solver weighs every target, `Search` the nearest few, another policy
@@ -278,21 +285,6 @@ impl<S: Sink> Engine<'_, S> {
             ir::TargetKind::Ally => self.world.relates(who, t, ir::Relation::Ally),
             _ => t != who && self.world.standing(t),
         }
-    }
-
-    /// The units a move closing in on the nearest enemy standing may take, most and fewest
-    /// (melee reach is adjacency on a grid, the same zone with zones); `None` when none is
-    /// needed or there is no one to close in on.
-    #[inline]
-    fn closing_in(&self, who: usize, nearest: &[usize]) -> Option<(i64, i64)> {
-        let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
-        // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy` finds
-        // it, but from the list already sorted.
-        let closest = nearest
-            .iter()
-            .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(o))
-            .map(|&o| self.world.distance(o, who))?;
-        (closest > reach).then_some((closest - reach, 1))
     }
 
     /// The plan of the action with the most units from `most` down to `fewest` it can pay
@@ -379,7 +371,7 @@ impl<S: Sink> Engine<'_, S> {
                 Ok(options[i])
             }
             Chosen::Greedy => self.greedy(who, options, scores),
-            _ => Ok(aggressive(options)),
+            _ => Ok(aggressive(options, &self.tables.shapes)),
         }
     }
 
@@ -458,7 +450,7 @@ impl<S: Sink> Engine<'_, S> {
         Ok(match best {
             Some((d, _)) => d,
             None if options.is_empty() => Decision::EndTurn,
-            None => aggressive(options),
+            None => aggressive(options, &self.tables.shapes),
         })
     }
 
@@ -745,8 +737,8 @@ impl<S: Sink> Engine<'_, S> {
     pub(crate) fn ask_ready(&mut self, who: usize) -> Option<Readied> {
         let round = self.clock.round;
         self.take_step(who, |s| match *s {
-            Step::Ready { round: rd, action, on, target, keep } if rd == round => {
-                Some(Readied { who, action, target, on, keep })
+            Step::Ready { round: rd, action, on, by, target, keep } if rd == round => {
+                Some(Readied { who, action, target, on, by, keep })
             }
             _ => None,
         })
@@ -791,9 +783,13 @@ impl<S: Sink> Engine<'_, S> {
     }
 }
 
-/// `Aggressive`'s pick: offence first, the first candidate with a target that is not movement,
-/// else the first candidate. `options` is not empty.
-fn aggressive(options: &[Decision]) -> Decision {
-    let first_targeted = options.iter().position(|d| matches!(d, Decision::Act { target: Some(_), units: None, .. }));
+/// `Aggressive`'s pick: offence first, the first candidate with a target that is not movement
+/// (bought per unit, or an action whose own effects move its actor: a targeted `move 6` is
+/// no attack), else the first candidate. `options` is not empty.
+fn aggressive(options: &[Decision], shapes: &[super::shape::Shape]) -> Decision {
+    let first_targeted = options.iter().position(|d| {
+        matches!(d, Decision::Act { action, target: Some(_), units: None }
+            if !shapes.get(action.index()).is_some_and(|s| s.moves))
+    });
     options.get(first_targeted.unwrap_or(0)).copied().unwrap_or(Decision::EndTurn)
 }

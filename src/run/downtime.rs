@@ -15,7 +15,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let mut since_start = 0u32;
         let outer = self.because;
         for hour in 1..=hours {
-            self.budget.fresh();
+            self.new_cascade();
             self.because = outer;
             let this_hour = self.emit(Event::Downtime { hour });
             self.caused_by(this_hour);

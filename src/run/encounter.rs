@@ -78,7 +78,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                 PhaseKind::Step(effects) => {
                     let order = self.in_order();
                     for &who in &order {
-                        self.budget.fresh();
+                        self.new_cascade();
                         let cause = Cause::Named(self.names.phase[p].clone());
                         self.run_effects(effects, &Ctx { owner: who, ..Ctx::default() }, &cause, r.phases[p].loc)?;
                     }
@@ -276,7 +276,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     Decision::EndTurn => break,
                     Decision::Act { action, target, units } => {
                         self.controls[who].taken += 1;
-                        self.budget.fresh();
+                        self.new_cascade();
                         self.declare_or_defer(who, action, target, units, None, true)?;
                     }
                 }
@@ -292,7 +292,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// of it before the encounter can end.
     pub(super) fn resolve_the_phase_declarations(&mut self) -> Result<(), RunError> {
         for d in std::mem::take(&mut self.pending.deferred) {
-            self.budget.fresh();
+            self.new_cascade();
             self.resolve(&d, false)?;
         }
         self.check_end();

@@ -412,6 +412,15 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.scratch.standing = standing;
     }
 
+    /// Starts a new cascade (everything one declaration, one participant's work at a timing or
+    /// one hour of downtime sets off): the step and dice budgets count from zero again, and
+    /// `amount(EVENT)` reads only what this cascade emitted, 0 for an event it has not emitted
+    /// (an attack that missed does not deal the damage an earlier turn's hit emitted).
+    pub(crate) fn new_cascade(&mut self) {
+        self.budget.fresh();
+        self.last_amount.fill(0);
+    }
+
     /// Counts one effect against the step budget; a spent budget stops the run as a cycle. The
     /// dice thrown since the cascade began are looked at too (`budget::DICE_BUDGET`).
     pub fn step(&mut self) -> Result<(), RunError> {

@@ -67,7 +67,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     break;
                 }
                 self.controls[who].taken += 1;
-                self.budget.fresh();
+                self.new_cascade();
                 self.declare_or_defer(who, action, target, units, None, true)?;
             }
         }

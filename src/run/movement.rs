@@ -292,3 +292,31 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.emit(Event::Move { who: name, from, to, forced });
     }
 }
+
+/// What the policies ask of position: how far closing in is, and whether a move moves at all.
+impl<S: Sink> Engine<'_, S> {
+    /// Whether a move toward `target` (or, untargeted, the nearest standing enemy) would move
+    /// nothing: the actor is already next to it (in its zone), where `move` stops.
+    pub(crate) fn moves_nothing(&self, who: usize, target: Option<usize>, nearest: &[usize]) -> bool {
+        let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
+        match target {
+            Some(t) if t != who => self.world.distance(t, who) <= reach,
+            _ => self.closing_in(who, nearest).is_none(),
+        }
+    }
+
+    /// The units a move closing in on the nearest enemy standing may take, most and fewest
+    /// (melee reach is adjacency on a grid, the same zone with zones); `None` when none is
+    /// needed or there is no one to close in on.
+    #[inline]
+    pub(crate) fn closing_in(&self, who: usize, nearest: &[usize]) -> Option<(i64, i64)> {
+        let reach = if matches!(self.ruleset().space, ir::Space::Zones(_)) { 0 } else { 1 };
+        // The nearest enemy standing (ties: scenario order), as `World::nearest_enemy` finds
+        // it, but from the list already sorted.
+        let closest = nearest
+            .iter()
+            .find(|&&o| self.world.relates(who, o, ir::Relation::Enemy) && self.world.standing(o))
+            .map(|&o| self.world.distance(o, who))?;
+        (closest > reach).then_some((closest - reach, 1))
+    }
+}

@@ -28,6 +28,8 @@ pub struct Readied {
     pub action: ir::ActionId,
     pub target: Option<usize>,
     pub on: ir::EventRef,
+    /// Only what a participant so related to `who` does sets it off (`by: "enemy"`).
+    pub by: Option<ir::Relation>,
     pub keep: bool,
 }
 
@@ -161,7 +163,7 @@ impl<'r> Pending<'r> {
         c.put(&(chain_depth, reaction_depth));
         c.n(readied.len());
         for r in readied {
-            c.put(&(r.who, r.action, r.target, r.on, r.keep));
+            c.put(&(r.who, r.action, r.target, r.on, r.by, r.keep));
         }
         c.put(holding);
         c.n(deferred.len());

@@ -8,6 +8,7 @@ mod place;
 mod policy;
 mod problem;
 mod quoted;
+mod ready;
 mod set;
 
 pub use control::{apply as apply_control, check as check_controls, parse_control, ControlFlag};
@@ -222,11 +223,16 @@ pub enum Step {
     /// On one's turn in round `round`, ready `action` for when `on` happens (an action, a
     /// category, an action kind or an event), instead of acting (`allow ready`). When it
     /// happens, the action is taken at once and one's place in the order moves there. Unless
-    /// `keep` is true, a ready still waiting at the end of the round is dropped.
+    /// `keep` is true, a ready still waiting at the end of the round is dropped. `by: "enemy"`
+    /// (or `"ally"`) waits only for what an enemy (an ally) does; without it, anyone but
+    /// oneself sets it off. Without `target`, an action that needs one aims at whoever set it
+    /// off, as a reaction does.
     Ready {
         round: u32,
         action: String,
         on: String,
+        #[serde(default)]
+        by: Option<String>,
         #[serde(default)]
         target: Option<String>,
         #[serde(default)]
@@ -658,18 +664,27 @@ impl<'a> Resolver<'a> {
             Step::Slot { round, taker } => {
                 S::Slot { round: *round, taker: self.target(who, step_at, "taker", Some(taker)).unwrap_or(0) }
             }
-            Step::Ready { round, action, on, target, keep } => {
-                let on = match ready_on(self.r, on) {
+            Step::Ready { round, action, on, by, target, keep } => {
+                let by = by.as_deref().and_then(|b| {
+                    let by = ready::ready_by(b);
+                    if by.is_err() {
+                        let candidates = vec!["enemy".to_string(), "ally".to_string()];
+                        let what = What::Unknown { kind: "`by` of a Ready", name: b.to_string(), candidates };
+                        self.problems.push(Problem::new(at(step_at, [Seg::Field("by")]), what).of(who));
+                    }
+                    by.ok()
+                });
+                let on = match ready::ready_on(self.r, on) {
                     Some(event) => event,
                     None => {
-                        let what = What::ReadyOn { on: on.clone(), candidates: ready_candidates(self.r) };
+                        let what = What::ReadyOn { on: on.clone(), candidates: ready::ready_candidates(self.r) };
                         self.problems.push(Problem::new(at(step_at, [Seg::Field("on")]), what).of(who));
                         ir::EventRef::Action(ir::ActionId(0))
                     }
                 };
                 let action = self.action(who, step_at, "action", action);
                 let target = self.target(who, step_at, "target", target.as_ref());
-                S::Ready { round: *round, action, on, target: self.own_target(who, action, target), keep: *keep }
+                S::Ready { round: *round, action, on, by, target: self.own_target(who, action, target), keep: *keep }
             }
         }
     }
@@ -772,28 +787,4 @@ impl<'a> Resolver<'a> {
             }
         }
     }
-}
-
-/// What a `Ready` step's `on` names: an action, else a category, else an action kind, else an
-/// event of the ruleset, in that order.
-fn ready_on(r: &Ruleset, on: &str) -> Option<ir::EventRef> {
-    if let Some(a) = r.actions.iter().position(|a| a.name == on) {
-        Some(ir::EventRef::Action(ir::ActionId(a as u32)))
-    } else if let Some(c) = r.categories.iter().position(|c| c.name == on) {
-        Some(ir::EventRef::Category(ir::CategoryId(c as u32)))
-    } else if let Some(k) = ir::ActionKind::from_word(on) {
-        Some(ir::EventRef::Kind(k))
-    } else {
-        let e = r.events.iter().position(|e| e.name == on)?;
-        Some(ir::EventRef::Custom(ir::EventId(e as u32)))
-    }
-}
-
-/// Every name a `Ready` step's `on` may take, for "did you mean".
-fn ready_candidates(r: &Ruleset) -> Vec<String> {
-    let actions = r.actions.iter().map(|a| a.name.clone());
-    let categories = r.categories.iter().map(|c| c.name.clone());
-    let kinds = ir::ActionKind::ALL.into_iter().map(|k| k.word().to_string());
-    let events = r.events.iter().map(|e| e.name.clone());
-    actions.chain(categories).chain(kinds).chain(events).collect()
 }

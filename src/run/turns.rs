@@ -15,7 +15,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// and expiries, hooks.
     fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
         let r = self.ruleset();
-        self.budget.fresh();
+        self.new_cascade();
         let c = Ctx { owner: who, ..Ctx::default() };
         for step in steps {
             match step {
@@ -452,7 +452,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                     Decision::EndTurn => break,
                     Decision::Act { action, target, units } => {
                         self.controls[who].taken += 1;
-                        self.budget.fresh();
+                        self.new_cascade();
                         self.declare(who, action, target, units, None)?;
                         self.check_end();
                     }
