@@ -873,12 +873,20 @@ fn forty_thousand_override_title_on_one_line_render_in_linear_time() {
     let line = vec!["override title \"abcdefghijklmnop\""; 40_000].join(" ");
     let c = compile_str("long.rules", &format!("ruleset x\n{line}\n"));
     assert!(c.diagnostics.len() >= 40_000, "{}", c.diagnostics.len());
-    let started = std::time::Instant::now();
-    let json = render::to_json(&c.diagnostics, &c.sources);
-    let text = render::to_text(&c.diagnostics, &c.sources, render::TextStyle { color: false, width: 100 });
-    let took = started.elapsed();
-    // Quadratic, this took minutes in a debug build; linear, about a second.
-    assert!(took.as_secs() < 20, "{took:?}");
+    // Quadratic, this took minutes in a debug build; linear, about a second. How fast it is
+    // belongs in a benchmark: the deadline is only a guard, so a regression to quadratic fails
+    // instead of hanging the run, and is generous enough that no slow machine trips it.
+    let (done, wait) = std::sync::mpsc::channel();
+    let diagnostics = c.diagnostics.clone();
+    let sources = c.sources.clone();
+    std::thread::spawn(move || {
+        let json = render::to_json(&diagnostics, &sources);
+        let text = render::to_text(&diagnostics, &sources, render::TextStyle { color: false, width: 100 });
+        done.send((json, text)).ok();
+    });
+    let (json, text) = wait
+        .recv_timeout(std::time::Duration::from_secs(600))
+        .expect("40,000 diagnostics on one line rendered within 600 s (quadratic again?)");
     let last = c.diagnostics.last().expect("one").primary.span.start as usize;
     let column = line[..last - "ruleset x\n".len()].chars().count() + 1;
     assert!(
@@ -1129,11 +1137,10 @@ fn a_search_playout_is_bounded_in_rounds_whatever_the_round_limit() {
 fn dice_thrown_in_a_loop_stop_at_the_dice_budget_naming_the_rule() {
     let throws = vec!["dice(1000, 6)"; 250].join(" + ");
     let r = ruleset(&format!("action hurl {{ cost 1 ap; resolve {{ repeat while true {{ roll r = {throws} }} }} }}"));
-    let started = std::time::Instant::now();
+    // The bound is the dice budget the message names, not the clock.
     let err = tempo::run::run(&r, &scripted("hurl", 2), Some(1)).expect_err("stopped");
     assert_eq!(err.code(), Code::TriggerCycle);
     assert!(err.to_string().contains("more than 1000000 dice were thrown in one cascade, in hurl by A"), "{err}");
-    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! wrong on stderr and returns a [`Failure`]; [`exit_code`] is the one place that turns it into
 //! the exit code.
 
+mod batch;
 pub mod check;
 pub mod compile;
 pub mod doc;

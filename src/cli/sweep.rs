@@ -2,7 +2,7 @@
 //! writing the report, the shard or the HTML page. The playing and the report are the library's
 //! (`tempo::sim::sweep`).
 
-use super::sim::{emit, file_name, inputs, json, parse_shard, progress_bar, write_html, OutputArgs, SimFormat};
+use super::batch::{emit, file_name, inputs, json, parse_shard, progress_bar, write_html, OutputArgs, SimFormat};
 use super::{Failure, Outcome};
 use clap::Args;
 use std::path::{Path, PathBuf};
