@@ -154,29 +154,27 @@ impl<'a> Exact<'a> for ExactPlay<'a> {
             taken.pop();
             values.push(solver.score(who, &v.ok()?));
         }
-        // The best of the real decision's options (the first of equals), each valued as the
-        // solution values it; one the tape does not offer is not taken.
-        let mut best: Option<usize> = None;
-        let mut shown = Vec::with_capacity(options.len());
-        for (j, o) in options.iter().enumerate() {
-            let value = offered.iter().position(|p| p == o).map(|i| &values[i]);
-            shown.push(value.map_or(f64::NAN, |v| num_traits::ToPrimitive::to_f64(v).unwrap_or(f64::NAN)));
-            if let Some(v) = value {
-                let better = best
-                    .is_none_or(|b| offered.iter().position(|p| *p == options[b]).is_some_and(|bi| *v > values[bi]));
-                if better {
-                    best = Some(j);
-                }
+        // Each of the real decision's options valued as the solution values it; where the tape
+        // does not offer one of them, the decision is left to the playouts.
+        let mut valued = Vec::with_capacity(options.len());
+        for o in options {
+            valued.push(values.get(offered.iter().position(|p| p == o)?)?);
+        }
+        if valued.is_empty() {
+            return None;
+        }
+        // The best (the first of equals), unless the rollout policy's own choice is as good.
+        let mut best = 0;
+        for (j, v) in valued.iter().enumerate() {
+            if *v > valued[best] {
+                best = j;
             }
         }
-        // Among equals the rollout policy's own choice keeps its place, as with playouts.
-        let value_of = |j: usize| offered.iter().position(|p| *p == options[j]).map(|i| &values[i]);
-        if let (Some(b), Some(d)) = (best, default) {
-            if value_of(d).is_some() && value_of(d) == value_of(b) {
-                best = Some(d);
-            }
+        if let Some(d) = default.filter(|d| valued.get(*d) == Some(&valued[best])) {
+            best = d;
         }
-        best.map(|b| (b, shown))
+        let shown = valued.iter().map(|v| num_traits::ToPrimitive::to_f64(*v).unwrap_or(f64::NAN)).collect();
+        Some((best, shown))
     }
 
     fn share(&mut self) -> ExactShared {
