@@ -436,30 +436,15 @@ fn decisions_show_what_ending_the_turn_and_declining_were_worth() {
     // Played exactly (the corpus case solves), each value is a chance; by playouts, a mean.
     let line = first_search_decision("tests/corpus/cases/hold-01.rules", "tests/corpus/cases/hold-01.ron", "1");
     assert!(line.contains(", the end of its turn (0.852 exactly); takes strike at Foe."), "{line}");
-    let text = tempo(&[
-        "run",
-        "tests/corpus/cases/hold-01.rules",
-        "tests/corpus/cases/hold-01.ron",
-        "--control",
-        "A=Search(exact: 0)",
-        "--decisions",
-        "--seed",
-        "1",
-    ]);
+    let by_playouts = |format: &str| {
+        let (rules, scenario) = ("tests/corpus/cases/hold-01.rules", "tests/corpus/cases/hold-01.ron");
+        let control = ["--control", "A=Search(exact: 0)", "--decisions", "--seed", "1", "--format", format];
+        tempo(&[&["run", rules, scenario][..], &control[..]].concat())
+    };
+    let text = by_playouts("text");
     let line = text.lines().find(|l| l.contains("(search) considers")).expect("a Search decision");
     assert!(line.contains(", the end of its turn (") && line.contains(" playouts); takes"), "{line}");
-    let text = tempo(&[
-        "run",
-        "tests/corpus/cases/hold-01.rules",
-        "tests/corpus/cases/hold-01.ron",
-        "--control",
-        "A=Search(exact: 0)",
-        "--decisions",
-        "--seed",
-        "1",
-        "--format",
-        "jsonl",
-    ]);
+    let text = by_playouts("jsonl");
     let turn = text.lines().find(|l| l.contains("\"policy\":\"search\"")).expect("a Search decision");
     assert!(turn.contains("\"pass\":{\"score\":"), "{turn}");
     let reaction = text
