@@ -15,6 +15,7 @@ use super::controller::Chosen;
 use super::engine::{Engine, Exact, ExactShared};
 use super::explore::Explorer;
 use super::lookahead::Logged;
+use super::odds::Odds;
 use super::scenario::{Resolved, Scenario};
 use super::solver::{Memo, Solver};
 use crate::ir::Ruleset;
@@ -26,7 +27,7 @@ enum Solution<'a> {
     Untried {
         budget: u64,
     },
-    Solved(Box<Solver<'a, 'static>>),
+    Solved(Box<Solver<'a, 'static, f64>>),
     /// Too large for the budget, or not soundly solvable (a hidden phase, a `side_value`).
     Unsolved,
 }
@@ -58,7 +59,7 @@ impl<'a> ExactPlay<'a> {
 
     /// A walk of the encounter with the searchers' decisions as branch points; `None` where it
     /// cannot be solved soundly.
-    fn solver(r: &'a Ruleset, s: &'a Scenario, deciders: &[bool]) -> Option<Solver<'a, 'static>> {
+    fn solver(r: &'a Ruleset, s: &'a Scenario, deciders: &[bool]) -> Option<Solver<'a, 'static, f64>> {
         // A `side_value` is what searchers play for there; the solution values winning.
         if r.derived.iter().any(|d| d.name == super::search::SIDE_VALUE) {
             return None;
@@ -75,19 +76,24 @@ impl<'a> ExactPlay<'a> {
     fn solve(&self, budget: u64) -> Solution<'a> {
         let (r, s, deciders) = (self.ruleset, self.scenario, self.deciders.as_slice());
         let solve_all = |max_depth: u32| {
+            let work = budget.saturating_mul(WORK_PER_POSITION);
             let mut probe = Self::solver(r, s, deciders)?;
-            (probe.max_states, probe.max_depth) = (budget, max_depth);
+            // The first round alone, within a small share of the work: larger says the whole
+            // will not fit, found out at that share of the cost.
+            (probe.max_work, probe.max_depth) = (work / PROBE_SHARE, max_depth);
             probe.first_round_only = Some(Default::default());
-            probe.root().ok()?;
-            // Each state the first round ends in has a round of its own to walk, about as
-            // large: an encounter whose first round alone says it cannot fit is not tried.
+            let probed = probe.root();
             let ends = probe.first_round_only.as_ref().map_or(0, |e| e.len() as u64);
-            if probe.states().saturating_mul(ends + 1) > budget.saturating_mul(PROBE_SLACK) {
+            probed.ok()?;
+            // Each state the first round ends in has a round of its own to walk, about as
+            // large: an encounter whose first round says it cannot fit is not tried.
+            if probe.work.saturating_mul(ends + 1) > work.saturating_mul(PROBE_SLACK) {
                 return None;
             }
             let mut solver = Self::solver(r, s, deciders)?;
-            (solver.max_states, solver.max_depth) = (budget, max_depth);
-            solver.root().ok()?;
+            (solver.max_states, solver.max_work, solver.max_depth) = (budget, work, max_depth);
+            let solved = solver.root();
+            solved.ok()?;
             Some(solver.into_memo())
         };
         let on_thread = std::thread::scope(|scope| {
@@ -106,7 +112,7 @@ impl<'a> ExactPlay<'a> {
     }
 
     /// Plays by a finished solve's values.
-    fn adopted(&self, memo: Arc<Memo>) -> Solution<'a> {
+    fn adopted(&self, memo: Arc<Memo<f64>>) -> Solution<'a> {
         let Some(mut solver) = Self::solver(self.ruleset, self.scenario, &self.deciders) else {
             return Solution::Unsolved;
         };
@@ -118,10 +124,21 @@ impl<'a> ExactPlay<'a> {
     }
 }
 
-/// How far past the budget the first round's estimate of the whole (its positions times the
-/// states it ends in) may go before the solve is not tried: the estimate is rough, and an
-/// encounter that shrinks as it goes (foes fall, pools run out) solves in far less.
-const PROBE_SLACK: u64 = 8;
+/// The work a solve may spend per position of its budget: a position is reached by replaying
+/// its round from the start, so its cost grows with the decisions and dice before it in the
+/// round (solver.rs, `work`); capping the work too keeps a solve of long rounds (thirty options
+/// a decision) within about the time of one of short ones.
+const WORK_PER_POSITION: u64 = 10;
+
+/// How far past the work budget the first round's estimate of the whole (its work times the
+/// states it ends in, plus one) may go before the solve is not tried: the estimate is rough,
+/// and an encounter that shrinks as it goes (foes fall, pools run out) solves in far less.
+const PROBE_SLACK: u64 = 4;
+
+/// The first round may take at most this share of the work budget (1/64; so an encounter of
+/// one long round is not tried either): most encounters too large to solve are found out at
+/// that share of the budget's time.
+const PROBE_SHARE: u64 = 64;
 
 /// The stack of the thread a whole encounter is solved on: address space, touched only as deep
 /// as the walk goes.
@@ -166,14 +183,14 @@ impl<'a> Exact<'a> for ExactPlay<'a> {
         // The best (the first of equals), unless the rollout policy's own choice is as good.
         let mut best = 0;
         for (j, v) in valued.iter().enumerate() {
-            if *v > valued[best] {
+            if v.better(valued[best]) {
                 best = j;
             }
         }
-        if let Some(d) = default.filter(|d| valued.get(*d) == Some(&valued[best])) {
+        if let Some(d) = default.filter(|d| valued.get(*d).is_some_and(|v| !valued[best].better(v))) {
             best = d;
         }
-        let shown = valued.iter().map(|v| num_traits::ToPrimitive::to_f64(*v).unwrap_or(f64::NAN)).collect();
+        let shown = valued.iter().map(|v| **v).collect();
         Some((best, shown))
     }
 
@@ -188,7 +205,7 @@ impl<'a> Exact<'a> for ExactPlay<'a> {
     }
 
     fn adopt(&mut self, solution: &ExactShared) {
-        self.solution = match Arc::clone(&solution.0).downcast::<Memo>() {
+        self.solution = match Arc::clone(&solution.0).downcast::<Memo<f64>>() {
             Ok(memo) => self.adopted(memo),
             Err(_) => Solution::Unsolved,
         };

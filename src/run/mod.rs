@@ -47,6 +47,7 @@ mod ledger;
 mod lookahead;
 mod movement;
 pub(crate) mod names;
+mod odds;
 mod offered;
 mod pending;
 mod piles;

@@ -577,7 +577,10 @@ impl<'a> Resolver<'a> {
                 rollout,
                 exploration: spec.exploration,
                 rounds: spec.rounds,
-                exact: spec.exact.unwrap_or(u64::from(spec.playouts.max(1)) * policy::EXACT_PER_PLAYOUT),
+                exact: spec
+                    .exact
+                    .unwrap_or(u64::from(spec.playouts.max(1)) * policy::EXACT_PER_PLAYOUT)
+                    .min(policy::MAX_EXACT),
             });
         }
         match policy {

@@ -18,14 +18,15 @@
 
 use super::error::RunError;
 use super::explore::{Explorer, Reached};
-use num_bigint::BigInt;
+use super::odds::Odds;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-/// The values worked out, by canonical bytes.
-pub type Memo = HashMap<Box<[u8]>, Value>;
+/// The values worked out, by canonical bytes. (Fx: the keys are the encounter's own bytes, not
+/// an adversary's, and it hashes them several times faster than the default SipHash; its order
+/// is never read.)
+pub type Memo<N = BigRational> = FxHashMap<Box<[u8]>, Value<N>>;
 
 /// How many of the solved side's first decisions a plan keeps at most.
 const PLAN_KEPT: usize = 4096;
@@ -39,14 +40,14 @@ pub const SHALLOW_DEPTH: u32 = 256;
 
 /// One decision of the solved side and what each option is worth.
 #[derive(Debug, Clone)]
-pub struct Decision {
+pub struct Decision<N = BigRational> {
     /// Who decides, and in which round.
     pub who: String,
     pub round: u32,
     /// What was rolled or drawn before it in the round, in words.
     pub after: Vec<String>,
     /// Each option with the solved side's chance to be left standing after taking it.
-    pub options: Vec<(String, BigRational)>,
+    pub options: Vec<(String, N)>,
     /// The option taken (the best, the first of equals).
     pub best: usize,
 }
@@ -62,45 +63,44 @@ pub enum Stop {
 
 /// What a position is worth: per outcome its probability, and the expected rounds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Value {
-    pub outcomes: Vec<BigRational>,
-    pub rounds: BigRational,
+pub struct Value<N = BigRational> {
+    pub outcomes: Vec<N>,
+    pub rounds: N,
 }
 
-impl Value {
-    fn zero(n: usize) -> Value {
-        Value { outcomes: vec![BigRational::zero(); n], rounds: BigRational::zero() }
+impl<N: Odds> Value<N> {
+    fn zero(n: usize) -> Self {
+        Value { outcomes: vec![N::zero(); n], rounds: N::zero() }
     }
 
-    fn ended(n: usize, outcome: usize, round: u32) -> Value {
-        let mut v = Value::zero(n);
+    fn ended(n: usize, outcome: usize, round: u32) -> Self {
+        let mut v = Self::zero(n);
         if let Some(p) = v.outcomes.get_mut(outcome) {
-            *p = BigRational::one();
+            *p = N::one();
         }
-        v.rounds = BigRational::from_integer(BigInt::from(round));
+        v.rounds = N::whole(round);
         v
     }
 
-    fn add(&mut self, other: &Value) {
+    fn add(&mut self, other: &Self) {
         for (a, b) in self.outcomes.iter_mut().zip(&other.outcomes) {
-            *a += b;
+            a.add(b);
         }
-        self.rounds += &other.rounds;
+        self.rounds.add(&other.rounds);
     }
 
-    fn add_scaled(&mut self, other: &Value, by: &BigRational) {
+    fn add_scaled(&mut self, other: &Self, by: &N) {
         for (a, b) in self.outcomes.iter_mut().zip(&other.outcomes) {
-            *a += b * by;
+            a.add_scaled(b, by);
         }
-        self.rounds += &other.rounds * by;
+        self.rounds.add_scaled(&other.rounds, by);
     }
 
     fn divide(&mut self, n: u32) {
-        let n = BigRational::from_integer(BigInt::from(n));
         for p in &mut self.outcomes {
-            *p /= &n;
+            p.divide(n);
         }
-        self.rounds /= &n;
+        self.rounds.divide(n);
     }
 }
 
@@ -115,18 +115,22 @@ pub struct Progress {
 const PROGRESS_EVERY: u64 = 1 << 15;
 
 /// The walk: the explorer it plays with, the values worked out so far, and what it maximises.
-pub struct Solver<'a, 'p> {
+pub struct Solver<'a, 'p, N = BigRational> {
     explorer: Explorer<'a>,
-    memo: Memo,
+    memo: Memo<N>,
     /// Values worked out by another walk of the same encounter, read only (`share`).
-    shared: Option<Arc<Memo>>,
+    shared: Option<Arc<Memo<N>>>,
     outcomes: usize,
     /// Per participant: the side (an outcome's index) whose chance it maximises when it is a
     /// solved participant.
     side_of: Vec<Option<usize>>,
     states: u64,
-    /// Positions explored before the walk stops, and how deep it may recurse.
+    /// The positions explored, each counted with the tape entries replayed to reach it: about
+    /// the walk's time (a position deep in a long round costs a replay of all before it).
+    pub work: u64,
+    /// Positions explored (and work spent) before the walk stops, and how deep it may recurse.
     pub max_states: u64,
+    pub max_work: u64,
     pub max_depth: u32,
     /// Every state between rounds the walk can reach is known already (a finished solve's
     /// values adopted): one not known means the walk strayed from it, and it stops there.
@@ -135,7 +139,7 @@ pub struct Solver<'a, 'p> {
     pub first_round_only: Option<std::collections::HashSet<Box<[u8]>>>,
     depth: u32,
     deepest: u32,
-    plan: Option<Vec<Planned>>,
+    plan: Option<Vec<Planned<N>>>,
     between_rounds_only: bool,
     /// Per tape entry of the walk under way, in words (kept for the plan only).
     said: Vec<String>,
@@ -147,13 +151,13 @@ pub struct Solver<'a, 'p> {
 
 /// A decision met in the first round, with where it was met (to keep those optimal play meets):
 /// which walk of a round's tree (`visit`) and the tape there.
-struct Planned {
+struct Planned<N> {
     visit: u64,
     taken: Vec<u32>,
-    decision: Decision,
+    decision: Decision<N>,
 }
 
-impl<'a, 'p> Solver<'a, 'p> {
+impl<'a, 'p, N: Odds> Solver<'a, 'p, N> {
     /// A walk of `explorer`'s encounter; `side_of` per participant (solved ones only), the side
     /// it plays for; `outcomes`, how many outcomes an encounter has; with `plan`, the solved
     /// decisions of the first round are kept with every option's value.
@@ -164,15 +168,17 @@ impl<'a, 'p> Solver<'a, 'p> {
         plan: bool,
         between_rounds_only: bool,
         progress: Box<dyn FnMut(Progress) + 'p>,
-    ) -> Solver<'a, 'p> {
+    ) -> Self {
         Solver {
             explorer,
-            memo: HashMap::new(),
+            memo: Memo::default(),
             shared: None,
             outcomes,
             side_of,
             states: 0,
+            work: 0,
             max_states: u64::MAX,
+            max_work: u64::MAX,
             max_depth: SHALLOW_DEPTH,
             frozen: false,
             first_round_only: None,
@@ -188,13 +194,13 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// The value of the encounter from its start.
-    pub fn root(&mut self) -> Result<Value, Stop> {
+    pub fn root(&mut self) -> Result<Value<N>, Stop> {
         self.tree(None, &mut Vec::new())
     }
 
     /// The value of the position reached by playing from the state kept at depth 0 with the
     /// outcomes `taken` (a round's start, `Explorer::record`).
-    pub fn from_kept(&mut self, taken: &mut Vec<u32>) -> Result<Value, Stop> {
+    pub fn from_kept(&mut self, taken: &mut Vec<u32>) -> Result<Value<N>, Stop> {
         self.tree(Some(0), taken)
     }
 
@@ -203,13 +209,13 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// The value worked out for `key`, by this walk or the one shared.
-    fn known(&self, key: &[u8]) -> Option<&Value> {
+    fn known(&self, key: &[u8]) -> Option<&Value<N>> {
         self.memo.get(key).or_else(|| self.shared.as_deref()?.get(key))
     }
 
     /// Everything worked out so far, to share with walks of the same encounter on other
     /// threads (`adopt`); this walk reads it from there too from now on.
-    pub fn share(&mut self) -> Arc<Memo> {
+    pub fn share(&mut self) -> Arc<Memo<N>> {
         if !self.memo.is_empty() || self.shared.is_none() {
             let mut all = self.shared.take().map(|m| (*m).clone()).unwrap_or_default();
             all.extend(std::mem::take(&mut self.memo));
@@ -219,14 +225,14 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     /// Everything worked out, for another thread (`adopt`).
-    pub fn into_memo(mut self) -> Memo {
+    pub fn into_memo(mut self) -> Memo<N> {
         let mut all = self.shared.take().map(|m| (*m).clone()).unwrap_or_default();
         all.extend(std::mem::take(&mut self.memo));
         all
     }
 
     /// Reads the values another walk of the same encounter worked out (`share`).
-    pub fn adopt(&mut self, memo: Arc<Memo>) {
+    pub fn adopt(&mut self, memo: Arc<Memo<N>>) {
         self.shared = Some(memo);
     }
 
@@ -236,34 +242,35 @@ impl<'a, 'p> Solver<'a, 'p> {
     }
 
     pub fn merged(&self) -> u64 {
-        (self.memo.len() + self.shared.as_deref().map_or(0, HashMap::len)) as u64
+        (self.memo.len() + self.shared.as_deref().map_or(0, Memo::len)) as u64
     }
 
     /// The solved decisions optimal play meets in the first round (with `plan`).
-    pub fn plan(&mut self) -> Vec<Decision> {
+    pub fn plan(&mut self) -> Vec<Decision<N>> {
         self.plan.take().map(optimal_path).unwrap_or_default()
     }
 
     /// What `who` maximises: its side's chance to be left standing.
-    pub fn score(&self, who: usize, v: &Value) -> BigRational {
+    pub fn score(&self, who: usize, v: &Value<N>) -> N {
         let side = self.side_of.get(who).copied().flatten();
-        side.and_then(|k| v.outcomes.get(k).cloned()).unwrap_or_else(BigRational::zero)
+        side.and_then(|k| v.outcomes.get(k).cloned()).unwrap_or_else(N::zero)
     }
 }
 
-impl Solver<'_, '_> {
+impl<N: Odds> Solver<'_, '_, N> {
     /// The value of the position reached by playing from `from` (a kept state's depth; `None`:
     /// the encounter's start) with the outcomes `taken`.
-    fn tree(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value, Stop> {
+    fn tree(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value<N>, Stop> {
         self.depth += 1;
         let v = self.walk(from, taken);
         self.depth -= 1;
         v
     }
 
-    fn walk(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value, Stop> {
+    fn walk(&mut self, from: Option<usize>, taken: &mut Vec<u32>) -> Result<Value<N>, Stop> {
         self.states += 1;
-        if self.states > self.max_states || self.depth > self.max_depth {
+        self.work += 1 + taken.len() as u64;
+        if self.states > self.max_states || self.work > self.max_work || self.depth > self.max_depth {
             return Err(Stop::Budget { states: self.states - 1, merged: self.memo.len() as u64, round: self.deepest });
         }
         if self.states % PROGRESS_EVERY == 0 {
@@ -293,7 +300,7 @@ impl Solver<'_, '_> {
                     let v = self.tree(from, taken);
                     taken.pop();
                     match weight {
-                        Some(w) => sum.add_scaled(&v?, &BigRational::new(BigInt::from(w), BigInt::from(total))),
+                        Some(w) => sum.add_scaled(&v?, &N::ratio(w, total)),
                         None => sum.add(&v?),
                     }
                 }
@@ -345,7 +352,7 @@ impl Solver<'_, '_> {
     }
 
     /// A state between two rounds: its value once worked out, else worked out from a kept copy.
-    fn between(&mut self, from: Option<usize>) -> Result<Value, Stop> {
+    fn between(&mut self, from: Option<usize>) -> Result<Value<N>, Stop> {
         let key: Box<[u8]> = self.explorer.key().into();
         if let Some(v) = self.known(&key) {
             return Ok(v.clone());
@@ -373,7 +380,7 @@ impl Solver<'_, '_> {
 
     /// A decision of the solved side: the option with the best chance for it, the first of
     /// equals.
-    fn decide(&mut self, from: Option<usize>, taken: &mut Vec<u32>, who: usize, n: usize) -> Result<Value, Stop> {
+    fn decide(&mut self, from: Option<usize>, taken: &mut Vec<u32>, who: usize, n: usize) -> Result<Value<N>, Stop> {
         let first_round = from.is_none_or(|d| d == 0);
         let labels: Vec<String> = if first_round && self.plan.is_some() {
             (0..n).map(|i| self.explorer.option_label(i)).collect()
@@ -381,7 +388,7 @@ impl Solver<'_, '_> {
             Vec::new()
         };
         let who_name = self.explorer.names().get(who).cloned().unwrap_or_default();
-        let mut best: Option<(usize, Value)> = None;
+        let mut best: Option<(usize, Value<N>)> = None;
         let mut values = Vec::new();
         for i in 0..n {
             if !labels.is_empty() {
@@ -395,7 +402,7 @@ impl Solver<'_, '_> {
             if !labels.is_empty() {
                 values.push(score.clone());
             }
-            if best.as_ref().is_none_or(|(_, b)| score > self.score(who, b)) {
+            if best.as_ref().is_none_or(|(_, b)| score.better(&self.score(who, b))) {
                 best = Some((i, v));
             }
         }
@@ -420,10 +427,10 @@ impl Solver<'_, '_> {
 
 /// The decisions optimal play meets: those every earlier decision of whose round (the same
 /// start, a shorter tape that begins theirs) took the best option, in the order met.
-fn optimal_path(planned: Vec<Planned>) -> Vec<Decision> {
+fn optimal_path<N: Odds>(planned: Vec<Planned<N>>) -> Vec<Decision<N>> {
     // A decision whose options are all worth the same says nothing about how to play.
-    let matters = |p: &Planned| p.decision.options.iter().any(|(_, v)| *v != p.decision.options[0].1);
-    let on_path = |p: &Planned| {
+    let matters = |p: &Planned<N>| p.decision.options.iter().any(|(_, v)| *v != p.decision.options[0].1);
+    let on_path = |p: &Planned<N>| {
         planned.iter().all(|q| {
             q.visit != p.visit
                 || q.taken.len() >= p.taken.len()
@@ -431,7 +438,7 @@ fn optimal_path(planned: Vec<Planned>) -> Vec<Decision> {
                 || p.taken[q.taken.len()] as usize == q.decision.best
         })
     };
-    let mut kept: Vec<(u64, Vec<u32>, Decision)> = planned
+    let mut kept: Vec<(u64, Vec<u32>, Decision<N>)> = planned
         .iter()
         .filter(|p| matters(p) && on_path(p))
         .map(|p| (p.visit, p.taken.clone(), p.decision.clone()))

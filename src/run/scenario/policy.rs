@@ -28,7 +28,8 @@ pub struct SearchSpec {
     pub rounds: Option<u32>,
     /// The encounter is solved exactly, for exact play, when it takes at most this many
     /// positions (0: never; played by playouts alone); absent, `EXACT_PER_PLAYOUT` times the
-    /// playouts (100,000 at the default 200): the effort of exact play follows the effort asked.
+    /// playouts (1,000,000 at the default 200; at most `MAX_EXACT`): the effort of exact play
+    /// follows the effort asked.
     #[serde(default)]
     pub exact: Option<u64>,
 }
@@ -51,7 +52,22 @@ pub fn playouts_refused(playouts: u32) -> Option<String> {
 }
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
 /// Positions of the exact solve per playout, where `exact` is not given.
-pub const EXACT_PER_PLAYOUT: u64 = 500;
+pub const EXACT_PER_PLAYOUT: u64 = 5000;
+
+/// The largest exact budget (docs/reliability.md): a solve keeps a value for each state it
+/// merges, about 400 bytes a position, so ten million positions is a few GB.
+pub const MAX_EXACT: u64 = 10_000_000;
+
+/// Why `exact` is refused, or `None`.
+pub fn exact_refused(exact: Option<u64>) -> Option<String> {
+    let exact = exact?;
+    (exact > MAX_EXACT).then(|| {
+        format!(
+            "a `Search` solves at most {MAX_EXACT} positions exactly (tempo's limit: a solve's memory is bounded), \
+             not {exact}"
+        )
+    })
+}
 
 fn default_playouts() -> u32 {
     DEFAULT_PLAYOUTS
@@ -130,7 +146,7 @@ impl<'de> Visitor<'de> for PolicyVisitor {
                 const FIELDS: &[&str] = &["playouts", "rollout", "exploration", "rounds", "exact"];
                 let entered = Cell::new(false);
                 match v.struct_variant(FIELDS, Fields::<SearchSpec>::new(&entered)) {
-                    Ok(spec) => match playouts_refused(spec.playouts) {
+                    Ok(spec) => match playouts_refused(spec.playouts).or_else(|| exact_refused(spec.exact)) {
                         Some(why) => Err(serde::de::Error::custom(why)),
                         None => Ok(Policy::Search(spec)),
                     },

@@ -50,12 +50,21 @@ pub(super) fn decision_text(
     (reaction, pass): (bool, Option<super::Pass>),
     l: &Labels,
 ) -> String {
-    let mut options: Vec<String> = considered.iter().map(|c| c.text(l)).collect();
+    // A lone option is taken unvalued (its score and playouts 0): nothing was weighed.
+    let lone = considered.len() + usize::from(pass.is_some()) == 1;
+    let mut options: Vec<String> = considered
+        .iter()
+        .map(|c| match (lone, c.playouts) {
+            (true, Some(0)) => format!("{} (its only option)", Considered { score: None, ..c.clone() }.text(l)),
+            _ => c.text(l),
+        })
+        .collect();
     if let Some(p) = pass {
         let what = if reaction { "no reaction" } else { "the end of its turn" };
-        match p.playouts {
-            0 => options.push(format!("{what} ({} exactly)", p.score)),
-            n => options.push(format!("{what} ({} over {n} playouts)", p.score)),
+        match (p.playouts, lone) {
+            (0, true) => options.push(format!("{what} (its only option)")),
+            (0, false) => options.push(format!("{what} ({} exactly)", p.score)),
+            (n, _) => options.push(format!("{what} ({} over {n} playouts)", p.score)),
         }
     }
     let options = if options.is_empty() { "nothing it can do".to_string() } else { options.join(", ") };
