@@ -315,6 +315,31 @@ fn compare_lists_the_problems_of_each_ruleset() {
     assert!(stdout.contains("pool/Brute/ap/lost"), "{stdout}");
 }
 
+/// `compare RULES SCENARIO --control-b`: one ruleset, one scenario, two sets of players, paired
+/// on the same seeds; each side labelled by who plays, B's summary naming its extra control.
+/// Passive heroes never win the Frontiers duel and Greedy ones always do (docs/simulation.md).
+#[test]
+fn compare_plays_two_sets_of_players_on_the_same_seeds() {
+    let base = ["compare", "rulesets/frontiers.rules", "examples/frontiers-duel.ron", "--runs", "60", "--quiet"];
+    let players = ["--control", "heroes=Passive", "--control-b", "heroes=Greedy"];
+    let (code, text, err) = tempo(&[&base[..], &players[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("heroes=Greedy - heroes=Passive"), "{text}");
+    let row = text.lines().find(|l| l.trim_start().starts_with("outcome/heroes left standing")).expect(&text);
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(!cells[5].starts_with('-') && row.ends_with('*'), "a marked positive difference: {row}");
+    let (code, json, err) = tempo(&[&base[..], &players[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["labels"], serde_json::json!(["heroes=Passive", "heroes=Greedy"]));
+    assert_eq!(doc["a"]["controls"], serde_json::json!(["heroes=Passive"]));
+    assert_eq!(doc["b"]["controls"], serde_json::json!(["heroes=Passive", "heroes=Greedy"]));
+    // Two paths without --control-b compare nothing: said, not guessed.
+    let (code, _, err) = tempo(&base);
+    assert_eq!(code, 2);
+    assert!(err.contains("--control-b"), "{err}");
+}
+
 /// `compare --scenarios`: one ruleset, two scenarios; B (a Brute with 30 HP) lowers the heroes'
 /// wins, and every report shows it as a negative difference B − A, each side by its path (the
 /// two files have the same name).

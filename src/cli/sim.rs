@@ -63,27 +63,34 @@ enum SimCommand {
     },
 }
 
-/// Play one scenario under two rulesets (RULES_A RULES_B SCENARIO), or two scenarios under one
-/// ruleset (--scenarios RULES SCENARIO_A SCENARIO_B), on the same seeds and show what B changes.
+/// Play one scenario under two rulesets (RULES_A RULES_B SCENARIO), two scenarios under one
+/// ruleset (--scenarios RULES SCENARIO_A SCENARIO_B), or one scenario under two sets of players
+/// (RULES SCENARIO --control-b WHO=POLICY), on the same seeds and show what B changes.
 ///
 /// Each count for A and B, and the paired difference B - A (what B changes) with its 95%
 /// interval; a difference that is not noise is marked `*`. Each side is labelled by its file
-/// name. Exit codes as for `sim`.
+/// name (by its players, with --control-b). Exit codes as for `sim`.
 #[derive(Args)]
 pub struct CompareArgs {
-    /// Ruleset A (the base); with --scenarios, the one ruleset.
+    /// Ruleset A (the base); with --scenarios or two paths, the one ruleset.
     #[arg(value_name = "RULES_A|RULES")]
     first: PathBuf,
-    /// Ruleset B (the variant); with --scenarios, scenario A (the base).
-    #[arg(value_name = "RULES_B|SCENARIO_A")]
+    /// Ruleset B (the variant); with --scenarios, scenario A (the base); with two paths, the
+    /// scenario.
+    #[arg(value_name = "RULES_B|SCENARIO_A|SCENARIO")]
     second: PathBuf,
     /// The scenario, played under both; with --scenarios, scenario B (the variant).
     #[arg(value_name = "SCENARIO|SCENARIO_B")]
-    third: PathBuf,
+    third: Option<PathBuf>,
     /// Compare two scenarios under one ruleset: RULES SCENARIO_A SCENARIO_B. The batch's seed
     /// defaults to scenario A's.
     #[arg(long)]
     scenarios: bool,
+    /// As --control, for B only, after every --control: `tempo compare RULES SCENARIO
+    /// --control heroes=Greedy --control-b heroes=Search` asks whether Search plays the heroes
+    /// better than Greedy, paired on the same seeds. Repeatable.
+    #[arg(long = "control-b", value_name = "WHO=POLICY", value_parser = tempo::run::scenario::parse_control)]
+    control_b: Vec<tempo::run::scenario::ControlFlag>,
     #[command(flatten)]
     batch: BatchArgs,
     #[command(flatten)]
@@ -262,17 +269,28 @@ struct Side {
 }
 
 pub fn compare(args: CompareArgs) -> Outcome {
-    let (a, b) = if args.scenarios {
-        (
+    let (a, b) = match (&args.third, args.scenarios) {
+        (Some(third), true) => (
             Side { rules: args.first.clone(), scenario: args.second.clone() },
-            Side { rules: args.first.clone(), scenario: args.third.clone() },
-        )
-    } else {
-        (
-            Side { rules: args.first.clone(), scenario: args.third.clone() },
-            Side { rules: args.second.clone(), scenario: args.third.clone() },
-        )
+            Side { rules: args.first.clone(), scenario: third.clone() },
+        ),
+        (Some(third), false) => (
+            Side { rules: args.first.clone(), scenario: third.clone() },
+            Side { rules: args.second.clone(), scenario: third.clone() },
+        ),
+        (None, _) if args.scenarios || args.control_b.is_empty() => {
+            return Err(super::cannot(
+                "compare needs three paths (RULES_A RULES_B SCENARIO, or --scenarios RULES SCENARIO_A \
+                 SCENARIO_B), or two with --control-b (RULES SCENARIO)",
+            ));
+        }
+        (None, _) => (
+            Side { rules: args.first.clone(), scenario: args.second.clone() },
+            Side { rules: args.first.clone(), scenario: args.second.clone() },
+        ),
     };
+    // One ruleset and one scenario: what differs is who plays (--control-b).
+    let players_only = args.third.is_none();
     // Both are read, so that the problems of both are printed.
     let (ra, rb) = match (super::load_ruleset(&a.rules, args.load), super::load_ruleset(&b.rules, args.load)) {
         (Ok(ra), Ok(rb)) => (ra, rb),
@@ -292,6 +310,7 @@ pub fn compare(args: CompareArgs) -> Outcome {
         args.batch.changes.apply(&mut sa, &mut [&mut ra, &mut rb])?;
         sb = sa.clone();
     }
+    super::control(&mut sb, &args.control_b, &[&rb])?;
     // Every problem of both sides with their scenario, before anything is played.
     let (la, lb) = match (sim::layout(&ra, &sa), sim::layout(&rb, &sb)) {
         (Ok(la), Ok(lb)) => (la, lb),
@@ -315,9 +334,18 @@ pub fn compare(args: CompareArgs) -> Outcome {
     bar.finish_and_clear();
     let (sets, controls) = args.batch.changes.texts();
     let (scenario_a, scenario_b) = (file_name(&a.scenario), file_name(&b.scenario));
-    let labels = if args.scenarios { labels(&a.scenario, &b.scenario) } else { labels(&a.rules, &b.rules) };
+    let controls_b: Vec<String> = args.control_b.iter().map(tempo::run::scenario::ControlFlag::text).collect();
+    let mut labels = if args.scenarios { labels(&a.scenario, &b.scenario) } else { labels(&a.rules, &b.rules) };
+    if players_only {
+        // Labelled by who plays: A as the scenario and --control have it, B with --control-b.
+        labels.0 = if controls.is_empty() { "as written".to_string() } else { controls.join(", ") };
+        labels.1 = controls_b.join(", ");
+    } else if !controls_b.is_empty() {
+        labels.1 = format!("{} with {}", labels.1, controls_b.join(", "));
+    }
     let c = compare::summarise((&file_name(&a.rules), &file_name(&b.rules)), seed, (&la, &lb), &compared)
         .measured(&scenario_a, args.scenarios.then_some(scenario_b.as_str()), &sets, &controls)
+        .played_b(&controls_b)
         .labelled(&labels.0, &labels.1);
     if let Some(path) = &args.output.html {
         write_html(path, &read, sim::html::compare_page(&c))?;

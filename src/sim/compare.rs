@@ -246,6 +246,13 @@ impl Comparison {
         self
     }
 
+    /// B also played under these controls (`compare --control-b`): its summary lists them
+    /// after the shared ones.
+    pub fn played_b(mut self, controls_b: &[String]) -> Comparison {
+        self.b.controls.extend(controls_b.iter().cloned());
+        self
+    }
+
     /// What the report calls A and B (the rulesets' names unless said).
     pub fn labelled(mut self, a: &str, b: &str) -> Comparison {
         self.labels = [a.to_string(), b.to_string()];
