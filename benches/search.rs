@@ -15,6 +15,9 @@
 //! - `search/decision`: the duel with Aria under `Search` (defaults) against the Brute under
 //!   `Aggressive`, one encounter divided by the `Search` decisions it made (the throughput is
 //!   in decisions).
+//! - `search/decision_16`: the same at 16 participants (eight a side, `skirmish_16`), one hero
+//!   under `Search` (defaults), the other heroes `Greedy`, the monsters `Aggressive` (issue 43
+//!   item 8: within 10 ms a decision).
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use std::path::Path;
@@ -96,10 +99,42 @@ fn benches(c: &mut Criterion) {
     let mut search = Runner::new(&r, &searched, ()).expect("the duel fits");
     group.throughput(Throughput::Elements(decisions.max(1)));
     group.bench_function("decision", |b| b.iter(|| search.play(Some(SEED)).expect("the searched duel plays")));
+
+    let many = scenario::parse(&skirmish_16()).expect("the 16-participant skirmish parses");
+    let mut accounted = Runner::new(&r, &many, Vec::<Record>::new()).expect("the skirmish fits").decisions(true);
+    accounted.play(Some(SEED)).expect("the skirmish plays");
+    let decisions_16 =
+        accounted.sink().iter().filter(|rec| matches!(&rec.event, Event::Decision { policy: "search", .. })).count()
+            as u64;
+    let mut search_16 = Runner::new(&r, &many, ()).expect("the skirmish fits");
+    group.throughput(Throughput::Elements(decisions_16.max(1)));
+    group.bench_function("decision_16", |b| b.iter(|| search_16.play(Some(SEED)).expect("the skirmish plays")));
     group.finish();
     eprintln!(
-        "search bench: {events} events per untraced duel; {decisions} Search turn decisions in the searched duel"
+        "search bench: {events} events per untraced duel; {decisions} Search turn decisions in the searched duel; \
+         {decisions_16} in the 16-participant skirmish"
     );
+}
+
+/// Eight heroes (the duel's Aria, the first under `Search`, the rest `Greedy`) against eight
+/// of the duel's Brutes (`Aggressive`), in a line, Frontiers rules, six rounds.
+fn skirmish_16() -> String {
+    let mut participants = String::new();
+    for i in 0..8 {
+        let policy = if i == 0 { "Search" } else { "Greedy" };
+        participants.push_str(&format!(
+            "    (name: \"Hero{i}\", side: \"heroes\", stats: {{\"finesse\": 14, \"finesse_mod\": 2, \
+             \"initiative_base\": 6, \"attack_bonus\": 3, \"damage\": 4}}, position: {}, \
+             controller: Policy({policy})),\n",
+            i * 2
+        ));
+        participants.push_str(&format!(
+            "    (name: \"Brute{i}\", side: \"monsters\", stats: {{\"initiative_base\": 5, \"hp_max\": 14, \
+             \"attack_bonus\": 1, \"damage\": 5}}, position: {}, controller: Policy(Aggressive)),\n",
+            i * 2 + 5
+        ));
+    }
+    format!("(\n  seed: 7,\n  rounds: 6,\n  participants: [\n{participants}  ],\n)\n")
 }
 
 criterion_group!(search_benches, benches);
