@@ -87,7 +87,7 @@ impl Dist {
 }
 
 /// Whether evaluating `e` rolls dice (following derived values).
-fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
+pub(super) fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     if depth > MAX_DEPTH {
         return true;
     }

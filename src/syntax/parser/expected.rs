@@ -316,6 +316,7 @@ fn keyword(rule: Rule) -> Option<&'static str> {
         kw_positive => "`positive`",
         kw_maintain => "`maintain`",
         kw_maintained => "`maintained`",
+        kw_optional => "`optional`",
         kw_until => "`until`",
         kw_repeat => "`repeat`",
         kw_different => "`different`",
