@@ -790,6 +790,16 @@ impl Lowerer<'_> {
         ir::EventPattern { event: ir::EventRef::Timing(timing), by, against: None }
     }
 
+    /// What only an answer to an event may say (`cancel`, `redirect`, `trigger.amount`): misplaced
+    /// outside one, and a misuse in an answer to a timing.
+    fn answer_only(&mut self, span: crate::source::Span, ctx: Ctx, timing: &str, misplaced: &str) {
+        if ctx.timing {
+            self.timing_misuse(span, timing, "leave it out");
+        } else if !ctx.event {
+            self.misplaced(span, misplaced);
+        }
+    }
+
     /// A timing answered in a way a timing cannot be (`tempo::timing-answer`).
     pub(crate) fn timing_misuse(&mut self, span: crate::source::Span, message: &str, help: &str) {
         self.error(
@@ -1128,24 +1138,15 @@ impl Lowerer<'_> {
                 distance: distance.as_ref().map(|x| self.int(x, ctx)),
             },
             ast::Stmt::Redirect(span) => {
-                if ctx.timing {
-                    self.timing_misuse(*span, "`redirect`: a timing has no target to turn", "leave it out");
-                } else if !ctx.event {
-                    self.misplaced(
-                        *span,
-                        "`redirect` turns the event a reaction or trigger answers onto the one answering; there is none here",
-                    );
-                }
+                let misplaced = "`redirect` turns the event a reaction or trigger answers onto the one answering; there is none here";
+                self.answer_only(*span, ctx, "`redirect`: a timing has no target to turn", misplaced);
                 E::Redirect
             }
             ast::Stmt::EndTurn(_) => E::EndTurn,
             ast::Stmt::EndEncounter(_) => E::EndEncounter,
             ast::Stmt::Cancel(span) => {
-                if ctx.timing {
-                    self.timing_misuse(*span, "`cancel`: a timing cannot be cancelled", "leave it out");
-                } else if !ctx.event {
-                    self.misplaced(*span, "`cancel` stops the event a reaction or trigger answers; there is none here");
-                }
+                let misplaced = "`cancel` stops the event a reaction or trigger answers; there is none here";
+                self.answer_only(*span, ctx, "`cancel`: a timing cannot be cancelled", misplaced);
                 E::Cancel
             }
             ast::Stmt::RollInitiative(_) => E::RollInitiative,

@@ -120,7 +120,8 @@ impl<S: Sink> Engine<'_, S> {
         self.offer(info, actor, victim, interrupting, source)
     }
 
-    /// `answer` past its check that someone may answer.
+    /// `answer` past its check that someone may answer. A timing that happens to nobody
+    /// (`round_start`) is answered without an actor.
     #[inline(never)]
     fn offer(
         &mut self,
@@ -135,12 +136,10 @@ impl<S: Sink> Engine<'_, S> {
         self.clock.trigger_seq += 1;
         let trigger_seq = self.clock.trigger_seq;
         let order = self.take_priority();
-        // A timing that happens to nobody (`round_start`) has no actor.
-        let actorless = info.timing.is_some_and(|t| !t.has_actor());
         let ev_ctx = Ctx {
             owner: actor,
             target: None,
-            actor: (!actorless).then_some(actor),
+            actor: info.timing.is_none_or(ir::Timing::has_actor).then_some(actor),
             victim,
             event: Some(info),
             units: 0,
