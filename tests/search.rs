@@ -473,3 +473,41 @@ fn search_plays_small_encounters_exactly() {
         }
     }
 }
+
+/// tests/search/upkeep.rules with A played by `a`, both cursed; `jab` left out of the loadouts
+/// unless `jab`.
+fn upkeep(a: &str, jab: bool) -> Scenario {
+    let loadout = if jab { "" } else { "actions: [\"wait\"], " };
+    scenario::parse(&format!(
+        "(seed: 1, rounds: 3, participants: [
+          (name: \"A\", side: \"a\", conditions: [\"cursed\"], {loadout}controller: Policy({a})),
+          (name: \"B\", side: \"b\", conditions: [\"cursed\"], {loadout}controller: Policy(Aggressive)),
+        ])"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn search_lets_an_optional_upkeep_lapse_before_it_takes_it_down() {
+    // The curse does nothing but cost 1 of 2 hp a turn unless let go (`maintain ... optional`).
+    // Aggressive pays, as the simple policies do, and goes down in round 2 (and so does B):
+    // nobody is left standing. Search sees the upkeep as its decision, by playouts or exactly,
+    // lets it lapse in time, and is left standing.
+    let r = ruleset("tests/search/upkeep.rules");
+    for (policy, lapses) in [("Aggressive", false), ("Search", true), ("Search(exact: 0)", true)] {
+        let text = trace::to_text(&run(&r, &upkeep(policy, false), None).expect("the curse plays"));
+        assert_eq!(text.contains("A chooses lapse (upkeep of cursed)."), lapses, "{policy}:\n{text}");
+        assert_eq!(text.contains("A is now down."), !lapses, "{policy}:\n{text}");
+    }
+}
+
+#[test]
+fn search_weighs_a_reaction_to_the_end_of_a_turn() {
+    // `on turn_end by enemy` is offered as any reaction is: Search's reaction decision lists it,
+    // with what declining was worth.
+    let text = tempo(&["run", "tests/search/upkeep.rules", "tests/search/upkeep.ron", "--decisions"]);
+    let line =
+        text.lines().find(|l| l.contains("(search) considers as a reaction jab")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("no reaction ("), "{line}");
+    assert!(text.contains("A answers turn_end with jab."), "{text}");
+}
