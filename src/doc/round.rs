@@ -96,7 +96,7 @@ fn happenings(texts: &Texts, items: &[&Item]) -> Vec<Happening> {
                 // `on turn_end by enemy`: answered after the timing's own work.
                 for clause in clauses {
                     let ActionClause::On(on) = clause else { continue };
-                    if !crate::check::TIMINGS.contains(&on.event.name.as_str()) {
+                    if !crate::check::TIMINGS.contains(&on.event.name.as_str()) || declared(items, &on.event.name) {
                         continue;
                     }
                     let timing = match &on.phase {
@@ -111,6 +111,16 @@ fn happenings(texts: &Texts, items: &[&Item]) -> Vec<Happening> {
     }
     out.extend(answers);
     out
+}
+
+/// Whether an event, category or action of the ruleset is named `name` (and so read first by
+/// an `on`, before a timing of that name).
+fn declared(items: &[&Item], name: &str) -> bool {
+    items.iter().any(|i| match &i.decl {
+        Decl::Event { name: n, .. } | Decl::Category { name: n, .. } => n.name == name,
+        Decl::Action(a) => a.name.name == name,
+        _ => false,
+    })
 }
 
 fn step_words(step: &str) -> &'static str {
