@@ -474,30 +474,34 @@ fn search_plays_small_encounters_exactly() {
     }
 }
 
-/// tests/search/upkeep.rules with A played by `a`, both cursed; `jab` left out of the loadouts
-/// unless `jab`.
-fn upkeep(a: &str, jab: bool) -> Scenario {
-    let loadout = if jab { "" } else { "actions: [\"wait\"], " };
+/// tests/search/upkeep.rules: A, cursed and played by `a`, against B, who is not; both strike,
+/// and neither may jab.
+fn upkeep(a: &str) -> Scenario {
     scenario::parse(&format!(
-        "(seed: 1, rounds: 3, participants: [
-          (name: \"A\", side: \"a\", conditions: [\"cursed\"], {loadout}controller: Policy({a})),
-          (name: \"B\", side: \"b\", conditions: [\"cursed\"], {loadout}controller: Policy(Aggressive)),
+        "(seed: 1, rounds: 4, participants: [
+          (name: \"A\", side: \"a\", conditions: [\"cursed\"], actions: [\"strike\"], controller: Policy({a})),
+          (name: \"B\", side: \"b\", actions: [\"strike\"], controller: Policy(Aggressive)),
         ])"
     ))
     .unwrap()
 }
 
 #[test]
-fn search_lets_an_optional_upkeep_lapse_before_it_takes_it_down() {
-    // The curse does nothing but cost 1 of 2 hp a turn unless let go (`maintain ... optional`).
-    // Aggressive pays, as the simple policies do, and goes down in round 2 (and so does B):
-    // nobody is left standing. Search sees the upkeep as its decision, by playouts or exactly,
-    // lets it lapse in time, and is left standing.
+fn search_lets_an_optional_upkeep_lapse_in_time() {
+    // The curse does nothing but cost 1 of A's 3 hp a turn unless let go (`maintain ...
+    // optional`); A and B trade a point a turn, A first. Aggressive pays while paying leaves it
+    // standing (round 1), lets it lapse when paying would take it down (round 2), and is beaten
+    // by the point it paid. Search sees the upkeep as its decision, by playouts or exactly, lets
+    // it lapse at once, and wins the trade.
     let r = ruleset("tests/search/upkeep.rules");
-    for (policy, lapses) in [("Aggressive", false), ("Search", true), ("Search(exact: 0)", true)] {
-        let text = trace::to_text(&run(&r, &upkeep(policy, false), None).expect("the curse plays"));
-        assert_eq!(text.contains("A chooses lapse (upkeep of cursed)."), lapses, "{policy}:\n{text}");
-        assert_eq!(text.contains("A is now down."), !lapses, "{policy}:\n{text}");
+    for (policy, first, wins) in
+        [("Aggressive", "pay", false), ("Search", "lapse", true), ("Search(exact: 0)", "lapse", true)]
+    {
+        let text = trace::to_text(&run(&r, &upkeep(policy), None).expect("the curse plays"));
+        let answer = text.lines().find(|l| l.contains("(upkeep of cursed)")).unwrap_or_default();
+        assert_eq!(answer.trim(), format!("A chooses {first} (upkeep of cursed)."), "{policy}:\n{text}");
+        assert_eq!(text.contains("B is now down."), wins, "{policy}:\n{text}");
+        assert_eq!(text.contains("A is now down."), !wins, "{policy}:\n{text}");
     }
 }
 

@@ -313,7 +313,8 @@ pub struct Condition {
     pub hooks: Vec<(Timing, Vec<Effect>, Loc)>,
     /// The upkeeps (indices into `maintain`) written `optional`: each is lowered to a
     /// `choose owner` between paying (`pay`) and letting it lapse (`lapse`: `cancel`), which
-    /// the built-in policies other than `Random` and `Search` answer by paying.
+    /// the built-in policies other than `Random` and `Search` answer by paying, unless paying
+    /// would bring the holder into harm (run/decide/upkeep.rs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional_maintain: Vec<u32>,
     /// Added to every check the holder makes.

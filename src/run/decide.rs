@@ -731,8 +731,8 @@ impl<S: Sink> Engine<'_, S> {
                 let k = self.below(n as u64) as usize;
                 (0..options.len()).filter(|i| live(*i)).nth(k).unwrap_or(first_live)
             }
-            // What an upkeep buys lies in turns to come, past one step's sight: it is kept.
-            Some(_) if upkeep => upkeep::PAY,
+            // Kept, unless paying would take its holder into harm (decide/upkeep.rs).
+            Some(_) if upkeep => self.upkeep_answer(&options[upkeep::PAY].effects, c)?,
             Some(w) => self.best_option(w, options, c, live),
             None => first_live,
         })

@@ -35,7 +35,7 @@ pub struct Tables {
     /// option of that name, with the option's index.
     pub script_answers: Vec<Vec<(ir::Loc, usize)>>,
     /// Where each optional upkeep's `choose` is written (`maintain ... optional`): the built-in
-    /// policies other than `Random` and `Search` pay it (decide/upkeep.rs).
+    /// policies other than `Random` and `Search` pay it, unless it harms (decide/upkeep.rs).
     pub upkeeps: Vec<ir::Loc>,
     /// Per pool: its points last a turn or a round at most (an unguarded `refresh` or `lose`
     /// at a turn, round or phase timing), so what it does not pay for now it never will:
