@@ -506,12 +506,24 @@ fn search_lets_an_optional_upkeep_lapse_in_time() {
 }
 
 #[test]
-fn search_weighs_a_reaction_to_the_end_of_a_turn() {
+fn search_weighs_a_reaction_to_the_end_of_a_turn_and_an_optional_upkeep() {
     // `on turn_end by enemy` is offered as any reaction is: Search's reaction decision lists it,
-    // with what declining was worth.
+    // with what declining was worth. An optional upkeep is one of its choices: `--decisions`
+    // writes what paying and lapsing were worth.
     let text = tempo(&["run", "tests/search/upkeep.rules", "tests/search/upkeep.ron", "--decisions"]);
     let line =
         text.lines().find(|l| l.contains("(search) considers as a reaction jab")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("no reaction ("), "{line}");
     assert!(text.contains("A answers turn_end with jab."), "{text}");
+    // Its optional upkeep is its choice, accounted for like its turns and reactions.
+    let upkeep = text
+        .lines()
+        .find(|l| l.contains("(search) considers for upkeep of cursed: pay ("))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(upkeep.contains(", lapse (") && upkeep.ends_with("takes lapse."), "{upkeep}");
+    let json =
+        tempo(&["run", "tests/search/upkeep.rules", "tests/search/upkeep.ron", "--decisions", "--format", "jsonl"]);
+    let decision =
+        json.lines().find(|l| l.contains("\"question\":\"upkeep of cursed\"") && l.contains("\"event\":\"decision\""));
+    assert!(decision.is_some_and(|d| d.contains("\"chosen\":{\"action\":\"lapse\"}")), "{json}");
 }

@@ -409,7 +409,7 @@ impl<S: Sink> Engine<'_, S> {
         };
         let who_name = self.names.who[who].clone();
         let chosen = option(&chosen, None);
-        self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen, reaction: false, pass: None });
+        self.emit(Event::decision(who_name, policy, listed, chosen));
     }
 
     /// `Greedy`: among the candidates whose effects score above 0, the one whose score less
