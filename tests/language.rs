@@ -295,3 +295,78 @@ action daze { cost 1 ap; target enemy; resolve { apply slowed to target for 1 ro
     let ir::Effect::Apply { duration, .. } = &ir.actions[0].effects[0] else { panic!("{:?}", ir.actions[0].effects) };
     assert_eq!(duration.as_ref(), Some(&ir::Duration::Rounds(Expr::Int(1))));
 }
+
+/// The errors' codes (warnings, such as a pool these small rulesets never spend, left out).
+fn errors(c: &tempo::check::Compilation) -> Vec<Code> {
+    c.diagnostics.iter().filter(|d| d.severity == tempo::diagnostics::Severity::Error).map(|d| d.code).collect()
+}
+
+/// A ruleset of one phase `act`, with `rest` after it.
+fn timing_rules(rest: &str) -> tempo::check::Compilation {
+    let text =
+        format!("ruleset t\ninitiative {{ value 0 }}\nround {{ phase act: turns }}\npool hp {{ max 10 }}\n{rest}\n");
+    tempo::check::compile_str("t.rules", &text)
+}
+
+#[test]
+fn a_timing_is_answered_with_on_and_misused_only_with_a_code() {
+    // Answers that mean something: a turn's timing by a relation, with `actor`; a round's and a
+    // phase's with neither; a gain; and a declared event named like a timing is that event.
+    let c = timing_rules(
+        "reaction counteract { cost 0; on turn_end by enemy; target enemy; resolve { actor.hp -= 1 } }
+trigger muster { on round_start; resolve { hp += 1 } }
+trigger rally { on phase_start(act); resolve { hp += 1 } }
+pool cp { max none; start 0; gain 1 on turn_start by ally }",
+    );
+    assert_eq!(errors(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    assert_eq!(
+        ir.actions[0].on.map(|on| (on.event, on.by)),
+        Some((ir::EventRef::Timing(Timing::TurnEnd), Some(ir::Relation::Enemy)))
+    );
+    assert_eq!(ir.triggers[0].on.event, ir::EventRef::Timing(Timing::RoundStart));
+    assert_eq!(ir.triggers[1].on.event, ir::EventRef::Timing(Timing::PhaseStart(ir::PhaseId(0))));
+    assert_eq!(ir.pools[1].gains[0].on.event, ir::EventRef::Timing(Timing::TurnStart));
+    let shadowed = timing_rules("event turn_end\ntrigger t { on turn_end; resolve { hp += 1 } }");
+    assert_eq!(shadowed.ruleset.unwrap().triggers[0].on.event, ir::EventRef::Custom(ir::EventId(0)));
+    // Each misuse is one `tempo::timing-answer`.
+    for misuse in [
+        "trigger t { on round_start by enemy; resolve { } }",
+        "trigger t { on turn_end against self; resolve { } }",
+        "trigger t { on turn_end; interrupts; resolve { } }",
+        "trigger t { on turn_end; resolve { victim.hp -= 1 } }",
+        "trigger t { on turn_end; resolve { cancel } }",
+        "trigger t { on turn_end; resolve { redirect } }",
+        "trigger t { on turn_end; resolve { trigger.amount -= 1 } }",
+        "trigger t { on round_end; resolve { actor.hp -= 1 } }",
+        "trigger t { on encounter_end; resolve { } }",
+        "reaction r { cost 0; on phase_end(act); target enemy; resolve { } }",
+    ] {
+        assert_eq!(errors(&timing_rules(misuse)), vec![Code::TimingAnswer], "{misuse}");
+    }
+}
+
+#[test]
+fn an_optional_upkeep_is_a_choice_of_its_holder() {
+    let c = timing_rules(
+        "pool focus { max 3 }\ncondition warded { maintain at turn_start optional { pay 1 focus }; lasts maintained }",
+    );
+    assert_eq!(errors(&c), vec![]);
+    let ir = c.ruleset.unwrap();
+    let warded = &ir.conditions[0];
+    assert_eq!(warded.optional_maintain, vec![0]);
+    let [(Timing::TurnStart, effects, _)] = warded.maintain.as_slice() else { panic!("{:?}", warded.maintain) };
+    let [ir::Effect::Choose { chooser: ir::Chooser::Owner, question, options, .. }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(question, "upkeep of warded");
+    let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["pay", "lapse"]);
+    assert!(matches!(options[0].effects.as_slice(), [ir::Effect::Pay(_)]));
+    assert_eq!(options[1].effects, vec![ir::Effect::Cancel]);
+    // Without `optional`, the upkeep is paid whenever it can be, as before.
+    let plain = timing_rules("pool focus { max 3 }\ncondition warded { maintain at turn_start { pay 1 focus } }");
+    let plain = plain.ruleset.unwrap();
+    assert!(plain.conditions[0].optional_maintain.is_empty());
+    assert!(matches!(plain.conditions[0].maintain[0].1.as_slice(), [ir::Effect::Pay(_)]));
+}

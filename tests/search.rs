@@ -473,3 +473,57 @@ fn search_plays_small_encounters_exactly() {
         }
     }
 }
+
+/// tests/search/upkeep.rules: A, cursed and played by `a`, against B, who is not; both strike,
+/// and neither may jab.
+fn upkeep(a: &str) -> Scenario {
+    scenario::parse(&format!(
+        "(seed: 1, rounds: 4, participants: [
+          (name: \"A\", side: \"a\", conditions: [\"cursed\"], actions: [\"strike\"], controller: Policy({a})),
+          (name: \"B\", side: \"b\", actions: [\"strike\"], controller: Policy(Aggressive)),
+        ])"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn search_lets_an_optional_upkeep_lapse_in_time() {
+    // The curse does nothing but cost 1 of A's 3 hp a turn unless let go (`maintain ...
+    // optional`); A and B trade a point a turn, A first. Aggressive pays while paying leaves it
+    // standing (round 1), lets it lapse when paying would take it down (round 2), and is beaten
+    // by the point it paid. Search sees the upkeep as its decision, by playouts or exactly, lets
+    // it lapse at once, and wins the trade.
+    let r = ruleset("tests/search/upkeep.rules");
+    for (policy, first, wins) in
+        [("Aggressive", "pay", false), ("Search", "lapse", true), ("Search(exact: 0)", "lapse", true)]
+    {
+        let text = trace::to_text(&run(&r, &upkeep(policy), None).expect("the curse plays"));
+        let answer = text.lines().find(|l| l.contains("(upkeep of cursed)")).unwrap_or_default();
+        assert_eq!(answer.trim(), format!("A chooses {first} (upkeep of cursed)."), "{policy}:\n{text}");
+        assert_eq!(text.contains("B is now down."), wins, "{policy}:\n{text}");
+        assert_eq!(text.contains("A is now down."), !wins, "{policy}:\n{text}");
+    }
+}
+
+#[test]
+fn search_weighs_a_reaction_to_the_end_of_a_turn_and_an_optional_upkeep() {
+    // `on turn_end by enemy` is offered as any reaction is: Search's reaction decision lists it,
+    // with what declining was worth. An optional upkeep is one of its choices: `--decisions`
+    // writes what paying and lapsing were worth.
+    let text = tempo(&["run", "tests/search/upkeep.rules", "tests/search/upkeep.ron", "--decisions"]);
+    let line =
+        text.lines().find(|l| l.contains("(search) considers as a reaction jab")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("no reaction ("), "{line}");
+    assert!(text.contains("A answers turn_end with jab."), "{text}");
+    // Its optional upkeep is its choice, accounted for like its turns and reactions.
+    let upkeep = text
+        .lines()
+        .find(|l| l.contains("(search) considers for upkeep of cursed: pay ("))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(upkeep.contains(", lapse (") && upkeep.ends_with("takes lapse."), "{upkeep}");
+    let json =
+        tempo(&["run", "tests/search/upkeep.rules", "tests/search/upkeep.ron", "--decisions", "--format", "jsonl"]);
+    let decision =
+        json.lines().find(|l| l.contains("\"question\":\"upkeep of cursed\"") && l.contains("\"event\":\"decision\""));
+    assert!(decision.is_some_and(|d| d.contains("\"chosen\":{\"action\":\"lapse\"}")), "{json}");
+}

@@ -437,7 +437,9 @@ impl Lowerer<'_> {
                 Who::Target
             }
             "victim" => {
-                if !ctx.event {
+                if ctx.timing {
+                    self.timing_misuse(word.span, "`victim`: a timing has no target", "read `self` or `actor` instead");
+                } else if !ctx.event {
                     self.misplaced(
                         word.span,
                         "`victim` is the target of the event a reaction or trigger answers; there is none here",
@@ -455,7 +457,13 @@ impl Lowerer<'_> {
                 Who::Source
             }
             "actor" => {
-                if !ctx.event {
+                if ctx.no_actor {
+                    self.timing_misuse(
+                        word.span,
+                        "`actor`: this timing happens to nobody in particular",
+                        "only `turn_start` and `turn_end` have an actor, whose turn it is: `on turn_end by enemy`",
+                    );
+                } else if !ctx.event {
                     self.misplaced(
                         word.span,
                         "`actor` is whoever did the event a reaction or trigger answers; there is none here",
@@ -476,7 +484,9 @@ impl Lowerer<'_> {
             if trigger.name == "trigger" && amount.name == "amount" {
                 self.option_word(trigger);
                 self.option_word(amount);
-                if !ctx.event {
+                if ctx.timing {
+                    self.timing_misuse(span, "`trigger.amount`: a timing has no amount", "leave it out");
+                } else if !ctx.event {
                     self.misplaced(
                         span,
                         "`trigger.amount` is the amount of the event a reaction or trigger answers; there is none here",
@@ -727,11 +737,76 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn event_pattern(&mut self, p: &ast::EventPattern) -> ir::EventPattern {
+        if self.answers_timing(p) {
+            return self.timing_pattern(p);
+        }
+        if let Some(arg) = &p.phase {
+            self.misplaced(arg.span, "only `phase_start` and `phase_end` name a phase");
+        }
         ir::EventPattern {
             event: self.event_ref(&p.event),
             by: p.by.as_ref().map(|w| self.relation(w)),
             against: p.against.as_ref().map(|w| self.relation(w)),
         }
+    }
+
+    /// Whether `on NAME` answers a timing: NAME is a timing word that no action, category,
+    /// kind or event of the ruleset is named (a declared name is read first, as before timings
+    /// could be answered).
+    pub(crate) fn answers_timing(&self, p: &ast::EventPattern) -> bool {
+        let n = p.event.name.as_str();
+        TIMINGS.contains(&n)
+            && self.scope.actions.find(n).is_none()
+            && self.scope.categories.find(n).is_none()
+            && ast::ActionKind::from_word(n).is_none()
+            && self.scope.events.find(n).is_none()
+    }
+
+    /// `on TIMING [by R]`: the timing as an event, with the misuses a timing cannot carry.
+    fn timing_pattern(&mut self, p: &ast::EventPattern) -> ir::EventPattern {
+        self.option_word(&p.event);
+        let at = ast::Timing { name: p.event.clone(), arg: p.phase.clone(), span: p.event.span };
+        let timing = self.timing(&at);
+        let name = p.event.name.as_str();
+        if timing == ir::Timing::EncounterEnd {
+            self.timing_misuse(
+                p.event.span,
+                "nothing answers `encounter_end`: the encounter is over",
+                "write a hook for work at the end: `at encounter_end { ... }`",
+            );
+        }
+        let by = p.by.as_ref().map(|w| self.relation(w));
+        if let (Some(w), false) = (&p.by, timing.has_actor()) {
+            self.timing_misuse(
+                w.span,
+                &format!("`{name}` happens to nobody in particular, so it has no `by`"),
+                &format!("write `on {name}`; to answer whose turn it is, `on turn_start by {}`", w.name),
+            );
+        }
+        if let Some(w) = &p.against {
+            self.relation(w);
+            self.timing_misuse(w.span, &format!("`{name}` has no target, so it has no `against`"), "leave it out");
+        }
+        ir::EventPattern { event: ir::EventRef::Timing(timing), by, against: None }
+    }
+
+    /// What only an answer to an event may say (`cancel`, `redirect`, `trigger.amount`): misplaced
+    /// outside one, and a misuse in an answer to a timing.
+    fn answer_only(&mut self, span: crate::source::Span, ctx: Ctx, timing: &str, misplaced: &str) {
+        if ctx.timing {
+            self.timing_misuse(span, timing, "leave it out");
+        } else if !ctx.event {
+            self.misplaced(span, misplaced);
+        }
+    }
+
+    /// A timing answered in a way a timing cannot be (`tempo::timing-answer`).
+    pub(crate) fn timing_misuse(&mut self, span: crate::source::Span, message: &str, help: &str) {
+        self.error(
+            Diagnostic::error(Code::TimingAnswer, span, message.to_string())
+                .label("not meaningful for a timing")
+                .help(help.to_string()),
+        );
     }
 
     pub fn timing(&mut self, t: &ast::Timing) -> ir::Timing {
@@ -1063,20 +1138,15 @@ impl Lowerer<'_> {
                 distance: distance.as_ref().map(|x| self.int(x, ctx)),
             },
             ast::Stmt::Redirect(span) => {
-                if !ctx.event {
-                    self.misplaced(
-                        *span,
-                        "`redirect` turns the event a reaction or trigger answers onto the one answering; there is none here",
-                    );
-                }
+                let misplaced = "`redirect` turns the event a reaction or trigger answers onto the one answering; there is none here";
+                self.answer_only(*span, ctx, "`redirect`: a timing has no target to turn", misplaced);
                 E::Redirect
             }
             ast::Stmt::EndTurn(_) => E::EndTurn,
             ast::Stmt::EndEncounter(_) => E::EndEncounter,
             ast::Stmt::Cancel(span) => {
-                if !ctx.event {
-                    self.misplaced(*span, "`cancel` stops the event a reaction or trigger answers; there is none here");
-                }
+                let misplaced = "`cancel` stops the event a reaction or trigger answers; there is none here";
+                self.answer_only(*span, ctx, "`cancel`: a timing cannot be cancelled", misplaced);
                 E::Cancel
             }
             ast::Stmt::RollInitiative(_) => E::RollInitiative,
@@ -1121,7 +1191,9 @@ impl Lowerer<'_> {
             if who.name == "trigger" && amount.name == "amount" {
                 self.option_word(who);
                 self.option_word(amount);
-                if !ctx.event {
+                if ctx.timing {
+                    self.timing_misuse(target.span, "`trigger.amount`: a timing has no amount", "leave it out");
+                } else if !ctx.event {
                     self.misplaced(
                         target.span,
                         "`trigger.amount` is the amount of the event a reaction or trigger answers; there is none here",

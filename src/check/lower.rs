@@ -48,6 +48,10 @@ pub(crate) struct Ctx {
     pub target: bool,
     /// `actor` and `trigger` mean the event being answered.
     pub event: bool,
+    /// The event answered is a timing (`on turn_end`): no victim, no amount, never cancelled.
+    pub timing: bool,
+    /// ... and one that nobody does (`on round_start`): no `actor` either.
+    pub no_actor: bool,
     /// `pay` is allowed (inside `maintain`).
     pub maintain: bool,
     /// `source` means who applied the condition (inside a condition, and `while` durations).
@@ -634,7 +638,9 @@ impl<'a> Lowerer<'a> {
                             self.step(&mut pool, at, op, guard, ctx, loc);
                         }
                         ast::GainWhen::On(pattern) => {
-                            let ectx = Ctx { event: true, ..ctx };
+                            let timing = self.answers_timing(pattern);
+                            let no_actor = timing && !timing_has_actor(&pattern.event.name);
+                            let ectx = Ctx { event: true, timing, no_actor, ..ctx };
                             let on = self.event_pattern(pattern);
                             let gain = ir::Gain {
                                 on,
@@ -739,6 +745,7 @@ impl<'a> Lowerer<'a> {
             positive: None,
             maintain: Vec::new(),
             hooks: Vec::new(),
+            optional_maintain: Vec::new(),
             check_modifier: None,
             check_edge: None,
             check_modifier_on: None,
@@ -760,10 +767,21 @@ impl<'a> Lowerer<'a> {
                 }
                 ConditionClause::Lasts(d, _) => out.lasts = Some(self.duration(d, ctx)),
                 ConditionClause::Polarity { positive, .. } => out.positive = Some(*positive),
-                ConditionClause::Maintain { at, body, span } => {
+                ConditionClause::Maintain { at, optional, body, span } => {
                     let t = self.timing(at);
-                    let effects = self.block(body, Ctx { maintain: true, ..ctx });
-                    out.maintain.push((t, effects, self.loc(*span)));
+                    let mut effects = self.block(body, Ctx { maintain: true, ..ctx });
+                    let loc = self.loc(*span);
+                    if optional.is_some() {
+                        // The holder's choice, asked as any `choose` is (run/decide/upkeep.rs).
+                        out.optional_maintain.push(out.maintain.len() as u32);
+                        let options = vec![
+                            ir::ChoiceOption { name: "pay".to_string(), effects },
+                            ir::ChoiceOption { name: "lapse".to_string(), effects: vec![ir::Effect::Cancel] },
+                        ];
+                        let question = format!("upkeep of {}", c.name.name);
+                        effects = vec![ir::Effect::Choose { chooser: ir::Chooser::Owner, question, options, loc }];
+                    }
+                    out.maintain.push((t, effects, loc));
                 }
                 ConditionClause::Modify { against, by, with, on, .. } => {
                     self.modify(&mut out, against.as_ref(), by.as_ref(), with.as_ref(), on.as_ref(), ctx)
@@ -897,7 +915,8 @@ impl<'a> Lowerer<'a> {
         self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
-        let ctx = Ctx { target: has_target, event: has_on, ..Ctx::default() };
+        let (timing, no_actor) = self.timing_answered(&a.clauses);
+        let ctx = Ctx { target: has_target, event: has_on, timing, no_actor, ..Ctx::default() };
         let mut out = ir::Action {
             name: a.name.name.to_string(),
             label: a.label.as_ref().map(|l| l.to_string()),
@@ -965,6 +984,12 @@ impl<'a> Lowerer<'a> {
                 ActionClause::Interrupts(span) => {
                     if !has_on {
                         self.misplaced(*span, "`interrupts` needs an `on` clause saying what it interrupts");
+                    } else if timing {
+                        self.timing_misuse(
+                            *span,
+                            "a timing cannot be interrupted",
+                            "leave `interrupts` out: it is answered after the timing's own work",
+                        );
                     }
                     out.interrupts = true;
                 }
@@ -993,6 +1018,18 @@ impl<'a> Lowerer<'a> {
                     }));
                 }
                 ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
+            }
+        }
+        if no_actor && !matches!(out.target.kind, ir::TargetKind::None | ir::TargetKind::Self_) {
+            if let Some(span) = a.clauses.iter().find_map(|c| match c {
+                ActionClause::Target { who, .. } => Some(who.span),
+                _ => None,
+            }) {
+                self.timing_misuse(
+                    span,
+                    "a reaction aims at whoever did what it answers, and this timing happens to nobody",
+                    "answer whose turn it is (`on turn_start by enemy`), or aim at `self`",
+                );
             }
         }
         if a.kind == ActionKind::Reaction && !has_on {
@@ -1042,6 +1079,19 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Whether an action's or trigger's `on` answers a timing, and whether that timing has no
+    /// actor (`on round_start`), for the context its rules are read in.
+    fn timing_answered(&self, clauses: &[ActionClause]) -> (bool, bool) {
+        let on = clauses.iter().find_map(|c| match c {
+            ActionClause::On(p) => Some(p),
+            _ => None,
+        });
+        match on {
+            Some(p) if self.answers_timing(p) => (true, !timing_has_actor(&p.event.name)),
+            _ => (false, false),
+        }
+    }
+
     /// `target WHO [within N]`: whom an action may be aimed at.
     fn target(&mut self, who: &ast::Ident, within: Option<&ast::Expr>, ctx: Ctx) -> ir::Target {
         use ir::TargetKind::*;
@@ -1062,7 +1112,8 @@ impl<'a> Lowerer<'a> {
 
     fn trigger(&mut self, t: &ast::Action, loc: ir::Loc) -> ir::Trigger {
         self.once(&t.clauses, ActionClause::kind_word, ActionClause::span, &["on", "interrupts", "resolve"]);
-        let ctx = Ctx { event: true, ..Ctx::default() };
+        let (timing, no_actor) = self.timing_answered(&t.clauses);
+        let ctx = Ctx { event: true, timing, no_actor, ..Ctx::default() };
         let mut out = ir::Trigger {
             name: t.name.name.to_string(),
             on: ir::EventPattern { event: ir::EventRef::Kind(ActionKind::Action), by: None, against: None },
@@ -1083,7 +1134,16 @@ impl<'a> Lowerer<'a> {
                     let c = self.cond(e, ctx);
                     out.requires.push(c);
                 }
-                ActionClause::Interrupts(_) => out.interrupts = true,
+                ActionClause::Interrupts(span) => {
+                    if timing {
+                        self.timing_misuse(
+                            *span,
+                            "a timing cannot be interrupted",
+                            "leave `interrupts` out: it is answered after the timing's own work",
+                        );
+                    }
+                    out.interrupts = true;
+                }
                 ActionClause::Limit(l) => {
                     let limit = self.use_limit(l, ctx);
                     out.limits.push(limit);
@@ -1417,6 +1477,11 @@ impl Lowerer<'_> {
     }
 }
 
+/// Whether a timing word names a timing with an actor (`turn_start`, `turn_end`).
+fn timing_has_actor(word: &str) -> bool {
+    matches!(word, "turn_start" | "turn_end")
+}
+
 /// Most picks a hidden phase takes: as many as a turn's declarations (the runner's bound).
 const MAX_PICKS: u32 = 50;
 
@@ -1426,12 +1491,25 @@ fn dispatch(r: &ir::Ruleset) -> ir::Dispatch {
         by_event: Vec::new(),
         n_categories: r.categories.len() as u32,
         n_actions: r.actions.len() as u32,
+        by_timing: Vec::new(),
     };
     let slots = ActionKind::ALL.len() + r.categories.len() + r.actions.len() + r.events.len();
     d.by_event = vec![Vec::new(); slots];
+    let answers_timing = |on: &ir::EventPattern| matches!(on.event, ir::EventRef::Timing(_));
+    if r.actions.iter().filter_map(|a| a.on.as_ref()).chain(r.triggers.iter().map(|t| &t.on)).any(answers_timing)
+        || r.pools.iter().flat_map(|p| &p.gains).any(|g| answers_timing(&g.on))
+    {
+        d.by_timing = vec![Vec::new(); 6 + 2 * r.phases.len()];
+    }
     let add = |d: &mut ir::Dispatch, event: ir::EventRef, who: ir::Responder| {
-        let slot = d.slot(event);
-        if let Some(list) = d.by_event.get_mut(slot) {
+        let list = match event {
+            ir::EventRef::Timing(t) => d.by_timing.get_mut(t.index()),
+            _ => {
+                let slot = d.slot(event);
+                d.by_event.get_mut(slot)
+            }
+        };
+        if let Some(list) = list {
             list.push(who);
         }
     };

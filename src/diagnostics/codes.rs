@@ -209,6 +209,20 @@ Example:
 
 Fix: `refresh at turn_start`.";
 
+    TimingAnswer => "timing-answer", "A reaction, trigger or gain answers a timing (`on turn_end`, \
+`on round_start`, `on phase_start(act)`) in a way a timing cannot be answered. A timing is answered after \
+its own work (pool steps, conditions, hooks) and is never cancelled, so it takes no `interrupts`, `cancel`, \
+`redirect` or `trigger.amount`; it has no target, so no `against` and no `victim`; only `turn_start` and \
+`turn_end` have an actor (whose turn it is), so only they take `by`, `actor`, or a reaction aimed at \
+someone other than `self`; and nothing answers `encounter_end`, for the encounter is over.
+
+Example:
+
+    reaction counteract { on round_start by enemy; resolve { } }
+
+Fix: a round begins for nobody in particular: `on round_start`, or answer whose turn it is with \
+`on turn_start by enemy`. For work at the end of the encounter, write a hook: `at encounter_end { ... }`.";
+
     UnknownPhase => "unknown-phase", "A timing names a phase that the round does not have.
 
 Example:

@@ -615,10 +615,17 @@ impl Rules<'_> {
         let mut details = Vec::new();
         for clause in &condition.clauses {
             match clause {
-                ConditionClause::Maintain { at, body, span } | ConditionClause::Hook { at, body, span } => {
-                    let word = if matches!(clause, ConditionClause::Maintain { .. }) { "maintain at " } else { "at " };
-                    let _ = span;
-                    let mut line = vec![text(word), code(self.text(at.span)), text(": ")];
+                ConditionClause::Maintain { at, optional, body, .. } => {
+                    let mut line = vec![text("maintain at "), code(self.text(at.span))];
+                    if optional.is_some() {
+                        line.push(text(", optional (the holder may decline to pay, and it lapses)"));
+                    }
+                    line.push(text(": "));
+                    line.extend(self.block(body));
+                    details.push(line);
+                }
+                ConditionClause::Hook { at, body, .. } => {
+                    let mut line = vec![text("at "), code(self.text(at.span)), text(": ")];
                     line.extend(self.block(body));
                     details.push(line);
                 }

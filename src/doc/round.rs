@@ -47,6 +47,7 @@ struct Happening {
 
 fn happenings(texts: &Texts, items: &[&Item]) -> Vec<Happening> {
     let mut out = Vec::new();
+    let mut answers = Vec::new();
     let mut add = |timing: &Timing, step: &'static str, name: &str, condition: bool| {
         let timing = texts.text(timing.span);
         if !out.iter().any(|h: &Happening| h.timing == timing && h.step == step && h.name == name) {
@@ -91,10 +92,35 @@ fn happenings(texts: &Texts, items: &[&Item]) -> Vec<Happening> {
                 let name = hook.name.as_ref().map_or("an unnamed hook", |n| n.name.as_str());
                 add(&hook.at, "hooks", name, false);
             }
+            Decl::Action(Action { name, clauses, .. }) | Decl::Trigger(Action { name, clauses, .. }) => {
+                // `on turn_end by enemy`: answered after the timing's own work.
+                for clause in clauses {
+                    let ActionClause::On(on) = clause else { continue };
+                    if !crate::check::TIMINGS.contains(&on.event.name.as_str()) || declared(items, &on.event.name) {
+                        continue;
+                    }
+                    let timing = match &on.phase {
+                        Some(phase) => format!("{}({})", on.event.name, phase.name),
+                        None => on.event.name.to_string(),
+                    };
+                    answers.push(Happening { timing, step: "answers", name: name.name.to_string(), condition: false });
+                }
+            }
             _ => {}
         }
     }
+    out.extend(answers);
     out
+}
+
+/// Whether an event, category or action of the ruleset is named `name` (and so read first by
+/// an `on`, before a timing of that name).
+fn declared(items: &[&Item], name: &str) -> bool {
+    items.iter().any(|i| match &i.decl {
+        Decl::Event { name: n, .. } | Decl::Category { name: n, .. } => n.name == name,
+        Decl::Action(a) => a.name.name == name,
+        _ => false,
+    })
 }
 
 fn step_words(step: &str) -> &'static str {
@@ -104,6 +130,7 @@ fn step_words(step: &str) -> &'static str {
         "maintain" => "upkeep",
         "expire" => "conditions end",
         "positive" => "positive conditions",
+        "answers" => "then answered by",
         _ => "hooks",
     }
 }
@@ -157,7 +184,7 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
         return Vec::new();
     };
     let happenings = happenings(texts, items);
-    let any_step = ["pools", "negative", "maintain", "expire", "positive", "hooks"];
+    let any_step = ["pools", "negative", "maintain", "expire", "positive", "hooks", "answers"];
     let made = items
         .iter()
         .find_map(|i| match &i.decl {
@@ -186,6 +213,9 @@ pub(super) fn timeline(texts: &Texts, items: &[&Item]) -> Vec<Bullet> {
                 _ => None,
             })
             .unwrap_or_else(|| default.to_vec())
+            .into_iter()
+            .chain(["answers"])
+            .collect::<Vec<_>>()
     };
     let mut out = Vec::new();
     let mut push = |depth: usize, line: Option<Line>| {

@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -311,6 +311,12 @@ pub struct Condition {
     /// Upkeep and timed effects: when, what, and where each clause is written.
     pub maintain: Vec<(Timing, Vec<Effect>, Loc)>,
     pub hooks: Vec<(Timing, Vec<Effect>, Loc)>,
+    /// The upkeeps (indices into `maintain`) written `optional`: each is lowered to a
+    /// `choose owner` between paying (`pay`) and letting it lapse (`lapse`: `cancel`), which
+    /// the built-in policies other than `Random` and `Search` answer by paying, unless paying
+    /// would bring the holder into harm (run/decide/upkeep.rs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_maintain: Vec<u32>,
     /// Added to every check the holder makes.
     pub check_modifier: Option<Expr>,
     /// Every check the holder makes is rolled twice, keeping the better or worse.
@@ -487,6 +493,32 @@ pub enum EventRef {
     Category(CategoryId),
     Action(ActionId),
     Custom(EventId),
+    /// A moment of play answered like an event (`on turn_end by enemy`, `on round_start`):
+    /// offered after the timing's own work (pool steps, conditions, hooks), never interrupted.
+    Timing(Timing),
+}
+
+impl Timing {
+    /// Whether the timing has an actor, whose turn it is: `turn_start` and `turn_end`. The
+    /// others (rounds, phases, the encounter) happen to nobody in particular.
+    pub fn has_actor(self) -> bool {
+        matches!(self, Timing::TurnStart | Timing::TurnEnd)
+    }
+
+    /// The timing's place in `Dispatch::by_timing`: the six fixed ones, then each phase's start
+    /// and end.
+    pub fn index(self) -> usize {
+        match self {
+            Timing::EncounterStart => 0,
+            Timing::EncounterEnd => 1,
+            Timing::RoundStart => 2,
+            Timing::RoundEnd => 3,
+            Timing::TurnStart => 4,
+            Timing::TurnEnd => 5,
+            Timing::PhaseStart(p) => 6 + 2 * p.index(),
+            Timing::PhaseEnd(p) => 7 + 2 * p.index(),
+        }
+    }
 }
 
 /// Who someone is relative to the rule's owner.
@@ -791,6 +823,10 @@ pub struct Dispatch {
     pub(crate) by_event: Vec<Vec<Responder>>,
     pub(crate) n_categories: u32,
     pub n_actions: u32,
+    /// The answers to timings (`on turn_end`), indexed by [`Timing::index`]; empty when nothing
+    /// answers a timing, else one slot per timing of the ruleset (six, then two per phase).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) by_timing: Vec<Vec<Responder>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -802,11 +838,13 @@ pub enum Responder {
 }
 
 impl Dispatch {
-    /// The dense slot of an event: kinds, then categories, then actions, then custom events.
+    /// The dense slot of an event: kinds, then categories, then actions, then custom events,
+    /// then timings (past `by_event`, in `by_timing`).
     #[inline]
     pub fn slot(&self, event: EventRef) -> usize {
         let kinds = ActionKind::ALL.len();
         match event {
+            EventRef::Timing(t) => self.by_event.len() + t.index(),
             EventRef::Kind(k) => ActionKind::ALL.iter().position(|x| *x == k).unwrap_or(0),
             EventRef::Category(c) => kinds + c.index(),
             EventRef::Action(a) => kinds + self.n_categories as usize + a.index(),
@@ -816,6 +854,9 @@ impl Dispatch {
 
     #[inline]
     pub fn responders(&self, event: EventRef) -> &[Responder] {
+        if let EventRef::Timing(t) = event {
+            return self.by_timing.get(t.index()).map(Vec::as_slice).unwrap_or(&[]);
+        }
         self.by_event.get(self.slot(event)).map(Vec::as_slice).unwrap_or(&[])
     }
 }

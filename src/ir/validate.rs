@@ -190,6 +190,7 @@ impl Validator<'_> {
             EventRef::Category(c) => self.category(c),
             EventRef::Action(a) => self.action(a),
             EventRef::Custom(e) => self.event(e),
+            EventRef::Timing(t) => self.timing(t),
         }
     }
 
@@ -634,6 +635,9 @@ impl Validator<'_> {
         if let Some(d) = &c.lasts {
             self.duration(d);
         }
+        for &i in &c.optional_maintain {
+            self.index("upkeep", i, c.maintain.len());
+        }
         for (t, effects, loc) in c.maintain.iter().chain(&c.hooks) {
             self.loc(*loc);
             self.timing(*t);
@@ -698,7 +702,12 @@ impl Validator<'_> {
             self.problem =
                 Some(format!("the dispatch table has {} slots, the ruleset needs {slots}", d.by_event.len()));
         }
-        for responders in &d.by_event {
+        let timings = 6 + 2 * r.phases.len();
+        if !d.by_timing.is_empty() && d.by_timing.len() != timings && self.problem.is_none() {
+            self.problem =
+                Some(format!("the dispatch table has {} timing slots, the ruleset needs {timings}", d.by_timing.len()));
+        }
+        for responders in d.by_event.iter().chain(&d.by_timing) {
             for responder in responders {
                 match *responder {
                     Responder::Reaction(a) => {

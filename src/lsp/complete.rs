@@ -22,6 +22,8 @@ enum Want {
     /// Names of these kinds.
     Names(&'static [KindSet]),
     Timings,
+    /// What an `on` answers: actions, categories, events, and the timings (`on turn_end`).
+    Answered,
     Relations,
     Participants,
     /// One of these words (`order WORD`).
@@ -162,6 +164,8 @@ fn want(before: &[Token<'_>]) -> Want {
         // In a check or after `default`: declared degrees (at the top level a new name follows).
         "degrees" if depth > 0 || prev2 == "default" => return Want::Names(&[KindSet::Of("degrees")]),
         "degrees" => return Want::Nothing,
+        // `modify checks ... on NAME` names actions only; any other `on`, timings too.
+        "on" if !before.iter().rev().take(8).any(|t| t.text == "modify") => return Want::Answered,
         "on" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         "is" if prev2 == "trigger" => return Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event]),
         // `self has prone`, `hand has strike`.
@@ -177,6 +181,9 @@ fn want(before: &[Token<'_>]) -> Want {
         "remove" => return Want::DeclKinds,
         "into" | "spend" | "state_order" => return Want::Names(POOLS),
         "at" | "until" => return Want::Timings,
+        _ if prev2 == "at" && prev3 == "maintain" && words::TIMINGS.contains(&prev) => {
+            return Want::Words(&["optional"])
+        }
         "(" if prev2 == "phase_start" || prev2 == "phase_end" => return Want::Names(&[KindSet::Phase]),
         "target" | "by" | "against" | "is" => return Want::Relations,
         "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
@@ -288,6 +295,12 @@ pub fn completion(documents: &Documents, uri: &Url, at: Position) -> Result<Vec<
         Want::TopLevel => items.extend(words::TOP_LEVEL.iter().map(|w| keyword(w))),
         Want::DeclKinds => items.extend(DECL_KINDS.iter().map(|w| keyword(w))),
         Want::Timings => items.extend(words::TIMINGS.iter().map(|w| builtin(w))),
+        Want::Answered => {
+            let answered = |k| [KindSet::Actions, KindSet::Category, KindSet::Event].iter().any(|s| s.holds(k));
+            items.extend(names(&declarations, answered));
+            // Every timing but the encounter's end, which nothing answers.
+            items.extend(words::TIMINGS.iter().filter(|w| **w != "encounter_end").map(|w| builtin(w)));
+        }
         Want::Relations => items.extend(words::RELATIONS.iter().map(|w| builtin(w))),
         Want::Participants => items.extend(crate::check::WHO_WORDS.iter().map(|w| builtin(w))),
         Want::Words(words) => items.extend(words.iter().map(|w| builtin(w))),
@@ -432,10 +445,8 @@ mod tests {
         assert_eq!(want_at_end("pool "), Want::Nothing);
         assert_eq!(want_at_end("pool ap { max 3 }\n"), Want::TopLevel);
         assert_eq!(want_at_end("remove "), Want::DeclKinds);
-        assert_eq!(
-            want_at_end("reaction r { on "),
-            Want::Names(&[KindSet::Actions, KindSet::Category, KindSet::Event])
-        );
+        assert_eq!(want_at_end("reaction r { on "), Want::Answered);
+        assert_eq!(want_at_end("condition c { maintain at turn_start "), Want::Words(&["optional"]));
         let objects = Want::Names(&[KindSet::Of("object")]);
         assert_eq!(want_at_end("action a { requires target holds "), objects);
         assert_eq!(want_at_end("action a { resolve { drop "), objects);

@@ -167,7 +167,7 @@ pub(crate) const TOP_LEVEL: [&str; 33] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub(crate) const BUILTINS: [(&str, &str); 41] = [
+pub(crate) const BUILTINS: [(&str, &str); 42] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
     ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` of this cascade ended with, after its answers (0 when it emitted none); in an answer, `trigger.amount` reads and changes it"),
@@ -198,14 +198,15 @@ pub(crate) const BUILTINS: [(&str, &str); 41] = [
     ("max", "`max(a, b, ...)`: the largest of two or more numbers; in a pool's clauses, its maximum"),
     ("abs", "`abs(a)`: `a` without its sign"),
     ("distance", "`distance(WHO)`: how far the participant `WHO` is from `self`; `distance(A, B)`: how far `A` and `B` are from each other"),
-    ("encounter_start", "timing: an encounter begins"),
-    ("encounter_end", "timing: an encounter ends"),
-    ("round_start", "timing: a round begins"),
-    ("round_end", "timing: a round ends"),
-    ("turn_start", "timing: a turn begins"),
-    ("turn_end", "timing: a turn ends"),
-    ("phase_start", "timing: `phase_start(PHASE)`, a named phase of the round begins"),
-    ("phase_end", "timing: `phase_end(PHASE)`, a named phase of the round ends"),
+    ("encounter_start", "timing: an encounter begins; `on encounter_start` answers it after its hooks"),
+    ("encounter_end", "timing: an encounter ends (nothing answers it with `on`: write `at encounter_end`)"),
+    ("round_start", "timing: a round begins; `on round_start` answers it after its hooks, for everyone (no actor)"),
+    ("round_end", "timing: a round ends; `on round_end` answers it after its hooks, for everyone (no actor)"),
+    ("turn_start", "timing: a turn begins; `on turn_start by enemy` answers it after its own work, with whoever's turn it is as `actor`"),
+    ("turn_end", "timing: a turn ends; `on turn_end by enemy` answers it after its own work, with whoever's turn it is as `actor`"),
+    ("phase_start", "timing: `phase_start(PHASE)`, a named phase of the round begins; `on phase_start(PHASE)` answers it after its hooks"),
+    ("phase_end", "timing: `phase_end(PHASE)`, a named phase of the round ends; `on phase_end(PHASE)` answers it after its hooks"),
+    ("optional", "`maintain at TIMING optional { ... }`: the holder chooses each time whether to pay the upkeep (`pay` or `lapse`); letting it lapse ends the condition as an upkeep it could not pay"),
     ("ally", "relation: on the same side as the rule's owner"),
     ("enemy", "relation: on another side than the rule's owner"),
     ("other", "relation: anyone but the rule's owner"),

@@ -29,7 +29,7 @@ impl<S: Sink> Engine<'_, S> {
             self.amounts.push(v);
             (self.amounts.len() - 1) as u32
         });
-        let info = EventInfo { action: None, custom: Some(e), emitter: c.acting, amount: slot };
+        let info = EventInfo { action: None, custom: Some(e), emitter: c.acting, amount: slot, timing: None };
         let name = self.names.event[e.index()].clone();
         let saved = std::mem::replace(&mut self.pending.cancelled, false);
         let saved_redirect = self.pending.redirected.take();
@@ -54,6 +54,26 @@ impl<S: Sink> Engine<'_, S> {
             self.pending.retarget = redirected;
             cancelled
         })
+    }
+
+    /// A timing answered as an event (`on turn_end by enemy`, `on round_start`), after the
+    /// timing's own work is done and settled: done by whoever's turn it is (`turn_start`,
+    /// `turn_end`), or by nobody (`actor` is `None`; the checker allows no `by`, `actor` or
+    /// aimed reaction there). Never cancelled: what an answer cancels or redirects goes nowhere.
+    pub(crate) fn answer_timing(&mut self, t: ir::Timing, actor: Option<usize>) -> Result<(), RunError> {
+        let r = self.ruleset();
+        if r.dispatch.by_timing.is_empty() || r.dispatch.responders(ir::EventRef::Timing(t)).is_empty() {
+            return Ok(());
+        }
+        let name = self.names.answered(t);
+        self.new_cascade();
+        let saved = std::mem::replace(&mut self.pending.cancelled, false);
+        let saved_redirect = self.pending.redirected.take();
+        let answered = self.answer(EventInfo::timing(t), actor.unwrap_or(0), None, false, &name);
+        self.pending.cancelled = saved;
+        self.pending.redirected = saved_redirect;
+        answered?;
+        self.settle()
     }
 
     /// Offers the event to everything that answers it: reactions (declared in priority order,
@@ -100,7 +120,8 @@ impl<S: Sink> Engine<'_, S> {
         self.offer(info, actor, victim, interrupting, source)
     }
 
-    /// `answer` past its check that someone may answer.
+    /// `answer` past its check that someone may answer. A timing that happens to nobody
+    /// (`round_start`) is answered without an actor.
     #[inline(never)]
     fn offer(
         &mut self,
@@ -118,7 +139,7 @@ impl<S: Sink> Engine<'_, S> {
         let ev_ctx = Ctx {
             owner: actor,
             target: None,
-            actor: Some(actor),
+            actor: info.timing.is_none_or(ir::Timing::has_actor).then_some(actor),
             victim,
             event: Some(info),
             units: 0,
@@ -521,7 +542,8 @@ fn priority_order(r: &ir::Ruleset, active: Option<usize>, world: &World, out: &m
     }
 }
 
-/// The dispatch slots of an event: the action, its categories and its kind, or the emitted event.
+/// The dispatch slots of an event: the action, its categories and its kind, the emitted event,
+/// or the timing.
 #[inline]
 fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef> + '_ {
     let (action, categories, kind) = match info.action {
@@ -532,7 +554,13 @@ fn slots(r: &ir::Ruleset, info: EventInfo) -> impl Iterator<Item = ir::EventRef>
         None => (None, &[][..], None),
     };
     let custom = if info.action.is_none() { info.custom.map(ir::EventRef::Custom) } else { None };
-    action.into_iter().chain(categories.iter().map(|c| ir::EventRef::Category(*c))).chain(kind).chain(custom)
+    let timing = info.timing.map(ir::EventRef::Timing);
+    action
+        .into_iter()
+        .chain(categories.iter().map(|c| ir::EventRef::Category(*c)))
+        .chain(kind)
+        .chain(custom)
+        .chain(timing)
 }
 
 /// The one participant who may answer under `on`, when the pattern names one: the victim

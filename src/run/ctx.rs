@@ -30,6 +30,8 @@ pub struct EventInfo {
     pub emitter: Option<ir::ActionId>,
     /// For an event emitted with an amount: its slot in `Engine::amounts`.
     pub amount: Option<u32>,
+    /// A timing answered as an event (`on turn_end`).
+    pub timing: Option<ir::Timing>,
 }
 
 impl Ctx {
@@ -59,6 +61,10 @@ impl Ctx {
         let Ctx { owner, target, actor, victim, event, units, source, acting } = self;
         c.put(&(owner, target, actor, victim, units, source, acting));
         c.put(&event.map(|e| (e.action, e.custom, e.emitter, e.amount)));
+        // Written only when there is one, so a state without timings answered reads as before.
+        if let Some(t) = event.and_then(|e| e.timing) {
+            c.put(&t);
+        }
     }
 }
 
@@ -66,6 +72,7 @@ impl EventInfo {
     /// Does this event match `pattern` (an action, its category or kind, or a custom event)?
     pub fn is(self, r: &ir::Ruleset, pattern: ir::EventRef) -> bool {
         match (pattern, self.action, self.custom) {
+            (ir::EventRef::Timing(t), _, _) => self.timing == Some(t),
             (ir::EventRef::Custom(e), _, Some(got)) => e == got,
             (ir::EventRef::Action(a), Some(got), _) => a == got,
             (ir::EventRef::Category(cat), Some(got), _) => r.actions[got.index()].categories.contains(&cat),
@@ -83,6 +90,11 @@ impl EventInfo {
 
     /// The use of action `a`.
     pub fn action(a: ir::ActionId) -> EventInfo {
-        EventInfo { action: Some(a), custom: None, emitter: None, amount: None }
+        EventInfo { action: Some(a), custom: None, emitter: None, amount: None, timing: None }
+    }
+
+    /// A timing answered as an event.
+    pub fn timing(t: ir::Timing) -> EventInfo {
+        EventInfo { action: None, custom: None, emitter: None, amount: None, timing: Some(t) }
     }
 }

@@ -2,6 +2,7 @@
 
 mod ahead;
 mod score;
+mod upkeep;
 
 use super::controller::{Chosen, Decision, Step, MAX_ACTIONS_PER_TURN};
 use super::ctx::Ctx;
@@ -408,7 +409,7 @@ impl<S: Sink> Engine<'_, S> {
         };
         let who_name = self.names.who[who].clone();
         let chosen = option(&chosen, None);
-        self.emit(Event::Decision { who: who_name, policy, considered: listed, chosen, reaction: false, pass: None });
+        self.emit(Event::decision(who_name, policy, listed, chosen));
     }
 
     /// `Greedy`: among the candidates whose effects score above 0, the one whose score less
@@ -661,8 +662,10 @@ impl<S: Sink> Engine<'_, S> {
         options: &[ir::ChoiceOption],
         c: &Ctx,
     ) -> Result<usize, RunError> {
-        if options.is_empty() {
-            return Ok(0);
+        // An optional upkeep that cannot be paid lapses: nobody is asked (decide/upkeep.rs).
+        let upkeep = who.is_some() && options.len() == 2 && self.is_upkeep(loc);
+        if options.is_empty() || (upkeep && self.upkeep_unpayable(&options[upkeep::PAY].effects, c)?) {
+            return Ok(if upkeep { upkeep::LAPSE } else { 0 });
         }
         // The scenario told the GM how to answer this question: a standing order, taken as
         // given (docs/scenario.md, `gm_answers`).
@@ -728,6 +731,8 @@ impl<S: Sink> Engine<'_, S> {
                 let k = self.below(n as u64) as usize;
                 (0..options.len()).filter(|i| live(*i)).nth(k).unwrap_or(first_live)
             }
+            // Kept, unless paying would take its holder into harm (decide/upkeep.rs).
+            Some(_) if upkeep => self.upkeep_answer(&options[upkeep::PAY].effects, c)?,
             Some(w) => self.best_option(w, options, c, live),
             None => first_live,
         })

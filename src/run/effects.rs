@@ -344,7 +344,13 @@ impl<'r, S: Sink> Engine<'r, S> {
             ir::Chooser::Target => Some(c.who(ir::Who::Target)?),
             ir::Chooser::Gm => None,
         };
-        let pick = self.ask_choice(who, loc, options, c)?.min(options.len().saturating_sub(1));
+        if self.decisions {
+            let names = options.iter().map(|o| self.names.intern(&o.name)).collect();
+            self.scratch.choice = Some((self.names.intern(question), names));
+        }
+        let pick = self.ask_choice(who, loc, options, c);
+        self.scratch.choice = None;
+        let pick = pick?.min(options.len().saturating_sub(1));
         if let Some(o) = options.get(pick) {
             let who_name = match who {
                 Some(w) => self.names.who[w].clone(),

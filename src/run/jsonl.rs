@@ -418,6 +418,7 @@ mod tests {
                 chosen: Some(Considered { action: n.clone(), target: Some(n.clone()), score: None, playouts: None }),
                 reaction: false,
                 pass: None,
+                question: None,
             },
             Event::Decision {
                 who: n.clone(),
@@ -426,6 +427,7 @@ mod tests {
                 chosen: None,
                 reaction: false,
                 pass: None,
+                question: None,
             },
             Event::Decision {
                 who: n.clone(),
@@ -434,6 +436,21 @@ mod tests {
                 chosen: None,
                 reaction: true,
                 pass: Some(Pass { score: 0.25, playouts: 10 }),
+                question: None,
+            },
+            Event::Decision {
+                who: n.clone(),
+                policy: "search",
+                considered: vec![Considered {
+                    action: name("lapse"),
+                    target: None,
+                    score: Some(0.5),
+                    playouts: Some(4),
+                }],
+                chosen: Some(Considered { action: name("lapse"), target: None, score: None, playouts: None }),
+                reaction: false,
+                pass: None,
+                question: Some(name("upkeep of warded")),
             },
         ]
     }

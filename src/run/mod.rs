@@ -15,6 +15,7 @@
 //! playouts), `eval` (expressions) → `sink` (a writer, a vector, a
 //! count) in `trace`'s vocabulary, `jsonl` (JSON lines).
 
+mod accounts;
 mod act;
 mod answers;
 mod budget;

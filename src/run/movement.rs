@@ -151,7 +151,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             if self.world.positions[who] != here {
                 self.place(who, here, false);
             }
-            let info = EventInfo { action: None, custom: Some(event), emitter: c.acting, amount: None };
+            let info = EventInfo { action: None, custom: Some(event), emitter: c.acting, amount: None, timing: None };
             let name = self.names.event[event.index()].clone();
             let saved = std::mem::replace(&mut self.pending.cancelled, false);
             self.answer(info, who, Some(o), true, &name)?;
@@ -186,7 +186,7 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// (a reaction's, trigger's or gain's `by` and `against`), or a readied action waiting for it.
     fn could_answer(&self, event: ir::EventId, actor: usize, victim: usize) -> bool {
         let r = self.ruleset();
-        let info = EventInfo { action: None, custom: Some(event), emitter: None, amount: None };
+        let info = EventInfo { action: None, custom: Some(event), emitter: None, amount: None, timing: None };
         let anyone =
             |on: &ir::EventPattern| (0..self.world.n).any(|w| self.world.may_answer(w, actor, Some(victim), on));
         let answers = r.dispatch.responders(ir::EventRef::Custom(event)).iter().any(|&responder| match responder {

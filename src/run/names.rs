@@ -26,6 +26,8 @@ pub struct Names {
     pub item: Vec<Vec<Name>>,
     /// Other strings of the ruleset (questions, options), keyed by their address.
     interned: Vec<((usize, usize), Name)>,
+    /// Timings answered as events, as their answers' `source` names them.
+    answered: Vec<(Timing, Name)>,
 }
 
 impl Names {
@@ -47,6 +49,7 @@ impl Names {
             pile: all(&r.piles, |x| &x.name),
             item: r.item_sets.iter().map(|s| all(&s.kinds, |k| &k.name)).collect(),
             interned: Vec::new(),
+            answered: Vec::new(),
         }
     }
 
@@ -66,6 +69,16 @@ impl Names {
         }
         let name = Name::from(text);
         self.interned.push((key, name.clone()));
+        name
+    }
+
+    /// A timing answered as an event (`on turn_end`), as the `source` of its answers: made once.
+    pub(crate) fn answered(&mut self, t: Timing) -> Name {
+        if let Some((_, name)) = self.answered.iter().find(|(k, _)| *k == t) {
+            return name.clone();
+        }
+        let name = Name::from(self.timing(t).to_string().as_str());
+        self.answered.push((t, name.clone()));
         name
     }
 

@@ -53,6 +53,9 @@ pub struct Scratch {
     pub(crate) slot_taken: Vec<bool>,
     /// Who is standing when the encounter ends, for `Fact::Ended`.
     pub standing: Vec<bool>,
+    /// With `--decisions`: the question and option names of the `choose` being asked, for the
+    /// account of a `Search` choice (accounts.rs); `None` between questions.
+    pub(crate) choice: Option<(super::trace::Name, Vec<super::trace::Name>)>,
 }
 
 impl Scratch {

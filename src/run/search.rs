@@ -735,8 +735,10 @@ impl<S: Sink> Engine<'_, S> {
         let mut tried = Vec::new();
         let best = self.search_among(who, params, &options, default, &mut tried)?;
         let chosen = options.get(best).copied();
-        if let (true, Some(answer @ Logged::React(_))) = (self.decisions, chosen) {
-            self.account_search(who, &options, &tried, answer);
+        match (self.decisions, chosen) {
+            (true, Some(answer @ Logged::React(_))) => self.account_search(who, &options, &tried, answer),
+            (true, Some(Logged::Choice(i))) => self.account_choice(who, &options, &tried, i),
+            _ => {}
         }
         Ok(chosen)
     }
@@ -774,6 +776,7 @@ impl<S: Sink> Engine<'_, S> {
             chosen,
             reaction,
             pass,
+            question: None,
         };
         self.emit(event);
     }

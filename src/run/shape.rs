@@ -204,6 +204,7 @@ pub fn answerable(r: &Ruleset) -> Vec<u8> {
     r.dispatch
         .by_event
         .iter()
+        .chain(&r.dispatch.by_timing)
         .map(|slot| {
             slot.iter().fold(0, |bits, responder| {
                 bits | match *responder {

@@ -34,6 +34,9 @@ pub struct Tables {
     /// Per scripted answer (`Resolved::answers`): each `choose` of the ruleset that has an
     /// option of that name, with the option's index.
     pub script_answers: Vec<Vec<(ir::Loc, usize)>>,
+    /// Where each optional upkeep's `choose` is written (`maintain ... optional`): the built-in
+    /// policies other than `Random` and `Search` pay it, unless it harms (decide/upkeep.rs).
+    pub upkeeps: Vec<ir::Loc>,
     /// Per pool: its points last a turn or a round at most (an unguarded `refresh` or `lose`
     /// at a turn, round or phase timing), so what it does not pay for now it never will:
     /// `Greedy` counts what else its points could buy this round against a candidate.
@@ -63,6 +66,11 @@ impl Tables {
             gm,
             gm_answers: gm_answers(&sites, setup),
             script_answers: script_answers(&sites, setup),
+            upkeeps: r
+                .conditions
+                .iter()
+                .flat_map(|c| c.optional_maintain.iter().filter_map(|&i| c.maintain.get(i as usize).map(|m| m.2)))
+                .collect(),
             per_round: r.pools.iter().map(per_round).collect(),
             loadouts: loadouts(r, setup),
             actions: r.actions.len(),

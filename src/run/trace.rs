@@ -181,6 +181,16 @@ impl fmt::Display for RuleAt<'_> {
 }
 
 impl Event {
+    /// A policy's turn decision (`tempo run --decisions`): not a reaction, no pass, no question.
+    pub(crate) fn decision(
+        who: Name,
+        policy: &'static str,
+        considered: Vec<Considered>,
+        chosen: Option<Considered>,
+    ) -> Event {
+        Event::Decision { who, policy, considered, chosen, reaction: false, pass: None, question: None }
+    }
+
     /// Whether a rule causes events of this kind. The encounter's frame (its start and end,
     /// the order, rounds, phases and turns beginning and ending, downtime's hours, leaving)
     /// belongs to no rule and carries no `rule`.
@@ -479,6 +489,10 @@ pub enum Event {
         /// `Search`: what ending the turn (for a reaction, declining it) was worth.
         #[serde(skip_serializing_if = "Option::is_none")]
         pass: Option<Pass>,
+        /// A `Search` choice (a `choose`, an optional upkeep): its question; `considered` are its
+        /// options, each `action` an option's name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        question: Option<Name>,
     },
 }
 
@@ -739,8 +753,8 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         }
         Event::Ongoing { actor, action, outcome } => format!("  {actor}'s {} is {outcome}.", l.action(action)),
         Event::Rest { rest, outcome } => format!("Rest: {}, {outcome}.", l.rest(rest)),
-        Event::Decision { who, policy, considered, chosen, reaction, pass } => {
-            decision_text(who, policy, considered, chosen, (*reaction, *pass), l)
+        Event::Decision { who, policy, considered, chosen, reaction, pass, question } => {
+            decision_text(who, policy, considered, chosen, (*reaction, *pass, question.as_ref()), l)
         }
         Event::EncounterEnd { reason, state, objects } => encounter_end_text(reason, state, objects, l),
     }

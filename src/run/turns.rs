@@ -126,7 +126,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
     }
 
-    /// A timing for everyone present, in initiative order.
+    /// A timing for everyone present, in initiative order; then its answers.
     pub(super) fn at_all(&mut self, t: Timing) -> Result<(), RunError> {
         let all = [
             TurnStep::Pools,
@@ -144,7 +144,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.at_for(who, t, &all)?;
         }
         self.scratch.in_order = order;
-        self.settle()
+        self.settle()?;
+        // Then the timing as an event, answered once for everyone (`on round_start`).
+        self.answer_timing(t, None)
     }
 
     /// Everyone present in initiative order, in a reused buffer; give it back in
@@ -402,6 +404,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.clock.turn_over = false;
             self.at_for(who, Timing::TurnStart, &r.turn_start)?;
             self.settle()?;
+            self.answer_timing(Timing::TurnStart, Some(who))?;
             self.continue_ongoing(who)?;
             // An `end_turn` reached from the turn start (a drain to 0 slots) ends this turn
             // before it is played; the flag would otherwise be reset for the acting loop.
@@ -491,7 +494,12 @@ impl<'r, S: Sink> Engine<'r, S> {
         let actor = self.names.who[who].clone();
         self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
         self.settle()?;
-        self.emit(Event::TurnEnd { actor });
+        let ended = self.emit(Event::TurnEnd { actor });
+        // Answers to the turn's end come after it, caused by it.
+        let outer = self.caused_by(ended);
+        let answered = self.answer_timing(Timing::TurnEnd, Some(who));
+        self.because = outer;
+        answered?;
         self.clock.active = saved;
         Ok(())
     }

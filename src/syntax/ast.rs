@@ -448,6 +448,8 @@ pub enum ConditionClause {
     },
     Maintain {
         at: Timing,
+        /// `optional`: the holder's controller chooses each time whether to pay.
+        optional: Option<Span>,
         body: Block,
         span: Span,
     },
@@ -730,6 +732,8 @@ pub(crate) struct CostTerm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventPattern {
     pub event: Ident,
+    /// The phase of `on phase_start(PHASE)` / `on phase_end(PHASE)`.
+    pub phase: Option<Ident>,
     pub by: Option<Ident>,
     pub against: Option<Ident>,
     pub span: Span,

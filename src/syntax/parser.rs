@@ -1171,9 +1171,14 @@ impl Builder {
         let mut it = kids(&p);
         it.next(); // `on`
         let event = self.ident(&self.next(&mut it, &p)?);
+        let mut phase = None;
         let mut by = None;
         let mut against = None;
         while let Some(kw) = it.next() {
+            if kw.as_rule() == Rule::ident {
+                phase = Some(self.ident(&kw));
+                continue;
+            }
             let who = Some(self.ident(&self.next(&mut it, &p)?));
             if kw.as_rule() == Rule::kw_by {
                 by = who;
@@ -1181,7 +1186,7 @@ impl Builder {
                 against = who;
             }
         }
-        Ok(EventPattern { event, by, against, span })
+        Ok(EventPattern { event, phase, by, against, span })
     }
 
     fn cost_terms(&self, p: P) -> R<CostTerms> {
@@ -1396,7 +1401,13 @@ impl Builder {
             }
             Rule::maintain_clause => {
                 let at = self.at_timing(self.next(&mut it, &p)?)?;
-                ConditionClause::Maintain { at, body: self.block(self.next(&mut it, &p)?)?, span }
+                let mut next = self.next(&mut it, &p)?;
+                let mut optional = None;
+                if next.as_rule() == Rule::kw_optional {
+                    optional = Some(self.span(&next));
+                    next = self.next(&mut it, &p)?;
+                }
+                ConditionClause::Maintain { at, optional, body: self.block(next)?, span }
             }
             _ => return Err(self.internal(span.start as usize, "an unknown condition clause")),
         })

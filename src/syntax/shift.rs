@@ -79,7 +79,7 @@ fields!(LimitAmount { amount, pool, span });
 fields!(Action { name, clauses });
 fields!(CostTerms { terms, span });
 fields!(CostTerm { amount, pool, per });
-fields!(EventPattern { event, by, against, span });
+fields!(EventPattern { event, phase, by, against, span });
 fields!(Hook { name, at, guard, body });
 fields!(Block { stmts, span });
 fields!(Path { parts, span });
@@ -268,7 +268,13 @@ impl Shift for ConditionClause {
                 span.shift(by);
             }
             ConditionClause::Polarity { span, .. } => span.shift(by),
-            ConditionClause::Maintain { at, body, span } | ConditionClause::Hook { at, body, span } => {
+            ConditionClause::Maintain { at, optional, body, span } => {
+                at.shift(by);
+                optional.shift(by);
+                body.shift(by);
+                span.shift(by);
+            }
+            ConditionClause::Hook { at, body, span } => {
                 at.shift(by);
                 body.shift(by);
                 span.shift(by);

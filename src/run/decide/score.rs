@@ -87,7 +87,7 @@ impl Dist {
 }
 
 /// Whether evaluating `e` rolls dice (following derived values).
-fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
+pub(super) fn has_dice(r: &ir::Ruleset, e: &Expr, depth: u32) -> bool {
     if depth > MAX_DEPTH {
         return true;
     }
@@ -638,7 +638,7 @@ impl<S: Sink> Engine<'_, S> {
     }
 
     /// Whether `v` of pool `p` would be inside one of its harmful thresholds for `who`.
-    fn inside_harmful(&mut self, who: usize, p: ir::PoolId, v: i64) -> bool {
+    pub(super) fn inside_harmful(&mut self, who: usize, p: ir::PoolId, v: i64) -> bool {
         let r = self.ruleset();
         let Some(pool) = r.pools.get(p.index()) else { return false };
         pool.thresholds.iter().any(|t| {

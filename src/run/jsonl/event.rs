@@ -135,8 +135,8 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "action", action);
             static_field(out, q, "outcome", outcome);
         }
-        Event::Decision { who, policy, considered, chosen, reaction, pass } => {
-            decision(out, q, (who, policy), (considered, chosen), *reaction, pass.as_ref());
+        Event::Decision { who, policy, considered, chosen, reaction, pass, question } => {
+            decision(out, q, (who, policy, question.as_ref()), (considered, chosen), *reaction, pass.as_ref());
         }
         Event::Rest { rest, outcome } => {
             tag(out, "rest");
@@ -471,7 +471,7 @@ fn revealed_event(out: &mut Vec<u8>, q: &mut Quoted, phase: &Name, choices: &[Re
 fn decision<C: serde::Serialize, P: serde::Serialize>(
     out: &mut Vec<u8>,
     q: &mut Quoted,
-    (who, policy): (&Name, &'static str),
+    (who, policy, question): (&Name, &'static str, Option<&Name>),
     (considered, chosen): (&[C], &Option<C>),
     reaction: bool,
     pass: Option<&P>,
@@ -490,5 +490,8 @@ fn decision<C: serde::Serialize, P: serde::Serialize>(
     if let Some(pass) = pass {
         key(out, "pass");
         let _ = serde_json::to_writer(&mut *out, pass);
+    }
+    if let Some(question) = question {
+        name_field(out, q, "question", question);
     }
 }

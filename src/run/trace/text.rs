@@ -47,9 +47,12 @@ pub(super) fn decision_text(
     policy: &str,
     considered: &[Considered],
     chosen: &Option<Considered>,
-    (reaction, pass): (bool, Option<super::Pass>),
+    (reaction, pass, question): (bool, Option<super::Pass>, Option<&Name>),
     l: &Labels,
 ) -> String {
+    // A choice's options are named as written, not as the actions a label might rename.
+    let plain = Labels::default();
+    let l = if question.is_some() { &plain } else { l };
     // A lone option is taken unvalued (its score and playouts 0): nothing was weighed.
     let lone = considered.len() + usize::from(pass.is_some()) == 1;
     let mut options: Vec<String> = considered
@@ -73,7 +76,11 @@ pub(super) fn decision_text(
         (None, false) => "the end of its turn".to_string(),
         (None, true) => "no reaction".to_string(),
     };
-    let what = if reaction { " as a reaction" } else { "" };
+    let what = match question {
+        Some(q) => format!(" for {q}:"),
+        None if reaction => " as a reaction".to_string(),
+        None => String::new(),
+    };
     format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
 }
 

@@ -420,9 +420,11 @@ fn keyword(rule: Rule) -> Option<&'static str> {
     })
 }
 
-/// The initiative clauses that say how turns move and whose they are.
+/// The initiative clauses that say how turns move and whose they are (and `optional`, of an
+/// upkeep).
 fn turn_order_keyword(r: Rule) -> Option<&'static str> {
     Some(match r {
+        Rule::kw_optional => "`optional`",
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
         _ => return pile_word(r),
