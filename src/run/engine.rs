@@ -75,6 +75,10 @@ pub struct Engine<'r, S> {
     /// encounter, which a stat's default may roll.
     pub fixed_max: Vec<Option<i64>>,
     pub fixed_min: Vec<Option<i64>>,
+    /// Per stat of the ruleset (or empty): a number that stands for the stat's default, as if
+    /// the ruleset said `stat NAME = N` (`Runner::set_numbers`: a sweep plays every point with
+    /// one runner). `None`: the ruleset's default.
+    pub(crate) stat_defaults: Vec<Option<i64>>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -125,6 +129,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             tables,
             fixed_max: Vec::new(),
             fixed_min: Vec::new(),
+            stat_defaults: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             rule: None,
@@ -215,6 +220,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             tables: _,
             fixed_max,
             fixed_min,
+            stat_defaults,
             rng,
             dry,
             rule,
@@ -242,6 +248,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.budget.copy_from(budget);
         self.fixed_max.clone_from(fixed_max);
         self.fixed_min.clone_from(fixed_min);
+        self.stat_defaults.clone_from(stat_defaults);
         self.rng.clone_from(rng);
         self.dry = *dry;
         self.rule = *rule;
@@ -267,9 +274,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Stats: the scenario's values, else the ruleset's defaults (which may read other stats).
         for who in 0..self.world.n {
             for (i, stat) in r.stats.iter().enumerate() {
-                let v = match setup.stats[who][i] {
-                    Some(v) => v,
-                    None => self
+                let v = match (setup.stats[who][i], self.stat_defaults.get(i).copied().flatten()) {
+                    (Some(v), _) | (None, Some(v)) => v,
+                    (None, None) => self
                         .eval(&stat.default, &Ctx::of(who))
                         .map_err(|e| e.within(|| format!("the default of stat `{}`", stat.name)))?,
                 };
@@ -524,6 +531,8 @@ impl<S: Sink> Engine<'_, S> {
             tables: _,
             fixed_max,
             fixed_min,
+            // Read only while an encounter is set up: the state it made is in `world`.
+            stat_defaults: _,
             rng: _,
             dry,
             rule: _,
