@@ -215,10 +215,14 @@ pub fn play(
                     out
                 },
             )
-            .reduce(empty, |mut x, y| {
+            // Without an identity: a sweep's totals are as large as its points times its counts
+            // (about 0.45 MB a point for a 2,000-action duel), and each empty one made to start
+            // a reduction was another copy of them.
+            .reduce_with(|mut x, y| {
                 x.merge(&y);
                 x
             })
+            .unwrap_or_else(empty)
     };
     Ok(on_threads(jobs, work))
 }
