@@ -75,10 +75,6 @@ pub struct Engine<'r, S> {
     /// encounter, which a stat's default may roll.
     pub fixed_max: Vec<Option<i64>>,
     pub fixed_min: Vec<Option<i64>>,
-    /// Per stat of the ruleset (or empty): a number that stands for the stat's default, as if
-    /// the ruleset said `stat NAME = N` (`Runner::set_numbers`: a sweep plays every point with
-    /// one runner). `None`: the ruleset's default.
-    pub(crate) stat_defaults: Vec<Option<i64>>,
     pub rng: ChaCha8Rng,
     /// Dry runs (a policy asking "could I?") roll no dice and write no trace.
     pub dry: bool,
@@ -129,7 +125,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             tables,
             fixed_max: Vec::new(),
             fixed_min: Vec::new(),
-            stat_defaults: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(0),
             dry: false,
             rule: None,
@@ -220,7 +215,6 @@ impl<'r, S: Sink> Engine<'r, S> {
             tables: _,
             fixed_max,
             fixed_min,
-            stat_defaults,
             rng,
             dry,
             rule,
@@ -248,7 +242,6 @@ impl<'r, S: Sink> Engine<'r, S> {
         self.budget.copy_from(budget);
         self.fixed_max.clone_from(fixed_max);
         self.fixed_min.clone_from(fixed_min);
-        self.stat_defaults.clone_from(stat_defaults);
         self.rng.clone_from(rng);
         self.dry = *dry;
         self.rule = *rule;
@@ -274,7 +267,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Stats: the scenario's values, else the ruleset's defaults (which may read other stats).
         for who in 0..self.world.n {
             for (i, stat) in r.stats.iter().enumerate() {
-                let v = match (setup.stats[who][i], self.stat_defaults.get(i).copied().flatten()) {
+                let v = match (setup.stats[who][i], setup.defaults.get(i).copied().flatten()) {
                     (Some(v), _) | (None, Some(v)) => v,
                     (None, None) => self
                         .eval(&stat.default, &Ctx::of(who))
@@ -531,8 +524,6 @@ impl<S: Sink> Engine<'_, S> {
             tables: _,
             fixed_max,
             fixed_min,
-            // Read only while an encounter is set up: the state it made is in `world`.
-            stat_defaults: _,
             rng: _,
             dry,
             rule: _,

@@ -153,11 +153,11 @@ impl<'a, S: Sink> Runner<'a, S> {
         if self.engine.search.is_some() || !fits {
             return false;
         }
-        if !defaults.is_empty() && self.engine.stat_defaults.len() != stats {
-            self.engine.stat_defaults.resize(stats, None);
+        if !defaults.is_empty() && self.setup.defaults.len() != stats {
+            self.setup.defaults.resize(stats, None);
         }
         for (i, v) in defaults {
-            self.engine.stat_defaults[*i] = Some(*v);
+            self.setup.defaults[*i] = Some(*v);
         }
         for (who, i, v) in own {
             self.setup.stats[*who][*i] = Some(*v);

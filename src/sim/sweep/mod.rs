@@ -284,7 +284,7 @@ impl Reach {
 /// What a thread plays the points with.
 enum Worker<'g> {
     /// One runner for every point, each point's numbers set on it.
-    One { counter: Counter<'g>, reach: &'g [Reach] },
+    One { counter: Box<Counter<'g>>, reach: &'g [Reach] },
     /// A working copy of the ruleset and scenario: each point's numbers set on it, and a runner
     /// made from it for the point.
     Copy(Box<(Ruleset, Scenario)>),
@@ -295,7 +295,7 @@ impl<'g> Worker<'g> {
         let one = reach.zip(points.first()).and_then(|(reach, p)| {
             let mut counter = Counter::new(grid.ruleset, grid.scenario, &p.layout).ok()?;
             // A runner with searchers refuses: its playouts are made from the numbers.
-            counter.set_numbers(&[], &[]).then_some(Worker::One { counter, reach })
+            counter.set_numbers(&[], &[]).then_some(Worker::One { counter: Box::new(counter), reach })
         });
         one.unwrap_or_else(|| Worker::Copy(Box::new(grid.copy())))
     }
