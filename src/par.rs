@@ -88,5 +88,10 @@ mod sequential {
         ) -> I::Item {
             self.0.fold(identity(), op)
         }
+
+        /// Folds in order from the first item (`None` without items), as rayon's `reduce_with`.
+        pub(crate) fn reduce_with(self, op: impl FnMut(I::Item, I::Item) -> I::Item) -> Option<I::Item> {
+            self.0.reduce(op)
+        }
     }
 }

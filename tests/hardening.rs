@@ -505,6 +505,10 @@ fn fuzz_regressions_replay_without_panicking() {
     let mut replayed = 0;
     for entry in std::fs::read_dir("tests/fuzz_regressions").expect("the folder") {
         let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            // `test_file/`: the next test replays them.
+            continue;
+        }
         let bytes = std::fs::read(&path).expect("readable");
         match path.extension().and_then(|e| e.to_str()) {
             Some("rules") => {
@@ -542,6 +546,77 @@ fn fuzz_regressions_replay_without_panicking() {
         replayed += 1;
     }
     assert!(replayed >= 2, "the kept inputs were found ({replayed})");
+}
+
+/// The `test_file` fuzz target's folder (fuzz/fuzz_targets/test_file.rs), made under `base`: the
+/// files outside (holding `SECRET`), `here/near.rules`, and `here/tests/` with the rulesets, the
+/// duel, a second test whose golden is `shared.trace`, and links leading out. Every file with
+/// what it holds.
+fn test_file_fixture(base: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let _ = std::fs::remove_dir_all(base);
+    let tests = base.join("here/tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    let secret = b"SECRET-7f3a9c = 1\nSECRET-7f3a9c\n".to_vec();
+    let other =
+        "(ruleset: \"frontiers-two-ap.rules\", scenario_file: \"duel.ron\", seeds: [7], golden: \"shared.trace\")\n";
+    let files = vec![
+        (base.join("secret.rules"), secret.clone()),
+        (base.join("secret.ron"), secret),
+        (base.join("here/near.rules"), std::fs::read("rulesets/frontiers.rules").unwrap()),
+        (tests.join("frontiers.rules"), std::fs::read("rulesets/frontiers.rules").unwrap()),
+        (tests.join("frontiers-two-ap.rules"), std::fs::read("rulesets/frontiers-two-ap.rules").unwrap()),
+        (tests.join("duel.ron"), std::fs::read("examples/frontiers-duel.ron").unwrap()),
+        (tests.join("other.test.ron"), other.as_bytes().to_vec()),
+        (tests.join("shared.trace"), b"--- seed 7\nnot this run's trace\n".to_vec()),
+    ];
+    for (path, bytes) in &files {
+        std::fs::write(path, bytes).unwrap();
+    }
+    std::os::unix::fs::symlink("../../secret.rules", tests.join("out.rules")).unwrap();
+    std::os::unix::fs::symlink("../..", tests.join("out")).unwrap();
+    files
+}
+
+// The `test_file` target's finds (`tests/fuzz_regressions/test_file/`), replayed as it ran them:
+// the input written into its folder beside a second test, run by `testing::run_all` (`--bless`
+// for an input of odd length), and its checks: nothing of the files outside printed, nothing but
+// golden traces written, and nothing written when any golden trace is refused.
+#[test]
+fn fuzz_regressions_of_test_files_replay_with_the_targets_checks() {
+    let mut replayed = 0;
+    for entry in std::fs::read_dir("tests/fuzz_regressions/test_file").expect("the folder") {
+        let input = entry.expect("an entry").path();
+        let bytes = std::fs::read(&input).expect("readable");
+        let base = std::env::temp_dir().join(format!("tempo-fuzz-replay-{}-{replayed}", std::process::id()));
+        let files = test_file_fixture(&base);
+        let tests = base.join("here/tests");
+        let fuzzed = tests.join("fuzzed.test.ron");
+        std::fs::write(&fuzzed, &bytes).unwrap();
+        let found = [
+            tempo::testing::Found { name: "fuzzed".into(), path: fuzzed.clone(), root: tests.clone() },
+            tempo::testing::Found { name: "other".into(), path: tests.join("other.test.ron"), root: tests.clone() },
+        ];
+        let bless = bytes.len() % 2 == 1;
+        let options = tempo::testing::Options { bless, keep_traces: true, limits: Limits::default() };
+        let outcomes = tempo::testing::run_all(&found, options);
+        let shown = tempo::testing::report::to_text(&outcomes) + &tempo::testing::report::to_json(&outcomes);
+        assert!(!shown.contains("SECRET-7f3a9c"), "{}: a file outside was printed", input.display());
+        for (path, kept) in &files {
+            let now = std::fs::read(path).unwrap();
+            assert!(now == *kept, "{}: {} was written", input.display(), path.display());
+        }
+        let names: Vec<String> = std::fs::read_dir(&tests)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.ends_with(".rules") && !n.ends_with(".ron") && n != "out" && n != "shared.trace")
+            .collect();
+        let refused = outcomes.iter().any(|o| o.message.contains("tempo::bless-refused"));
+        assert!(refused, "{}: the input no longer meets a refusal: {outcomes:?}", input.display());
+        assert!(names.is_empty(), "{}: `--bless` refused and wrote {names:?}", input.display());
+        let _ = std::fs::remove_dir_all(&base);
+        replayed += 1;
+    }
+    assert!(replayed >= 1, "the kept inputs were found ({replayed})");
 }
 
 // Issue 33, item 15: `abs()` of i64::MIN wraps to itself, which is below the limit.

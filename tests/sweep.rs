@@ -139,6 +139,48 @@ fn shards_of_a_sweep_merge_to_the_whole_byte_for_byte() {
     assert_eq!(jobs("1"), jobs("2"), "--jobs never changes a byte");
 }
 
+/// Issue 45: each thread plays every point with one runner, only the swept numbers set anew at
+/// each point (a stat's default and a participant's own value here). A number left from the
+/// point before, or a runner's state carried from one point to the next, would change a point:
+/// then one thread and three would differ (they split the 150 runs into other blocks), the
+/// shards would not merge to the whole, or a point would not be what `sim --set` prints.
+#[test]
+fn one_runner_a_thread_changes_no_byte_of_a_sweep() {
+    let dir = temp_dir("one-runner");
+    let set = ["--set", "physical_defense_base=8..12:2", "--set", "Brute.damage=3..5"];
+    let sweep = |extra: &[&str]| {
+        let mut args = vec!["sweep", RULES, DUEL, "--runs", "150", "--format", "json"];
+        args.extend_from_slice(&set);
+        args.extend_from_slice(extra);
+        let (code, out, err) = tempo(&args);
+        assert_eq!(code, 0, "{extra:?}: {err}");
+        out
+    };
+    let one = sweep(&["--jobs", "1"]);
+    assert_eq!(one, sweep(&["--jobs", "3"]), "one thread and three differ");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let f = dir.join(format!("s{}.json", &k[..1]));
+        std::fs::write(&f, sweep(&["--shard", k, "--jobs", "2"])).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let (code, merged, err) = tempo(&["sim", "merge", "--format", "json", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, one, "the merged shards differ from the whole sweep");
+    let report: Value = serde_json::from_str(&one).unwrap();
+    let points = report["points"].as_array().unwrap();
+    assert_eq!(points.len(), 9);
+    // The first point, the last, and one in the middle of a row, against `sim`.
+    for k in [0, 4, 8] {
+        let p = &points[k];
+        let defense = format!("physical_defense_base={}", p["set"]["physical_defense_base"]);
+        let damage = format!("Brute.damage={}", p["set"]["Brute.damage"]);
+        let sim = json(&["sim", RULES, DUEL, "--set", &defense, "--set", &damage, "--runs", "150", "--format", "json"]);
+        assert_eq!(p["summary"], sim, "point {k} ({defense}, {damage}) differs from `tempo sim`");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn names_that_are_not_there_are_errors_with_suggestions() {
     let (code, _, err) = tempo(&["sweep", RULES, DUEL, "--set", "Brute.hp_mx=10..12", "--runs", "5"]);

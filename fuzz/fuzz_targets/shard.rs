@@ -4,6 +4,11 @@
 //! summarised and written as text and JSON. A sweep's shard is merged alone and with itself, and
 //! every merge accepted becomes the sweep report, as text and JSON. Merging may refuse anything;
 //! it may not panic, and nothing it accepts may make the summary or the report panic.
+//!
+//! A sweep's shard merge accepts is one a sweep could have written (`SweepShard::problems`,
+//! issue 45): one or two parameters, 1 to `MOST_POINTS` points, none twice; and it is written
+//! again as `tempo sweep --shard` writes it (`to_json`, compact, with the up-front size estimate
+//! `least_bytes` never above what one point takes), read back equal and merged to the same totals.
 
 #![no_main]
 
@@ -45,6 +50,33 @@ fn report(shards: &[SweepShard], names: &[String]) {
     assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok(), "the report's JSON is not JSON");
 }
 
+/// What merge accepted is a shard a sweep writes, and it survives being written again.
+fn accepted(s: &SweepShard, played: &tempo::sim::sweep::Played, names: &[String]) {
+    assert!((1..=2).contains(&s.parameters.len()), "merged a shard of {} parameters", s.parameters.len());
+    let n = s.points.len() as u64;
+    assert!((1..=tempo::sim::sweep::MOST_POINTS).contains(&n), "merged a shard of {n} points");
+    for (k, p) in s.points.iter().enumerate() {
+        assert!(!s.points[..k].iter().any(|q| q.set == p.set), "merged a shard with a point twice");
+    }
+    let json = s.to_json();
+    assert!(!json.trim_end().contains('\n'), "a sweep shard is written on one line");
+    let Ok(AnyShard::Sweep(back)) = sweep_shard::read(&json) else { panic!("a shard written does not read back") };
+    assert!(*back == *s, "a shard written reads back different");
+    let Ok(again) = sweep_shard::merge(std::slice::from_ref(&*back), names) else {
+        panic!("a shard written again is refused")
+    };
+    assert!(again.played.totals == played.totals, "a shard written again merges to other totals");
+    let first = &s.points[0];
+    let empty = sweep_shard::PointShard {
+        set: first.set.clone(),
+        layout: first.layout.clone(),
+        totals: tempo::sim::totals::Totals::new(&first.layout),
+        paired: None,
+    };
+    let one = serde_json::to_string(first).expect("a point serializes").len() as u64;
+    assert!(SweepShard::least_bytes(&empty, 1) <= one, "the size estimate is above what the point takes");
+}
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let names = vec!["fuzzed.json".to_string(), "other.json".to_string()];
@@ -57,6 +89,9 @@ fuzz_target!(|data: &[u8]| {
         }
         Ok(AnyShard::Sweep(s)) => {
             let s = *s;
+            if let Ok(merged) = sweep_shard::merge(std::slice::from_ref(&s), &names) {
+                accepted(&s, &merged.played, &names);
+            }
             report(std::slice::from_ref(&s), &names);
             report(&[s.clone(), s], &names);
         }

@@ -5,7 +5,9 @@
 //! first and last points made whatever its length; a grid of at most 16 points is played (8 runs
 //! a point) into the report, as text and JSON; with a target and one range of at most 2^20
 //! points, `target::find` bisects it (4 runs a probe) and the target's report is made. Anything
-//! may be refused; nothing may panic.
+//! may be refused; nothing may panic. Every point of a grid played has the totals it has when
+//! played alone, on a fresh copy of the ruleset and scenario (the sweep plays all points with one
+//! runner per thread).
 
 #![no_main]
 
@@ -28,12 +30,13 @@ fn head<'a>(names: &'a (Vec<String>, Vec<String>, Vec<String>), controls: &'a [S
 }
 
 fn play_all(grid: &Grid<'_>, names: &(Vec<String>, Vec<String>, Vec<String>)) {
-    let Ok(points) = (0..grid.len()).map(|k| grid.point(k)).collect::<Result<Vec<Point>, _>>() else { return };
+    let Ok(points) = grid.points(&(0..grid.len()).collect::<Vec<u64>>()) else { return };
     let row = usize::try_from(grid.ranges.last().map(Swept::len).unwrap_or(1)).unwrap_or(usize::MAX);
     let pairs = sweep::pairs_in_rows(points.len(), row);
     let batch = Batch { seed: tempo_fuzz::SEED, runs: 0..tempo_fuzz::MOST_RUNS };
-    let Ok(played) = sweep::play(&points, &pairs, &batch, Some(1), &|_| {}) else { return };
-    let at: Vec<report::At<'_>> = points.iter().map(|p| (p.set.as_slice(), &p.layout)).collect();
+    let Ok(played) = sweep::play(grid, &points, &pairs, &batch, Some(1), &|_| {}) else { return };
+    same_as_alone(grid, &points, &batch, &played);
+    let at: Vec<report::At<'_>> = points.iter().map(|p| (p.set.as_slice(), &*p.layout)).collect();
     let h = head(names, &[]);
     let r = report::sweep(&h, report::rows(&at, &played, &h), None);
     let _ = report::to_text(&r);
@@ -41,14 +44,26 @@ fn play_all(grid: &Grid<'_>, names: &(Vec<String>, Vec<String>, Vec<String>)) {
     assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok(), "the report's JSON is not JSON");
 }
 
+/// Each point's totals are those of the point played alone, on a fresh copy of the ruleset and
+/// scenario with its numbers set (issue 45: a sweep plays every point with one runner per
+/// thread, the numbers set on it).
+fn same_as_alone(grid: &Grid<'_>, points: &[Point], batch: &Batch, played: &sweep::Played) {
+    for (p, totals) in points.iter().zip(&played.totals) {
+        let (mut ruleset, mut scenario) = grid.copy();
+        Grid::set_on(&p.set, &mut ruleset, &mut scenario).expect("a point's numbers set again");
+        let Ok(alone) = tempo::sim::simulate(&ruleset, &scenario, &p.layout, batch, Some(1), &|_| {}) else {
+            panic!("a point the sweep played cannot be played alone")
+        };
+        assert!(alone == *totals, "a point's totals in the sweep differ from the point played alone: {:?}", p.set);
+    }
+}
+
 fn bisect(grid: &Grid<'_>, t: &target::TargetFlag, names: &(Vec<String>, Vec<String>, Vec<String>)) {
     let batch = Batch { seed: tempo_fuzz::SEED, runs: 0..4 };
     let Ok(found) = target::find(grid, t, &batch, Some(1), &|_| {}) else { return };
-    let Ok(points) = found.probed.iter().map(|k| grid.point(*k)).collect::<Result<Vec<Point>, _>>() else {
-        panic!("a point the bisection probed cannot be made again")
-    };
+    let Ok(points) = grid.points(&found.probed) else { panic!("a point the bisection probed cannot be made again") };
     let pairs: Vec<bool> = (0..points.len()).map(|k| k > 0).collect();
-    let Ok(played) = sweep::play(&points, &pairs, &batch, Some(1), &|_| {}) else { return };
+    let Ok(played) = sweep::play(grid, &points, &pairs, &batch, Some(1), &|_| {}) else { return };
     let values: Vec<i64> = points.iter().map(|p| p.set[0].1).collect();
     let shares: Vec<_> = points
         .iter()
@@ -58,7 +73,7 @@ fn bisect(grid: &Grid<'_>, t: &target::TargetFlag, names: &(Vec<String>, Vec<Str
         })
         .collect();
     let aim = target::target(t, &found, &values, &shares);
-    let at: Vec<report::At<'_>> = points.iter().map(|p| (p.set.as_slice(), &p.layout)).collect();
+    let at: Vec<report::At<'_>> = points.iter().map(|p| (p.set.as_slice(), &*p.layout)).collect();
     let h = head(names, &[]);
     let r = report::sweep(&h, report::rows(&at, &played, &h), Some(aim));
     let _ = report::to_text(&r);

@@ -132,7 +132,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             set: first.set.clone(),
             totals: tempo::sim::totals::Totals::new(&first.layout),
             paired: None,
-            layout: first.layout,
+            layout: (*first.layout).clone(),
         };
         let least = shard::SweepShard::least_bytes(&empty, n);
         if least > shard::MAX_SHARD_BYTES {
@@ -161,10 +161,9 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             let bar = progress_bar(args.runs.saturating_mul(2 * (2 + u64::from(64 - n.leading_zeros()))), args.quiet);
             let progress = |k: u64| bar.inc(k);
             let found = target::find(&grid, t, &batch, jobs, &progress).map_err(|e| target_failed(e, &failed, &ran))?;
-            let points: Vec<Point> =
-                found.probed.iter().map(|k| grid.point(*k)).collect::<Result<_, _>>().map_err(failed)?;
+            let points: Vec<Point> = grid.points(&found.probed).map_err(failed)?;
             let pairs: Vec<bool> = (0..points.len()).map(|k| k > 0).collect();
-            let played = sweep::play(&points, &pairs, &batch, jobs, &progress).map_err(ran)?;
+            let played = sweep::play(&grid, &points, &pairs, &batch, jobs, &progress).map_err(ran)?;
             bar.finish_and_clear();
             let values: Vec<i64> = points.iter().map(|p| p.set[0].1).collect();
             let shares: Vec<_> = points
@@ -179,12 +178,12 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             report::sweep(&head, report::rows(&at(&points), &played, &head), Some(aim))
         }
         None => {
-            let points: Vec<Point> = (0..n).map(|k| grid.point(k)).collect::<Result<_, _>>().map_err(failed)?;
+            let points: Vec<Point> = grid.points(&(0..n).collect::<Vec<u64>>()).map_err(failed)?;
             let row = usize::try_from(ranges.last().map(Swept::len).unwrap_or(1)).unwrap_or(usize::MAX);
             let pairs = sweep::pairs_in_rows(points.len(), row);
             let bar = progress_bar((runs.end - runs.start).saturating_mul(n), args.quiet);
             let progress = |k: u64| bar.inc(k);
-            let played = sweep::play(&points, &pairs, &batch, jobs, &progress).map_err(ran)?;
+            let played = sweep::play(&grid, &points, &pairs, &batch, jobs, &progress).map_err(ran)?;
             bar.finish_and_clear();
             if args.shard.is_some() {
                 let s = names.shard(&ruleset, &scenario, &batch, args.runs, &points, played).to_json();
@@ -286,7 +285,7 @@ impl Names {
                 .zip(played.paired)
                 .map(|((p, totals), paired)| shard::PointShard {
                     set: p.set.clone(),
-                    layout: p.layout.clone(),
+                    layout: (*p.layout).clone(),
                     totals,
                     paired,
                 })
@@ -336,5 +335,5 @@ pub(super) fn merge(
 }
 
 fn at(points: &[Point]) -> Vec<report::At<'_>> {
-    points.iter().map(|p| (p.set.as_slice(), &p.layout)).collect()
+    points.iter().map(|p| (p.set.as_slice(), &*p.layout)).collect()
 }

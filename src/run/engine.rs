@@ -267,9 +267,9 @@ impl<'r, S: Sink> Engine<'r, S> {
         // Stats: the scenario's values, else the ruleset's defaults (which may read other stats).
         for who in 0..self.world.n {
             for (i, stat) in r.stats.iter().enumerate() {
-                let v = match setup.stats[who][i] {
-                    Some(v) => v,
-                    None => self
+                let v = match (setup.stats[who][i], setup.defaults.get(i).copied().flatten()) {
+                    (Some(v), _) | (None, Some(v)) => v,
+                    (None, None) => self
                         .eval(&stat.default, &Ctx::of(who))
                         .map_err(|e| e.within(|| format!("the default of stat `{}`", stat.name)))?,
                 };

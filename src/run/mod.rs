@@ -141,6 +141,32 @@ impl<'a, S: Sink> Runner<'a, S> {
         self
     }
 
+    /// Plays the next encounters with other numbers, as `--set` would have set them in the
+    /// ruleset and scenario this runner was made from: `defaults`, stat index and value (a
+    /// stat's default, `--set STAT=N`); `own`, participant index, stat index and value (that
+    /// participant's own value, `--set WHO.STAT=N`). Each replaces what an earlier call set
+    /// for the same stat (or participant's stat); nothing else changes. Refused (`false`,
+    /// nothing changed) for a runner with searchers, whose playouts and exact solution were
+    /// made from the numbers it started with, and for an index out of range.
+    pub fn set_numbers(&mut self, defaults: &[(usize, i64)], own: &[(usize, usize, i64)]) -> bool {
+        let stats = self.engine.ruleset().stats.len();
+        let fits = defaults.iter().all(|(i, _)| *i < stats)
+            && own.iter().all(|(who, i, _)| self.setup.stats.get(*who).is_some_and(|s| *i < s.len()));
+        if self.engine.search.is_some() || !fits {
+            return false;
+        }
+        if !defaults.is_empty() && self.setup.defaults.len() != stats {
+            self.setup.defaults.resize(stats, None);
+        }
+        for (i, v) in defaults {
+            self.setup.defaults[*i] = Some(*v);
+        }
+        for (who, i, v) in own {
+            self.setup.stats[*who][*i] = Some(*v);
+        }
+        true
+    }
+
     /// Plays one encounter; `seed` overrides the scenario's. Every event goes to the sink as it
     /// happens, so after an error the sink holds everything up to it.
     pub fn play(&mut self, seed: Option<u64>) -> Result<(), RunError> {

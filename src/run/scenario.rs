@@ -320,6 +320,8 @@ pub struct Resolved {
     pub positions: Vec<i64>,
     /// participants × stats; `None` keeps the ruleset's default.
     pub stats: Vec<Vec<Option<i64>>>,
+    /// Per stat (or empty): a number standing for its default (`Runner::set_numbers`).
+    pub(crate) defaults: Vec<Option<i64>>,
     pub pools: Vec<Vec<Option<i64>>>,
     /// Per participant, the piles the scenario fills: the pile and its count per kind.
     pub piles: Vec<Vec<(ir::PileId, Vec<u32>)>>,
@@ -374,6 +376,7 @@ pub fn resolve(s: &Scenario, r: &Ruleset) -> Result<Resolved, Vec<Problem>> {
         players: Vec::new(),
         positions: Vec::new(),
         stats: Vec::new(),
+        defaults: Vec::new(),
         pools: Vec::new(),
         piles: Vec::new(),
         conditions: Vec::new(),

@@ -107,6 +107,12 @@ impl<'a> Counter<'a> {
         self
     }
 
+    /// Plays the next runs with other numbers (`Runner::set_numbers`); `false` (nothing
+    /// changed) where the runner cannot take them.
+    pub fn set_numbers(&mut self, defaults: &[(usize, i64)], own: &[(usize, usize, i64)]) -> bool {
+        self.runner.set_numbers(defaults, own)
+    }
+
     /// Plays run `i` and returns its tally (valid until the next `play`), or why it failed.
     pub fn play(&mut self, seed: u64) -> Result<&Tally<'a>, RunError> {
         self.runner.sink_mut().clear();

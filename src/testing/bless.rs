@@ -12,11 +12,16 @@ use std::path::PathBuf;
 /// A target is refused when it is a file any test of the run reads (`inputs`: the test files,
 /// their rulesets with every file of their `extends` chains, their scenario files, compared as
 /// files), leads outside its test's folder, is not a regular file, has other hard links, or is
-/// planned by two tests with different traces. When any is refused, its tests fail with the
-/// reason (code `tempo::bless-refused`), the other tests with a trace to write fail saying it
-/// was not written, and no file is touched.
+/// planned by two tests with different traces. When any is refused, or `refused_before` (a test
+/// of the run was refused its golden trace where it names it: `golden::refused`), its tests fail with the reason (code `tempo::bless-refused`), the other tests with a
+/// trace to write fail saying it was not written, and no file is touched.
 #[cfg(feature = "fs")]
-pub(crate) fn write_all(planned: &[(usize, Pending)], outcomes: &mut [Outcome], inputs: &[PathBuf]) {
+pub(crate) fn write_all(
+    planned: &[(usize, Pending)],
+    outcomes: &mut [Outcome],
+    inputs: &[PathBuf],
+    refused_before: bool,
+) {
     let code = Code::BlessRefused.name();
     let real: Vec<PathBuf> = planned.iter().map(|(_, p)| super::within::real(&p.at)).collect();
     let mut refused: Vec<(usize, String)> = Vec::new();
@@ -53,7 +58,7 @@ pub(crate) fn write_all(planned: &[(usize, Pending)], outcomes: &mut [Outcome], 
             }
         }
     }
-    if refused.is_empty() {
+    if refused.is_empty() && !refused_before {
         let mut done: Vec<&PathBuf> = Vec::new();
         for (k, (i, p)) in planned.iter().enumerate() {
             if !p.changed {

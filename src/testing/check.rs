@@ -142,7 +142,7 @@ pub fn run_test(name: &str, path: &Path, test: &TestFile, ruleset: &Loaded, opti
             inputs.push(file::beside(path, &test.ruleset));
             inputs.extend(test.scenario_file.as_deref().map(|f| file::beside(path, f)));
             let mut outcomes = [outcome];
-            super::bless::write_all(&[(0, planned)], &mut outcomes, &inputs);
+            super::bless::write_all(&[(0, planned)], &mut outcomes, &inputs, false);
             let [outcome] = outcomes;
             outcome
         }

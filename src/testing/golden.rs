@@ -56,6 +56,14 @@ pub(crate) fn locate(test: &Path, written: &str) -> Result<PathBuf, String> {
     Ok(super::file::beside(test, written))
 }
 
+/// Whether the golden trace `written` of the test at `test` is refused where it is named
+/// (`locate`, or a link leading out of the test's folder): `--bless` then writes no golden
+/// trace of the run.
+#[cfg(feature = "fs")]
+pub(crate) fn refused(test: &Path, written: &str) -> bool {
+    locate(test, written).and_then(|at| super::within::check_golden(&at, &super::file::folder_of(test))).is_err()
+}
+
 /// Compares `wanted` with the golden file at `path` (inside `folder`, its test's, links
 /// followed: a golden trace leading out is neither read nor written). With `bless`, the write
 /// to make (`changed` false when the file already holds it). Without: `None` when they are the

@@ -99,7 +99,12 @@ pub fn run_all(found: &[Found], options: Options) -> Vec<Outcome> {
         planned.extend(pending.map(|p| (i, p)));
     }
     if !planned.is_empty() {
-        bless::write_all(&planned, &mut outcomes, &inputs_of(found, &parsed, &rulesets, &loaded));
+        // A golden trace refused where it is named (empty, absolute, `..`, `.rules`/`.ron`, a
+        // link leading out: its test failed saying why) refuses the run's: all or none.
+        let refused_before = found.iter().zip(&parsed).any(|(f, t)| {
+            t.as_ref().ok().and_then(|t| t.golden.as_deref()).is_some_and(|g| golden::refused(&f.path, g))
+        });
+        bless::write_all(&planned, &mut outcomes, &inputs_of(found, &parsed, &rulesets, &loaded), refused_before);
     }
     outcomes
 }

@@ -93,7 +93,9 @@ pub fn find(
             let closest = did_you_mean(&t.outcome, outcomes.iter().map(String::as_str));
             return Err(TargetError::NoOutcome { outcome: t.outcome.clone(), outcomes, closest });
         }
-        let totals = simulate(&p.ruleset, &p.scenario, &p.layout, batch, jobs, progress)?;
+        let (mut ruleset, mut scenario) = grid.copy();
+        Grid::set_on(&p.set, &mut ruleset, &mut scenario)?;
+        let totals = simulate(&ruleset, &scenario, &p.layout, batch, jobs, progress)?;
         let share = report::share(&p.layout, &totals, &t.outcome).filter(|_| totals.completed > 0);
         let value = p.set.first().map(|s| s.1).unwrap_or_default();
         let above = share.ok_or(TargetError::NoShare { value })?.value >= t.share;
