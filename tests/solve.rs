@@ -213,12 +213,20 @@ fn the_simulation_agrees_with_the_exact_answer() {
 #[test]
 fn what_cannot_be_solved_soundly_is_refused_with_why() {
     let r = ruleset("tests/search/clash.rules");
-    // Another participant under `Search`: its playouts roll dice no tape holds.
+    // A participant under `Search` plays optimally for its side, as Search plays a small
+    // encounter: without `--for`, the same answer as solving for it.
     let s = scenario_with("tests/search/clash.ron", &[]);
-    let e = solve::solve(&r, &s, &Ask::default(), &mut |_| {}).expect_err("refused");
+    let searched = solve::solve(&r, &s, &Ask::default(), &mut |_| {}).expect("solved");
+    let for_it =
+        solve::solve(&r, &s, &Ask { for_who: Some("heroes".into()), ..Ask::default() }, &mut |_| {}).expect("solved");
+    assert_eq!(searched.outcomes, for_it.outcomes);
+    // A script whose fallback is `Search` decides some things itself: refused, with why.
+    let scripted = scenario_with(
+        "tests/search/clash.ron",
+        &[("controller: Policy(Search)", "controller: Script(steps: [], fallback: Search)")],
+    );
+    let e = solve::solve(&r, &scripted, &Ask::default(), &mut |_| {}).expect_err("refused");
     assert!(e.to_string().contains("Hero is played by `Search`"), "{e}");
-    // Solving for the searcher itself replaces its controller.
-    assert!(solve::solve(&r, &s, &Ask { for_who: Some("heroes".into()), ..Ask::default() }, &mut |_| {}).is_ok());
     // A name that is neither a participant nor a side.
     let e = solve::solve(&r, &s, &Ask { for_who: Some("Heor".into()), ..Ask::default() }, &mut |_| {})
         .expect_err("unknown");

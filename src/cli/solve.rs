@@ -17,11 +17,12 @@ use tempo::solve;
 /// participant, or a side: all its participants), WHO plays optimally to maximise its side's
 /// chance to be left standing (every action at every target, the end of the turn, every
 /// reaction and declining it, every `choose` answer, initiative adjustments, slot takers),
-/// everyone else by their controllers.
+/// everyone else by their controllers. A participant under `Policy(Search)` plays optimally for
+/// its own side either way, as `Search` plays an encounter small enough to solve.
 ///
 /// Exit code 0: solved; 1: the ruleset or scenario is wrong, a rule failed, the encounter
-/// cannot be solved soundly (another participant under `Search`; a hidden phase with
-/// `--for`), or the state budget ran out (the message says how far it got and what to
+/// cannot be solved soundly (a script whose fallback is `Search`; a hidden phase with a solved
+/// participant), or the state budget ran out (the message says how far it got and what to
 /// shrink); 2: a file could not be read.
 #[derive(Args)]
 pub struct SolveArgs {

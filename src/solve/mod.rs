@@ -72,7 +72,7 @@ impl std::fmt::Display for SolveError {
             ),
             SolveError::Refused(Refusal::Hidden(phase)) => write!(
                 f,
-                "phase `{phase}` is hidden: a solved participant would see what the others picked in secret, so optimal play there is not solved (solve without `--for` for the controllers' exact answer)"
+                "phase `{phase}` is hidden: a solved participant (named by `--for`, or played by `Search`) would see what the others picked in secret, so optimal play there is not solved (solve without `--for`, with no participant under `Search`, for the controllers' exact answer)"
             ),
             SolveError::Unknown { name, suggestion } => {
                 write!(f, "`{name}` is neither a participant nor a side of the scenario")?;
@@ -96,15 +96,31 @@ pub fn solve(
     ask: &Ask,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Solution, SolveError> {
-    let (deciders, side_name) = match &ask.for_who {
+    let (mut deciders, side_name) = match &ask.for_who {
         Some(who) => solved(s, who)?,
-        None => (Vec::new(), None),
+        None => (vec![false; s.participants.len()], None),
     };
+    // A participant played by `Search` plays optimally for its own side, as `Search` does
+    // where the encounter solves within its budget (run/exact.rs): solved too.
+    let searchers: Vec<bool> = s.participants.iter().map(|p| plays_by_search(&p.controller)).collect();
+    for (d, searcher) in deciders.iter_mut().zip(&searchers) {
+        *d |= *searcher;
+    }
     let explorer = Explorer::new(r, s, &deciders).map_err(SolveError::Refused)?;
     let side = side_name.and_then(|n| explorer.sides().iter().position(|s| *s == n));
     let outcomes = explorer.outcomes();
     let names: Vec<String> = (0..outcomes).map(|k| outcome_name(explorer.sides(), k)).collect();
-    let side_of = deciders.iter().map(|d| side.filter(|_| *d)).collect();
+    let for_who: Vec<bool> = match &ask.for_who {
+        Some(who) => solved(s, who)?.0,
+        None => Vec::new(),
+    };
+    let side_of = (0..deciders.len())
+        .map(|who| match (for_who.get(who).copied().unwrap_or(false), deciders[who]) {
+            (true, _) => side,
+            (false, true) => Some(explorer.side_of(who)),
+            (false, false) => None,
+        })
+        .collect();
     let mut solver = Solver::new(explorer, side_of, outcomes, ask.plan, ask.between_rounds_only, Box::new(progress));
     solver.max_states = if ask.max_states == 0 { DEFAULT_MAX_STATES } else { ask.max_states };
     // `tempo solve` runs on a thread with room for very long paths (src/cli/solve.rs).
@@ -122,6 +138,13 @@ pub fn solve(
         merged: solver.merged(),
         plan,
     })
+}
+
+/// Whether a controller leaves every decision to `Search` (a script with a `Search` fallback
+/// decides some itself, which the solver would not follow: still refused).
+fn plays_by_search(c: &crate::run::scenario::Controller) -> bool {
+    use crate::run::scenario::{Controller, Policy};
+    matches!(c, Controller::Policy(Policy::Search(_)))
 }
 
 /// Whose decisions `who` names (a participant, else a side), and their side.
