@@ -454,6 +454,23 @@ fn decisions_show_what_ending_the_turn_and_declining_were_worth() {
     assert!(reaction.contains("\"pass\":{\"score\":"), "{reaction}");
 }
 
+/// An initiative adjustment Search makes is accounted for like its turns: each adjustment it
+/// weighed (the extremes and none) with its value, and the one taken, in text and JSON lines.
+#[test]
+fn decisions_show_a_searched_initiative_adjustment() {
+    let run = |format: &str| {
+        let control = ["--control", "heroes=Search(playouts: 30, exact: 0)", "--decisions", "--format", format];
+        tempo(&[&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron"][..], &control[..]].concat())
+    };
+    let text = run("text");
+    let line = text.lines().find(|l| l.contains("(search) considers for initiative:")).expect(&text);
+    assert!(line.contains("-2 (") && line.contains("+0 (") && line.contains("+2 ("), "{line}");
+    assert!(line.contains(" playouts); takes ") || line.contains(" playouts), "), "{line}");
+    let json = run("jsonl");
+    let event = json.lines().find(|l| l.contains("\"question\":\"initiative\"")).expect(&json);
+    assert!(event.contains("\"considered\":[{\"action\":\"-2\""), "{event}");
+}
+
 #[test]
 fn search_plays_small_encounters_exactly() {
     // Each corpus case solves within Search's default exact budget, so every decision of its

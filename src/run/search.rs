@@ -738,6 +738,7 @@ impl<S: Sink> Engine<'_, S> {
         match (self.decisions, chosen) {
             (true, Some(answer @ Logged::React(_))) => self.account_search(who, &options, &tried, answer),
             (true, Some(Logged::Choice(i))) => self.account_choice(who, &options, &tried, i),
+            (true, Some(Logged::Adjust(by))) => self.account_adjust(who, &options, &tried, by),
             _ => {}
         }
         Ok(chosen)
