@@ -4,7 +4,8 @@
 # (A) and under POLICY (B), every other participant as the scenario has it, on the same seeds
 # (`tempo compare RULES SCENARIO --control SIDE=Greedy --control-b SIDE=POLICY`); the share of
 # encounters the side is left standing under each, B - A, and the exact McNemar p. A row with B
-# below A at p < 0.05 is marked WORSE; the last line counts them.
+# below A at p < 0.05 is marked WORSE; the last line counts them. A side never left standing
+# alone in either (every encounter reaches the round limit) reads `never`.
 #
 #   benches/tools/versus.sh [EXAMPLE...]            # every example when none is named
 #   RUNS=500 SEED=1 POLICY='Search(playouts: 50)' TEMPO=target/release/tempo benches/tools/versus.sh
@@ -39,7 +40,7 @@ side = sys.argv[1]
 d = json.load(sys.stdin)
 row = next((x for x in d["differences"] if x["metric"] == "outcome/" + side + " left standing"), None)
 if row is None:
-    print("- - - - 0")
+    print("never never - - 0")
 else:
     a, b = row["a"], row["b"]
     diff, p = row["difference"]["value"], row.get("p_value")
