@@ -454,6 +454,29 @@ fn decisions_show_what_ending_the_turn_and_declining_were_worth() {
     assert!(reaction.contains("\"pass\":{\"score\":"), "{reaction}");
 }
 
+/// The exact budget decides, by the encounter alone, whether Search solves: hold-01 takes
+/// 3,044 positions and 18,790 replayed entries, so 2,000 positions (20,000 work, a probe of
+/// 312) are too few and its decisions go to the playouts, 20,000 are enough; and a budget past
+/// the cap is refused where the policy is read.
+#[test]
+fn the_exact_budget_decides_whether_search_solves() {
+    let first = |policy: &str| {
+        let args = ["run", "tests/corpus/cases/hold-01.rules", "tests/corpus/cases/hold-01.ron", "--decisions"];
+        let text = tempo(&[&args[..], &["--seed", "1", "--control", &format!("A={policy}")]].concat());
+        text.lines().find(|l| l.contains("(search) considers")).expect(&text).to_string()
+    };
+    assert!(first("Search(exact: 2000)").contains(" playouts)"));
+    assert!(first("Search(exact: 20000)").contains(" exactly)"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["run", "tests/corpus/cases/hold-01.rules", "tests/corpus/cases/hold-01.ron"])
+        .args(["--control", "A=Search(exact: 10000001)"])
+        .output()
+        .expect("tempo runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("at most 10000000 positions"), "{err}");
+}
+
 /// An initiative adjustment Search makes is accounted for like its turns: each adjustment it
 /// weighed (the extremes and none) with its value, and the one taken, in text and JSON lines.
 #[test]

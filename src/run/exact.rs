@@ -70,7 +70,8 @@ impl<'a> ExactPlay<'a> {
         Some(Solver::new(explorer, side_of, outcomes, false, false, Box::new(|_| {})))
     }
 
-    /// Solves the whole encounter within `budget` positions, on a thread with room for a path
+    /// Solves the whole encounter within `budget` positions (and `WORK_PER_POSITION` times as
+    /// much work), where the first round's probe says it may fit, on a thread with room for a path
     /// through the whole encounter; where no thread can be had (WebAssembly), here, as deep as
     /// this thread's stack safely allows (`SHALLOW_DEPTH`).
     fn solve(&self, budget: u64) -> Solution<'a> {
@@ -92,8 +93,7 @@ impl<'a> ExactPlay<'a> {
             }
             let mut solver = Self::solver(r, s, deciders)?;
             (solver.max_states, solver.max_work, solver.max_depth) = (budget, work, max_depth);
-            let solved = solver.root();
-            solved.ok()?;
+            solver.root().ok()?;
             Some(solver.into_memo())
         };
         let on_thread = std::thread::scope(|scope| {
