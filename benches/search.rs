@@ -90,22 +90,13 @@ fn benches(c: &mut Criterion) {
         })
     });
 
-    // How many decisions the searcher makes in the encounter measured.
-    let mut accounted = Runner::new(&r, &searched, Vec::<Record>::new()).expect("the duel fits").decisions(true);
-    accounted.play(Some(SEED)).expect("the searched duel plays");
-    let decisions =
-        accounted.sink().iter().filter(|rec| matches!(&rec.event, Event::Decision { policy: "search", .. })).count()
-            as u64;
+    let decisions = search_decisions(&r, &searched);
     let mut search = Runner::new(&r, &searched, ()).expect("the duel fits");
     group.throughput(Throughput::Elements(decisions.max(1)));
     group.bench_function("decision", |b| b.iter(|| search.play(Some(SEED)).expect("the searched duel plays")));
 
     let many = scenario::parse(&skirmish_16()).expect("the 16-participant skirmish parses");
-    let mut accounted = Runner::new(&r, &many, Vec::<Record>::new()).expect("the skirmish fits").decisions(true);
-    accounted.play(Some(SEED)).expect("the skirmish plays");
-    let decisions_16 =
-        accounted.sink().iter().filter(|rec| matches!(&rec.event, Event::Decision { policy: "search", .. })).count()
-            as u64;
+    let decisions_16 = search_decisions(&r, &many);
     let mut search_16 = Runner::new(&r, &many, ()).expect("the skirmish fits");
     group.throughput(Throughput::Elements(decisions_16.max(1)));
     group.bench_function("decision_16", |b| b.iter(|| search_16.play(Some(SEED)).expect("the skirmish plays")));
@@ -114,6 +105,13 @@ fn benches(c: &mut Criterion) {
         "search bench: {events} events per untraced duel; {decisions} Search turn decisions in the searched duel; \
          {decisions_16} in the 16-participant skirmish"
     );
+}
+
+/// How many decisions the searchers make in the encounter measured (its seed's).
+fn search_decisions(r: &Ruleset, s: &Scenario) -> u64 {
+    let mut accounted = Runner::new(r, s, Vec::<Record>::new()).expect("the encounter fits").decisions(true);
+    accounted.play(Some(SEED)).expect("the searched encounter plays");
+    accounted.sink().iter().filter(|rec| matches!(&rec.event, Event::Decision { policy: "search", .. })).count() as u64
 }
 
 /// Eight heroes (the duel's Aria, the first under `Search`, the rest `Greedy`) against eight
