@@ -96,26 +96,21 @@ pub fn solve(
     ask: &Ask,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Solution, SolveError> {
-    let (mut deciders, side_name) = match &ask.for_who {
+    let (for_who, side_name) = match &ask.for_who {
         Some(who) => solved(s, who)?,
         None => (vec![false; s.participants.len()], None),
     };
     // A participant played by `Search` plays optimally for its own side, as `Search` does
     // where the encounter solves within its budget (run/exact.rs): solved too.
-    let searchers: Vec<bool> = s.participants.iter().map(|p| plays_by_search(&p.controller)).collect();
-    for (d, searcher) in deciders.iter_mut().zip(&searchers) {
-        *d |= *searcher;
-    }
+    let deciders: Vec<bool> =
+        s.participants.iter().zip(&for_who).map(|(p, named)| *named || plays_by_search(&p.controller)).collect();
     let explorer = Explorer::new(r, s, &deciders).map_err(SolveError::Refused)?;
     let side = side_name.and_then(|n| explorer.sides().iter().position(|s| *s == n));
     let outcomes = explorer.outcomes();
     let names: Vec<String> = (0..outcomes).map(|k| outcome_name(explorer.sides(), k)).collect();
-    let for_who: Vec<bool> = match &ask.for_who {
-        Some(who) => solved(s, who)?.0,
-        None => Vec::new(),
-    };
+    // Those named by `--for` play for its side; a searcher not named, for its own.
     let side_of = (0..deciders.len())
-        .map(|who| match (for_who.get(who).copied().unwrap_or(false), deciders[who]) {
+        .map(|who| match (for_who[who], deciders[who]) {
             (true, _) => side,
             (false, true) => Some(explorer.side_of(who)),
             (false, false) => None,
