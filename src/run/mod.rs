@@ -76,6 +76,7 @@ pub use world::MAX_POSITION;
 pub use engine::ExactShared;
 pub use error::RunError;
 pub use explore::{Explorer, Reached, Refusal};
+pub use odds::Fraction;
 pub use sink::Sink;
 pub use solver::{Decision as SolvedDecision, Progress, Solver, Stop, Value};
 pub use unscored::unscored;

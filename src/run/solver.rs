@@ -18,15 +18,14 @@
 
 use super::error::RunError;
 use super::explore::{Explorer, Reached};
-use super::odds::Odds;
-use num_rational::BigRational;
+use super::odds::{Fraction, Odds};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// The values worked out, by canonical bytes. (Fx: the keys are the encounter's own bytes, not
 /// an adversary's, and it hashes them several times faster than the default SipHash; its order
 /// is never read.)
-pub type Memo<N = BigRational> = FxHashMap<Box<[u8]>, Value<N>>;
+pub type Memo<N = Fraction> = FxHashMap<Box<[u8]>, Value<N>>;
 
 /// How many of the solved side's first decisions a plan keeps at most.
 const PLAN_KEPT: usize = 4096;
@@ -40,7 +39,7 @@ pub const SHALLOW_DEPTH: u32 = 256;
 
 /// One decision of the solved side and what each option is worth.
 #[derive(Debug, Clone)]
-pub struct Decision<N = BigRational> {
+pub struct Decision<N = Fraction> {
     /// Who decides, and in which round.
     pub who: String,
     pub round: u32,
@@ -63,7 +62,7 @@ pub enum Stop {
 
 /// What a position is worth: per outcome its probability, and the expected rounds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Value<N = BigRational> {
+pub struct Value<N = Fraction> {
     pub outcomes: Vec<N>,
     pub rounds: N,
 }
@@ -115,7 +114,7 @@ pub struct Progress {
 const PROGRESS_EVERY: u64 = 1 << 15;
 
 /// The walk: the explorer it plays with, the values worked out so far, and what it maximises.
-pub struct Solver<'a, 'p, N = BigRational> {
+pub struct Solver<'a, 'p, N = Fraction> {
     explorer: Explorer<'a>,
     memo: Memo<N>,
     /// Values worked out by another walk of the same encounter, read only (`share`).
@@ -387,7 +386,9 @@ impl<N: Odds> Solver<'_, '_, N> {
         } else {
             Vec::new()
         };
-        let who_name = self.explorer.names().get(who).cloned().unwrap_or_default();
+        // Named only for the plan: a name copied at every decision was an allocation each.
+        let who_name =
+            if labels.is_empty() { String::new() } else { self.explorer.names().get(who).cloned().unwrap_or_default() };
         let mut best: Option<(usize, Value<N>)> = None;
         let mut values = Vec::new();
         for i in 0..n {

@@ -7,8 +7,8 @@ mod report;
 
 pub use report::{json, text, Heading};
 
-use crate::run::{Explorer, Refusal, RunError, Solver, Stop};
-pub use crate::run::{Progress, SolvedDecision as Decision};
+pub use crate::run::Progress;
+use crate::run::{Explorer, Fraction, Refusal, RunError, Solver, Stop};
 use num_rational::BigRational;
 
 /// The positions a solve explores unless told otherwise (`--max-states`).
@@ -29,6 +29,9 @@ pub struct Ask {
     /// explored the long way (tests hold the two equal).
     pub between_rounds_only: bool,
 }
+
+/// One decision of the solved side and what each option is worth.
+pub type Decision = crate::run::SolvedDecision<BigRational>;
 
 /// An exact answer.
 #[derive(Debug, Clone)]
@@ -116,7 +119,8 @@ pub fn solve(
             (false, false) => None,
         })
         .collect();
-    let mut solver = Solver::new(explorer, side_of, outcomes, ask.plan, ask.between_rounds_only, Box::new(progress));
+    let mut solver: Solver<Fraction> =
+        Solver::new(explorer, side_of, outcomes, ask.plan, ask.between_rounds_only, Box::new(progress));
     solver.max_states = if ask.max_states == 0 { DEFAULT_MAX_STATES } else { ask.max_states };
     // `tempo solve` runs on a thread with room for very long paths (src/cli/solve.rs).
     solver.max_depth = u32::MAX;
@@ -124,11 +128,21 @@ pub fn solve(
         Stop::Run(e) => SolveError::Run(e),
         Stop::Budget { states, merged, round } => SolveError::Budget { states, merged, round },
     })?;
-    let plan = solver.plan();
+    let plan = solver
+        .plan()
+        .into_iter()
+        .map(|d| Decision {
+            who: d.who,
+            round: d.round,
+            after: d.after,
+            options: d.options.into_iter().map(|(o, v)| (o, v.into_big())).collect(),
+            best: d.best,
+        })
+        .collect();
     Ok(Solution {
-        outcomes: names.into_iter().zip(value.outcomes.iter().cloned()).collect(),
-        value: side.and_then(|k| value.outcomes.get(k).cloned()),
-        rounds: value.rounds,
+        outcomes: names.into_iter().zip(value.outcomes.iter().map(|p| p.clone().into_big())).collect(),
+        value: side.and_then(|k| value.outcomes.get(k).map(|p| p.clone().into_big())),
+        rounds: value.rounds.into_big(),
         states: solver.states(),
         merged: solver.merged(),
         plan,
