@@ -221,7 +221,10 @@ impl<'r, S: Sink> Engine<'r, S> {
             if !self.world.held.any_whiles(Some(who)) {
                 continue;
             }
-            for cond in 0..self.ruleset().conditions.len() {
+            // Only the conditions held, re-read as the loop goes (a removal may remove others).
+            let mut next = 0;
+            while let Some(cond) = self.world.held.next(who, next) {
+                next = cond + 1;
                 let id = ir::ConditionId(cond as u32);
                 let Some((e, source)) = self.world.held.get(who, id).and_then(|h| Some((h.while_?, h.source))) else {
                     continue;
