@@ -244,6 +244,10 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 }
 
+/// How many playouts each candidate needs, all of them alike, for the search to call a
+/// decision indifferent (`Searcher::indifferent`) before its budget is spent.
+const SAME_ENOUGH: usize = 16;
+
 /// A candidate's playouts and mean value (for `--decisions`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tried {
@@ -290,10 +294,14 @@ impl Searcher<'_> {
             v.clear();
         }
         let place = mix(self.seed ^ mix(self.made));
-        for _ in 0..params.playouts.max(options.len() as u32) {
+        let budget = params.playouts.max(options.len() as u32);
+        for done in 1..=budget {
             let replay = self.play.replay.get_or_insert_with(Default::default);
             let (i, edge) = replay.tree.select(0, options, params.exploration);
             self.play_one(options, i, edge, place, side, params.rounds)?;
+            if done % options.len() as u32 == 0 && self.indifferent(options.len()) {
+                break;
+            }
         }
         // Where the best and its rival (the rollout policy's choice, else the second best) are
         // not yet apart, up to half the budget again goes to the two of them, a playout each.
@@ -395,6 +403,17 @@ impl Searcher<'_> {
     /// Whether candidate `a` is better than `b` by more than `APART` standard errors.
     fn apart(&self, a: usize, b: usize) -> bool {
         self.difference(a, b).is_some_and(|(mean, se)| mean > APART * se)
+    }
+
+    /// Whether the decision has not mattered on any future tried: every one of the `n`
+    /// candidates has had at least `SAME_ENOUGH` playouts, and every playout of every
+    /// candidate came out the same (a fight already won, or already lost, whatever is done).
+    /// Playout `j` of each candidate shares its dice with the others', so more of them would
+    /// show a difference only where the futures tried so far all missed it. The search then
+    /// stops, and the rollout policy's choice is kept, as between two `settled` candidates.
+    fn indifferent(&self, n: usize) -> bool {
+        let Some(first) = self.values.first().and_then(|v| v.first()) else { return false };
+        self.values[..n].iter().all(|v| v.len() >= SAME_ENOUGH && v.iter().all(|x| x == first))
     }
 
     /// Whether more playouts would not tell `a` and `b` apart: they are, or every playout of
@@ -742,43 +761,5 @@ impl<S: Sink> Engine<'_, S> {
             _ => {}
         }
         Ok(chosen)
-    }
-
-    /// The `decision` event of a `Search` turn: each candidate with its mean value and playouts.
-    #[cold]
-    #[inline(never)]
-    fn account_search(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: Logged) {
-        let considered = |o: Logged, t: Option<&Tried>| {
-            let (action, target) = match o {
-                Logged::Turn(Decision::Act { action, target, .. }) => (action, target),
-                Logged::React(Some((action, target))) => (action, target),
-                _ => return None,
-            };
-            Some(super::trace::Considered {
-                action: self.names.action[action.index()].clone(),
-                target: target.map(|t| self.names.who[t].clone()),
-                score: t.map(|t| (t.value * 1000.0).round() / 1000.0 + 0.0),
-                playouts: t.map(|t| t.playouts),
-            })
-        };
-        let listed = options.iter().zip(tried).filter_map(|(o, t)| considered(*o, Some(t))).collect();
-        // Ending the turn, or declining: no action, so listed apart.
-        let pass = options.iter().zip(tried).find_map(|(o, t)| {
-            matches!(o, Logged::Turn(Decision::EndTurn) | Logged::React(None))
-                .then(|| super::trace::Pass { score: (t.value * 1000.0).round() / 1000.0 + 0.0, playouts: t.playouts })
-        });
-        let reaction = matches!(chosen, Logged::React(_));
-        let chosen = considered(chosen, None);
-        let who_name = self.names.who[who].clone();
-        let event = super::trace::Event::Decision {
-            who: who_name,
-            policy: "search",
-            considered: listed,
-            chosen,
-            reaction,
-            pass,
-            question: None,
-        };
-        self.emit(event);
     }
 }
