@@ -494,6 +494,22 @@ fn decisions_show_a_searched_initiative_adjustment() {
     assert!(event.contains("\"considered\":[{\"action\":\"-2\""), "{event}");
 }
 
+/// Who of a side takes its slot, where a `Search` member decides it, is accounted for like a
+/// `choose`: the question `slot`, each member who could take it with its value, and the taker.
+#[test]
+fn decisions_show_who_search_gives_a_slot_to() {
+    let run = |format: &str| {
+        let control = ["--control", "raiders=Search(playouts: 20, exact: 0)", "--decisions", "--format", format];
+        tempo(&[&["run", "rulesets/side-slots.rules", "examples/side-slots-skirmish.ron"][..], &control[..]].concat())
+    };
+    let text = run("text");
+    let line = text.lines().find(|l| l.contains("(search) considers for slot:")).expect(&text);
+    assert!(line.contains(" playouts)") && line.contains("; takes "), "{line}");
+    let json = run("jsonl");
+    let event = json.lines().find(|l| l.contains("\"question\":\"slot\"")).expect(&json);
+    assert!(event.contains("\"considered\":[{\"action\":\""), "{event}");
+}
+
 #[test]
 fn search_plays_small_encounters_exactly() {
     // Each corpus case solves within Search's default exact budget, so every decision of its

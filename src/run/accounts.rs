@@ -1,7 +1,8 @@
-//! The account of a `Search` choice (`tempo run --decisions`): a `choose`, an optional upkeep
-//! (`maintain ... optional`) or an initiative adjustment, with what each option was worth, as
-//! its turns and reactions are accounted for in search.rs.
+//! What `Search` decided, with what each option was worth (`tempo run --decisions`): its turns
+//! and reactions, and its choices (a `choose`, an optional upkeep (`maintain ... optional`),
+//! the taker of a side's slot, an initiative adjustment).
 
+use super::controller::Decision;
 use super::engine::Engine;
 use super::lookahead::Logged;
 use super::search::Tried;
@@ -11,7 +12,8 @@ use super::trace::{Considered, Event};
 impl<S: Sink> Engine<'_, S> {
     /// The `decision` event of a `Search` choice: each option searched with its mean value (or
     /// exact chance) and playouts, and the one taken; written only where the `choose` being
-    /// asked left its names in `scratch.choice` (a side's slot is not accounted for).
+    /// asked left its names in `scratch.choice` (a `choose`, or `slot`: who of a side takes its
+    /// slot, slots.rs).
     #[cold]
     #[inline(never)]
     pub(super) fn account_choice(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: usize) {
@@ -68,5 +70,43 @@ impl<S: Sink> Engine<'_, S> {
             pass: None,
             question: Some("initiative".into()),
         });
+    }
+
+    /// The `decision` event of a `Search` turn: each candidate with its mean value and playouts.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn account_search(&mut self, who: usize, options: &[Logged], tried: &[Tried], chosen: Logged) {
+        let considered = |o: Logged, t: Option<&Tried>| {
+            let (action, target) = match o {
+                Logged::Turn(Decision::Act { action, target, .. }) => (action, target),
+                Logged::React(Some((action, target))) => (action, target),
+                _ => return None,
+            };
+            Some(super::trace::Considered {
+                action: self.names.action[action.index()].clone(),
+                target: target.map(|t| self.names.who[t].clone()),
+                score: t.map(|t| (t.value * 1000.0).round() / 1000.0 + 0.0),
+                playouts: t.map(|t| t.playouts),
+            })
+        };
+        let listed = options.iter().zip(tried).filter_map(|(o, t)| considered(*o, Some(t))).collect();
+        // Ending the turn, or declining: no action, so listed apart.
+        let pass = options.iter().zip(tried).find_map(|(o, t)| {
+            matches!(o, Logged::Turn(Decision::EndTurn) | Logged::React(None))
+                .then(|| super::trace::Pass { score: (t.value * 1000.0).round() / 1000.0 + 0.0, playouts: t.playouts })
+        });
+        let reaction = matches!(chosen, Logged::React(_));
+        let chosen = considered(chosen, None);
+        let who_name = self.names.who[who].clone();
+        let event = super::trace::Event::Decision {
+            who: who_name,
+            policy: "search",
+            considered: listed,
+            chosen,
+            reaction,
+            pass,
+            question: None,
+        };
+        self.emit(event);
     }
 }

@@ -132,7 +132,17 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
         let policy = self.controls[decider].policy;
         if let Chosen::Search(params) = policy {
-            if let Some(i) = self.search_choice(decider, params, options.len(), |_| true)? {
+            // Accounted for in `--decisions` as a choice of its own (accounts.rs): the question
+            // `slot`, an option per member who may take it.
+            let outer = if self.decisions {
+                let names = options.iter().map(|w| self.names.who[*w].clone()).collect();
+                self.scratch.choice.replace((self.names.intern("slot"), names))
+            } else {
+                self.scratch.choice.take()
+            };
+            let picked = self.search_choice(decider, params, options.len(), |_| true);
+            self.scratch.choice = outer;
+            if let Some(i) = picked? {
                 return Ok(options.get(i).copied().unwrap_or(options[0]));
             }
         }
