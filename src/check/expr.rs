@@ -471,6 +471,10 @@ impl Lowerer<'_> {
                 }
                 Who::EventActor
             }
+            super::sides::ENEMY_SIDE => {
+                self.not_a_participant(word.span);
+                Who::Owner
+            }
             _ => {
                 self.unknown_option(word, "participant", WHO_WORDS);
                 Who::Owner
@@ -493,6 +497,11 @@ impl Lowerer<'_> {
                     );
                 }
                 return (Expr::TriggerAmount, Ty::Int);
+            }
+        }
+        if let [side, rest @ ..] = parts {
+            if side.name == super::sides::ENEMY_SIDE {
+                return self.enemy_side_value(side, rest, span);
             }
         }
         let (who, rest) = match parts.first().map(|p| p.name.as_str()) {
@@ -1200,6 +1209,15 @@ impl Lowerer<'_> {
                     );
                 }
                 return ir::Effect::Amount { op, value };
+            }
+        }
+        if let [side, name] = parts.as_slice() {
+            if side.name == super::sides::ENEMY_SIDE {
+                self.option_word(side);
+                return match self.enemy_side_pool(name) {
+                    Some(pool) => ir::Effect::Pool { who: Who::EnemySide, pool, op, value },
+                    None => ir::Effect::Cancel,
+                };
             }
         }
         let (who, name) = match parts.as_slice() {

@@ -23,6 +23,15 @@ impl<'r, S: Sink> Engine<'r, S> {
             if !self.world.present[who] {
                 continue;
             }
+            // `per side`: made once, for the side's first member here; the others share it.
+            if init.value_per_side {
+                let side = self.world.sides[who];
+                let first = (0..who).find(|&o| self.world.present[o] && self.world.sides[o] == side);
+                if let Some(o) = first {
+                    self.world.initiative[who] = self.world.initiative[o];
+                    continue;
+                }
+            }
             let c = Ctx { owner: who, ..Ctx::default() };
             let mut v = self.eval(&init.value, &c)?;
             if let (Some(adjust), true) = (&init.adjust, first_time) {

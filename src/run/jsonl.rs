@@ -254,8 +254,16 @@ mod tests {
         ];
         let mut events: Vec<Event> = causes
             .into_iter()
-            .map(|cause| Event::Pool { who: n.clone(), pool: name("hp"), from: i64::MAX, to: -1, cause })
+            .map(|cause| Event::Pool { who: n.clone(), pool: name("hp"), from: i64::MAX, to: -1, cause, side: false })
             .collect();
+        events.push(Event::Pool {
+            who: n.clone(),
+            pool: name("cp"),
+            from: 2,
+            to: 1,
+            cause: Cause::Named(n.clone()),
+            side: true,
+        });
         let mut values = BTreeMap::new();
         values.insert(n.clone(), -7);
         values.insert(name("Zed"), 12);
@@ -370,6 +378,7 @@ mod tests {
             Event::EncounterEnd {
                 reason: n.to_string(),
                 state,
+                sides: BTreeMap::from([(n.clone(), BTreeMap::from([(name("cp"), 3)]))]),
                 objects: vec![
                     super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
                     super::super::trace::FinalObject {
@@ -379,7 +388,12 @@ mod tests {
                     },
                 ],
             },
-            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), objects: vec![] },
+            Event::EncounterEnd {
+                reason: String::new(),
+                state: BTreeMap::new(),
+                sides: BTreeMap::new(),
+                objects: vec![],
+            },
         ]);
         events.extend(more_events(n));
         events

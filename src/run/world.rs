@@ -55,6 +55,12 @@ pub(crate) struct World<'r> {
     /// How far apart one pool's values are for consecutive participants: `n_pools`, or 0 for a
     /// `shared` pool, whose one value every participant's index reaches.
     pool_stride: Vec<usize>,
+    /// Per pool: kept `per side`, its value held in the slot of the side's first member.
+    pool_per_side: Vec<bool>,
+    /// Per participant: the first participant of its side in the scenario's order, whose slot
+    /// holds the side's `per side` pools (set with the sides, `set_sides`).
+    side_first: Vec<usize>,
+    /// Set through `set_sides`, which keeps `side_first` in step.
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
     pub positions: Vec<i64>,
@@ -106,7 +112,10 @@ impl<'r> World<'r> {
         self.n_pools = r.pools.len();
         self.pool_stride.clear();
         self.pool_stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
+        self.pool_per_side.clear();
+        self.pool_per_side.extend(r.pools.iter().map(|p| p.per_side));
         refill(&mut self.sides, n, 0);
+        refill(&mut self.side_first, n, 0);
         refill(&mut self.players, n, false);
         refill(&mut self.positions, n, 0);
         refill(&mut self.stats, n * self.n_stats, 0);
@@ -151,6 +160,8 @@ impl<'r> World<'r> {
             n_stats,
             n_pools,
             pool_stride,
+            pool_per_side,
+            side_first,
             sides,
             players,
             positions,
@@ -177,6 +188,8 @@ impl<'r> World<'r> {
         self.n_stats = *n_stats;
         self.n_pools = *n_pools;
         self.pool_stride.clone_from(pool_stride);
+        self.pool_per_side.clone_from(pool_per_side);
+        self.side_first.clone_from(side_first);
         self.sides.clone_from(sides);
         self.players.clone_from(players);
         self.positions.clone_from(positions);
@@ -209,6 +222,8 @@ impl<'r> World<'r> {
             n_stats: _,
             n_pools: _,
             pool_stride: _,
+            pool_per_side: _,
+            side_first: _,
             sides,
             players,
             positions,
@@ -318,7 +333,47 @@ impl<'r> World<'r> {
 
     #[inline]
     pub(crate) fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
-        who * self.pool_stride[p.index()] + p.index()
+        let p = p.index();
+        let row = if self.pool_per_side[p] { self.side_first[who] } else { who };
+        row * self.pool_stride[p] + p
+    }
+
+    /// Each participant's side, in the scenario's order; remembers each side's first member.
+    pub fn set_sides(&mut self, sides: &[u32]) {
+        self.sides.copy_from_slice(sides);
+        for (w, side) in sides.iter().enumerate() {
+            self.side_first[w] = sides.iter().position(|s| s == side).unwrap_or(w);
+        }
+    }
+
+    /// The participant whose slot holds `who`'s value of pool `p`: the first member of `who`'s
+    /// side for a pool kept `per side`, else `who` (a `shared` pool's one slot is found from
+    /// anyone's index).
+    #[inline]
+    pub(crate) fn pool_holder(&self, who: usize, p: ir::PoolId) -> usize {
+        if self.pool_per_side[p.index()] {
+            self.side_first[who]
+        } else {
+            who
+        }
+    }
+
+    /// Whether pool `p` is kept `per side`.
+    #[inline]
+    pub(crate) fn per_side(&self, p: ir::PoolId) -> bool {
+        self.pool_per_side[p.index()]
+    }
+
+    /// The first member of `who`'s side in the scenario's order.
+    #[inline]
+    pub(crate) fn side_first(&self, who: usize) -> usize {
+        self.side_first[who]
+    }
+
+    /// `enemy_side`: the first participant in the scenario's order who is not on `who`'s side
+    /// (`who` when everyone is on one side).
+    pub(crate) fn enemy_side_of(&self, who: usize) -> usize {
+        (0..self.n).find(|&o| self.sides[o] != self.sides[who]).unwrap_or(who)
     }
 
     #[inline]
