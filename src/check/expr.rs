@@ -57,6 +57,8 @@ pub fn function_forms() -> String {
 const BUILTINS: &[&str] =
     &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative", "last_check", "last_critical"];
 pub const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
+/// The word that names the opposing side, as a holder of pools kept `per side` (check/sides.rs).
+pub(crate) const ENEMY_SIDE: &str = "enemy_side";
 pub const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
 /// Dice limits: beyond these a roll is surely a typo, and sums could overflow.
@@ -471,7 +473,7 @@ impl Lowerer<'_> {
                 }
                 Who::EventActor
             }
-            super::sides::ENEMY_SIDE => {
+            ENEMY_SIDE => {
                 self.not_a_participant(word.span);
                 Who::Owner
             }
@@ -500,7 +502,7 @@ impl Lowerer<'_> {
             }
         }
         if let [side, rest @ ..] = parts {
-            if side.name == super::sides::ENEMY_SIDE {
+            if side.name == ENEMY_SIDE {
                 return self.enemy_side_value(side, rest, span);
             }
         }
@@ -1212,7 +1214,7 @@ impl Lowerer<'_> {
             }
         }
         if let [side, name] = parts.as_slice() {
-            if side.name == super::sides::ENEMY_SIDE {
+            if side.name == ENEMY_SIDE {
                 self.option_word(side);
                 return match self.enemy_side_pool(name) {
                     Some(pool) => ir::Effect::Pool { who: Who::EnemySide, pool, op, value },

@@ -1,16 +1,13 @@
 //! What a side owns: `enemy_side.NAME`, the opposing side's value of a pool kept `per side`
 //! (a pool's own `per side` clause is lowered with the pool, in lower.rs).
 
-use super::expr::Ty;
+use super::expr::{Ty, ENEMY_SIDE};
 use super::lower::Lowerer;
 use super::NameKind;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::ir::{self, Expr, Who};
 use crate::source::Span;
 use crate::syntax::ast;
-
-/// The word that names the opposing side.
-pub(crate) const ENEMY_SIDE: &str = "enemy_side";
 
 impl Lowerer<'_> {
     /// Whether pool `name` is declared `per side` (and not `shared`).
@@ -43,7 +40,7 @@ impl Lowerer<'_> {
         let is_pool = self.scope.pools.find(&name.name).is_some();
         let message = match is_pool {
             true => format!("`{}` is each participant's own (or `shared`), not a pool a side keeps", name.name),
-            false => format!("`enemy_side` holds only pools kept `per side`, and `{}` is none", name.name),
+            false => format!("`{ENEMY_SIDE}` holds only pools kept `per side`, and `{}` is none", name.name),
         };
         let sides: Vec<&str> = (self.scope.pools.names()).filter(|n| self.side_pool(n).is_some()).collect();
         let d = Diagnostic::error(Code::NotSidePool, name.span, message)

@@ -46,20 +46,48 @@ pub struct Ground<'a> {
 /// wrap around into a near one.
 pub const MAX_POSITION: i64 = 1_000_000_000_000;
 
+/// Where each pool's values are kept in the world's `pools`: participant `who`'s value of pool
+/// `p` at `row * stride[p] + p`, where the row is `who`'s own, or for a pool kept `per side` the
+/// first member of `who`'s side (`side_first`).
+#[derive(Debug, Default)]
+struct PoolLayout {
+    n_pools: usize,
+    /// How far apart one pool's values are for consecutive rows: `n_pools`, or 0 for a
+    /// `shared` pool, whose one value every participant's index reaches.
+    stride: Vec<usize>,
+    /// Per pool: kept `per side`, its value held in the row of the side's first member.
+    per_side: Vec<bool>,
+    /// Per participant: the first participant of its side in the scenario's order (set with
+    /// the sides, `World::set_sides`).
+    side_first: Vec<usize>,
+}
+
+impl PoolLayout {
+    fn reset(&mut self, r: &Ruleset, n: usize) {
+        self.n_pools = r.pools.len();
+        self.stride.clear();
+        self.stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
+        self.per_side.clear();
+        self.per_side.extend(r.pools.iter().map(|p| p.per_side));
+        refill(&mut self.side_first, n, 0);
+    }
+
+    fn copy_from(&mut self, other: &PoolLayout) {
+        let PoolLayout { n_pools, stride, per_side, side_first } = other;
+        self.n_pools = *n_pools;
+        self.stride.clone_from(stride);
+        self.per_side.clone_from(per_side);
+        self.side_first.clone_from(side_first);
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct World<'r> {
     /// Participants.
     pub n: usize,
     n_stats: usize,
-    n_pools: usize,
-    /// How far apart one pool's values are for consecutive participants: `n_pools`, or 0 for a
-    /// `shared` pool, whose one value every participant's index reaches.
-    pool_stride: Vec<usize>,
-    /// Per pool: kept `per side`, its value held in the slot of the side's first member.
-    pool_per_side: Vec<bool>,
-    /// Per participant: the first participant of its side in the scenario's order, whose slot
-    /// holds the side's `per side` pools (set with the sides, `set_sides`).
-    side_first: Vec<usize>,
+    /// Where each pool's values are kept in `pools`.
+    layout: PoolLayout,
     /// Set through `set_sides`, which keeps `side_first` in step.
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
@@ -109,17 +137,12 @@ impl<'r> World<'r> {
     pub fn reset(&mut self, r: &Ruleset, n: usize) {
         self.n = n;
         self.n_stats = r.stats.len();
-        self.n_pools = r.pools.len();
-        self.pool_stride.clear();
-        self.pool_stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
-        self.pool_per_side.clear();
-        self.pool_per_side.extend(r.pools.iter().map(|p| p.per_side));
+        self.layout.reset(r, n);
         refill(&mut self.sides, n, 0);
-        refill(&mut self.side_first, n, 0);
         refill(&mut self.players, n, false);
         refill(&mut self.positions, n, 0);
         refill(&mut self.stats, n * self.n_stats, 0);
-        refill(&mut self.pools, n * self.n_pools, 0);
+        refill(&mut self.pools, n * self.layout.n_pools, 0);
         self.held.reset(r, n);
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
@@ -158,10 +181,7 @@ impl<'r> World<'r> {
         let World {
             n,
             n_stats,
-            n_pools,
-            pool_stride,
-            pool_per_side,
-            side_first,
+            layout,
             sides,
             players,
             positions,
@@ -186,10 +206,7 @@ impl<'r> World<'r> {
         } = other;
         self.n = *n;
         self.n_stats = *n_stats;
-        self.n_pools = *n_pools;
-        self.pool_stride.clone_from(pool_stride);
-        self.pool_per_side.clone_from(pool_per_side);
-        self.side_first.clone_from(side_first);
+        self.layout.copy_from(layout);
         self.sides.clone_from(sides);
         self.players.clone_from(players);
         self.positions.clone_from(positions);
@@ -220,10 +237,7 @@ impl<'r> World<'r> {
         let World {
             n,
             n_stats: _,
-            n_pools: _,
-            pool_stride: _,
-            pool_per_side: _,
-            side_first: _,
+            layout: _,
             sides,
             players,
             positions,
@@ -334,15 +348,16 @@ impl<'r> World<'r> {
     #[inline]
     pub(crate) fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
         let p = p.index();
-        let row = if self.pool_per_side[p] { self.side_first[who] } else { who };
-        row * self.pool_stride[p] + p
+        let l = &self.layout;
+        let row = if l.per_side[p] { l.side_first[who] } else { who };
+        row * l.stride[p] + p
     }
 
     /// Each participant's side, in the scenario's order; remembers each side's first member.
     pub fn set_sides(&mut self, sides: &[u32]) {
         self.sides.copy_from_slice(sides);
         for (w, side) in sides.iter().enumerate() {
-            self.side_first[w] = sides.iter().position(|s| s == side).unwrap_or(w);
+            self.layout.side_first[w] = sides.iter().position(|s| s == side).unwrap_or(w);
         }
     }
 
@@ -351,8 +366,8 @@ impl<'r> World<'r> {
     /// anyone's index).
     #[inline]
     pub(crate) fn pool_holder(&self, who: usize, p: ir::PoolId) -> usize {
-        if self.pool_per_side[p.index()] {
-            self.side_first[who]
+        if self.layout.per_side[p.index()] {
+            self.layout.side_first[who]
         } else {
             who
         }
@@ -361,13 +376,13 @@ impl<'r> World<'r> {
     /// Whether pool `p` is kept `per side`.
     #[inline]
     pub(crate) fn per_side(&self, p: ir::PoolId) -> bool {
-        self.pool_per_side[p.index()]
+        self.layout.per_side[p.index()]
     }
 
     /// The first member of `who`'s side in the scenario's order.
     #[inline]
     pub(crate) fn side_first(&self, who: usize) -> usize {
-        self.side_first[who]
+        self.layout.side_first[who]
     }
 
     /// `enemy_side`: the first participant in the scenario's order who is not on `who`'s side

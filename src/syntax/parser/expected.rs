@@ -386,7 +386,6 @@ fn keyword(rule: Rule) -> Option<&'static str> {
         kw_immediately => "`immediately`",
         kw_rising => "`rising`",
         kw_shared => "`shared`",
-        kw_side => "`side`",
         kw_opponent => "`opponent`",
         kw_down => "`down`",
         kw_choose => "`choose`",
@@ -423,10 +422,11 @@ fn keyword(rule: Rule) -> Option<&'static str> {
 }
 
 /// The initiative clauses that say how turns move and whose they are (and `optional`, of an
-/// upkeep).
+/// upkeep; `side`, of `per side`).
 fn turn_order_keyword(r: Rule) -> Option<&'static str> {
     Some(match r {
         Rule::kw_optional => "`optional`",
+        Rule::kw_side => "`side`",
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
         _ => return pile_word(r),
