@@ -91,7 +91,7 @@ fn json_lines_charge_the_side_and_list_its_pools_once() {
 }
 
 // `value 1d6 per side`: one roll for each side, which all its members share; the trace shows
-// one roll per side (then the ties among them broken as written).
+// one roll per side, and a tie between sides is rolled off once for each side.
 #[test]
 fn an_initiative_per_side_is_rolled_once_and_shared() {
     let rules =
@@ -110,13 +110,21 @@ fn an_initiative_per_side_is_rolled_once_and_shared() {
     let mut differed = false;
     for seed in 0..40 {
         let records = run(&r, &s, Some(seed)).expect("runs");
-        let values = records
+        let (order, values) = records
             .iter()
             .find_map(|rec| match &rec.event {
-                trace::Event::Initiative { values, .. } => Some(values.clone()),
+                trace::Event::Initiative { order, values } => Some((order.clone(), values.clone())),
                 _ => None,
             })
             .expect("an initiative");
+        // A tie between the sides is rolled off once for each side too: they never interleave.
+        let sides: String = (order.iter())
+            .map(|o| match o {
+                trace::OrderEntry::One(n) if ["A", "C"].contains(&&**n) => 'a',
+                _ => 'b',
+            })
+            .collect();
+        assert!(sides == "aabb" || sides == "bbaa", "seed {seed}: {order:?}");
         let v = |name: &str| values.iter().find(|(n, _)| &***n == name).map(|(_, v)| *v).expect(name);
         assert_eq!(v("A"), v("C"), "seed {seed}: {values:?}");
         assert_eq!(v("B"), v("D"), "seed {seed}: {values:?}");
