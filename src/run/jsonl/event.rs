@@ -326,7 +326,7 @@ fn encounter_end_event(
     });
     if !sides.is_empty() {
         key(out, "sides");
-        object(out, sides, |out, pools| int_map(out, pools));
+        object(out, sides, int_map);
     }
     if !objects.is_empty() {
         out.extend_from_slice(b",\"objects\":[");
