@@ -357,7 +357,8 @@ fn final_state(want: &BTreeMap<String, FinalState>, records: &[trace::Record], a
             (None, Some((_, pools))) => (pools, None),
             (None, None) => {
                 let names: Vec<&str> = state.keys().chain(sides.keys()).map(|n| &**n).collect();
-                problems.push(format!("final: no participant or side `{who}` (there are {})", names.join(", ")));
+                let what = if sides.is_empty() { "participant" } else { "participant or side" };
+                problems.push(format!("final: no {what} `{who}` (there are {})", names.join(", ")));
                 continue;
             }
         };
