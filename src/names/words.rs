@@ -255,6 +255,10 @@ mod tests {
         assert_eq!(refresh.len(), 1);
         assert!(refresh[0].starts_with("`refresh at turn_start`: set to max"), "{refresh:?}");
         assert_eq!(keyword_docs("remove").len(), 2);
+        // `per side`: both words explained, and the word for the other side's pools.
+        assert!(keyword_docs("side").iter().any(|d| d.contains("once for each side")), "{:?}", keyword_docs("side"));
+        assert!(keyword_docs("per").iter().any(|d| d.starts_with("`per side`")));
+        assert!(builtin("enemy_side").is_some_and(|m| m.contains("per side")));
         assert!(keyword_docs("ap").is_empty());
     }
 }
