@@ -265,6 +265,8 @@ impl<'r> World<'r> {
         c.put(players);
         c.put(positions);
         c.put(stats);
+        // Every pool value, a side's pools kept `per side` among them (in the row of the
+        // side's first member, `PoolLayout`): they are state the exact solver merges by.
         c.put(pools);
         held.canon(c);
         c.put(present);
