@@ -34,6 +34,7 @@ mod scenario_problems;
 mod search;
 mod seating;
 mod shards;
+mod sides;
 mod sim;
 mod solve;
 mod sweep;

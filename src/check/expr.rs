@@ -57,6 +57,8 @@ pub fn function_forms() -> String {
 const BUILTINS: &[&str] =
     &["round", "own_turn", "final_turn", "surprise_round", "units", "initiative", "last_check", "last_critical"];
 pub const WHO_WORDS: &[&str] = &["self", "target", "actor", "victim", "source"];
+/// The word that names the opposing side, as a holder of pools kept `per side` (check/sides.rs).
+pub(crate) const ENEMY_SIDE: &str = "enemy_side";
 pub const RELATIONS: &[&str] = &["self", "ally", "enemy", "other", "any", "player", "non_player"];
 
 /// Dice limits: beyond these a roll is surely a typo, and sums could overflow.
@@ -471,6 +473,10 @@ impl Lowerer<'_> {
                 }
                 Who::EventActor
             }
+            ENEMY_SIDE => {
+                self.not_a_participant(word.span);
+                Who::Owner
+            }
             _ => {
                 self.unknown_option(word, "participant", WHO_WORDS);
                 Who::Owner
@@ -493,6 +499,11 @@ impl Lowerer<'_> {
                     );
                 }
                 return (Expr::TriggerAmount, Ty::Int);
+            }
+        }
+        if let [side, rest @ ..] = parts {
+            if side.name == ENEMY_SIDE {
+                return self.enemy_side_value(side, rest, span);
             }
         }
         let (who, rest) = match parts.first().map(|p| p.name.as_str()) {
@@ -1200,6 +1211,15 @@ impl Lowerer<'_> {
                     );
                 }
                 return ir::Effect::Amount { op, value };
+            }
+        }
+        if let [side, name] = parts.as_slice() {
+            if side.name == ENEMY_SIDE {
+                self.option_word(side);
+                return match self.enemy_side_pool(name) {
+                    Some(pool) => ir::Effect::Pool { who: Who::EnemySide, pool, op, value },
+                    None => ir::Effect::Cancel,
+                };
             }
         }
         let (who, name) = match parts.as_slice() {

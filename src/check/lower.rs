@@ -37,6 +37,8 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) emitted: Vec<ir::EventId>,
     /// How many blocks are open: a rule's own body is the outermost.
     pub(crate) block_depth: u32,
+    /// Per pool (in the scope's order): kept `per side`, for `enemy_side.NAME` (sides.rs).
+    pub(crate) per_side_pools: Vec<bool>,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -98,6 +100,7 @@ impl<'a> Lowerer<'a> {
             rolls: Default::default(),
             emitted: Vec::new(),
             block_depth: 0,
+            per_side_pools: Vec::new(),
         }
     }
 
@@ -176,6 +179,15 @@ impl<'a> Lowerer<'a> {
         });
         let default_cost = default_cost.map(|(t, span)| (self.costs(&t, plain), self.loc(span)));
         self.collect_effects(entries);
+        self.per_side_pools = (entries.iter())
+            .filter_map(|e| match &e.item.decl {
+                Decl::Pool(p) => Some(
+                    p.clauses.iter().any(|c| matches!(c, PoolClause::PerSide(_)))
+                        && !p.clauses.iter().any(|c| matches!(c, PoolClause::Shared(_))),
+                ),
+                _ => None,
+            })
+            .collect();
         self.lower_piles(entries, &mut r);
         let mut has_round = false;
         let mut has_initiative = false;
@@ -222,6 +234,7 @@ impl<'a> Lowerer<'a> {
                 range: None,
                 order: ir::Order::HighestFirst,
                 ties: Vec::new(),
+                value_per_side: false,
                 allow: ir::Allow::default(),
                 reorder_now: false,
                 side_slots: false,
@@ -591,7 +604,7 @@ impl<'a> Lowerer<'a> {
             &p.clauses,
             PoolClause::kind_word,
             PoolClause::span,
-            &["max", "min", "start", "overspend", "rising", "emit", "shared"],
+            &["max", "min", "start", "overspend", "rising", "emit", "shared", "per side"],
         );
         let mut pool = ir::Pool {
             name: p.name.name.to_string(),
@@ -606,6 +619,7 @@ impl<'a> Lowerer<'a> {
             rising: p.clauses.iter().any(|c| matches!(c, PoolClause::Rising(_))),
             on_spend: None,
             shared: p.clauses.iter().any(|c| matches!(c, PoolClause::Shared(_))),
+            per_side: p.clauses.iter().any(|c| matches!(c, PoolClause::PerSide(_))),
         };
         let mut start = None;
         for clause in &p.clauses {
@@ -614,7 +628,7 @@ impl<'a> Lowerer<'a> {
                 PoolClause::Max(e, _) => pool.max = e.as_ref().map(|e| self.int(e, ctx)),
                 PoolClause::Min(e, _) => pool.min = self.int(e, ctx),
                 PoolClause::Start(e, _) => start = Some(self.int(e, ctx)),
-                PoolClause::Rising(_) | PoolClause::Shared(_) => {}
+                PoolClause::Rising(_) | PoolClause::Shared(_) | PoolClause::PerSide(_) => {}
                 PoolClause::SpendEvent(name, _) => pool.on_spend = self.event_named(name),
                 PoolClause::Refresh { at, guard, .. } => self.step(&mut pool, at, ir::PoolOp::Refresh, guard, ctx, loc),
                 PoolClause::Keep { at, .. } => self.step(&mut pool, at, ir::PoolOp::Keep, &None, ctx, loc),
@@ -678,6 +692,16 @@ impl<'a> Lowerer<'a> {
                     _ => {}
                 }
             }
+        }
+        // One value for everyone, or one for each side: not both.
+        if let (true, Some(span)) =
+            (pool.shared, p.clauses.iter().find_map(|c| matches!(c, PoolClause::PerSide(_)).then(|| c.span())))
+        {
+            self.misplaced(
+                span,
+                "a pool is either `shared` (one value for the whole encounter) or `per side` (one value for each side), not both",
+            );
+            pool.per_side = false;
         }
         // Steps and gains run for each participant: on one shared value they would count once
         // per participant.
@@ -905,6 +929,7 @@ impl<'a> Lowerer<'a> {
             amount: self.count(&l.amount, ctx, 0, "a limit"),
             pool: l.pool.as_ref().map(|p| self.pool_ref(p)),
             per: l.per,
+            per_side: l.per_side,
             loc: self.loc(l.span),
         }
     }
@@ -1184,6 +1209,7 @@ impl<'a> Lowerer<'a> {
             amount: u.amount,
             pool: u.pool,
             per: u.per,
+            per_side: u.per_side,
             guard: self.guard(&l.guard, ctx),
             loc,
         }
@@ -1242,11 +1268,15 @@ impl<'a> Lowerer<'a> {
             allow: ir::Allow::default(),
             reorder_now: false,
             side_slots: false,
+            value_per_side: false,
             loc,
         };
         for clause in clauses {
             match clause {
-                InitiativeClause::Value(e, _) => out.value = self.int(e, ctx),
+                InitiativeClause::Value(e, per_side, _) => {
+                    out.value = self.int(e, ctx);
+                    out.value_per_side = *per_side;
+                }
                 InitiativeClause::Made(t, _) => {
                     out.made_at = self.timing(t);
                     if !matches!(

@@ -19,6 +19,7 @@ mod piles;
 mod rolled;
 mod rolls;
 mod scope;
+mod sides;
 mod words;
 
 #[cfg(feature = "fs")]

@@ -633,6 +633,20 @@ Example:
 Fix: read the amount where the emit surely ran, in the same block after it: `check 1d20 vs 11 { success { \
 emit incoming(5); target.hp -= amount(incoming) } }`. A reaction or trigger that answers the event reads \
 its amount as `trigger.amount`.";
+
+    NotSidePool => "not-side-pool", "`enemy_side` names the opposing side, and a side holds only the pools \
+kept `per side` (one value for each side, such as command points): `enemy_side.NAME` reads or changes the \
+other side's value of such a pool. It is refused on a pool each participant holds (or a `shared` one), on \
+anything that is not a pool, and where a participant is wanted (`distance(enemy_side)`, `enemy_side has \
+prone`).
+
+Example:
+
+    pool cp { start 2 }
+    action deny { cost 1 ap; resolve { enemy_side.cp -= 1 } }
+
+Fix: keep the pool per side, `pool cp { per side; start 2 }`; or, to change one participant's pool, name \
+the participant: `target.cp -= 1`.";
 }
 
 #[cfg(test)]

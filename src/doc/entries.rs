@@ -360,6 +360,9 @@ impl Rules<'_> {
                 PoolClause::Start(e, _) => start = Some(vec![text("starts at "), code(self.text(e.span))]),
                 PoolClause::Rising(_) => {}
                 PoolClause::Shared(_) => other.push(vec![text("one value shared by everyone in the encounter")]),
+                PoolClause::PerSide(_) => other.push(vec![text(
+                    "one value for each side, which its members read, pay from and add to; its steps and gains happen once for the side",
+                )]),
                 PoolClause::SpendEvent(name, _) => other.push(vec![text("each payment is "), code(name.name.clone())]),
                 PoolClause::Refresh { at: t, guard, .. } => at(t, vec![text("refresh")], guard),
                 PoolClause::Keep { at: t, .. } => at(t, vec![text("keep")], &None),

@@ -16,6 +16,9 @@ pub enum Who {
     EventTarget,
     /// Whoever applied the condition the rule belongs to (the holder, for one held from the start).
     Source,
+    /// `enemy_side`: the side opposing the owner's (the side of the first participant in the
+    /// scenario who is not on the owner's side); names only pools kept `per side`.
+    EnemySide,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -237,6 +237,10 @@ pub struct Pool {
     /// `shared`: one value for the whole encounter, whoever reads, pays or changes it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shared: bool,
+    /// `per side`: one value for each side, which every member reads, pays from and changes;
+    /// its steps and gains run once for the side.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_side: bool,
     /// `emit EVENT on spend`: each payment of the pool is this event, its amount what was paid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) on_spend: Option<EventId>,
@@ -458,6 +462,9 @@ pub struct UseLimit {
     /// Counts an amount of this pool spent, instead of uses.
     pub pool: Option<PoolId>,
     pub per: Period,
+    /// `per side`: what every member of the user's side did counts together.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_side: bool,
     pub loc: Loc,
 }
 
@@ -563,6 +570,9 @@ pub struct Limit {
     pub amount: Expr,
     pub pool: Option<PoolId>,
     pub per: Period,
+    /// `per side`: what every member of the user's side did counts together.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_side: bool,
     pub guard: Option<Expr>,
     pub loc: Loc,
 }
@@ -628,6 +638,10 @@ impl LimitSubject {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Initiative {
     pub value: Expr,
+    /// `value EXPR per side`: one value made for each side (read from its first member in the
+    /// scenario), which all its members share.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub value_per_side: bool,
     pub(crate) made_at: Timing,
     /// Each participant may move their value by up to this much, once, when it is made.
     pub adjust: Option<Expr>,

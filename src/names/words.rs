@@ -167,7 +167,7 @@ pub(crate) const TOP_LEVEL: [&str; 33] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub(crate) const BUILTINS: [(&str, &str); 42] = [
+pub(crate) const BUILTINS: [(&str, &str); 43] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
     ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` of this cascade ended with, after its answers (0 when it emitted none); in an answer, `trigger.amount` reads and changes it"),
@@ -188,6 +188,7 @@ pub(crate) const BUILTINS: [(&str, &str); 42] = [
     ("target", "the target of the action being resolved"),
     ("actor", "whoever did the event a reaction or trigger answers"),
     ("victim", "the target of the event a reaction or trigger answers"),
+    ("enemy_side", "the opposing side, as the holder of pools kept `per side`: `enemy_side.cp -= 1` changes the other side's command points (with more than two sides, the side of the first participant in the scenario who is not on self's)"),
     ("round", "the current round number, 1-based (0 before the first round)"),
     ("own_turn", "true during the owner's own turn"),
     ("final_turn", "true during the last turn of the current phase"),
@@ -254,6 +255,10 @@ mod tests {
         assert_eq!(refresh.len(), 1);
         assert!(refresh[0].starts_with("`refresh at turn_start`: set to max"), "{refresh:?}");
         assert_eq!(keyword_docs("remove").len(), 2);
+        // `per side`: both words explained, and the word for the other side's pools.
+        assert!(keyword_docs("side").iter().any(|d| d.contains("once for each side")), "{:?}", keyword_docs("side"));
+        assert!(keyword_docs("per").iter().any(|d| d.starts_with("`per side`")));
+        assert!(builtin("enemy_side").is_some_and(|m| m.contains("per side")));
         assert!(keyword_docs("ap").is_empty());
     }
 }

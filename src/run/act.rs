@@ -225,6 +225,25 @@ impl<S: Sink> Engine<'_, S> {
         Ok(Ok(()))
     }
 
+    /// What limit `l` counts so far in its period for `who`: its own uses, or with `per side`
+    /// those of every member of its side.
+    fn used_by(
+        &self,
+        who: usize,
+        (per_side, per, pool): (bool, ir::Period, Option<ir::PoolId>),
+        matches: impl Fn(ir::ActionId) -> bool,
+    ) -> i64 {
+        let now = self.now();
+        if !per_side {
+            return self.ledger.used(who, per, pool, now, matches);
+        }
+        let side = self.world.sides[who];
+        (0..self.world.n)
+            .filter(|&o| self.world.sides[o] == side)
+            .map(|o| self.ledger.used(o, per, pool, now, &matches))
+            .sum()
+    }
+
     /// Limits: the action's own, then the ruleset's on its kind, categories or itself.
     /// Then its requirements.
     #[inline(always)]
@@ -239,9 +258,10 @@ impl<S: Sink> Engine<'_, S> {
         let action = &r.actions[a.index()];
         for l in &action.limits {
             let max = self.eval(&l.amount, ctx)?;
-            let used = self.ledger.used(who, l.per, l.pool, self.now(), |x| x == a);
+            let used = self.used_by(who, (l.per_side, l.per, l.pool), |x| x == a);
             if used >= max {
-                refuse!(self, @ Some(l.loc), "limit", "{}", uses_refused("it", max, used, l.per));
+                let side = if l.per_side { " by its side" } else { "" };
+                refuse!(self, @ Some(l.loc), "limit", "{}{side}", uses_refused("it", max, used, l.per));
             }
         }
         for l in &r.limits {
@@ -261,7 +281,7 @@ impl<S: Sink> Engine<'_, S> {
                 }
                 l.covers(&r.actions[x.index()], x)
             };
-            let used = self.ledger.used(who, l.per, l.pool, self.now(), matches);
+            let used = self.used_by(who, (l.per_side, l.per, l.pool), matches);
             let this = match l.pool {
                 Some(p) => self.cost_of(who, a, ctx, units)?.of(p),
                 None => 1,
@@ -274,10 +294,13 @@ impl<S: Sink> Engine<'_, S> {
                     ir::LimitSubject::Action(_) => Subject::It,
                 };
                 let pool = l.pool.map(|p| (r.pools[p.index()].name.as_str(), this));
-                let (reason, named) = match self.dry {
+                let (mut reason, named) = match self.dry {
                     true => (String::new(), Named::default()),
                     false => limit_refused(subject, max, used, l.per, pool),
                 };
+                if l.per_side && !self.dry {
+                    reason.push_str(" by its side");
+                }
                 return Ok(Err(Reject { code: "limit", reason: Cow::Owned(reason), rule: Some(l.loc), named }));
             }
         }

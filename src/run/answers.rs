@@ -322,8 +322,14 @@ impl<S: Sink> Engine<'_, S> {
                     ir::Responder::Gain(p, g) if !interrupting => {
                         let gain = &r.pools[p.index()].gains[g as usize];
                         let one = only(&gain.on, actor, victim);
+                        // A side's pool gains once for the side: by its first member who answers.
+                        let mut sides_gained: Vec<u32> = Vec::new();
                         for &who in one.as_ref().map_or(order, Option::as_slice) {
                             if !self.world.may_answer(who, actor, victim, &gain.on) {
+                                continue;
+                            }
+                            let side = self.world.sides[who];
+                            if self.world.per_side(p) && sides_gained.contains(&side) {
                                 continue;
                             }
                             let c = Ctx { owner: who, ..ev_ctx };
@@ -332,17 +338,21 @@ impl<S: Sink> Engine<'_, S> {
                                     continue;
                                 }
                             }
+                            if self.world.per_side(p) {
+                                sides_gained.push(side);
+                            }
                             let mut n = self.eval(&gain.amount, &c)?;
+                            let holder = self.world.pool_holder(who, p);
                             if let Some((cap, per)) = &gain.cap {
                                 let cap = self.eval(cap, &c)?;
                                 n = n
-                                    .min(cap - self.ledger.gained_this(who, p, g as usize, *per, self.clock.round))
+                                    .min(cap - self.ledger.gained_this(holder, p, g as usize, *per, self.clock.round))
                                     .max(0);
                             }
                             if n == 0 {
                                 continue;
                             }
-                            self.ledger.note_gain(who, p, g as usize, n, self.clock.round);
+                            self.ledger.note_gain(holder, p, g as usize, n, self.clock.round);
                             let now = self.world.pool(who, p);
                             let max = self.pool_max(who, p)?;
                             let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));

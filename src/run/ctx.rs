@@ -51,6 +51,8 @@ impl Ctx {
                 self.victim.ok_or_else(|| RunError::rule("`victim` was used, but the event has no target"))
             }
             Who::Source => Ok(self.source.unwrap_or(self.owner)),
+            // Read from the world (`Engine::party`): a side's pools only.
+            Who::EnemySide => Err(RunError::rule("`enemy_side` names only the pools a side keeps `per side`")),
         }
     }
 }

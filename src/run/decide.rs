@@ -446,7 +446,7 @@ impl<S: Sink> Engine<'_, S> {
                 best = Some((d, value));
             }
         }
-        options.retain(|d| weighed.iter().find(|(x, _, _)| x == d).is_none_or(|(_, s, _)| *s >= 0.0));
+        options.retain(|d| weighed.iter().find(|w| w.0 == *d).is_none_or(|(_, s, paid)| self.worth_trying(*s, paid)));
         self.scratch.weighed = weighed;
         Ok(match best {
             Some((d, _)) => d,

@@ -311,7 +311,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         c: &Ctx,
         cause: &Cause,
     ) -> Result<(), RunError> {
-        let who = c.who(*who)?;
+        let who = self.party(c, *who)?;
         let v = self.eval(value, c)?;
         let next = assign(self.world.pool(who, *pool), *op, v);
         if self.pending.staging && self.ruleset().state_order.contains(pool) {

@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
 use super::sink::Sink;
-use super::trace::{Cause, Event, FinalState, Name};
+use super::trace::{Cause, Event, FinalState, Name, SidePools};
 use crate::ir::{self, ActionKind, PhaseKind, Timing};
 use std::collections::BTreeMap;
 
@@ -438,14 +438,27 @@ impl<'r, S: Sink> Engine<'r, S> {
     }
 
     /// Every participant's pools, conditions and piles.
-    pub(crate) fn final_state(&self) -> BTreeMap<Name, FinalState> {
+    /// Every participant's pools, conditions and piles; and apart, each side's pools kept `per
+    /// side`, once for the side.
+    pub(crate) fn final_state(&self) -> (BTreeMap<Name, FinalState>, SidePools) {
         let r = self.ruleset();
-        (0..self.world.n)
+        let mut sides = SidePools::new();
+        for w in (0..self.world.n).filter(|&w| self.world.side_first(w) == w) {
+            let pools: BTreeMap<Name, i64> = (r.pools.iter().enumerate())
+                .filter(|(_, pool)| pool.per_side)
+                .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
+                .collect();
+            if let (false, Some(side)) = (pools.is_empty(), self.names.side.get(self.world.sides[w] as usize)) {
+                sides.insert(side.clone(), pools);
+            }
+        }
+        let state = (0..self.world.n)
             .map(|w| {
                 let pools = r
                     .pools
                     .iter()
                     .enumerate()
+                    .filter(|(_, pool)| !pool.per_side)
                     .map(|(p, _)| (self.names.pool[p].clone(), self.world.pool(w, ir::PoolId(p as u32))))
                     .collect();
                 let held = |c: usize| self.world.held.get(w, ir::ConditionId(c as u32)).map(|h| h.magnitude);
@@ -476,7 +489,8 @@ impl<'r, S: Sink> Engine<'r, S> {
                     .collect();
                 (self.names.who[w].clone(), FinalState { pools, conditions, magnitudes, piles })
             })
-            .collect()
+            .collect();
+        (state, sides)
     }
 
     /// Where each object is, in the scenario's order.

@@ -155,7 +155,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let r = self.ruleset();
         let n = setup.names.len();
         self.world.reset(r, n);
-        self.world.sides.copy_from_slice(&setup.sides);
+        self.world.set_sides(&setup.sides);
         self.world.players.copy_from_slice(&setup.players);
         self.world.positions.copy_from_slice(&setup.positions);
         if setup.seating == super::scenario::Seating::Random {
@@ -278,11 +278,13 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
         }
         self.fix_bounds();
-        // Pools start at their `start` (or the scenario's value).
+        // Pools start at their `start` (or the scenario's value). A side's pool starts from its
+        // first member's `start`, unless a member's scenario value sets it.
         for who in 0..self.world.n {
             for (p, pool) in r.pools.iter().enumerate() {
                 let v = match setup.pools[who][p] {
                     Some(v) => v,
+                    None if pool.per_side && self.world.side_first(who) != who => continue,
                     None => self
                         .eval(&pool.start, &Ctx::of(who))
                         .map_err(|e| e.within(|| format!("the start of pool `{}`", pool.name)))?,

@@ -12,6 +12,16 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
 impl<S: Sink> Engine<'_, S> {
+    /// The participant `w` names here, as a holder of pools: `enemy_side` is the first member
+    /// of the opposing side, whose slot holds that side's pools kept `per side`.
+    #[inline]
+    pub(crate) fn party(&self, c: &Ctx, w: ir::Who) -> Result<usize, RunError> {
+        match w {
+            ir::Who::EnemySide => Ok(self.world.enemy_side_of(c.owner)),
+            _ => c.who(w),
+        }
+    }
+
     /// Rolls `count` dice of `sides`, emitting a roll event; a dry run takes the highest faces.
     pub fn roll(&mut self, who: usize, count: u32, sides: u32) -> (i64, i64) {
         if self.dry {
@@ -75,15 +85,15 @@ impl<S: Sink> Engine<'_, S> {
                     .map_err(|e| e.within(|| format!("derived value `{}`", d.name)))?
             }
             Expr::Pool(w, id) => {
-                let who = c.who(*w)?;
+                let who = self.party(c, *w)?;
                 self.world.pool(who, *id)
             }
             Expr::PoolMax(w, id) => {
-                let who = c.who(*w)?;
+                let who = self.party(c, *w)?;
                 self.pool_max(who, *id)?.unwrap_or(i64::MAX)
             }
             Expr::PoolMin(w, id) => {
-                let who = c.who(*w)?;
+                let who = self.party(c, *w)?;
                 self.pool_min(who, *id)?
             }
             Expr::Initiative(w) => {

@@ -23,6 +23,15 @@ impl<'r, S: Sink> Engine<'r, S> {
             if !self.world.present[who] {
                 continue;
             }
+            // `per side`: made once, for the side's first member here; the others share it.
+            if init.value_per_side {
+                let side = self.world.sides[who];
+                let first = (0..who).find(|&o| self.world.present[o] && self.world.sides[o] == side);
+                if let Some(o) = first {
+                    self.world.initiative[who] = self.world.initiative[o];
+                    continue;
+                }
+            }
             let c = Ctx { owner: who, ..Ctx::default() };
             let mut v = self.eval(&init.value, &c)?;
             if let (Some(adjust), true) = (&init.adjust, first_time) {
@@ -242,12 +251,23 @@ impl<'r, S: Sink> Engine<'r, S> {
     /// changed before a phase) breaks the same tie the same way, rolling only for those who have
     /// no kept roll.
     fn kept_roll(&mut self, e: &ir::Expr, k: usize, w: usize, depth: usize) -> Result<i64, RunError> {
+        let w = self.side_roller(w);
         if let Some(v) = self.world.tie_roll(k, w, depth) {
             return Ok(v);
         }
         let v = self.eval(e, &Ctx { owner: w, ..Ctx::default() })?;
         self.world.keep_tie_roll(k, w, v);
         Ok(v)
+    }
+
+    /// Who rolls for `w`: `w`, or with `value ... per side` the first member of its side here,
+    /// whose rolls (the value and each tie-break's) the whole side shares.
+    fn side_roller(&self, w: usize) -> usize {
+        if !self.ruleset().initiative.value_per_side {
+            return w;
+        }
+        let side = self.world.sides[w];
+        (0..self.world.n).find(|&o| self.world.present[o] && self.world.sides[o] == side).unwrap_or(w)
     }
 
     /// A roll-off for tie-break `k` among `group`, highest first, rolled again among those still
@@ -260,7 +280,11 @@ impl<'r, S: Sink> Engine<'r, S> {
         k: usize,
         rolled: u32,
     ) -> Result<Vec<Vec<usize>>, RunError> {
-        if group.len() < 2 || rolled >= ir::MAX_ROLL_OFFS {
+        // Members of one side share their rolls with `value ... per side`: rolling again
+        // could never part them.
+        let per_side = self.ruleset().initiative.value_per_side;
+        let one_side = per_side && group.iter().all(|w| self.world.sides[*w] == self.world.sides[group[0]]);
+        if group.len() < 2 || rolled >= ir::MAX_ROLL_OFFS || one_side {
             return Ok(vec![group]);
         }
         let mut keyed = Vec::with_capacity(group.len());

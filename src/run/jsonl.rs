@@ -254,7 +254,7 @@ mod tests {
         ];
         let mut events: Vec<Event> = causes
             .into_iter()
-            .map(|cause| Event::Pool { who: n.clone(), pool: name("hp"), from: i64::MAX, to: -1, cause })
+            .map(|cause| Event::Pool { who: n.clone(), pool: name("hp"), from: i64::MAX, to: -1, cause, side: false })
             .collect();
         let mut values = BTreeMap::new();
         values.insert(n.clone(), -7);
@@ -370,6 +370,7 @@ mod tests {
             Event::EncounterEnd {
                 reason: n.to_string(),
                 state,
+                sides: BTreeMap::new(),
                 objects: vec![
                     super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
                     super::super::trace::FinalObject {
@@ -379,7 +380,6 @@ mod tests {
                     },
                 ],
             },
-            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), objects: vec![] },
         ]);
         events.extend(more_events(n));
         events
@@ -387,7 +387,17 @@ mod tests {
 
     /// The rest of `every_event`: draws, items, ongoing actions, rests and decisions.
     fn more_events(n: &Name) -> Vec<Event> {
+        let side = BTreeMap::from([(n.clone(), BTreeMap::from([(name("cp"), 3)]))]);
         vec![
+            Event::Pool {
+                who: n.clone(),
+                pool: name("cp"),
+                from: 2,
+                to: 1,
+                cause: Cause::Named(n.clone()),
+                side: true,
+            },
+            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), sides: side, objects: vec![] },
             Event::Drawn { side: None, who: Some(n.clone()) },
             Event::Drawn { side: Some(name("foes")), who: None },
             Event::Items {

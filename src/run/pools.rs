@@ -66,8 +66,14 @@ impl<'r, S: Sink> Engine<'r, S> {
         let seq = if self.dry {
             None
         } else {
-            let (who_name, pool) = (self.names.who[who].clone(), self.names.pool[p.index()].clone());
-            self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone() })
+            // A side's pool is charged to the side, whoever changed it.
+            let side = self.world.per_side(p);
+            let who_name = match side {
+                true => self.names.side.get(self.world.sides[who] as usize).unwrap_or(&self.names.who[who]).clone(),
+                false => self.names.who[who].clone(),
+            };
+            let pool = self.names.pool[p.index()].clone();
+            self.emit(Event::Pool { who: who_name, pool, from, to, cause: cause.clone(), side })
         };
         self.pending.changed.push((who, p, from, seq));
         if self.ruleset().pools[p.index()].thresholds.iter().any(|t| t.immediately) {
@@ -75,11 +81,16 @@ impl<'r, S: Sink> Engine<'r, S> {
         }
     }
 
-    /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing.
-    pub(crate) fn pool_steps(&mut self, who: usize, timing: Timing) -> Result<(), RunError> {
+    /// Pool steps (refresh, lose, decay, convert, gain) of one participant at a timing. The
+    /// steps of pools kept `per side` run only when `for_side` (once for each side: the
+    /// caller passes it for one member of each side, or for the one whose turn it is).
+    pub(crate) fn pool_steps(&mut self, who: usize, timing: Timing, for_side: bool) -> Result<(), RunError> {
         let r = self.ruleset();
         for (p, pool) in r.pools.iter().enumerate() {
             let id = ir::PoolId(p as u32);
+            if pool.per_side && !for_side {
+                continue;
+            }
             for (s, step) in pool.at.iter().enumerate() {
                 if step.timing != timing {
                     continue;
@@ -112,7 +123,7 @@ impl<'r, S: Sink> Engine<'r, S> {
                         // refresh overwrites is not lost either (the sink knows which those are).
                         let at = self.world.pool_at(who, id);
                         if timing != Timing::EncounterStart && self.ledger.touched(at) {
-                            self.tell(Fact::Lost { who, pool: p, amount: now.max(0) });
+                            self.tell(Fact::Lost { who: self.world.pool_holder(who, id), pool: p, amount: now.max(0) });
                         }
                         if timing != Timing::EncounterStart {
                             self.ledger.touch(at);
@@ -121,13 +132,21 @@ impl<'r, S: Sink> Engine<'r, S> {
                     }
                     ir::PoolOp::Keep => {}
                     ir::PoolOp::Lose => {
-                        self.tell(Fact::Lost { who, pool: p, amount: now.saturating_sub(floor.min(now)) });
+                        self.tell(Fact::Lost {
+                            who: self.world.pool_holder(who, id),
+                            pool: p,
+                            amount: now.saturating_sub(floor.min(now)),
+                        });
                         self.set_pool(who, id, floor.min(now), &cause)?;
                     }
                     ir::PoolOp::Decay(e) => {
                         let n = self.eval(e, &c)?;
                         let next = now.saturating_sub(n).max(floor.min(now));
-                        self.tell(Fact::Lost { who, pool: p, amount: now.saturating_sub(next) });
+                        self.tell(Fact::Lost {
+                            who: self.world.pool_holder(who, id),
+                            pool: p,
+                            amount: now.saturating_sub(next),
+                        });
                         self.set_pool(who, id, next, &cause)?;
                     }
                     ir::PoolOp::Convert(into) => {
@@ -142,8 +161,9 @@ impl<'r, S: Sink> Engine<'r, S> {
                         if let Some((cap, per)) = cap {
                             let cap = self.eval(cap, &c)?;
                             let key = usize::MAX - s;
-                            n = n.min(cap - self.ledger.gained_this(who, id, key, *per, self.clock.round)).max(0);
-                            self.ledger.note_gain(who, id, key, n, self.clock.round);
+                            let holder = self.world.pool_holder(who, id);
+                            n = n.min(cap - self.ledger.gained_this(holder, id, key, *per, self.clock.round)).max(0);
+                            self.ledger.note_gain(holder, id, key, n, self.clock.round);
                         }
                         let max = self.pool_max(who, id)?;
                         let next = max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m.max(now)));

@@ -497,6 +497,10 @@ impl<'a> Resolver<'a> {
             let found = find(r.pools.iter().map(|x| x.name.as_str()), name, "pool");
             if let Some(x) = self.found(&p.name, at(&here, [Seg::Field("pools"), Seg::Key(name.clone())]), found) {
                 pools[x] = Some(*value);
+                if let Some(what) = problem::side_pool_twice(r, out, (side as u32, &p.side), x, *value, &self.names) {
+                    self.problems
+                        .push(Problem::new(at(&here, [Seg::Field("pools"), Seg::Key(name.clone())]), what).of(&p.name));
+                }
             }
         }
         out.pools.push(pools);

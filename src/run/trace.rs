@@ -213,6 +213,9 @@ impl Event {
     }
 }
 
+/// Each side's pools kept `per side` by name, for `encounter_end`.
+pub type SidePools = BTreeMap<Name, BTreeMap<Name, i64>>;
+
 /// Every participant's pools, conditions and piles, for `encounter_end`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct FinalState {
@@ -332,11 +335,15 @@ pub enum Event {
         actor: Name,
     },
     Pool {
+        /// The participant whose pool changed, or for a pool kept `per side` the side's name.
         who: Name,
         pool: Name,
         from: i64,
         to: i64,
         cause: Cause,
+        /// `who` names a side: the pool is kept `per side`.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        side: bool,
     },
     Roll {
         who: Name,
@@ -471,6 +478,10 @@ pub enum Event {
     EncounterEnd {
         reason: String,
         state: BTreeMap<Name, FinalState>,
+        /// Each side's pools kept `per side`, listed once for the side (none listed when the
+        /// ruleset keeps none).
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        sides: SidePools,
         /// Where each of the scenario's objects is (none listed when it has none).
         #[serde(skip_serializing_if = "Vec::is_empty")]
         objects: Vec<FinalObject>,
@@ -679,10 +690,13 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
         Event::TurnStart { actor } => format!("{actor}'s turn."),
         Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
-        Event::Pool { who, pool, from, to, cause } => match labels {
-            None => format!("  {who}: {pool} {from} -> {to} ({cause})"),
-            Some(l) => format!("  {who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
-        },
+        Event::Pool { who, pool, from, to, cause, side } => {
+            let side = if *side { "side " } else { "" };
+            match labels {
+                None => format!("  {side}{who}: {pool} {from} -> {to} ({cause})"),
+                Some(l) => format!("  {side}{who}: {} {from} -> {to} ({})", l.pool(pool), cause_text(cause, l)),
+            }
+        }
         Event::Roll { who, dice, result, pool: None } => format!("  {who} rolls {dice}: {result}"),
         Event::Roll { who, dice, result, pool: Some(pool) } => pool_roll_text(who, dice, *result, pool, l),
         Event::Action { actor, action, kind, targets, paid } => {
@@ -756,7 +770,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::Decision { who, policy, considered, chosen, reaction, pass, question } => {
             decision_text(who, policy, considered, chosen, (*reaction, *pass, question.as_ref()), l)
         }
-        Event::EncounterEnd { reason, state, objects } => encounter_end_text(reason, state, objects, l),
+        Event::EncounterEnd { reason, state, sides, objects } => encounter_end_text(reason, state, sides, objects, l),
     }
 }
 

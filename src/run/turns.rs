@@ -13,13 +13,14 @@ use crate::ir::{self, ActionKind, Timing, TurnStep};
 impl<'r, S: Sink> Engine<'r, S> {
     /// Everything that happens at a timing for one participant: pool steps, condition effects
     /// and expiries, hooks.
-    fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep]) -> Result<(), RunError> {
+    /// `for_side`: the steps of pools kept `per side` run here (once for each side).
+    fn at_for(&mut self, who: usize, t: Timing, steps: &[TurnStep], for_side: bool) -> Result<(), RunError> {
         let r = self.ruleset();
         self.new_cascade();
         let c = Ctx { owner: who, ..Ctx::default() };
         for step in steps {
             match step {
-                TurnStep::Pools => self.pool_steps(who, t)?,
+                TurnStep::Pools => self.pool_steps(who, t, for_side)?,
                 TurnStep::Negative | TurnStep::Positive | TurnStep::Hooks => {
                     let want = match step {
                         TurnStep::Negative => Some(false),
@@ -137,11 +138,14 @@ impl<'r, S: Sink> Engine<'r, S> {
             TurnStep::Hooks,
         ];
         let order = self.in_order();
-        for &who in &order {
+        for (i, &who) in order.iter().enumerate() {
             if self.clock.ended.is_some() && t != Timing::EncounterEnd {
                 break;
             }
-            self.at_for(who, t, &all)?;
+            // A side's pools step once, with the first of its members in the order.
+            let side = self.world.sides[who];
+            let first_of_side = !order[..i].iter().any(|&o| self.world.sides[o] == side);
+            self.at_for(who, t, &all, first_of_side)?;
         }
         self.scratch.in_order = order;
         self.settle()?;
@@ -402,7 +406,7 @@ impl<'r, S: Sink> Engine<'r, S> {
             self.because = outer;
             self.caused_by(*started);
             self.clock.turn_over = false;
-            self.at_for(who, Timing::TurnStart, &r.turn_start)?;
+            self.at_for(who, Timing::TurnStart, &r.turn_start, true)?;
             self.settle()?;
             self.answer_timing(Timing::TurnStart, Some(who))?;
             self.continue_ongoing(who)?;
@@ -492,7 +496,7 @@ impl<'r, S: Sink> Engine<'r, S> {
         let saved = self.clock.active;
         self.clock.active = Some(who);
         let actor = self.names.who[who].clone();
-        self.at_for(who, Timing::TurnEnd, &r.turn_end)?;
+        self.at_for(who, Timing::TurnEnd, &r.turn_end, true)?;
         self.settle()?;
         let ended = self.emit(Event::TurnEnd { actor });
         // Answers to the turn's end come after it, caused by it.

@@ -46,15 +46,49 @@ pub struct Ground<'a> {
 /// wrap around into a near one.
 pub const MAX_POSITION: i64 = 1_000_000_000_000;
 
+/// Where each pool's values are kept in the world's `pools`: participant `who`'s value of pool
+/// `p` at `row * stride[p] + p`, where the row is `who`'s own, or for a pool kept `per side` the
+/// first member of `who`'s side (`side_first`).
+#[derive(Debug, Default)]
+struct PoolLayout {
+    n_pools: usize,
+    /// How far apart one pool's values are for consecutive rows: `n_pools`, or 0 for a
+    /// `shared` pool, whose one value every participant's index reaches.
+    stride: Vec<usize>,
+    /// Per pool: kept `per side`, its value held in the row of the side's first member.
+    per_side: Vec<bool>,
+    /// Per participant: the first participant of its side in the scenario's order (set with
+    /// the sides, `World::set_sides`).
+    side_first: Vec<usize>,
+}
+
+impl PoolLayout {
+    fn reset(&mut self, r: &Ruleset, n: usize) {
+        self.n_pools = r.pools.len();
+        self.stride.clear();
+        self.stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
+        self.per_side.clear();
+        self.per_side.extend(r.pools.iter().map(|p| p.per_side));
+        refill(&mut self.side_first, n, 0);
+    }
+
+    fn copy_from(&mut self, other: &PoolLayout) {
+        let PoolLayout { n_pools, stride, per_side, side_first } = other;
+        self.n_pools = *n_pools;
+        self.stride.clone_from(stride);
+        self.per_side.clone_from(per_side);
+        self.side_first.clone_from(side_first);
+    }
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct World<'r> {
     /// Participants.
     pub n: usize,
     n_stats: usize,
-    n_pools: usize,
-    /// How far apart one pool's values are for consecutive participants: `n_pools`, or 0 for a
-    /// `shared` pool, whose one value every participant's index reaches.
-    pool_stride: Vec<usize>,
+    /// Where each pool's values are kept in `pools`.
+    layout: PoolLayout,
+    /// Set through `set_sides`, which keeps `side_first` in step.
     pub sides: Vec<u32>,
     pub players: Vec<bool>,
     pub positions: Vec<i64>,
@@ -103,14 +137,12 @@ impl<'r> World<'r> {
     pub fn reset(&mut self, r: &Ruleset, n: usize) {
         self.n = n;
         self.n_stats = r.stats.len();
-        self.n_pools = r.pools.len();
-        self.pool_stride.clear();
-        self.pool_stride.extend(r.pools.iter().map(|p| if p.shared { 0 } else { self.n_pools }));
+        self.layout.reset(r, n);
         refill(&mut self.sides, n, 0);
         refill(&mut self.players, n, false);
         refill(&mut self.positions, n, 0);
         refill(&mut self.stats, n * self.n_stats, 0);
-        refill(&mut self.pools, n * self.n_pools, 0);
+        refill(&mut self.pools, n * self.layout.n_pools, 0);
         self.held.reset(r, n);
         refill(&mut self.present, n, true);
         refill(&mut self.surprised, n, false);
@@ -149,8 +181,7 @@ impl<'r> World<'r> {
         let World {
             n,
             n_stats,
-            n_pools,
-            pool_stride,
+            layout,
             sides,
             players,
             positions,
@@ -175,8 +206,7 @@ impl<'r> World<'r> {
         } = other;
         self.n = *n;
         self.n_stats = *n_stats;
-        self.n_pools = *n_pools;
-        self.pool_stride.clone_from(pool_stride);
+        self.layout.copy_from(layout);
         self.sides.clone_from(sides);
         self.players.clone_from(players);
         self.positions.clone_from(positions);
@@ -207,8 +237,7 @@ impl<'r> World<'r> {
         let World {
             n,
             n_stats: _,
-            n_pools: _,
-            pool_stride: _,
+            layout: _,
             sides,
             players,
             positions,
@@ -236,6 +265,8 @@ impl<'r> World<'r> {
         c.put(players);
         c.put(positions);
         c.put(stats);
+        // Every pool value, a side's pools kept `per side` among them (in the row of the
+        // side's first member, `PoolLayout`): they are state the exact solver merges by.
         c.put(pools);
         held.canon(c);
         c.put(present);
@@ -318,7 +349,48 @@ impl<'r> World<'r> {
 
     #[inline]
     pub(crate) fn pool_at(&self, who: usize, p: ir::PoolId) -> usize {
-        who * self.pool_stride[p.index()] + p.index()
+        let p = p.index();
+        let l = &self.layout;
+        let row = if l.per_side[p] { l.side_first[who] } else { who };
+        row * l.stride[p] + p
+    }
+
+    /// Each participant's side, in the scenario's order; remembers each side's first member.
+    pub fn set_sides(&mut self, sides: &[u32]) {
+        self.sides.copy_from_slice(sides);
+        for (w, side) in sides.iter().enumerate() {
+            self.layout.side_first[w] = sides.iter().position(|s| s == side).unwrap_or(w);
+        }
+    }
+
+    /// The participant whose slot holds `who`'s value of pool `p`: the first member of `who`'s
+    /// side for a pool kept `per side`, else `who` (a `shared` pool's one slot is found from
+    /// anyone's index).
+    #[inline]
+    pub(crate) fn pool_holder(&self, who: usize, p: ir::PoolId) -> usize {
+        if self.layout.per_side[p.index()] {
+            self.layout.side_first[who]
+        } else {
+            who
+        }
+    }
+
+    /// Whether pool `p` is kept `per side`.
+    #[inline]
+    pub(crate) fn per_side(&self, p: ir::PoolId) -> bool {
+        self.layout.per_side[p.index()]
+    }
+
+    /// The first member of `who`'s side in the scenario's order.
+    #[inline]
+    pub(crate) fn side_first(&self, who: usize) -> usize {
+        self.layout.side_first[who]
+    }
+
+    /// `enemy_side`: the first participant in the scenario's order who is not on `who`'s side
+    /// (`who` when everyone is on one side).
+    pub(crate) fn enemy_side_of(&self, who: usize) -> usize {
+        (0..self.n).find(|&o| self.sides[o] != self.sides[who]).unwrap_or(who)
     }
 
     #[inline]

@@ -151,7 +151,8 @@ impl Sink for Tally<'_> {
                     self.spent(actor, pool, *amount);
                 }
             }
-            Event::Pool { who, pool, from, to, cause } if to < from => {
+            // A side's pool (`side`) is no participant's: its payments are not counted as one's.
+            Event::Pool { who, pool, from, to, cause, side: false } if to < from => {
                 // What an action pays is in its `paid`; these pay outside a declaration.
                 if matches!(cause, Cause::Partner { .. } | Cause::Continued(_) | Cause::Maintain(_)) {
                     self.spent(who, pool, from - to);

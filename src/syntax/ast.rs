@@ -341,6 +341,8 @@ pub enum PoolClause {
     Rising(Span),
     /// `shared`: one value for the whole encounter.
     Shared(Span),
+    /// `per side`: one value for each side.
+    PerSide(Span),
     /// `emit EVENT on spend`: each payment of the pool is that event.
     SpendEvent(Ident, Span),
     Threshold {
@@ -361,6 +363,7 @@ impl PoolClause {
             | PoolClause::Start(_, s)
             | PoolClause::Rising(s)
             | PoolClause::Shared(s)
+            | PoolClause::PerSide(s)
             | PoolClause::SpendEvent(_, s) => *s,
             PoolClause::Refresh { span, .. }
             | PoolClause::Keep { span, .. }
@@ -388,6 +391,7 @@ impl PoolClause {
             PoolClause::Overspend { .. } => "overspend",
             PoolClause::Rising(_) => "rising",
             PoolClause::Shared(_) => "shared",
+            PoolClause::PerSide(_) => "per side",
             PoolClause::SpendEvent(..) => "emit",
             PoolClause::Threshold { .. } => "when",
         }
@@ -502,7 +506,8 @@ pub enum Duration {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum InitiativeClause {
-    Value(Expr, Span),
+    /// `value EXPR [per side]`.
+    Value(Expr, bool, Span),
     Made(Timing, Span),
     Adjust(Expr, Span),
     Range(Expr, Expr, Span),
@@ -519,7 +524,7 @@ impl InitiativeClause {
     /// Where the clause is written.
     pub fn span(&self) -> Span {
         match self {
-            InitiativeClause::Value(_, s)
+            InitiativeClause::Value(_, _, s)
             | InitiativeClause::Made(_, s)
             | InitiativeClause::Adjust(_, s)
             | InitiativeClause::Range(_, _, s)
@@ -601,6 +606,8 @@ pub struct LimitAmount {
     /// Counts an amount of this pool spent instead of uses.
     pub pool: Option<Ident>,
     pub per: Period,
+    /// `per side`: what every member of the user's side did counts together.
+    pub per_side: bool,
     pub span: Span,
 }
 

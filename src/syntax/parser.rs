@@ -1227,7 +1227,8 @@ impl Builder {
         }
         let _ = next; // `per`
         let per = self.period(&self.next(&mut it, &p)?);
-        Ok(LimitAmount { amount, pool, per, span })
+        let per_side = it.next().is_some_and(|x| x.as_rule() == Rule::per_side);
+        Ok(LimitAmount { amount, pool, per, per_side, span })
     }
 
     fn period(&self, p: &P) -> Period {
@@ -1341,6 +1342,7 @@ impl Builder {
             }
             Rule::rising_clause => PoolClause::Rising(span),
             Rule::shared_clause => PoolClause::Shared(span),
+            Rule::per_side_clause => PoolClause::PerSide(span),
             Rule::spend_event_clause => PoolClause::SpendEvent(self.ident(&self.next(&mut it, &p)?), span),
             Rule::threshold_clause => {
                 let op = self.cmp_op(&self.next(&mut it, &p)?);
@@ -1433,7 +1435,10 @@ impl Builder {
         let mut it = kids(&p);
         it.next(); // keyword
         Ok(match rule {
-            Rule::value_clause => InitiativeClause::Value(self.expr(self.next(&mut it, &p)?)?, span),
+            Rule::value_clause => {
+                let e = self.expr(self.next(&mut it, &p)?)?;
+                InitiativeClause::Value(e, it.next().is_some_and(|x| x.as_rule() == Rule::per_side), span)
+            }
             Rule::made_clause => InitiativeClause::Made(self.at_timing(self.next(&mut it, &p)?)?, span),
             Rule::adjust_clause => {
                 let e =

@@ -192,7 +192,7 @@ impl Shift for PoolClause {
                 e.shift(by);
                 span.shift(by);
             }
-            PoolClause::Rising(span) | PoolClause::Shared(span) => span.shift(by),
+            PoolClause::Rising(span) | PoolClause::Shared(span) | PoolClause::PerSide(span) => span.shift(by),
             PoolClause::SpendEvent(name, span) => {
                 name.shift(by);
                 span.shift(by);
@@ -311,7 +311,7 @@ impl Shift for Duration {
 impl Shift for InitiativeClause {
     fn shift(&mut self, by: i64) {
         match self {
-            InitiativeClause::Value(e, span) | InitiativeClause::Adjust(e, span) => {
+            InitiativeClause::Value(e, _, span) | InitiativeClause::Adjust(e, span) => {
                 e.shift(by);
                 span.shift(by);
             }

@@ -342,32 +342,39 @@ fn shown(pattern: &Pattern) -> String {
 }
 
 fn final_state(want: &BTreeMap<String, FinalState>, records: &[trace::Record], at: &str) -> Result<(), String> {
-    let Some(state) = records.iter().rev().find_map(|r| match &r.event {
-        trace::Event::EncounterEnd { state, .. } => Some(state),
+    let Some((state, sides)) = records.iter().rev().find_map(|r| match &r.event {
+        trace::Event::EncounterEnd { state, sides, .. } => Some((state, sides)),
         _ => None,
     }) else {
         return Err(format!("the run wrote no `encounter_end`{at}"));
     };
     let mut problems = Vec::new();
     for (who, expected) in want {
-        let Some(got) = state.iter().find(|(name, _)| &***name == who.as_str()).map(|(_, s)| s) else {
-            let names: Vec<&str> = state.keys().map(|n| &**n).collect();
-            problems.push(format!("final: no participant `{who}` (there are {})", names.join(", ")));
-            continue;
+        // A participant, or a side by its pools kept `per side` (it holds no conditions).
+        let named = |name: &trace::Name| &**name == who.as_str();
+        let got = match (state.iter().find(|(name, _)| named(name)), sides.iter().find(|(name, _)| named(name))) {
+            (Some((_, s)), _) => (&s.pools, Some(&s.conditions)),
+            (None, Some((_, pools))) => (pools, None),
+            (None, None) => {
+                let names: Vec<&str> = state.keys().chain(sides.keys()).map(|n| &**n).collect();
+                let what = if sides.is_empty() { "participant" } else { "participant or side" };
+                problems.push(format!("final: no {what} `{who}` (there are {})", names.join(", ")));
+                continue;
+            }
         };
         for (pool, value) in &expected.pools {
-            match got.pools.iter().find(|(name, _)| &***name == pool.as_str()) {
+            match got.0.iter().find(|(name, _)| &***name == pool.as_str()) {
                 Some((_, v)) if v == value => {}
                 Some((_, v)) => problems.push(format!("final: {who}'s {pool} is {v}, not {value}")),
                 None => {
-                    let pools: Vec<&str> = got.pools.keys().map(|n| &**n).collect();
+                    let pools: Vec<&str> = got.0.keys().map(|n| &**n).collect();
                     problems.push(format!("final: {who} has no pool `{pool}` (pools: {})", pools.join(", ")));
                 }
             }
         }
         if let Some(conditions) = &expected.conditions {
             let mut want: Vec<&str> = conditions.iter().map(String::as_str).collect();
-            let mut held: Vec<&str> = got.conditions.iter().map(|c| &**c).collect();
+            let mut held: Vec<&str> = got.1.into_iter().flatten().map(|c| &**c).collect();
             want.sort_unstable();
             held.sort_unstable();
             if want != held {

@@ -358,6 +358,13 @@ impl<S: Sink> Engine<'_, S> {
         }
     }
 
+    /// Whether a candidate that scores `s` and pays `paid` may still be taken when nothing
+    /// scores above 0 (Greedy's fall-back): not when it scores below 0, nor when it gains
+    /// nothing and pays from a pool its whole side keeps (`per side`), which allies could use.
+    pub(in crate::run) fn worth_trying(&self, s: f64, paid: &super::super::costs::Costs) -> bool {
+        s > 0.0 || (s >= 0.0 && !paid.into_iter().any(|(p, n)| n > 0 && self.world.per_side(p)))
+    }
+
     /// +1 for `me` and its allies, -1 for anyone else: harm to an enemy is good for `me`.
     pub(super) fn side_sign(&self, me: usize, other: usize) -> f64 {
         if me == other || self.world.relates(me, other, ir::Relation::Ally) {
@@ -450,7 +457,7 @@ impl<S: Sink> Engine<'_, S> {
         let deeper = depth + 1;
         match e {
             Effect::Pool { who, pool, op, value } => {
-                let (Ok(p), Some(v)) = (c.who(*who), self.expected_value(value, c, deeper)) else { return 0.0 };
+                let (Ok(p), Some(v)) = (self.party(c, *who), self.expected_value(value, c, deeper)) else { return 0.0 };
                 let now = self.world.pool(p, *pool) as f64;
                 let next = match op {
                     ir::AssignOp::Set => v,

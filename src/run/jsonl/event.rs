@@ -47,7 +47,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             q.escaped(out, actor);
             out.push(b'"');
         }
-        Event::Pool { who, pool, from, to, cause: c } => {
+        Event::Pool { who, pool, from, to, cause: c, side } => {
             lit(out, b"\"pool\",\"who\":\"");
             q.escaped(out, who);
             lit(out, b"\",\"pool\":\"");
@@ -59,6 +59,9 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             lit(out, b",\"cause\":\"");
             cause(out, q, c);
             out.push(b'"');
+            if *side {
+                lit(out, b",\"side\":true");
+            }
         }
         Event::Roll { who, dice, result, pool } => roll_event(out, q, who, *dice, *result, pool.as_deref()),
         Event::Action { actor, action, kind, targets, paid } => {
@@ -143,7 +146,9 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "rest", rest);
             field(out, "outcome", outcome);
         }
-        Event::EncounterEnd { reason, state, objects } => encounter_end_event(out, reason, state, objects),
+        Event::EncounterEnd { reason, state, sides, objects } => {
+            encounter_end_event(out, reason, state, sides, objects)
+        }
     }
 }
 
@@ -294,7 +299,13 @@ fn items_event(
 
 /// `encounter_end`: the reason, each participant's pools, conditions and piles, and the objects.
 #[inline]
-fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, FinalState>, objects: &[FinalObject]) {
+fn encounter_end_event(
+    out: &mut Vec<u8>,
+    reason: &str,
+    state: &BTreeMap<Name, FinalState>,
+    sides: &BTreeMap<Name, BTreeMap<Name, i64>>,
+    objects: &[FinalObject],
+) {
     tag(out, "encounter_end");
     field(out, "reason", reason);
     key(out, "state");
@@ -313,6 +324,10 @@ fn encounter_end_event(out: &mut Vec<u8>, reason: &str, state: &BTreeMap<Name, F
         }
         out.push(b'}');
     });
+    if !sides.is_empty() {
+        key(out, "sides");
+        object(out, sides, int_map);
+    }
     if !objects.is_empty() {
         out.extend_from_slice(b",\"objects\":[");
         for (i, o) in objects.iter().enumerate() {

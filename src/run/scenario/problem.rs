@@ -42,6 +42,12 @@ pub enum What {
     SameName {
         name: String,
     },
+    /// Two members of a side set the side's one value of a `per side` pool differently.
+    SidePoolTwice {
+        pool: String,
+        side: String,
+        first: String,
+    },
     FarPosition {
         position: i64,
     },
@@ -108,6 +114,9 @@ impl Problem {
             }
             What::NoParticipants => "the scenario has no participants".to_string(),
             What::SameName { name } => format!("two participants are named `{name}`"),
+            What::SidePoolTwice { pool, side, first } => format!(
+                "pool `{pool}` is kept per side, and `{first}` already set side `{side}`'s value to another number"
+            ),
             What::FarPosition { position } => {
                 format!("position {position} is farther from 0 than tempo places anyone ({MAX_POSITION})")
             }
@@ -164,6 +173,7 @@ impl Problem {
             What::Unknown { kind, .. } => format!("no {kind} of this name"),
             What::ReadyOn { .. } => "nothing of the ruleset has this name".to_string(),
             What::SameName { .. } => "named again".to_string(),
+            What::SidePoolTwice { .. } => "set again".to_string(),
             What::FarPosition { .. } | What::FarObject { .. } | What::FarTerrain { .. } => "too far".to_string(),
             What::NotAZone { .. } => "no such zone".to_string(),
             _ => String::new(),
@@ -192,6 +202,28 @@ impl fmt::Display for Problem {
         }
         Ok(())
     }
+}
+
+/// A side's pool has one value: a member who sets it to `value` while an earlier member of its
+/// side set it to another number is a problem.
+pub(super) fn side_pool_twice(
+    r: &crate::ir::Ruleset,
+    out: &super::Resolved,
+    (side, side_name): (u32, &str),
+    pool: usize,
+    value: i64,
+    names: &[&str],
+) -> Option<What> {
+    if !r.pools[pool].per_side {
+        return None;
+    }
+    let same_side = (0..out.pools.len()).filter(|&o| out.sides[o] == side);
+    let first = same_side.into_iter().find(|&o| out.pools[o][pool].is_some_and(|v| v != value))?;
+    Some(What::SidePoolTwice {
+        pool: r.pools[pool].name.clone(),
+        side: side_name.to_string(),
+        first: names.get(first).map(|n| n.to_string()).unwrap_or_default(),
+    })
 }
 
 /// Each problem once, the first of the same ones kept: a name misspelt in ten script steps is

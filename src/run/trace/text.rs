@@ -89,10 +89,17 @@ pub(super) fn decision_text(
 pub(super) fn encounter_end_text(
     reason: &str,
     state: &BTreeMap<Name, FinalState>,
+    sides: &BTreeMap<Name, BTreeMap<Name, i64>>,
     objects: &[FinalObject],
     l: &Labels,
 ) -> String {
     let mut s = format!("\nEncounter ends: {reason}.");
+    for (side, pools) in sides {
+        let mut pools: Vec<(&str, i64)> = pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
+        pools.sort_by(|a, b| a.0.cmp(b.0));
+        let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
+        let _ = write!(s, "\n  side {side}: {}", pools.join(", "));
+    }
     for (name, st) in state {
         // In the order of what is printed, as JSON lists them by name: a ruleset's labels
         // need not sort as its names do.

@@ -5,7 +5,7 @@ use super::Rule;
 /// Groups of keywords that together mean "a clause of this block"; named as the group.
 const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat], "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, `limit`, `at`, ...)"),
-    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`, `shared`)"),
+    (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`, `shared`, `per side`)"),
     (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `partners`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
     (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`, `reorder`, `slots`)"),
@@ -167,6 +167,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_rising,
             kw_emit,
             kw_shared,
+            kw_per,
         ],
         Some(kw_cost) => vec![
             kw_cost,
@@ -421,10 +422,11 @@ fn keyword(rule: Rule) -> Option<&'static str> {
 }
 
 /// The initiative clauses that say how turns move and whose they are (and `optional`, of an
-/// upkeep).
+/// upkeep; `side`, of `per side`).
 fn turn_order_keyword(r: Rule) -> Option<&'static str> {
     Some(match r {
         Rule::kw_optional => "`optional`",
+        Rule::kw_side => "`side`",
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
         _ => return pile_word(r),
