@@ -46,6 +46,9 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("count", "count(roll, symbol)"),
     ("count", "count(pile[, kind])"),
     ("count", "count(relation, condition)"),
+    ("value", "value(pile)"),
+    ("highest", "highest(pile)"),
+    ("lowest", "lowest(pile)"),
     ("number", "number(condition)"),
 ];
 
@@ -321,6 +324,7 @@ impl Lowerer<'_> {
                 None => self.count_call(e, args, ctx),
             },
             "number" => self.number_call(e, args, ctx),
+            "value" | "highest" | "lowest" => self.pile_value(e, name, args, ctx),
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().and_then(|a| a.kind.single_name()) {

@@ -395,6 +395,19 @@ Example:
 
 Fix: name a kind the set lists, or add it to the set: `items cards { strike x2, dash, strke }`.";
 
+    UnnumberedItem => "unnumbered-item", "The numbers of a pile's items are read (`value(PILE)`, \
+`highest(PILE)`, `lowest(PILE)`, `move highest from ...`, `move lowest from ...`), but the pile's set of \
+items gives its kinds no numbers; or a set gives some of its kinds a number and not others. A set gives \
+every kind a number (`KIND = N`, after its `xN`), or none.
+
+Example:
+
+    items cards { two, three, king }
+    pile hand of cards
+    initiative { value highest(hand) }
+
+Fix: give each kind its number: `items cards { two = 2, three = 3, king = 13 }`.";
+
     UnknownObject => "unknown-object", "A name is used as a kind of object (`holds`, `take`, `handle`, \
 `drop`, `handlers(...)`), but no `object` declares it.
 

@@ -104,6 +104,8 @@ pub enum Expr {
     PileHas(PileAt, u32),
     /// `count(PILE)`, `count(PILE, KIND)`: how many items the pile holds, or of one kind.
     PileCount(PileAt, Option<u32>),
+    /// `value(PILE)`, `highest(PILE)`, `lowest(PILE)`: what the numbers of its items come to.
+    PileValue(PileAt, PileRead),
     Call(Func, Vec<Expr>),
 }
 
@@ -139,6 +141,7 @@ impl Expr {
             | Expr::Handlers(_)
             | Expr::PileHas(..)
             | Expr::PileCount(..)
+            | Expr::PileValue(..)
             | Expr::RollCount(..) => ([None, None], &[]),
             Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
             Expr::CountDice(_, parts) => ([None, None], &parts[..]),
@@ -430,9 +433,10 @@ mod tests {
             Expr::PileHas(..) => 33,
             Expr::PileCount(..) => 34,
             Expr::RollCount(..) => 35,
+            Expr::PileValue(..) => 36,
         }
     }
-    const VARIANTS: usize = 36;
+    const VARIANTS: usize = 37;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -474,6 +478,7 @@ mod tests {
             Expr::PileHas(PileAt { who: w, pile: PileId(0) }, 0),
             Expr::PileCount(PileAt { who: w, pile: PileId(0) }, Some(1)),
             Expr::RollCount(RollId(0), 0),
+            Expr::PileValue(PileAt { who: w, pile: PileId(0) }, PileRead::Highest),
         ]
     }
 

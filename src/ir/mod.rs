@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(

@@ -153,6 +153,8 @@ fn want(before: &[Token<'_>]) -> Want {
         Some(("count", 0)) => return Want::Count,
         // `count(hand, strike)`, `count(ally, prone)` (a roll's symbols are no declarations).
         Some(("count", 1)) => return Want::Names(&[KindSet::Condition, KindSet::Of("item")]),
+        // `value(hand)`, `highest(target.hand)`.
+        Some(("value" | "highest" | "lowest", 0)) => return Want::Names(PILES),
         // `dice(2, ability)`, `dice(1, weapon_die)`.
         Some(("dice", 1)) => return Want::Names(&[KindSet::Die, KindSet::Values]),
         _ => {}

@@ -442,10 +442,13 @@ fn pile_word(r: Rule) -> Option<&'static str> {
         Rule::kw_draw => "`draw`",
         Rule::kw_all => "`all`",
         Rule::kw_random => "`random`",
+        Rule::kw_highest => "`highest`",
+        Rule::kw_lowest => "`lowest`",
         Rule::item_kind => "a kind of item like `strike x2`",
         Rule::item_times => "how many of a kind, like `x2`",
+        Rule::item_value => "the number of a kind of item, like `2` or `-1`",
         Rule::pile_ref => "a pile like `hand` or `target.hand`",
-        Rule::pile_pick => "which items (a kind, `random`, `random N` or `all`)",
+        Rule::pile_pick => "which items (a kind, `random`, `random N`, `all`, `highest` or `lowest`)",
         _ => return None,
     })
 }
