@@ -1033,6 +1033,9 @@ impl Lowerer<'_> {
             ast::Stmt::Repeat { cond, body, .. } => {
                 E::Repeat { cond: self.cond(cond, ctx), body: self.block(body, ctx) }
             }
+            ast::Stmt::Each { relation, within, filter, body, .. } => {
+                self.each(relation, within.as_ref(), filter.as_ref(), body, ctx)
+            }
             ast::Stmt::Apply { condition, magnitude, to, duration, .. } => E::Apply {
                 who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),
                 condition: self.condition_ref(condition),

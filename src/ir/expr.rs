@@ -219,6 +219,18 @@ pub enum Effect {
         cond: Expr,
         body: Vec<Effect>,
     },
+    /// `for each RELATION [within EXPR] [where COND] { ... }`: `body` once for each participant
+    /// still in the encounter related to the owner by `relation`, in scenario order, with
+    /// `target` bound to them. `within` is read for the owner (with `target` the participant):
+    /// how far from the owner they may be. `filter` is read with the participant as `self`, as
+    /// `count(RELATION, COND)` reads its condition. Who is looped over is settled as the loop
+    /// starts; one who leaves the encounter before their pass is skipped. Loops do not nest.
+    Each {
+        relation: Relation,
+        within: Option<Expr>,
+        filter: Option<Expr>,
+        body: Vec<Effect>,
+    },
     Move(Expr),
     /// Voluntary movement away from the target or the nearest enemy.
     MoveAway(Expr),
@@ -269,6 +281,34 @@ pub enum Effect {
     Pile(PileEffect),
     /// `roll NAME = DICE`: dice rolled once, and every count its block reads from them.
     Roll(Box<Roll>),
+}
+
+impl Effect {
+    /// The blocks of effects written directly inside this one (an `if`'s branches, a check's
+    /// outcomes, a choice's options, a loop's body).
+    pub fn blocks(&self) -> Box<dyn Iterator<Item = &[Effect]> + '_> {
+        match self {
+            Effect::If { then, otherwise, .. } => Box::new([&then[..], &otherwise[..]].into_iter()),
+            Effect::Repeat { body, .. } | Effect::Each { body, .. } => Box::new(std::iter::once(&body[..])),
+            Effect::Check { outcomes, .. } => Box::new(outcomes.blocks()),
+            Effect::Choose { options, .. } => Box::new(options.iter().map(|o| &o.effects[..])),
+            _ => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// Whether a `for each` loop is written anywhere inside these effects.
+    pub fn any_loop(effects: &[Effect]) -> bool {
+        let mut stack = vec![effects];
+        while let Some(list) = stack.pop() {
+            for e in list {
+                if matches!(e, Effect::Each { .. }) {
+                    return true;
+                }
+                stack.extend(e.blocks());
+            }
+        }
+        false
+    }
 }
 
 /// A named roll: its dice, rolled in order, then each of its counts made on those faces.

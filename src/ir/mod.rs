@@ -533,6 +533,21 @@ pub enum Relation {
     NonPlayer,
 }
 
+impl Relation {
+    /// The word a rule writes for it: `ally`, `non_player`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Relation::Self_ => "self",
+            Relation::Ally => "ally",
+            Relation::Enemy => "enemy",
+            Relation::Other => "other",
+            Relation::Any => "any",
+            Relation::Player => "player",
+            Relation::NonPlayer => "non_player",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trigger {
     pub name: String,

@@ -321,6 +321,14 @@ impl Validator<'_> {
                         self.expr(cond);
                         stack.push(body);
                     }
+                    Effect::Each { within, filter, body, .. } => {
+                        self.opt(within);
+                        self.opt(filter);
+                        if Effect::any_loop(body) && self.problem.is_none() {
+                            self.problem = Some("a `for each` loop is inside another".to_string());
+                        }
+                        stack.push(body);
+                    }
                     Effect::Move(x) | Effect::MoveAway(x) | Effect::MoveThrough(x) => self.expr(x),
                     Effect::Push { distance, .. } => self.expr(distance),
                     Effect::MoveLeaping { amount, leap, .. } => {

@@ -188,6 +188,8 @@ fn want(before: &[Token<'_>]) -> Want {
         }
         "(" if prev2 == "phase_start" || prev2 == "phase_end" => return Want::Names(&[KindSet::Phase]),
         "target" | "by" | "against" | "is" => return Want::Relations,
+        // `for each ally`.
+        "each" if prev2 == "for" => return Want::Relations,
         "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
         "category" if depth > 0 => return Want::Names(&[KindSet::Category]),
         "category" | "action" | "trigger" => return Want::Nothing,

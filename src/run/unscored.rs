@@ -69,11 +69,5 @@ fn first_emit(effects: &[Effect], depth: u32) -> Option<(ir::EventId, bool)> {
 
 /// The blocks nested in an effect.
 fn blocks(e: &Effect) -> Box<dyn Iterator<Item = &[Effect]> + '_> {
-    match e {
-        Effect::If { then, otherwise, .. } => Box::new([&then[..], &otherwise[..]].into_iter()),
-        Effect::Repeat { body, .. } => Box::new(std::iter::once(&body[..])),
-        Effect::Check { outcomes, .. } => Box::new(outcomes.blocks()),
-        Effect::Choose { options, .. } => Box::new(options.iter().map(|o| &o.effects[..])),
-        _ => Box::new(std::iter::empty()),
-    }
+    e.blocks()
 }

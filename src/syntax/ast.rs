@@ -779,6 +779,14 @@ pub(crate) enum Stmt {
         body: Block,
         span: Span,
     },
+    /// `for each RELATION [within EXPR] [where COND] { ... }`.
+    Each {
+        relation: Ident,
+        within: Option<Expr>,
+        filter: Option<Expr>,
+        body: Block,
+        span: Span,
+    },
     Apply {
         condition: Ident,
         magnitude: Option<Expr>,

@@ -418,6 +418,13 @@ impl Shift for Stmt {
                 body.shift(by);
                 span.shift(by);
             }
+            Stmt::Each { relation, within, filter, body, span } => {
+                relation.shift(by);
+                within.shift(by);
+                filter.shift(by);
+                body.shift(by);
+                span.shift(by);
+            }
             Stmt::Apply { condition, magnitude, to, duration, span } => {
                 condition.shift(by);
                 magnitude.shift(by);
