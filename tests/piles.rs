@@ -358,3 +358,14 @@ fn numbered_items_format_from_any_layout_to_the_same_ir() {
     assert_eq!(values, [Some(2), Some(-3), Some(13), Some(0)]);
     assert_eq!(kinds.iter().map(|k| k.count).collect::<Vec<_>>(), [1, 2, 3, 1]);
 }
+
+/// A set without numbers that lists a kind named `highest` (written before the word meant the
+/// item of the highest number) still moves that kind.
+#[test]
+fn a_kind_named_highest_in_a_set_without_numbers_is_still_moved_by_name() {
+    let rules = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\nitems cards { low, highest, lowest }\n\
+                 pile deck of cards { starts full }\npile out of cards\n\
+                 hook h at encounter_start { move highest from deck to out; move lowest from deck to out }\n";
+    let moved: Vec<Vec<String>> = items(&play(rules, 1, "")).into_iter().map(|(_, items, _, _)| items).collect();
+    assert_eq!(moved, [vec!["highest".to_string()], vec!["lowest".to_string()]]);
+}

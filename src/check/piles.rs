@@ -188,6 +188,15 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The kind of that name in a pile's set of items without numbers, if it lists one.
+    fn kind_named(&self, pile: PileId, name: &str) -> Option<u32> {
+        let &(_, set) = self.piles.piles.get(pile.index())?;
+        if self.piles.numbered.get(set).copied().unwrap_or(true) {
+            return None;
+        }
+        self.piles.sets.get(set)?.1.iter().position(|k| k == name).map(|k| k as u32)
+    }
+
     /// A kind of the pile's set; an error naming the set when it has no such kind.
     fn kind_in(&mut self, pile: PileId, kind: &ast::Ident) -> u32 {
         let Some(&(_, set)) = self.piles.piles.get(pile.index()) else { return 0 };
@@ -254,10 +263,17 @@ impl Lowerer<'_> {
                 None => Expr::Int(1),
             }),
             ast::PilePick::Kind(kind) => ir::Pick::Kind(self.kind_in(from.pile, kind)),
+            // A set without numbers that lists a kind of this name (written before `highest`
+            // was a word here) still moves that kind.
             ast::PilePick::Extreme(highest) => {
-                let word = if *highest { "move highest" } else { "move lowest" };
-                self.numbered(from.pile, word, from_span);
-                ir::Pick::Extreme(*highest)
+                match self.kind_named(from.pile, if *highest { "highest" } else { "lowest" }) {
+                    Some(k) => ir::Pick::Kind(k),
+                    None => {
+                        let word = if *highest { "move highest" } else { "move lowest" };
+                        self.numbered(from.pile, word, from_span);
+                        ir::Pick::Extreme(*highest)
+                    }
+                }
             }
         };
         ir::Effect::Pile(ir::PileEffect::Move { pick, from, to })
