@@ -141,3 +141,26 @@ fn nothing_is_noted_without_a_policy_that_scores_actions() {
     .expect("parses");
     assert!(tempo::run::unscored(&r, &s).is_empty());
 }
+
+// Issue 44: an action that only moves items (a card thrown away by its number) scores 0 for
+// Greedy, and the note says so.
+#[test]
+fn an_action_that_only_moves_items_is_noted() {
+    let text = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\npool hp { max 10 }\n\
+                items cards { two = 2, nine = 9 }\npile hand of cards { starts full }\npile discard of cards\n\
+                action hit { target enemy; resolve { target.hp -= highest(hand) } }\n\
+                action toss \"Toss\" { resolve { move lowest from hand to discard } }\n";
+    let r = tempo::check::compile_str("t.rules", text).ruleset.expect("compiles");
+    let s = scenario::parse(
+        r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Policy(Greedy)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#,
+    )
+    .expect("parses");
+    assert_eq!(
+        tempo::run::unscored(&r, &s),
+        ["Greedy cannot score Toss (its effect only moves items, from hand): it scores it 0 and never takes it for \
+          its effect"]
+    );
+}

@@ -370,3 +370,57 @@ fn an_optional_upkeep_is_a_choice_of_its_holder() {
     assert!(plain.conditions[0].optional_maintain.is_empty());
     assert!(matches!(plain.conditions[0].maintain[0].1.as_slice(), [ir::Effect::Pay(_)]));
 }
+
+/// Issue 44, mechanism 4: `for each` lowers to one loop with its relation, `within` and `where`;
+/// an IR with a loop inside a loop (which the checker never writes) is refused when read.
+#[test]
+fn a_loop_over_participants_lowers_whole_and_a_nested_one_is_refused_in_an_ir() {
+    let text = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\npool hp { max 10 }\nstat reach = 2\n\
+                action burst { cost 0; resolve { for each enemy within reach where hp > 0 { target.hp -= 1 } } }\n";
+    let c = tempo::check::compile_str("t.rules", text);
+    assert_eq!(codes(&c), vec![]);
+    let mut ir = c.ruleset.unwrap();
+    let ir::Effect::Each { relation, within, filter, body } = &ir.actions[0].effects[0] else {
+        panic!("not a loop: {:?}", ir.actions[0].effects)
+    };
+    assert_eq!(*relation, ir::Relation::Enemy);
+    assert!(within.is_some() && filter.is_some());
+    assert!(matches!(body[..], [ir::Effect::Pool { who: Who::Target, .. }]));
+    let inner = ir.actions[0].effects[0].clone();
+    if let ir::Effect::Each { body, .. } = &mut ir.actions[0].effects[0] {
+        body.push(inner);
+    }
+    let err = ir::Ruleset::from_ron(&ir.to_ron().unwrap()).expect_err("a nested loop is refused");
+    assert!(err.contains("for each"), "{err}");
+}
+
+/// Greedy scores a loop as the sum of its passes: a burst that hits the three enemies near is
+/// worth more than a jab at one, and a burst that reaches nobody is worth nothing.
+#[test]
+fn greedy_weighs_a_loop_by_every_participant_it_reaches() {
+    let text = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\npool hp { max 10 }\npool ap { max 1; refresh at turn_start }\n\
+                action burst { cost 1 ap; resolve { for each enemy within 2 { target.hp -= 1 } } }\n\
+                action jab { cost 1 ap; target enemy; resolve { target.hp -= 2 } }\n";
+    let ruleset = tempo::check::compile_str("t.rules", text).ruleset.expect("compiles");
+    let first_action = |far: i64| {
+        let s = tempo::run::scenario::parse(&format!(
+            r#"(seed: 1, rounds: 1, participants: [
+  (name: "A", side: "a", position: 0, controller: Policy(Greedy)),
+  (name: "B", side: "b", position: 1, actions: [], controller: Policy(Passive)),
+  (name: "C", side: "b", position: {far}, actions: [], controller: Policy(Passive)),
+  (name: "D", side: "b", position: {far}, actions: [], controller: Policy(Passive)),
+])"#
+        ))
+        .expect("scenario parses");
+        let records = tempo::run::run(&ruleset, &s, None).expect("runs");
+        records
+            .iter()
+            .find_map(|r| match &r.event {
+                tempo::run::trace::Event::Action { actor, action, .. } if &**actor == "A" => Some(action.to_string()),
+                _ => None,
+            })
+            .expect("A acts")
+    };
+    assert_eq!(first_action(2), "burst", "three enemies within 2: 3 damage against a jab's 2");
+    assert_eq!(first_action(9), "jab", "one enemy within 2: 1 damage against a jab's 2");
+}

@@ -1260,3 +1260,34 @@ action check_it { requires self has guard and guard > 0 }
     assert_eq!(lines_of(&references["result"]), [(4, 10), (5, 45), (6, 36)], "{references}");
     assert_eq!(server.finish().code(), Some(0));
 }
+
+/// Issue 44: inside `value(`, `highest(` and `lowest(` the piles are offered, after `for each`
+/// the relations; hover says what `highest` reads.
+#[test]
+fn completion_offers_piles_to_item_numbers_and_relations_to_loops() {
+    let dir = folder("completion-numbers", &[]);
+    let file = dir.join("deck.rules");
+    let mut server = Server::start(&dir);
+    let text = "ruleset deck\nitems cards { two = 2, joker = 100 }\npile hand of cards { starts full }\n\
+                pool hits { max none }\ninitiative { value highest(hand) }\nround { phase act: turns }\n\
+                action a {\n  resolve {\n    hits = value(hand)\n    for each ally { target.hits += 1 }\n  }\n}\n";
+    server.open(&file, text);
+    server.settle();
+    let labels = |reply: &Value| -> Vec<String> {
+        let items = reply["result"].as_array().map(Vec::as_slice).unwrap_or_default();
+        items.iter().map(|i| i["label"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let (line, character) = pos(text, "hand)\n    for", 0);
+    let in_value = labels(&server.at("textDocument/completion", &file, line, character, json!({})));
+    assert!(in_value.contains(&"hand".to_string()), "{in_value:?}");
+    assert!(!in_value.contains(&"hits".to_string()), "{in_value:?}");
+    let (line, character) = pos(text, "ally { target", 0);
+    let after_each = labels(&server.at("textDocument/completion", &file, line, character, json!({})));
+    assert!(["ally", "enemy", "any"].iter().all(|w| after_each.contains(&w.to_string())), "{after_each:?}");
+    assert!(!after_each.contains(&"hits".to_string()), "{after_each:?}");
+    let (line, character) = pos(text, "highest(hand)", 0);
+    let hover = server.at("textDocument/hover", &file, line, character, json!({}));
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("").to_string();
+    assert!(shown.contains("highest(pile)"), "{hover}");
+    assert_eq!(server.finish().code(), Some(0));
+}

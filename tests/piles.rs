@@ -295,3 +295,77 @@ fn a_draw_into_the_pile_it_comes_from_stops_at_what_the_pile_holds() {
     let records = play(&rules, 1, "");
     assert_eq!(items(&records)[0].1.len(), 5, "as many draws as the pile held, then the draw ends");
 }
+
+/// Items with numbers (issue 44, mechanism 6): an empty pile reads 0, negative numbers count,
+/// ties go to the kind listed first, and a set without numbers cannot be read by them.
+const NUMBERED: &str = r#"ruleset numbered
+initiative { value 0 }
+round { phase act: turns }
+items chips { low = -3, mid_a = 4, mid_b = 4, high x2 = 7 }
+pile bag of chips { starts full }
+pile out of chips
+pool sum { max none; start 99 }
+pool top { max none; start 99 }
+pool bottom { max none; min -10; start 99 }
+pool empty_sum { max none; start 99 }
+pool empty_top { max none; start 99 }
+hook look at encounter_start {
+  sum = value(bag)
+  top = highest(bag)
+  bottom = lowest(bag)
+  empty_sum = value(out)
+  empty_top = highest(out) + lowest(out)
+  move lowest from bag to out
+  move lowest from bag to out
+  move highest from bag to out
+}
+"#;
+
+#[test]
+fn numbers_on_items_are_summed_ranked_and_moved_with_ties_to_the_first_listed() {
+    let records = play(NUMBERED, 1, "");
+    let p = pools(&records);
+    assert_eq!((p["sum"], p["top"], p["bottom"]), (-3 + 4 + 4 + 7 + 7, 7, -3));
+    assert_eq!((p["empty_sum"], p["empty_top"]), (0, 0), "an empty pile reads 0");
+    let moved: Vec<Vec<String>> = items(&records).into_iter().map(|(_, items, _, _)| items).collect();
+    assert_eq!(moved, [vec!["low".to_string()], vec!["mid_a".to_string()], vec!["high".to_string()]]);
+}
+
+#[test]
+fn reading_numbers_a_set_does_not_give_is_an_error() {
+    let c = compile_str(
+        "t.rules",
+        "ruleset t\ninitiative { value highest(hand) }\nround { phase act: turns }\nitems cards { a, b = 2 }\n\
+         items plain { x, y }\npile hand of plain\npile other of cards\n",
+    );
+    let codes: Vec<Code> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, [Code::UnnumberedItem, Code::UnnumberedItem], "{:?}", c.diagnostics);
+}
+
+#[test]
+fn numbered_items_format_from_any_layout_to_the_same_ir() {
+    let messy = "ruleset t\ninitiative { value value(hand) }\nround { phase act: turns }\n\
+                 items cards {two=2,three x2=-\n 3,king = 13 x3 , joker=0}\npile hand of cards\npile discard of cards\n\
+                 hook h at round_start { move highest from hand to discard; move lowest from hand to discard }\n";
+    let once = tempo::fmt::format_source(messy).expect("formats");
+    for written in ["two = 2", "three x2 = -3", "king = 13 x3", "joker = 0"] {
+        assert!(once.contains(written), "{written} in {once}");
+    }
+    assert_eq!(tempo::fmt::format_source(&once).expect("formats again"), once);
+    assert_eq!(compiled(&once).item_sets, compiled(messy).item_sets);
+    let kinds = &compiled(&once).item_sets[0].kinds;
+    let values: Vec<Option<i64>> = kinds.iter().map(|k| k.value).collect();
+    assert_eq!(values, [Some(2), Some(-3), Some(13), Some(0)]);
+    assert_eq!(kinds.iter().map(|k| k.count).collect::<Vec<_>>(), [1, 2, 3, 1]);
+}
+
+/// A set without numbers that lists a kind named `highest` (written before the word meant the
+/// item of the highest number) still moves that kind.
+#[test]
+fn a_kind_named_highest_in_a_set_without_numbers_is_still_moved_by_name() {
+    let rules = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\nitems cards { low, highest, lowest }\n\
+                 pile deck of cards { starts full }\npile out of cards\n\
+                 hook h at encounter_start { move highest from deck to out; move lowest from deck to out }\n";
+    let moved: Vec<Vec<String>> = items(&play(rules, 1, "")).into_iter().map(|(_, items, _, _)| items).collect();
+    assert_eq!(moved, [vec!["highest".to_string()], vec!["lowest".to_string()]]);
+}

@@ -101,4 +101,34 @@ impl Lowerer<'_> {
         }
         (Expr::Int(0), Ty::Unknown)
     }
+
+    /// `for each RELATION [within EXPR] [where COND] { ... }`: `target` is each participant in
+    /// the body and in `within`; `where` is read as `count`'s condition is, each one as `self`.
+    /// A loop inside a loop (written there, or through `do`) is refused: passes would multiply.
+    pub(super) fn each(
+        &mut self,
+        relation: &ast::Ident,
+        within: Option<&ast::Expr>,
+        filter: Option<&ast::Expr>,
+        body: &ast::Block,
+        ctx: Ctx,
+    ) -> crate::ir::Effect {
+        if let Some(outer) = ctx.each {
+            self.error(
+                Diagnostic::error(Code::NestedLoop, relation.span, "a `for each` loop inside another")
+                    .label("a loop inside a loop: they do not nest")
+                    .with_secondary(outer, "inside this loop")
+                    .help(
+                        "write the inner work once, for the outer loop's `target`; to reach others from there, \
+                         count them (`count(ally, ...)`) or let a trigger answer an `emit`",
+                    ),
+            );
+        }
+        let inner = Ctx { target: true, each: Some(ctx.each.unwrap_or(relation.span)), ..ctx };
+        let relation = self.relation(relation);
+        let within = within.map(|w| self.int(w, inner));
+        let filter = filter.map(|f| self.cond(f, ctx));
+        let body = self.block(body, inner);
+        crate::ir::Effect::Each { relation, within, filter, body }
+    }
 }

@@ -58,7 +58,7 @@ fn declared<'a>(decl: &'a Decl, out: &mut Vec<(&'a Ident, &'static str)>) {
         }
         Decl::Items(set) => {
             out.push((&set.name, "set of items"));
-            out.extend(set.kinds.iter().map(|(k, _)| (k, "item kind")));
+            out.extend(set.kinds.iter().map(|k| (&k.name, "item kind")));
         }
         Decl::Die { name, faces, .. } => {
             out.push((name, "die"));

@@ -46,6 +46,9 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("count", "count(roll, symbol)"),
     ("count", "count(pile[, kind])"),
     ("count", "count(relation, condition)"),
+    ("value", "value(pile)"),
+    ("highest", "highest(pile)"),
+    ("lowest", "lowest(pile)"),
     ("number", "number(condition)"),
 ];
 
@@ -323,6 +326,7 @@ impl Lowerer<'_> {
                 None => self.count_call(e, args, ctx),
             },
             "number" => self.number_call(e, args, ctx),
+            "value" | "highest" | "lowest" => self.pile_value(e, name, args, ctx),
             "count_near" => {
                 arity(3, self);
                 let relation = match args.first().and_then(|a| a.kind.single_name()) {
@@ -1039,6 +1043,9 @@ impl Lowerer<'_> {
             },
             ast::Stmt::Repeat { cond, body, .. } => {
                 E::Repeat { cond: self.cond(cond, ctx), body: self.block(body, ctx) }
+            }
+            ast::Stmt::Each { relation, within, filter, body, .. } => {
+                self.each(relation, within.as_ref(), filter.as_ref(), body, ctx)
             }
             ast::Stmt::Apply { condition, magnitude, to, duration, .. } => E::Apply {
                 who: to.as_ref().map(|w| self.who_word(w, ctx)).unwrap_or(Who::Owner),

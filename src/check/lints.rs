@@ -86,6 +86,10 @@ impl Uses {
                     self.expr(cond);
                     self.effects(body);
                 }
+                Effect::Each { within, filter, body, .. } => {
+                    within.iter().chain(filter).for_each(|x| self.expr(x));
+                    self.effects(body);
+                }
                 Effect::Pay(costs) => self.costs(costs),
                 Effect::MoveLeaping { amount, leap, .. } => {
                     self.expr(amount);

@@ -60,6 +60,8 @@ pub(crate) struct Ctx {
     pub source: bool,
     /// `total`, `natural`, `modifier` and `margin` mean the roll being graded (inside `degrees`).
     pub roll: bool,
+    /// Inside a `for each` loop (the span of its relation word): another loop here is refused.
+    pub each: Option<crate::source::Span>,
 }
 
 /// The default order of work at the start and end of a turn (see `sequence`).

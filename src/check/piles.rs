@@ -22,6 +22,7 @@ impl Lowerer<'_> {
             if let Decl::Items(set) = &entry.item.decl {
                 let set = self.item_set(set);
                 self.piles.sets.push((set.name.clone(), set.kinds.iter().map(|k| k.name.clone()).collect()));
+                self.piles.numbered.push(set.kinds.iter().any(|k| k.value.is_some()));
                 r.item_sets.push(set);
             }
         }
@@ -78,17 +79,17 @@ impl Lowerer<'_> {
 
     fn item_set(&mut self, set: &ast::ItemSet) -> ir::ItemSet {
         let mut kinds: Vec<ir::ItemKind> = Vec::new();
-        for (i, (kind, times)) in set.kinds.iter().enumerate() {
-            if let Some((first, _)) = set.kinds[..i].iter().find(|(k, _)| k.name == kind.name) {
+        for (i, kind) in set.kinds.iter().enumerate() {
+            if let Some(first) = set.kinds[..i].iter().find(|k| k.name.name == kind.name.name) {
                 self.twice(
-                    format!("`{}` is listed twice in `{}`", kind.name, set.name.name),
-                    kind.span,
-                    first.span,
+                    format!("`{}` is listed twice in `{}`", kind.name.name, set.name.name),
+                    kind.name.span,
+                    first.name.span,
                     Some("give a kind more than once with `xN`: `strike x2`"),
                 );
                 continue;
             }
-            let count = match times {
+            let count = match &kind.times {
                 None => 1,
                 Some(t) => match t.name.get(1..).and_then(|n| n.parse::<u32>().ok()).filter(|n| *n <= MAX_OF_A_KIND) {
                     Some(n) => n,
@@ -102,9 +103,63 @@ impl Lowerer<'_> {
                     }
                 },
             };
-            kinds.push(ir::ItemKind { name: kind.name.to_string(), count });
+            let value = kind.value.as_ref().map(|v| self.item_value(v));
+            kinds.push(ir::ItemKind { name: kind.name.name.to_string(), count, value });
+        }
+        let numbered = set.kinds.iter().filter(|k| k.value.is_some()).count();
+        if numbered != 0 && numbered != set.kinds.len() {
+            let (with, without): (Vec<_>, Vec<_>) = set.kinds.iter().partition(|k| k.value.is_some());
+            if let (Some(shown), Some(bare)) = (with.first(), without.first()) {
+                self.error(
+                    Diagnostic::error(
+                        Code::UnnumberedItem,
+                        bare.name.span,
+                        format!("`{}` has no number, but other kinds of `{}` do", bare.name.name, set.name.name),
+                    )
+                    .label("no number")
+                    .with_secondary(shown.name.span, "this kind has one")
+                    .help(format!("give every kind of a set a number, or none: `{} = 0`", bare.name.name)),
+                );
+            }
+            for k in &mut kinds {
+                k.value.get_or_insert(0);
+            }
         }
         ir::ItemSet { name: set.name.name.to_string(), label: set.label.clone(), kinds }
+    }
+
+    /// The number of a kind of item, `= 2` or `= -1`, within [`ir::MAX_ITEM_VALUE`] either way.
+    fn item_value(&mut self, v: &ast::Ident) -> i64 {
+        match v.name.parse::<i64>().ok().filter(|n| n.abs() <= ir::MAX_ITEM_VALUE) {
+            Some(n) => n,
+            None => {
+                self.error(
+                    Diagnostic::error(Code::NumberTooLarge, v.span, "this number is too large for an item")
+                        .label(format!("at most {} either way", ir::MAX_ITEM_VALUE))
+                        .help("an item's number is what `value`, `highest` and `lowest` read: keep it small"),
+                );
+                0
+            }
+        }
+    }
+
+    /// That the pile's set gives its kinds numbers, for what reads them (`what`, as written);
+    /// an error otherwise.
+    fn numbered(&mut self, pile: PileId, what: &str, span: Span) {
+        let Some(&(ref pile_name, set)) = self.piles.piles.get(pile.index()) else { return };
+        if self.piles.numbered.get(set).copied().unwrap_or(true) {
+            return;
+        }
+        let (set_name, kinds) = self.piles.sets.get(set).cloned().unwrap_or_default();
+        let example: Vec<String> = kinds.iter().take(3).zip(1..).map(|(k, n)| format!("{k} = {n}")).collect();
+        let d = Diagnostic::error(
+            Code::UnnumberedItem,
+            span,
+            format!("`{what}` reads the numbers of `{pile_name}`'s items, but `{set_name}` gives its kinds none"),
+        )
+        .label("no numbers to read")
+        .help(format!("give each kind of `{set_name}` a number: `items {set_name} {{ {} }}`", example.join(", ")));
+        self.error(d);
     }
 
     /// A pile as written in a draw or move: `hand` (the owner's) or `WHO.hand`.
@@ -131,6 +186,15 @@ impl Lowerer<'_> {
                 PileId(0)
             }
         }
+    }
+
+    /// The kind of that name in a pile's set of items without numbers, if it lists one.
+    fn kind_named(&self, pile: PileId, name: &str) -> Option<u32> {
+        let &(_, set) = self.piles.piles.get(pile.index())?;
+        if self.piles.numbered.get(set).copied().unwrap_or(true) {
+            return None;
+        }
+        self.piles.sets.get(set)?.1.iter().position(|k| k == name).map(|k| k as u32)
     }
 
     /// A kind of the pile's set; an error naming the set when it has no such kind.
@@ -180,7 +244,7 @@ impl Lowerer<'_> {
         ir::Effect::Pile(ir::PileEffect::Draw { count, from, to })
     }
 
-    /// `move KIND|random [N]|all from A to B`.
+    /// `move KIND|random [N]|all|highest|lowest from A to B`.
     pub(super) fn move_items(
         &mut self,
         pick: &ast::PilePick,
@@ -189,6 +253,7 @@ impl Lowerer<'_> {
         span: Span,
         ctx: Ctx,
     ) -> ir::Effect {
+        let from_span = from.pile.span;
         let (from, to) = (self.pile_ref(from, ctx), self.pile_ref(to, ctx));
         self.same_set(from, to, span);
         let pick = match pick {
@@ -198,6 +263,18 @@ impl Lowerer<'_> {
                 None => Expr::Int(1),
             }),
             ast::PilePick::Kind(kind) => ir::Pick::Kind(self.kind_in(from.pile, kind)),
+            // A set without numbers that lists a kind of this name (written before `highest`
+            // was a word here) still moves that kind.
+            ast::PilePick::Extreme(highest) => {
+                match self.kind_named(from.pile, if *highest { "highest" } else { "lowest" }) {
+                    Some(k) => ir::Pick::Kind(k),
+                    None => {
+                        let word = if *highest { "move highest" } else { "move lowest" };
+                        self.numbered(from.pile, word, from_span);
+                        ir::Pick::Extreme(*highest)
+                    }
+                }
+            }
         };
         ir::Effect::Pile(ir::PileEffect::Move { pick, from, to })
     }
@@ -229,6 +306,40 @@ impl Lowerer<'_> {
         let at = self.pile_of(who, ctx)?;
         let kind = self.kind_in(at.pile, kind);
         Some((Expr::PileHas(at, kind), Ty::Bool))
+    }
+
+    /// `value(PILE)`, `highest(PILE)`, `lowest(PILE)` (`func`, one of them): what the numbers of
+    /// its items come to. A value that is not a pile is an error.
+    pub(super) fn pile_value(&mut self, e: &ast::Expr, func: &str, args: &[ast::Expr], ctx: Ctx) -> (Expr, Ty) {
+        let read = match func {
+            "highest" => ir::PileRead::Highest,
+            "lowest" => ir::PileRead::Lowest,
+            _ => ir::PileRead::Sum,
+        };
+        let at = match args {
+            [pile] => self.pile_of(pile, ctx),
+            _ => None,
+        };
+        match at {
+            Some(at) => {
+                self.numbered(at.pile, &format!("{func}(...)"), e.span);
+                (Expr::PileValue(at, read), Ty::Int)
+            }
+            None => {
+                let span = args.first().map_or(e.span, |a| a.span);
+                let d = Diagnostic::error(Code::UnknownPile, span, format!("`{func}` reads one pile"))
+                    .label(if args.len() == 1 { "not a pile" } else { "expected one pile" })
+                    .suggest(
+                        args.first().and_then(|a| a.kind.single_name()).map_or("", |n| n.name.as_str()),
+                        self.piles.piles.iter().map(|(n, _)| n.as_str()),
+                    )
+                    .or_help(format!(
+                        "`{func}(hand)` or `{func}(target.hand)`: a pile of a set whose kinds have numbers"
+                    ));
+                self.error(d);
+                (Expr::Int(0), Ty::Unknown)
+            }
+        }
     }
 
     /// `count(PILE)`, `count(PILE, KIND)`, or `None` when the first value is not a pile.

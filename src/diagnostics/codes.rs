@@ -395,6 +395,37 @@ Example:
 
 Fix: name a kind the set lists, or add it to the set: `items cards { strike x2, dash, strke }`.";
 
+    NestedLoop => "nested-loop", "A `for each` loop is written inside another one (directly, or through a `do` of \
+an effect that holds one). Loops over participants do not nest: each pass of the outer loop would run the whole \
+inner loop, and the work would grow with the square of the table.
+
+Example:
+
+    action rally {
+      resolve {
+        for each ally {
+          for each enemy within 2 { target.hp -= 1 }
+        }
+      }
+    }
+
+Fix: write the inner work once, for the outer loop's `target` (`for each ally { target.morale += 1 }`); to \
+read others from inside, count them (`count(enemy, distance(target) <= 2)`), or `emit` an event that a trigger \
+answers.";
+
+    UnnumberedItem => "unnumbered-item", "The numbers of a pile's items are read (`value(PILE)`, \
+`highest(PILE)`, `lowest(PILE)`, `move highest from ...`, `move lowest from ...`), but the pile's set of \
+items gives its kinds no numbers; or a set gives some of its kinds a number and not others. A set gives \
+every kind a number (`KIND = N`, after its `xN`), or none.
+
+Example:
+
+    items cards { two, three, king }
+    pile hand of cards
+    initiative { value highest(hand) }
+
+Fix: give each kind its number: `items cards { two = 2, three = 3, king = 13 }`.";
+
     UnknownObject => "unknown-object", "A name is used as a kind of object (`holds`, `take`, `handle`, \
 `drop`, `handlers(...)`), but no `object` declares it.
 

@@ -63,6 +63,7 @@ fn stmt_span(stmt: &Stmt) -> Span {
     match stmt {
         Stmt::If { span, .. }
         | Stmt::Repeat { span, .. }
+        | Stmt::Each { span, .. }
         | Stmt::Apply { span, .. }
         | Stmt::Remove { span, .. }
         | Stmt::Choose { span, .. }

@@ -107,6 +107,8 @@ pub enum Expr {
     PileHas(PileAt, u32),
     /// `count(PILE)`, `count(PILE, KIND)`: how many items the pile holds, or of one kind.
     PileCount(PileAt, Option<u32>),
+    /// `value(PILE)`, `highest(PILE)`, `lowest(PILE)`: what the numbers of its items come to.
+    PileValue(PileAt, PileRead),
     Call(Func, Vec<Expr>),
 }
 
@@ -142,6 +144,7 @@ impl Expr {
             | Expr::Handlers(_)
             | Expr::PileHas(..)
             | Expr::PileCount(..)
+            | Expr::PileValue(..)
             | Expr::RollCount(..) => ([None, None], &[]),
             Expr::CountNear(_, _, x) | Expr::CountWho(_, x) | Expr::Neg(x) | Expr::Not(x) => ([Some(x), None], &[]),
             Expr::CountDice(_, parts) => ([None, None], &parts[..]),
@@ -219,6 +222,18 @@ pub enum Effect {
         cond: Expr,
         body: Vec<Effect>,
     },
+    /// `for each RELATION [within EXPR] [where COND] { ... }`: `body` once for each participant
+    /// still in the encounter related to the owner by `relation`, in scenario order, with
+    /// `target` bound to them. `within` is read for the owner (with `target` the participant):
+    /// how far from the owner they may be. `filter` is read with the participant as `self`, as
+    /// `count(RELATION, COND)` reads its condition. Who is looped over is settled as the loop
+    /// starts; one who leaves the encounter before their pass is skipped. Loops do not nest.
+    Each {
+        relation: Relation,
+        within: Option<Expr>,
+        filter: Option<Expr>,
+        body: Vec<Effect>,
+    },
     Move(Expr),
     /// Voluntary movement away from the target or the nearest enemy.
     MoveAway(Expr),
@@ -269,6 +284,34 @@ pub enum Effect {
     Pile(PileEffect),
     /// `roll NAME = DICE`: dice rolled once, and every count its block reads from them.
     Roll(Box<Roll>),
+}
+
+impl Effect {
+    /// The blocks of effects written directly inside this one (an `if`'s branches, a check's
+    /// outcomes, a choice's options, a loop's body).
+    pub fn blocks(&self) -> Box<dyn Iterator<Item = &[Effect]> + '_> {
+        match self {
+            Effect::If { then, otherwise, .. } => Box::new([&then[..], &otherwise[..]].into_iter()),
+            Effect::Repeat { body, .. } | Effect::Each { body, .. } => Box::new(std::iter::once(&body[..])),
+            Effect::Check { outcomes, .. } => Box::new(outcomes.blocks()),
+            Effect::Choose { options, .. } => Box::new(options.iter().map(|o| &o.effects[..])),
+            _ => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// Whether a `for each` loop is written anywhere inside these effects.
+    pub fn any_loop(effects: &[Effect]) -> bool {
+        let mut stack = vec![effects];
+        while let Some(list) = stack.pop() {
+            for e in list {
+                if matches!(e, Effect::Each { .. }) {
+                    return true;
+                }
+                stack.extend(e.blocks());
+            }
+        }
+        false
+    }
 }
 
 /// A named roll: its dice, rolled in order, then each of its counts made on those faces.
@@ -433,9 +476,10 @@ mod tests {
             Expr::PileHas(..) => 33,
             Expr::PileCount(..) => 34,
             Expr::RollCount(..) => 35,
+            Expr::PileValue(..) => 36,
         }
     }
-    const VARIANTS: usize = 36;
+    const VARIANTS: usize = 37;
 
     /// One expression of every variant, each child a distinct marker.
     fn samples() -> Vec<Expr> {
@@ -477,6 +521,7 @@ mod tests {
             Expr::PileHas(PileAt { who: w, pile: PileId(0) }, 0),
             Expr::PileCount(PileAt { who: w, pile: PileId(0) }, Some(1)),
             Expr::RollCount(RollId(0), 0),
+            Expr::PileValue(PileAt { who: w, pile: PileId(0) }, PileRead::Highest),
         ]
     }
 

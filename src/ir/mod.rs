@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -538,6 +538,21 @@ pub enum Relation {
     Any,
     Player,
     NonPlayer,
+}
+
+impl Relation {
+    /// The word a rule writes for it: `ally`, `non_player`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Relation::Self_ => "self",
+            Relation::Ally => "ally",
+            Relation::Enemy => "enemy",
+            Relation::Other => "other",
+            Relation::Any => "any",
+            Relation::Player => "player",
+            Relation::NonPlayer => "non_player",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

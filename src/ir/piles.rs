@@ -34,6 +34,25 @@ pub struct ItemSet {
 pub struct ItemKind {
     pub name: String,
     pub count: u32,
+    /// `joker = 100`: the kind's number, read by `value`, `highest` and `lowest`. A set gives
+    /// every kind a number or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+}
+
+/// The most a kind's number may be, either way: a pile's `value` sums at most
+/// `MAX_START_ITEMS`-ish items of it without overflow worries.
+pub const MAX_ITEM_VALUE: i64 = 1_000_000_000;
+
+/// What `value`, `highest` and `lowest` read of a pile's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PileRead {
+    /// `value(PILE)`: the sum of the numbers of every item it holds (0 when empty).
+    Sum,
+    /// `highest(PILE)`: the number of its item of the highest number (0 when empty).
+    Highest,
+    /// `lowest(PILE)`: the number of its item of the lowest number (0 when empty).
+    Lowest,
 }
 
 /// `pile NAME of SET`: one per participant; `full` piles start with the whole set.
@@ -80,6 +99,9 @@ pub enum Pick {
     /// So many at random, without replacement (fewer when the pile holds fewer).
     Random(Expr),
     All,
+    /// The item of the highest number (`true`) or the lowest; of kinds tied for it, the one
+    /// its set lists first. Nothing when the pile is empty.
+    Extreme(bool),
 }
 
 /// Pile effects, in one variant of `Effect` so the effect walkers name them once.

@@ -224,6 +224,7 @@ impl Validator<'_> {
                 Expr::Holds(_, o) | Expr::Handlers(o) => self.object(*o),
                 Expr::PileHas(at, k) => self.pile_kind(at.pile, Some(*k)),
                 Expr::PileCount(at, k) => self.pile_kind(at.pile, *k),
+                Expr::PileValue(at, _) => self.pile_kind(at.pile, None),
                 Expr::RollCount(id, _) => self.index("roll", id.0, self.r.rolls as usize),
                 // Nothing else holds an index; children come through `walk` on their own.
                 _ => {}
@@ -320,6 +321,14 @@ impl Validator<'_> {
                         self.expr(cond);
                         stack.push(body);
                     }
+                    Effect::Each { within, filter, body, .. } => {
+                        self.opt(within);
+                        self.opt(filter);
+                        if Effect::any_loop(body) && self.problem.is_none() {
+                            self.problem = Some("a `for each` loop is inside another".to_string());
+                        }
+                        stack.push(body);
+                    }
                     Effect::Move(x) | Effect::MoveAway(x) | Effect::MoveThrough(x) => self.expr(x),
                     Effect::Push { distance, .. } => self.expr(distance),
                     Effect::MoveLeaping { amount, leap, .. } => {
@@ -401,6 +410,28 @@ impl Validator<'_> {
         }
     }
 
+    /// A set of items the runner can hold: at most `MAX_OF_A_KIND` of a kind, and numbers on
+    /// every kind or none, each within `MAX_ITEM_VALUE`.
+    fn item_set(&mut self, set: &crate::ir::ItemSet) {
+        if set.kinds.iter().any(|k| k.count > crate::ir::MAX_OF_A_KIND) && self.problem.is_none() {
+            self.problem =
+                Some(format!("set of items `{}` holds more than {} of a kind", set.name, crate::ir::MAX_OF_A_KIND));
+        }
+        let numbered = set.kinds.iter().filter(|k| k.value.is_some()).count();
+        if numbered != 0 && numbered != set.kinds.len() && self.problem.is_none() {
+            self.problem = Some(format!("set of items `{}` gives some kinds a number and not others", set.name));
+        }
+        if set.kinds.iter().filter_map(|k| k.value).any(|v| v.abs() > crate::ir::MAX_ITEM_VALUE)
+            && self.problem.is_none()
+        {
+            self.problem = Some(format!(
+                "set of items `{}` has a number outside -{max} to {max}",
+                set.name,
+                max = crate::ir::MAX_ITEM_VALUE
+            ));
+        }
+    }
+
     fn object(&mut self, id: ObjectId) {
         self.index("object", id.0, self.r.objects.len());
     }
@@ -443,10 +474,7 @@ impl Validator<'_> {
             self.problem = Some(format!("the piles start with {held} items, more than {}", crate::ir::MAX_START_ITEMS));
         }
         for set in &self.r.item_sets {
-            if set.kinds.iter().any(|k| k.count > crate::ir::MAX_OF_A_KIND) && self.problem.is_none() {
-                self.problem =
-                    Some(format!("set of items `{}` holds more than {} of a kind", set.name, crate::ir::MAX_OF_A_KIND));
-            }
+            self.item_set(set);
         }
         for t in &self.r.terrains {
             if let Some((amount, spared)) = &t.slows {

@@ -153,6 +153,8 @@ fn want(before: &[Token<'_>]) -> Want {
         Some(("count", 0)) => return Want::Count,
         // `count(hand, strike)`, `count(ally, prone)` (a roll's symbols are no declarations).
         Some(("count", 1)) => return Want::Names(&[KindSet::Condition, KindSet::Of("item")]),
+        // `value(hand)`, `highest(target.hand)`.
+        Some(("value" | "highest" | "lowest", 0)) => return Want::Names(PILES),
         // `dice(2, ability)`, `dice(1, weapon_die)`.
         Some(("dice", 1)) => return Want::Names(&[KindSet::Die, KindSet::Values]),
         _ => {}
@@ -186,6 +188,8 @@ fn want(before: &[Token<'_>]) -> Want {
         }
         "(" if prev2 == "phase_start" || prev2 == "phase_end" => return Want::Names(&[KindSet::Phase]),
         "target" | "by" | "against" | "is" => return Want::Relations,
+        // `for each ally`.
+        "each" if prev2 == "for" => return Want::Relations,
         "to" if prev2 != "overspend" && prev2 != "up" => return Want::Participants,
         "category" if depth > 0 => return Want::Names(&[KindSet::Category]),
         "category" | "action" | "trigger" => return Want::Nothing,

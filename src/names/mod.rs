@@ -151,8 +151,8 @@ impl Chain {
             Decl::Terrain(t) => push(Kind::Terrain, &t.name, item.span),
             Decl::Items(set) => {
                 push(Kind::Items, &set.name, item.span);
-                for (kind, _) in &set.kinds {
-                    push(Kind::Item, kind, item.span);
+                for kind in &set.kinds {
+                    push(Kind::Item, &kind.name, item.span);
                 }
             }
             Decl::Pile(pile) => push(Kind::Pile, &pile.name, item.span),

@@ -167,7 +167,7 @@ pub(crate) const TOP_LEVEL: [&str; 33] = [
 ];
 
 /// Built-in names and what they mean, for hover and completion.
-pub(crate) const BUILTINS: [(&str, &str); 43] = [
+pub(crate) const BUILTINS: [(&str, &str); 46] = [
     ("last_check", "the total of a participant's most recent check (0 before any)"),
     ("last_critical", "whether a participant's most recent check was a critical (or reached the best level of its degrees)"),
     ("amount", "amount(EVENT): what the last `emit EVENT(AMOUNT)` of this cascade ended with, after its answers (0 when it emitted none); in an answer, `trigger.amount` reads and changes it"),
@@ -180,6 +180,9 @@ pub(crate) const BUILTINS: [(&str, &str); 43] = [
     ("margin", "inside `degrees`: the roll's total minus what it is against (in a contest, the other roll's total)"),
     ("count_near", "count_near(relation, who, reach): how many standing participants of that relation are within their own reach of who"),
     ("count", "count(12d6 >= 5): rolls a pool of dice (`NdM` or `dice(count, sides)`) and counts the dice that meet the test, one trace line with every face; count(roll >= 5), count(roll, symbol): reads a named roll (`roll attack = 12d6`) of this block; count(pile[, kind]): how many items a pile holds, or of one kind (`count(hand)`, `count(hand, strike)`); count(relation, condition): how many participants of that relation meet the condition, each `self` inside it (`count(ally, hp > 0)`)"),
+    ("value", "value(pile): the sum of the numbers of the items a pile holds (`items cards { two = 2, joker = 100 }`), 0 when empty; in `initiative`, `value EXPR` is each participant's initiative value"),
+    ("highest", "highest(pile): the number of the pile's item of the highest number, 0 when empty; `move highest from PILE to PILE` moves that item"),
+    ("lowest", "lowest(pile): the number of the pile's item of the lowest number, 0 when empty; `move lowest from PILE to PILE` moves that item"),
     ("number", "number(condition): 1 while the condition holds, else 0 (`number(self has prone)`)"),
     ("handlers", "handlers(object): how many hold the object of that kind that self holds (0 when self holds none)"),
     ("dice", "dice(count, sides): count dice of that many sides, both read as they are rolled (`dice(level, 6)`, `dice(1, weapon_die)`); 0 dice roll nothing; dice(count, die): that many dice with custom faces, of a declared `die`, in a named roll (`roll check = dice(2, ability)`)"),

@@ -232,6 +232,9 @@ impl<'r, S: Sink> Engine<'r, S> {
             }
             Effect::Check { roll, against, outcomes } => return self.check(roll, against, outcomes, c, cause),
             Effect::Repeat { cond, body } => return self.repeat(cond, body, c, cause),
+            Effect::Each { relation, within, filter, body } => {
+                return self.each(*relation, (within.as_ref(), filter.as_ref()), body, c, cause)
+            }
             Effect::If { cond, then, otherwise } => {
                 let branch = if self.eval(cond, c)? != 0 { then } else { otherwise };
                 return self.run_flow(branch, c, cause);
@@ -379,6 +382,51 @@ impl<'r, S: Sink> Engine<'r, S> {
             // A pass that changed nothing and rolled nothing would be followed by the same pass.
             if self.changes_made == before {
                 break;
+            }
+        }
+        Ok(false)
+    }
+
+    /// `for each RELATION [within N] [where COND]`: who is looped over is settled first, in
+    /// scenario order; then the body once for each still in the encounter, `target` bound to
+    /// them. Returns whether a pass halted (the rest of the rule, other passes included).
+    fn each(
+        &mut self,
+        relation: ir::Relation,
+        (within, filter): (Option<&ir::Expr>, Option<&ir::Expr>),
+        body: &'r [Effect],
+        c: &Ctx,
+        cause: &Cause,
+    ) -> Result<bool, RunError> {
+        let mut looped = Vec::new();
+        for o in 0..self.world.n {
+            if !self.world.present[o] || !self.world.relates(c.owner, o, relation) {
+                continue;
+            }
+            if let Some(w) = within {
+                if self.world.distance(o, c.owner) > self.eval(w, &Ctx { target: Some(o), ..*c })? {
+                    continue;
+                }
+            }
+            // Read as `count` reads its condition: the participant is `self`.
+            if let Some(f) = filter {
+                if self.eval(f, &Ctx { owner: o, ..*c })? == 0 {
+                    continue;
+                }
+            }
+            looped.push(o);
+        }
+        for o in looped {
+            if !self.world.present[o] {
+                continue;
+            }
+            let (who, target) = (self.names.who[c.owner].clone(), self.names.who[o].clone());
+            let seq = self.emit(Event::Each { who, relation: relation.word(), target });
+            let outer = self.caused_by(seq);
+            let halted = self.run_flow(body, &Ctx { target: Some(o), ..*c }, cause);
+            self.because = outer;
+            if halted? {
+                return Ok(true);
             }
         }
         Ok(false)

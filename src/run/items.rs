@@ -10,7 +10,7 @@ use super::trace::{Event, Name};
 use crate::ir::{Pick, PileAt, PileEffect, PileId};
 
 impl<S: Sink> Engine<'_, S> {
-    /// `draw N from A to B` and `move KIND|random N|all from A to B`: one event naming every
+    /// `draw N from A to B` and `move KIND|random N|all|highest|lowest from A to B`: one event naming every
     /// item taken (none when the pile had none to give).
     pub(super) fn pile_effect(&mut self, e: &PileEffect, c: &Ctx) -> Result<(), RunError> {
         let (how, pick, from, to) = match e {
@@ -28,6 +28,14 @@ impl<S: Sink> Engine<'_, S> {
             (PileEffect::Move { pick: Pick::Kind(k), .. }, None) => {
                 if self.world.piles.move_one(a, b, *k as usize) {
                     taken.push(*k as usize);
+                }
+            }
+            (PileEffect::Move { pick: Pick::Extreme(highest), .. }, None) => {
+                let kinds = super::piles::Piles::kinds(self.ruleset(), a.1);
+                if let Some(k) = self.world.piles.extreme(a.0, a.1, kinds, *highest) {
+                    if self.world.piles.move_one(a, b, k) {
+                        taken.push(k);
+                    }
                 }
             }
             _ => {

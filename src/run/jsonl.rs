@@ -417,6 +417,7 @@ mod tests {
                 to_who: Some(n.clone()),
             },
             Event::Ongoing { actor: n.clone(), action: n.clone(), outcome: "lost" },
+            Event::Each { who: n.clone(), relation: "ally", target: name("Jack 1") },
             Event::Rest { rest: n.clone(), outcome: n.to_string() },
             Event::Decision {
                 who: n.clone(),
@@ -497,7 +498,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..31).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..32).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -590,6 +591,7 @@ mod tests {
             Event::Revealed { .. } => 28,
             Event::Items { .. } => 29,
             Event::Drawn { .. } => 30,
+            Event::Each { .. } => 31,
         }
     }
 }

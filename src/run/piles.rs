@@ -3,7 +3,7 @@
 //! playouts) copies numbers into the allocation it has. A leaf: the draws are in `items.rs`.
 
 use super::buffers::refill;
-use crate::ir::{PileId, Ruleset};
+use crate::ir::{ItemKind, PileId, PileRead, Ruleset};
 
 /// Every participant's piles: per participant a block of `stride` counts, one per kind of each
 /// pile's set, the piles in declaration order.
@@ -43,6 +43,11 @@ impl Piles {
         self.counts.clone_from(&other.counts);
     }
 
+    /// The kinds of a pile's set, with their numbers (none for a pile that is not there).
+    pub fn kinds(r: &Ruleset, pile: PileId) -> &[ItemKind] {
+        r.piles.get(pile.index()).and_then(|p| r.item_sets.get(p.set.index())).map_or(&[], |s| &s.kinds)
+    }
+
     /// Writes the piles canonically (canon.rs): every count.
     pub(crate) fn canon(&self, c: &mut super::canon::Canon) {
         c.put(&self.counts);
@@ -73,6 +78,35 @@ impl Piles {
             Some(k) => p.get(k as usize).map_or(0, |n| i64::from(*n)),
             None => p.iter().map(|n| i64::from(*n)).sum(),
         }
+    }
+
+    /// What the numbers of the pile's items come to (`kinds`: its set's; a kind without a
+    /// number counts 0): their sum, or the highest or lowest number held (0 when empty).
+    pub fn read(&self, who: usize, pile: PileId, kinds: &[ItemKind], read: PileRead) -> i64 {
+        let values = kinds.iter().map(|k| k.value.unwrap_or(0));
+        let held = self.pile(who, pile).iter().zip(values).filter(|(n, _)| **n > 0);
+        match read {
+            PileRead::Sum => held.fold(0i64, |sum, (n, v)| sum.saturating_add(v.saturating_mul(i64::from(*n)))),
+            PileRead::Highest => held.map(|(_, v)| v).max().unwrap_or(0),
+            PileRead::Lowest => held.map(|(_, v)| v).min().unwrap_or(0),
+        }
+    }
+
+    /// The kind `move highest` (`true`) or `move lowest` takes: of those held, the one of the
+    /// highest (lowest) number, the first its set lists among those tied; none when empty.
+    pub fn extreme(&self, who: usize, pile: PileId, kinds: &[ItemKind], highest: bool) -> Option<usize> {
+        let mut best: Option<(usize, i64)> = None;
+        let values = kinds.iter().map(|k| k.value.unwrap_or(0));
+        for (k, (n, v)) in self.pile(who, pile).iter().zip(values).enumerate() {
+            let better = match best {
+                None => true,
+                Some((_, b)) => (highest && v > b) || (!highest && v < b),
+            };
+            if *n > 0 && better {
+                best = Some((k, v));
+            }
+        }
+        best.map(|(k, _)| k)
     }
 
     /// Moves one of kind `k` between two piles of one set; false when `from` has none.

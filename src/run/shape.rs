@@ -175,7 +175,7 @@ fn reads_target(r: &Ruleset, e: &Expr, depth: u32) -> bool {
         | Expr::Is(w, _)
         | Expr::Holds(w, _) => who(w),
         Expr::Handlers(_) => false,
-        Expr::PileHas(at, _) | Expr::PileCount(at, _) => who(&at.who),
+        Expr::PileHas(at, _) | Expr::PileCount(at, _) | Expr::PileValue(at, _) => who(&at.who),
         // Its counts were made where the roll is, with values read there: assume the worst.
         Expr::RollCount(..) => true,
         Expr::HasFrom(a, _, b) | Expr::DistanceBetween(a, b) => who(a) || who(b),

@@ -419,6 +419,12 @@ pub enum Event {
         side: Option<Name>,
         who: Option<Name>,
     },
+    /// A pass of a `for each RELATION` loop of `who`'s rule, with `target` bound to `target`.
+    Each {
+        who: Name,
+        relation: &'static str,
+        target: Name,
+    },
     Check {
         who: Name,
         roll: i64,
@@ -738,6 +744,7 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
             format!("  Drawn from the bag: a die of the {side}, taken by {who}.")
         }
         Event::Drawn { side: None, who: None } => "  Drawn from the bag: nothing.".into(),
+        Event::Each { who, relation, target } => format!("  {who}, for each {relation}: {target}."),
         Event::Slot { holder, side, taker: None } => {
             format!("  {holder}'s slot passes: nobody of the {side} can take it.")
         }

@@ -1,9 +1,9 @@
 //! What a policy cannot score: for each policy of the scenario that weighs actions by their
 //! effects (`Greedy`, or a `Search` whose playouts are Greedy's), each action its loadout holds
 //! whose effects the score reads nothing of (decide/score.rs), though they do something through
-//! an `emit`: the scorer gives it 0, and the policy never takes it for its effect. Read from
-//! the compiled ruleset and the scenario's controllers, before anything is played; `tempo sim`
-//! prints each note once.
+//! an `emit` or by moving items between piles: the scorer gives it 0, and the policy never
+//! takes it for its effect. Read from the compiled ruleset and the scenario's controllers,
+//! before anything is played; `tempo sim` prints each note once.
 
 use super::controller::Chosen;
 use super::scenario::{self, Scenario};
@@ -31,14 +31,19 @@ pub fn unscored(r: &Ruleset, s: &Scenario) -> Vec<String> {
             {
                 continue;
             }
-            let Some(emit) = first_emit(&action.effects, 0) else { continue };
+            let through = match (first_emit(&action.effects, 0), first_pile(r, &action.effects, 0)) {
+                (Some(emit), _) => {
+                    let event = r.events.get(emit.0.index()).map_or("?", |e| e.name.as_str());
+                    let amount = if emit.1 { "(...)" } else { "" };
+                    format!("goes through emit {event}{amount}")
+                }
+                (None, Some(pile)) => format!("only moves items, from {pile}"),
+                (None, None) => continue,
+            };
             seen.push(i);
             let name = action.label.as_deref().unwrap_or(&action.name);
-            let event = r.events.get(emit.0.index()).map_or("?", |e| e.name.as_str());
-            let amount = if emit.1 { "(...)" } else { "" };
             notes.push(format!(
-                "Greedy cannot score {name} (its effect goes through emit {event}{amount}): it scores it 0 and never \
-                 takes it for its effect"
+                "Greedy cannot score {name} (its effect {through}): it scores it 0 and never takes it for its effect"
             ));
         }
     }
@@ -67,13 +72,20 @@ fn first_emit(effects: &[Effect], depth: u32) -> Option<(ir::EventId, bool)> {
     })
 }
 
+/// The pile the first draw or move of items (in any branch) takes from.
+fn first_pile<'r>(r: &'r Ruleset, effects: &[Effect], depth: u32) -> Option<&'r str> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    effects.iter().find_map(|e| match e {
+        Effect::Pile(ir::PileEffect::Draw { from, .. } | ir::PileEffect::Move { from, .. }) => {
+            r.piles.get(from.pile.index()).map(|p| p.name.as_str())
+        }
+        _ => blocks(e).find_map(|b| first_pile(r, b, depth + 1)),
+    })
+}
+
 /// The blocks nested in an effect.
 fn blocks(e: &Effect) -> Box<dyn Iterator<Item = &[Effect]> + '_> {
-    match e {
-        Effect::If { then, otherwise, .. } => Box::new([&then[..], &otherwise[..]].into_iter()),
-        Effect::Repeat { body, .. } => Box::new(std::iter::once(&body[..])),
-        Effect::Check { outcomes, .. } => Box::new(outcomes.blocks()),
-        Effect::Choose { options, .. } => Box::new(options.iter().map(|o| &o.effects[..])),
-        _ => Box::new(std::iter::empty()),
-    }
+    e.blocks()
 }

@@ -153,8 +153,18 @@ pub(crate) enum Decl {
 pub struct ItemSet {
     pub name: Ident,
     pub label: Option<String>,
-    /// Each kind, and its `xN` as written (the checker reads the number).
-    pub kinds: Vec<(Ident, Option<Ident>)>,
+    /// Each kind, its `xN` as written (the checker reads the number) and its number (`= 2`).
+    pub kinds: Vec<ItemKindDecl>,
+}
+
+/// `strike x2`, `joker = 100`: a kind of item in `items`.
+#[derive(Debug, Clone)]
+pub struct ItemKindDecl {
+    pub name: Ident,
+    /// `x2` as written (the checker reads the number).
+    pub times: Option<Ident>,
+    /// `= 2`: the kind's number, as written (the checker reads it).
+    pub value: Option<Ident>,
 }
 
 /// `pile deck of cards { starts full }`.
@@ -181,6 +191,8 @@ pub enum PilePick {
     /// So many at random (one without a number).
     Random(Option<Expr>),
     All,
+    /// The item of the highest number (`true`) or the lowest.
+    Extreme(bool),
 }
 
 /// A kind of ground the scenario lays on places of the line.
@@ -771,6 +783,14 @@ pub(crate) enum Stmt {
     /// `repeat while COND { ... }`.
     Repeat {
         cond: Expr,
+        body: Block,
+        span: Span,
+    },
+    /// `for each RELATION [within EXPR] [where COND] { ... }`.
+    Each {
+        relation: Ident,
+        within: Option<Expr>,
+        filter: Option<Expr>,
         body: Block,
         span: Span,
     },

@@ -1589,6 +1589,19 @@ impl Builder {
                 let body = self.block(self.next(&mut it, &p)?)?;
                 Stmt::Repeat { cond, body, span }
             }
+            Rule::each_stmt => {
+                it.next(); // `each`
+                let relation = self.ident(&self.next(&mut it, &p)?);
+                let (mut within, mut filter) = (None, None);
+                while let Some(x) = it.next() {
+                    match x.as_rule() {
+                        Rule::kw_within => within = Some(self.expr(self.next(&mut it, &p)?)?),
+                        Rule::kw_where => filter = Some(self.expr(self.next(&mut it, &p)?)?),
+                        _ => return Ok(Stmt::Each { relation, within, filter, body: self.block(x)?, span }),
+                    }
+                }
+                return Err(self.internal(span.start as usize, "a loop without a body"));
+            }
             Rule::apply_stmt => self.apply_stmt(it, &p, span)?,
             Rule::remove_stmt => {
                 let condition = self.ident(&self.next(&mut it, &p)?);

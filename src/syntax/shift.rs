@@ -90,6 +90,7 @@ fields!(DegreeShift { when, span });
 fields!(CheckDegrees { name, shifts });
 fields!(Terrain { name, slows, blocks });
 fields!(ItemSet { name, kinds });
+fields!(ItemKindDecl { name, times, value });
 fields!(PileDecl { name, of });
 fields!(PileRef { who, pile });
 
@@ -98,7 +99,7 @@ impl Shift for PilePick {
         match self {
             PilePick::Kind(kind) => kind.shift(by),
             PilePick::Random(n) => n.shift(by),
-            PilePick::All => {}
+            PilePick::All | PilePick::Extreme(_) => {}
         }
     }
 }
@@ -414,6 +415,13 @@ impl Shift for Stmt {
             }
             Stmt::Repeat { cond, body, span } => {
                 cond.shift(by);
+                body.shift(by);
+                span.shift(by);
+            }
+            Stmt::Each { relation, within, filter, body, span } => {
+                relation.shift(by);
+                within.shift(by);
+                filter.shift(by);
                 body.shift(by);
                 span.shift(by);
             }

@@ -8,6 +8,8 @@ pub(crate) struct KnownPiles {
     pub(super) sets: Vec<(String, Vec<String>)>,
     /// Each pile's name and its set.
     pub(super) piles: Vec<(String, usize)>,
+    /// Per set, whether its kinds have numbers (`joker = 100`).
+    pub(super) numbered: Vec<bool>,
 }
 
 impl KnownPiles {

@@ -174,6 +174,14 @@ impl<'r, S: Sink> Engine<'r, S> {
                     Some(_) => self.suppose(then, c, undo, depth + 1),
                     None => {}
                 },
+                // Each pass it surely makes, with its own `target`.
+                Effect::Each { body, .. } => {
+                    for (o, sure) in self.looped_over(e, c) {
+                        if sure == 1.0 {
+                            self.suppose(body, &Ctx { target: Some(o), ..*c }, undo, depth + 1);
+                        }
+                    }
+                }
                 _ => {}
             }
         }

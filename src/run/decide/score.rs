@@ -138,7 +138,7 @@ fn harmful(r: &ir::Ruleset, effects: &[Effect], depth: u32) -> bool {
             blocks(c) || c.implies.iter().any(|i| r.conditions.get(i.index()).is_some_and(blocks))
         }),
         Effect::If { then, otherwise, .. } => deeper(then) || deeper(otherwise),
-        Effect::Repeat { body, .. } => deeper(body),
+        Effect::Repeat { body, .. } | Effect::Each { body, .. } => deeper(body),
         Effect::Check { outcomes, .. } => outcomes.blocks().any(deeper),
         Effect::Choose { options, .. } => options.iter().any(|o| deeper(&o.effects)),
         _ => false,
@@ -153,6 +153,41 @@ impl<S: Sink> Engine<'_, S> {
         let v = self.eval(e, c).ok();
         self.dry = was;
         v
+    }
+
+    /// Who a `for each` loop of `c`'s would pass over, as the runner settles it, each with how
+    /// sure: 1 when its `within` and `where` are known to hold, halved for each that has dice.
+    pub(in crate::run) fn looped_over(&mut self, e: &Effect, c: &Ctx) -> Vec<(usize, f64)> {
+        let Effect::Each { relation, within, filter, .. } = e else { return Vec::new() };
+        let mut out = Vec::new();
+        for o in 0..self.world.n {
+            if !self.world.present[o] || !self.world.relates(c.owner, o, *relation) {
+                continue;
+            }
+            let mut sure = 1.0;
+            if let Some(w) = within {
+                match has_dice(self.ruleset(), w, 0) {
+                    true => sure *= 0.5,
+                    false => match self.exact(w, &Ctx { target: Some(o), ..*c }) {
+                        Some(reach) if self.world.distance(o, c.owner) > reach => continue,
+                        _ => {}
+                    },
+                }
+            }
+            // `where` as `count` reads it: the participant is `self`.
+            if let Some(f) = filter {
+                match has_dice(self.ruleset(), f, 0) {
+                    true => sure *= 0.5,
+                    false => {
+                        if self.exact(f, &Ctx { owner: o, ..*c }) == Some(0) {
+                            continue;
+                        }
+                    }
+                }
+            }
+            out.push((o, sure));
+        }
+        out
     }
 
     /// The outcomes of an expression made of dice, sums, differences and constant multiples;
@@ -511,6 +546,14 @@ impl<S: Sink> Engine<'_, S> {
                 let p = self.truth(cond, c, deeper).unwrap_or(0.5);
                 p * self.score(body, c, me, deeper)
             }
+            // A pass for each participant it would reach, each with its own `target`.
+            Effect::Each { body, .. } => {
+                let mut sum = 0.0;
+                for (o, sure) in self.looped_over(e, c) {
+                    sum += sure * self.score(body, &Ctx { target: Some(o), ..*c }, me, deeper);
+                }
+                sum
+            }
             Effect::Choose { chooser, options, .. } => {
                 let by = match chooser {
                     ir::Chooser::Owner => Some(c.owner),
@@ -600,6 +643,10 @@ impl<S: Sink> Engine<'_, S> {
             },
             Effect::Check { outcomes, .. } => outcomes.blocks().any(|x| self.would_change(x, c, deeper)),
             Effect::Choose { options, .. } => options.iter().any(|o| self.would_change(&o.effects, c, deeper)),
+            Effect::Each { body, .. } => self
+                .looped_over(e, c)
+                .into_iter()
+                .any(|(o, _)| self.would_change(body, &Ctx { target: Some(o), ..*c }, deeper)),
             // A move that would end where it starts: next to its goal already, against an edge,
             // or blocked.
             Effect::Move(amount) | Effect::MoveAway(amount) => {
@@ -631,6 +678,7 @@ impl<S: Sink> Engine<'_, S> {
             ir::PileEffect::Move { from, .. } => (from, None),
         };
         let Ok(a) = c.who(from.who) else { return true };
+        // `move highest|lowest` takes one while the pile holds any, as `all` does.
         let kind = match e {
             ir::PileEffect::Move { pick: ir::Pick::Kind(k), .. } => Some(*k),
             _ => None,
@@ -706,6 +754,10 @@ impl<S: Sink> Engine<'_, S> {
                 self.could_down(then, c, victim, deeper) || self.could_down(otherwise, c, victim, deeper)
             }
             Effect::Repeat { body, .. } => self.could_down(body, c, victim, deeper),
+            Effect::Each { body, .. } => self
+                .looped_over(e, c)
+                .into_iter()
+                .any(|(o, _)| self.could_down(body, &Ctx { target: Some(o), ..*c }, victim, deeper)),
             Effect::Check { outcomes, .. } => outcomes.blocks().any(|b| self.could_down(b, c, victim, deeper)),
             Effect::Choose { options, .. } => options.iter().any(|o| self.could_down(&o.effects, c, victim, deeper)),
             _ => false,

@@ -128,6 +128,12 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             maybe_name(out, q, "who", who);
         }
         Event::Items { who, how, items, from, to, to_who } => items_event(out, q, who, how, items, (from, to), to_who),
+        Event::Each { who, relation, target } => {
+            tag(out, "each");
+            name_field(out, q, "who", who);
+            static_field(out, q, "relation", relation);
+            name_field(out, q, "target", target);
+        }
         Event::Leave { who } => {
             tag(out, "leave");
             name_field(out, q, "who", who);

@@ -200,6 +200,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_pay,
             kw_follow,
             kw_repeat,
+            kw_for,
             kw_end_turn,
             kw_end_encounter,
             kw_cancel,
@@ -444,10 +445,22 @@ fn pile_word(r: Rule) -> Option<&'static str> {
         Rule::kw_draw => "`draw`",
         Rule::kw_all => "`all`",
         Rule::kw_random => "`random`",
+        Rule::kw_highest => "`highest`",
+        Rule::kw_lowest => "`lowest`",
         Rule::item_kind => "a kind of item like `strike x2`",
         Rule::item_times => "how many of a kind, like `x2`",
+        Rule::item_value => "the number of a kind of item, like `2` or `-1`",
         Rule::pile_ref => "a pile like `hand` or `target.hand`",
-        Rule::pile_pick => "which items (a kind, `random`, `random N` or `all`)",
+        Rule::pile_pick => "which items (a kind, `random`, `random N`, `all`, `highest` or `lowest`)",
+        _ => return loop_word(r),
+    })
+}
+
+/// The words of a loop over participants (`for each ally within 3 where ...`).
+fn loop_word(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::kw_where => "`where`",
+        Rule::each_stmt => "a loop like `for each ally { ... }`",
         _ => return None,
     })
 }

@@ -2,19 +2,26 @@
 
 use super::{kids, Builder, Rule, P, R};
 use crate::source::Span;
-use crate::syntax::ast::{Decl, ItemSet, PileDecl, PilePick, PileRef, Stmt};
+use crate::syntax::ast::{Decl, Ident, ItemKindDecl, ItemSet, PileDecl, PilePick, PileRef, Stmt};
 use std::iter::Peekable;
 
 impl Builder {
-    /// `items NAME ["Label"] { KIND [xN], ... }` (its keyword already taken).
+    /// `items NAME ["Label"] { KIND [xN] [= VALUE], ... }` (its keyword already taken).
     pub(super) fn items_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let name = self.ident(&self.next(&mut it, p)?);
         let label = self.opt_string(&mut it);
         let mut kinds = Vec::new();
         for k in it {
             let mut ki = kids(&k);
-            let kind = self.ident(&self.next(&mut ki, &k)?);
-            kinds.push((kind, ki.next().map(|t| self.ident(&t))));
+            let name = self.ident(&self.next(&mut ki, &k)?);
+            let (mut times, mut value) = (None, None);
+            for part in ki {
+                match part.as_rule() {
+                    Rule::item_value => value = Some(self.item_value(&part)),
+                    _ => times = Some(self.ident(&part)),
+                }
+            }
+            kinds.push(ItemKindDecl { name, times, value });
         }
         Ok(Decl::Items(Box::new(ItemSet { name, label, kinds })))
     }
@@ -44,7 +51,7 @@ impl Builder {
         Ok(Stmt::Draw { count, from, to, span })
     }
 
-    /// `move KIND|random [N]|all from PILE to PILE` (its keyword already taken).
+    /// `move KIND|random [N]|all|highest|lowest from PILE to PILE` (its keyword already taken).
     pub(super) fn pile_move_stmt<'i>(
         &self,
         mut it: Peekable<impl Iterator<Item = P<'i>>>,
@@ -56,6 +63,8 @@ impl Builder {
         let first = self.next(&mut pk, &pick_pair)?;
         let pick = match first.as_rule() {
             Rule::kw_all => PilePick::All,
+            Rule::kw_highest => PilePick::Extreme(true),
+            Rule::kw_lowest => PilePick::Extreme(false),
             Rule::kw_random => match pk.next() {
                 Some(n) => PilePick::Random(Some(self.expr(n)?)),
                 None => PilePick::Random(None),
@@ -67,6 +76,13 @@ impl Builder {
         it.next(); // `to`
         let to = self.pile_ref(&self.next(&mut it, p)?)?;
         Ok(Stmt::MoveItems { pick, from, to, span })
+    }
+
+    /// `2` or `-1` (the sign may stand apart from the digits), as one name for the checker to read.
+    fn item_value(&self, p: &P) -> Ident {
+        let mut value = self.ident(p);
+        value.name = kids(p).map(|x| x.as_str().trim()).collect::<String>().into();
+        value
     }
 
     fn pile_ref(&self, p: &P) -> R<PileRef> {
