@@ -83,6 +83,13 @@ impl Estimate {
         }
     }
 
+    /// The interval cut to `[lo, hi]`, for a quantity that cannot leave it (a count is never
+    /// below 0, a share never above 1): a normal interval around a mean near its bound would
+    /// otherwise reach past it (`0.01 [-0.005, 0.025]`).
+    pub(crate) fn within(self, lo: f64, hi: f64) -> Estimate {
+        Estimate { value: self.value, low: self.low.clamp(lo, hi), high: self.high.clamp(lo, hi) }
+    }
+
     /// Whether the interval leaves out 0 (a difference that is not noise at 95%).
     pub(crate) fn excludes_zero(&self) -> bool {
         self.low > 0.0 || self.high < 0.0

@@ -204,22 +204,26 @@ pub struct OptionRow {
 }
 
 /// Estimates one count of the layout from the totals: a proportion or a mean per encounter.
+/// Every count the layout keeps (turns, uses, points spent or lost, rounds) is of things that
+/// happened, never below 0, and so is its interval.
 pub fn estimate(layout: &Layout, t: &Totals, at: usize) -> Estimate {
     let n = t.completed;
     match layout.kind(at) {
         Kind::Indicator => stats::wilson(u64::try_from(t.sum[at]).unwrap_or(0), n),
-        Kind::Count => stats::mean(n, t.sum[at], t.sum_sq[at]),
+        Kind::Count => stats::mean(n, t.sum[at], t.sum_sq[at]).within(0.0, f64::INFINITY),
     }
 }
 
 fn per_round(t: &Totals, at: usize) -> Estimate {
     let r = Layout::ROUNDS;
     stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[r], t.sum_sq[r]), t.by_round[at])
+        .within(0.0, f64::INFINITY)
 }
 
 fn per_turn(layout: &Layout, t: &Totals, who: usize, at: usize) -> Estimate {
     let turns = layout.turns(who);
     stats::ratio(t.completed, (t.sum[at], t.sum_sq[at]), (t.sum[turns], t.sum_sq[turns]), t.by_turn[at])
+        .within(0.0, f64::INFINITY)
 }
 
 /// Stuck turns over the turns it could act in (played and stuck): `turns` counts only those
@@ -229,7 +233,7 @@ fn stuck_share(layout: &Layout, t: &Totals, who: usize) -> Estimate {
     let (turns, stuck) = (layout.turns(who), layout.stuck(who));
     let cross = t.by_turn[stuck];
     let both = (t.sum[turns] + t.sum[stuck], t.sum_sq[turns] + 2 * cross + t.sum_sq[stuck]);
-    stats::ratio(t.completed, (t.sum[stuck], t.sum_sq[stuck]), both, cross + t.sum_sq[stuck])
+    stats::ratio(t.completed, (t.sum[stuck], t.sum_sq[stuck]), both, cross + t.sum_sq[stuck]).within(0.0, 1.0)
 }
 
 fn bars(histogram: &std::collections::BTreeMap<u32, u64>) -> Vec<Bar> {
@@ -352,7 +356,7 @@ pub fn summarise(ruleset: &str, seed: u64, layout: &Layout, t: &Totals) -> Summa
             codes.iter().map(move |(code, (s, ss))| RefusalRow {
                 action: action.clone(),
                 code: code.clone(),
-                refused: stats::mean(n, *s, *ss),
+                refused: stats::mean(n, *s, *ss).within(0.0, f64::INFINITY),
             })
         })
         .collect();
