@@ -229,7 +229,7 @@ impl<'a, S: Sink> Runner<'a, S> {
             }
             if after.downtime_hours > 0 || after.rest.is_some() {
                 let ((state, sides), objects) = (e.final_state(), e.final_objects());
-                e.emit(Event::EncounterEnd { reason: "after downtime".into(), state, sides, objects });
+                e.emit(Event::EncounterEnd { reason: trace::AFTER_DOWNTIME.into(), state, sides, objects });
             }
         }
         Ok(())

@@ -19,6 +19,11 @@ mod text;
 pub type Name = Rc<str>;
 
 /// What changed a pool. Rendered as text (`"attack by Aria"`) only when the trace is written.
+
+/// The `reason` of the second `encounter_end` event, after downtime and rests: the state once
+/// they are over. Its text is `Downtime ends.`, so the text says "Encounter ends" once.
+pub const AFTER_DOWNTIME: &str = "after downtime";
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cause {
     /// Paying for or resolving an action: `attack by Aria`.

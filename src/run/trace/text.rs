@@ -84,7 +84,7 @@ pub(super) fn decision_text(
     format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
 }
 
-/// `Encounter ends: ...`, then each participant's pools and conditions (and under them what
+/// `Encounter ends: ...` (after downtime: `Downtime ends.`), then each participant's pools and conditions (and under them what
 /// their piles hold), and the objects.
 pub(super) fn encounter_end_text(
     reason: &str,
@@ -93,7 +93,11 @@ pub(super) fn encounter_end_text(
     objects: &[FinalObject],
     l: &Labels,
 ) -> String {
-    let mut s = format!("\nEncounter ends: {reason}.");
+    let mut s = if reason == super::AFTER_DOWNTIME {
+        "\nDowntime ends.".to_string()
+    } else {
+        format!("\nEncounter ends: {reason}.")
+    };
     for (side, pools) in sides {
         let mut pools: Vec<(&str, i64)> = pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
         pools.sort_by(|a, b| a.0.cmp(b.0));
