@@ -18,12 +18,11 @@ mod text;
 /// an event copies and drops several names, which were atomic operations with `Arc`.
 pub type Name = Rc<str>;
 
-/// What changed a pool. Rendered as text (`"attack by Aria"`) only when the trace is written.
-
 /// The `reason` of the second `encounter_end` event, after downtime and rests: the state once
 /// they are over. Its text is `Downtime ends.`, so the text says "Encounter ends" once.
 pub const AFTER_DOWNTIME: &str = "after downtime";
 
+/// What changed a pool. Rendered as text (`"attack by Aria"`) only when the trace is written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cause {
     /// Paying for or resolving an action: `attack by Aria`.
