@@ -47,12 +47,23 @@ impl Lowerer<'_> {
                     }
                 };
                 self.piles.piles.push((p.name.name.to_string(), set));
+                let shared = p.shared.is_some();
+                // One pile for everyone, or one for each side: not both.
+                if let (true, Some(span)) = (shared, p.per_side) {
+                    self.misplaced(
+                        span,
+                        "a pile is either `shared` (one pile for the whole encounter) or `per side` (one pile for each side), not both",
+                    );
+                }
                 r.piles.push(ir::Pile {
                     name: p.name.name.to_string(),
                     label: p.label.clone(),
                     set: ir::ItemSetId(set as u32),
                     full: p.full,
+                    shared,
+                    per_side: p.per_side.is_some() && !shared,
                 });
+                self.piles.shared.push(shared);
                 let held = ir::start_items(&r.piles, &r.item_sets);
                 if p.full && held > ir::MAX_START_ITEMS {
                     self.error(
@@ -168,7 +179,30 @@ impl Lowerer<'_> {
             Some(w) => self.who_word(w, ctx),
             None => ir::Who::Owner,
         };
-        PileAt { who, pile: self.pile_named(&r.pile) }
+        let pile = self.pile_named(&r.pile);
+        self.whose_shared(r.who.as_ref(), &r.pile, pile);
+        PileAt { who, pile }
+    }
+
+    /// `target.deck` of a `shared` pile: a warning, as it is the one pile whoever is named.
+    fn whose_shared(&mut self, who: Option<&ast::Ident>, name: &ast::Ident, pile: PileId) {
+        let Some(who) = who else { return };
+        if !self.piles.shared.get(pile.index()).copied().unwrap_or(false) {
+            return;
+        }
+        let span = who.span.to(name.span);
+        self.error(
+            Diagnostic::warning(
+                Code::SharedPileOwner,
+                span,
+                format!("`{}` is shared: `{}.{}` is the same pile as `{}`", name.name, who.name, name.name, name.name),
+            )
+            .label("one pile for the whole encounter")
+            .help(format!(
+                "write `{}`; to give each participant its own, drop `shared` from `pile {}`",
+                name.name, name.name
+            )),
+        );
     }
 
     fn pile_named(&mut self, name: &ast::Ident) -> PileId {
@@ -294,11 +328,10 @@ impl Lowerer<'_> {
             _ => return None,
         };
         self.piles.pile(&pile.name)?;
-        let who = match who {
-            Some(w) => self.who_word(w, ctx),
-            None => ir::Who::Owner,
-        };
-        Some(PileAt { who, pile: self.pile_named(pile) })
+        let whom = who.map(|w| self.who_word(w, ctx)).unwrap_or(ir::Who::Owner);
+        let at = PileAt { who: whom, pile: self.pile_named(pile) };
+        self.whose_shared(who, pile, at.pile);
+        Some(at)
     }
 
     /// `PILE has KIND`, or `None` when the left side is not a pile (a participant's condition).
