@@ -188,3 +188,53 @@ impl Piles {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Piles;
+    use crate::ir::PileId;
+    use crate::run::canon::Canon;
+
+    fn ruleset() -> crate::ir::Ruleset {
+        let text = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\nitems cards { ace, king x2 }\n\
+                    pile deck of cards { shared; starts full }\npile camp of cards { per side; starts full }\n\
+                    pile hand of cards { starts full }\n";
+        let c = crate::check::compile_str("t.rules", text);
+        c.ruleset.expect("compiles")
+    }
+
+    fn canon(p: &Piles) -> Vec<u8> {
+        let mut c = Canon::default();
+        p.canon(&mut c);
+        c.bytes
+    }
+
+    #[test]
+    fn a_shared_pile_is_one_full_pile_whoever_names_it_and_part_of_the_state() {
+        let (deck, camp, hand) = (PileId(0), PileId(1), PileId(2));
+        let r = ruleset();
+        let mut p = Piles::default();
+        p.reset(&r, 3);
+        p.set_sides(&[0, 0, 2]);
+        // Filled once: every index reaches the one deck; the blocks no index reaches stay empty.
+        for who in 0..3 {
+            assert_eq!(p.pile(who, deck), &[1, 2]);
+            assert_eq!(p.holder(who, deck), 0);
+            assert_eq!(p.pile(who, hand), &[1, 2], "each participant's own pile starts full");
+        }
+        assert_eq!(p.counts.iter().sum::<u32>(), 3 + 2 * 3 + 3 * 3, "one deck, two camps, three hands");
+        // One camp for each side: A and B share side 0's, C has its own.
+        assert_eq!((p.holder(1, camp), p.holder(2, camp)), (0, 2));
+        let before = canon(&p);
+        assert!(p.move_one((1, deck), (1, hand), 0));
+        assert_eq!(p.pile(2, deck), &[0, 2], "what B drew is gone for C too");
+        assert!(!p.move_one((2, deck), (2, hand), 0), "and C cannot draw it again");
+        assert!(p.move_one((1, camp), (1, hand), 1));
+        assert_eq!((p.pile(0, camp), p.pile(2, camp)), (&[1, 1][..], &[1, 2][..]));
+        // The canonical bytes hold the shared pile: the exact solver merges states by them.
+        assert_ne!(canon(&p), before);
+        let mut copy = Piles::default();
+        copy.copy_from(&p);
+        assert_eq!((copy.pile(2, deck), copy.holder(1, camp)), (&[0, 2][..], 0));
+    }
+}
