@@ -445,3 +445,17 @@ fn hover_on_shared_in_a_pile_says_it_is_one_pile_for_the_encounter() {
     let side = tempo::api::hover(&sources, "t.rules", text.find("side }").unwrap() + 1).unwrap();
     assert!(side.contains("a pool or pile kept") && side.contains("pile deck of cards { per side }"), "{side}");
 }
+
+#[test]
+fn enemy_side_reaches_the_other_sides_deck_kept_per_side() {
+    let rules =
+        "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\npool ap { max 1; refresh at turn_start }\n\
+                 pool theirs { start 0 }\nitems cards { ace, king }\npile deck of cards { per side; starts full }\n\
+                 pile hand of cards\naction steal { cost 1 ap; resolve { draw 1 from enemy_side.deck to hand; \
+                 theirs = count(enemy_side.deck) } }\n";
+    let records = play(rules, 1, "");
+    let Some(Event::EncounterEnd { state, piles, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    // A (B does nothing) takes side b's two cards over three rounds, and side a keeps its own.
+    assert_eq!((piles.sides["a"]["deck"].len(), piles.sides["b"]["deck"].len()), (2, 0));
+    assert_eq!((state["A"].piles["hand"].len(), pools(&records)["theirs"]), (2, 0));
+}
