@@ -73,9 +73,9 @@ impl Piles {
     pub fn set_sides(&mut self, side_first: &[usize]) {
         self.side_first.clear();
         self.side_first.extend_from_slice(side_first);
-        for who in 0..side_first.len() {
+        for (who, _) in side_first.iter().enumerate().filter(|(who, first)| *who != **first) {
             for i in 0..self.kept.len() {
-                if self.kept[i] == Kept::Side && side_first[who] != who {
+                if self.kept[i] == Kept::Side {
                     let (a, b) = self.own_span(who, PileId(i as u32));
                     if let Some(block) = self.counts.get_mut(a..b) {
                         block.fill(0);
