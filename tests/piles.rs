@@ -369,3 +369,93 @@ fn a_kind_named_highest_in_a_set_without_numbers_is_still_moved_by_name() {
     let moved: Vec<Vec<String>> = items(&play(rules, 1, "")).into_iter().map(|(_, items, _, _)| items).collect();
     assert_eq!(moved, [vec!["highest".to_string()], vec!["lowest".to_string()]]);
 }
+
+#[test]
+fn a_shared_deck_is_dealt_from_once_and_listed_once() {
+    // Each participant's hook draws two from the one deck of five: four are drawn in all, and
+    // the deck, filled once, keeps the fifth.
+    let rules = DEAL
+        .replace("DRAW", "2")
+        .replace("pile deck of cards { starts full }", "pile deck of cards { shared; starts full }");
+    let records = play(&rules, 3, "");
+    let Some(Event::EncounterEnd { state, piles, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    let names = |items: &[tempo::run::trace::Name]| -> Vec<String> { items.iter().map(|n| n.to_string()).collect() };
+    let (a, b) = (names(&state["A"].piles["hand"]), names(&state["B"].piles["hand"]));
+    let deck = names(&piles.shared["deck"]);
+    assert_eq!((a.len(), b.len(), deck.len()), (2, 2, 1), "{a:?} {b:?} {deck:?}");
+    let mut all: Vec<String> = a.iter().chain(&b).chain(&deck).cloned().collect();
+    all.sort();
+    assert_eq!(all, ["dash", "guard", "guard", "strike", "strike"], "no card is held twice");
+    // Listed once, as the table's: not under each participant.
+    assert!(!state["A"].piles.contains_key("deck") && piles.sides.is_empty());
+    let left = |who: &str| state[who].pools.iter().find(|(k, _)| &***k == "left").map(|(_, v)| *v);
+    assert_eq!((left("A"), left("B")), (Some(3), Some(1)), "A drew first and left three; B's draw left one");
+
+    let ruleset = compiled(&rules);
+    let s = scenario::parse(
+        r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Policy(Aggressive)),
+  (name: "B", side: "b", actions: [], controller: Policy(Aggressive)),
+])"#,
+    )
+    .expect("scenario parses");
+    let trace = |options: tempo::api::TraceOptions| tempo::api::run(&ruleset, &s, None, options).expect("runs").text;
+    let text = trace(tempo::api::TraceOptions::default());
+    assert!(text.contains(&format!("\n  table: deck: {}", deck.join(", "))), "{text}");
+    let json = trace(tempo::api::TraceOptions { jsonl: true, ..Default::default() });
+    let last = json.lines().last().unwrap_or_default();
+    assert!(last.contains(&format!(r#""shared_piles":{{"deck":["{}"]}}"#, deck[0])), "{last}");
+
+    // A scenario fills the one deck by naming it under a participant: both draw from that.
+    let records = play(&rules, 3, r#"piles: {"deck": ["dash", "guard", "strike"]},"#);
+    let Some(Event::EncounterEnd { state, piles, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    assert_eq!((state["A"].piles["hand"].len(), state["B"].piles["hand"].len(), piles.shared["deck"].len()), (2, 1, 0));
+}
+
+#[test]
+fn a_deck_kept_per_side_is_one_for_each_side() {
+    let rules = DEAL
+        .replace("DRAW", "2")
+        .replace("pile deck of cards { starts full }", "pile deck of cards { per side; starts full }");
+    let s = scenario::parse(
+        r#"(seed: 3, rounds: 1, participants: [
+  (name: "A", side: "a", controller: Policy(Passive)),
+  (name: "C", side: "a", controller: Policy(Passive)),
+  (name: "B", side: "b", controller: Policy(Passive)),
+])"#,
+    )
+    .expect("scenario parses");
+    let records = run(&compiled(&rules), &s, None).expect("runs");
+    let Some(Event::EncounterEnd { state, piles, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    let left = |side: &str| piles.sides[side]["deck"].len();
+    // A and C drew four of side a's five; B two of side b's.
+    assert_eq!((left("a"), left("b")), (1, 3));
+    assert!(piles.shared.is_empty() && !state["C"].piles.contains_key("deck"));
+    let pool = |who: &str| state[who].pools.iter().find(|(k, _)| &***k == "left").map(|(_, v)| *v);
+    assert_eq!((pool("A"), pool("C"), pool("B")), (Some(3), Some(1), Some(3)));
+}
+
+#[test]
+fn hover_on_shared_in_a_pile_says_it_is_one_pile_for_the_encounter() {
+    let text = "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\nitems cards { ace }\n\
+                pile deck of cards { shared; starts full }\npile camp of cards { per side }\n";
+    let sources = tempo::api::Sources::new().with("t.rules", text);
+    let shared = tempo::api::hover(&sources, "t.rules", text.find("shared;").unwrap() + 2).unwrap();
+    assert!(shared.contains("one pile for the whole encounter"), "{shared}");
+    let side = tempo::api::hover(&sources, "t.rules", text.find("side }").unwrap() + 1).unwrap();
+    assert!(side.contains("a pool or pile kept") && side.contains("pile deck of cards { per side }"), "{side}");
+}
+
+#[test]
+fn enemy_side_reaches_the_other_sides_deck_kept_per_side() {
+    let rules =
+        "ruleset t\ninitiative { value 0 }\nround { phase act: turns }\npool ap { max 1; refresh at turn_start }\n\
+                 pool theirs { start 0 }\nitems cards { ace, king }\npile deck of cards { per side; starts full }\n\
+                 pile hand of cards\naction steal { cost 1 ap; resolve { draw 1 from enemy_side.deck to hand; \
+                 theirs = count(enemy_side.deck) } }\n";
+    let records = play(rules, 1, "");
+    let Some(Event::EncounterEnd { state, piles, .. }) = records.last().map(|r| &r.event) else { panic!("no end") };
+    // A (B does nothing) takes side b's two cards over three rounds, and side a keeps its own.
+    assert_eq!((piles.sides["a"]["deck"].len(), piles.sides["b"]["deck"].len()), (2, 0));
+    assert_eq!((state["A"].piles["hand"].len(), pools(&records)["theirs"]), (2, 0));
+}

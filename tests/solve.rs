@@ -398,3 +398,30 @@ fn sim_agrees_everywhere() {
     }
     assert!(outside.is_empty(), "outside the 99% interval:\n{}", outside.join("\n"));
 }
+
+#[test]
+fn a_draw_from_a_shared_deck_is_a_chance_over_what_is_left_in_it() {
+    // One deck of three cards for the table (an ace and two blanks); whoever holds the ace
+    // strikes the other down. Ana draws first: the ace with 1/3. Else Bo draws from the two
+    // left: the ace with 1/2 (1/3 in all). Else the ace is all that is left, and Ana draws it
+    // in round 2 (1/3). Ana's side 2/3, Bo's 1/3, never the round limit. (Were each drawing
+    // from a deck of its own, Ana would win 1/3 + 2/3 * 2/3 * 1/2 = 5/9 by round 2.)
+    let text = "ruleset table_deck\nstat speed = 0\ninitiative { value speed }\nround { phase act: turns }\n\
+                pool hp { max 1; when <= 0 { apply down } }\npool ap { max 1; refresh at turn_start }\n\
+                condition down { blocks actions, free_actions, reactions }\n\
+                items cards { ace, blank x2 }\npile deck of cards { shared; starts full }\npile hand of cards\n\
+                action turn_card { cost 1 ap; target enemy; resolve { draw 1 from deck to hand; \
+                if hand has ace { target.hp -= 1 } } }\n";
+    let c = compile_str("table_deck.rules", text);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let r = c.ruleset.expect("compiles");
+    let s = scenario::parse(
+        "(rounds: 2, participants: [(name: \"Ana\", side: \"heroes\", stats: {\"speed\": 2}, controller: Policy(Aggressive)), \
+         (name: \"Bo\", side: \"foes\", stats: {\"speed\": 1}, controller: Policy(Aggressive))])",
+    )
+    .expect("parses");
+    let got = solved(&r, &s, None);
+    assert_eq!(p(&got, "heroes left standing"), q(2, 3));
+    assert_eq!(p(&got, "foes left standing"), q(1, 3));
+    assert_eq!(p(&got, "round limit"), BigRational::zero());
+}

@@ -2,7 +2,7 @@
 //! `PILE has KIND` and `count(PILE[, KIND])`. Sets and piles are lowered before anything that
 //! names them; a pile is read by its name (`hand`) or a participant's (`target.hand`).
 
-use super::expr::Ty;
+use super::expr::{Ty, ENEMY_SIDE};
 use super::lower::{Ctx, Lowerer};
 use super::merge::Entry;
 use super::NameKind;
@@ -47,12 +47,24 @@ impl Lowerer<'_> {
                     }
                 };
                 self.piles.piles.push((p.name.name.to_string(), set));
+                let shared = p.shared.is_some();
+                // One pile for everyone, or one for each side: not both.
+                if let (true, Some(span)) = (shared, p.per_side) {
+                    self.misplaced(
+                        span,
+                        "a pile is either `shared` (one pile for the whole encounter) or `per side` (one pile for each side), not both",
+                    );
+                }
                 r.piles.push(ir::Pile {
                     name: p.name.name.to_string(),
                     label: p.label.clone(),
                     set: ir::ItemSetId(set as u32),
                     full: p.full,
+                    shared,
+                    per_side: p.per_side.is_some() && !shared,
                 });
+                self.piles.shared.push(shared);
+                self.piles.per_side.push(p.per_side.is_some() && !shared);
                 let held = ir::start_items(&r.piles, &r.item_sets);
                 if p.full && held > ir::MAX_START_ITEMS {
                     self.error(
@@ -164,11 +176,54 @@ impl Lowerer<'_> {
 
     /// A pile as written in a draw or move: `hand` (the owner's) or `WHO.hand`.
     fn pile_ref(&mut self, r: &ast::PileRef, ctx: Ctx) -> PileAt {
-        let who = match &r.who {
-            Some(w) => self.who_word(w, ctx),
-            None => ir::Who::Owner,
-        };
-        PileAt { who, pile: self.pile_named(&r.pile) }
+        let pile = self.pile_named(&r.pile);
+        let who = self.pile_owner(r.who.as_ref(), &r.pile, pile, ctx);
+        PileAt { who, pile }
+    }
+
+    /// Whose pile `WHO.NAME` is: `self` without a `WHO`; `enemy_side` only for a pile kept `per
+    /// side` (the other side's), an error otherwise; a warning for a `shared` pile named as
+    /// someone's.
+    fn pile_owner(&mut self, who: Option<&ast::Ident>, name: &ast::Ident, pile: PileId, ctx: Ctx) -> ir::Who {
+        let Some(w) = who else { return ir::Who::Owner };
+        if w.name != ENEMY_SIDE {
+            self.whose_shared(who, name, pile);
+            return self.who_word(w, ctx);
+        }
+        self.option_word(w);
+        if self.piles.per_side.get(pile.index()).copied().unwrap_or(false) {
+            return ir::Who::EnemySide;
+        }
+        let d = Diagnostic::error(
+            Code::NotSidePool,
+            name.span,
+            format!("`{}` is each participant's own (or `shared`), not a pile a side keeps", name.name),
+        )
+        .label("not a pile kept per side")
+        .help(format!("declare it `pile {} of SET {{ per side }}` to keep one pile for each side", name.name));
+        self.error(d);
+        ir::Who::Owner
+    }
+
+    /// `target.deck` of a `shared` pile: a warning, as it is the one pile whoever is named.
+    fn whose_shared(&mut self, who: Option<&ast::Ident>, name: &ast::Ident, pile: PileId) {
+        let Some(who) = who else { return };
+        if !self.piles.shared.get(pile.index()).copied().unwrap_or(false) {
+            return;
+        }
+        let span = who.span.to(name.span);
+        self.error(
+            Diagnostic::warning(
+                Code::SharedPileOwner,
+                span,
+                format!("`{}` is shared: `{}.{}` is the same pile as `{}`", name.name, who.name, name.name, name.name),
+            )
+            .label("one pile for the whole encounter")
+            .help(format!(
+                "write `{}`; to give each participant its own, drop `shared` from `pile {}`",
+                name.name, name.name
+            )),
+        );
     }
 
     fn pile_named(&mut self, name: &ast::Ident) -> PileId {
@@ -294,11 +349,8 @@ impl Lowerer<'_> {
             _ => return None,
         };
         self.piles.pile(&pile.name)?;
-        let who = match who {
-            Some(w) => self.who_word(w, ctx),
-            None => ir::Who::Owner,
-        };
-        Some(PileAt { who, pile: self.pile_named(pile) })
+        let at = self.pile_named(pile);
+        Some(PileAt { who: self.pile_owner(who, pile, at, ctx), pile: at })
     }
 
     /// `PILE has KIND`, or `None` when the left side is not a pile (a participant's condition).

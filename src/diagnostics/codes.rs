@@ -413,6 +413,24 @@ Fix: write the inner work once, for the outer loop's `target` (`for each ally { 
 read others from inside, count them (`count(enemy, distance(target) <= 2)`), or `emit` an event that a trigger \
 answers.";
 
+    SharedPileOwner => "shared-pile-owner", "A pile declared `shared` is one pile for the whole encounter: \
+every participant draws from it and moves items to it. Naming it as someone's (`target.deck`, `actor.deck`) \
+still names that one pile, which reads as if each participant had its own. A warning: write the pile's name \
+alone, or drop `shared` to give each participant a pile of its own. (A pile is `shared` or `per side`, not \
+both: the second word is `tempo::misplaced-clause`.)
+
+Example:
+
+    items cards { ace, king, queen }
+    pile deck of cards { shared; starts full }
+    pile hand of cards
+    action deal {
+      target ally
+      resolve { draw 1 from target.deck to target.hand }
+    }
+
+Fix: `draw 1 from deck to target.hand`: the target draws from the one table deck.";
+
     UnnumberedItem => "unnumbered-item", "The numbers of a pile's items are read (`value(PILE)`, \
 `highest(PILE)`, `lowest(PILE)`, `move highest from ...`, `move lowest from ...`), but the pile's set of \
 items gives its kinds no numbers; or a set gives some of its kinds a number and not others. A set gives \

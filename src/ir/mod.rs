@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(

@@ -1,5 +1,6 @@
-//! Sets of items and the piles that hold them (`items`, `pile`): each participant has each pile,
-//! and a pile's contents are a count per kind of its set.
+//! Sets of items and the piles that hold them (`items`, `pile`): each participant has each pile
+//! (or the encounter has one, `shared`, or each side, `per side`), and a pile's contents are a
+//! count per kind of its set.
 
 use super::{Expr, Who};
 use serde::{Deserialize, Serialize};
@@ -55,13 +56,21 @@ pub enum PileRead {
     Lowest,
 }
 
-/// `pile NAME of SET`: one per participant; `full` piles start with the whole set.
+/// `pile NAME of SET`: one per participant (one for the encounter when `shared`, one for each
+/// side when `per_side`); `full` piles start with the whole set, once per pile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pile {
     pub name: String,
     pub label: Option<String>,
     pub set: ItemSetId,
     pub full: bool,
+    /// `shared`: one pile for the whole encounter, whoever draws from it or moves items to it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
+    /// `per side`: one pile for each side, which every member of the side draws from and moves
+    /// items to. Never with `shared`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_side: bool,
 }
 
 /// A set of items, by its place in `Ruleset::item_sets`.

@@ -468,6 +468,9 @@ impl Validator<'_> {
     fn ruleset(&mut self) {
         for p in &self.r.piles {
             self.index("set of items", p.set.0, self.r.item_sets.len());
+            if p.shared && p.per_side && self.problem.is_none() {
+                self.problem = Some(format!("pile `{}` is both shared and per side", p.name));
+            }
         }
         let held = crate::ir::start_items(&self.r.piles, &self.r.item_sets);
         if held > crate::ir::MAX_START_ITEMS && self.problem.is_none() {

@@ -191,7 +191,7 @@ pub(crate) const BUILTINS: [(&str, &str); 46] = [
     ("target", "the target of the action being resolved"),
     ("actor", "whoever did the event a reaction or trigger answers"),
     ("victim", "the target of the event a reaction or trigger answers"),
-    ("enemy_side", "the opposing side, as the holder of pools kept `per side`: `enemy_side.cp -= 1` changes the other side's command points (with more than two sides, the side of the first participant in the scenario who is not on self's)"),
+    ("enemy_side", "the opposing side, as the holder of pools and piles kept `per side`: `enemy_side.cp -= 1` changes the other side's command points, `draw 1 from enemy_side.deck to hand` draws from its deck (with more than two sides, the side of the first participant in the scenario who is not on self's)"),
     ("round", "the current round number, 1-based (0 before the first round)"),
     ("own_turn", "true during the owner's own turn"),
     ("final_turn", "true during the last turn of the current phase"),

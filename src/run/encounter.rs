@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::engine::Engine;
 use super::error::RunError;
 use super::sink::Sink;
-use super::trace::{Cause, Event, FinalState, Name, SidePools};
+use super::trace::{Cause, Event, FinalState, Name, SidePools, TablePiles};
 use crate::ir::{self, ActionKind, PhaseKind, Timing};
 use std::collections::BTreeMap;
 
@@ -437,10 +437,10 @@ impl<'r, S: Sink> Engine<'r, S> {
         Ok(format!("{reason}; outro {} for {} round(s)", outro.name, spec.rounds))
     }
 
-    /// Every participant's pools, conditions and piles.
     /// Every participant's pools, conditions and piles; and apart, each side's pools kept `per
-    /// side`, once for the side.
-    pub(crate) fn final_state(&self) -> (BTreeMap<Name, FinalState>, SidePools) {
+    /// side`, once for the side, and the piles kept `shared` (once) and `per side` (once for
+    /// each side).
+    pub(crate) fn final_state(&self) -> (BTreeMap<Name, FinalState>, SidePools, TablePiles) {
         let r = self.ruleset();
         let mut sides = SidePools::new();
         for w in (0..self.world.n).filter(|&w| self.world.side_first(w) == w) {
@@ -450,6 +450,19 @@ impl<'r, S: Sink> Engine<'r, S> {
                 .collect();
             if let (false, Some(side)) = (pools.is_empty(), self.names.side.get(self.world.sides[w] as usize)) {
                 sides.insert(side.clone(), pools);
+            }
+        }
+        let mut table = TablePiles::default();
+        for (p, pile) in r.piles.iter().enumerate() {
+            let (name, id) = (self.names.pile[p].clone(), ir::PileId(p as u32));
+            if pile.shared && self.world.n > 0 {
+                table.shared.insert(name, self.pile_items(0, id));
+            } else if pile.per_side {
+                for w in (0..self.world.n).filter(|&w| self.world.side_first(w) == w) {
+                    if let Some(side) = self.names.side.get(self.world.sides[w] as usize) {
+                        table.sides.entry(side.clone()).or_default().insert(name.clone(), self.pile_items(w, id));
+                    }
+                }
             }
         }
         let state = (0..self.world.n)
@@ -469,28 +482,28 @@ impl<'r, S: Sink> Engine<'r, S> {
                 let magnitudes = (0..r.conditions.len())
                     .filter_map(|c| held(c).filter(|m| *m != 1).map(|m| (self.names.condition[c].clone(), m)))
                     .collect();
-                let piles = r
-                    .piles
-                    .iter()
-                    .enumerate()
-                    .map(|(p, pile)| {
-                        let kinds = self.names.item.get(pile.set.index());
-                        let held = self.world.piles.pile(w, ir::PileId(p as u32));
-                        let items = held
-                            .iter()
-                            .enumerate()
-                            .flat_map(|(k, n)| {
-                                let name = kinds.and_then(|names| names.get(k)).cloned();
-                                std::iter::repeat_n(name, *n as usize).flatten()
-                            })
-                            .collect();
-                        (self.names.pile[p].clone(), items)
-                    })
+                let piles = (r.piles.iter().enumerate())
+                    .filter(|(_, pile)| !pile.shared && !pile.per_side)
+                    .map(|(p, _)| (self.names.pile[p].clone(), self.pile_items(w, ir::PileId(p as u32))))
                     .collect();
                 (self.names.who[w].clone(), FinalState { pools, conditions, magnitudes, piles })
             })
             .collect();
-        (state, sides)
+        (state, sides, table)
+    }
+
+    /// What `who`'s pile holds: its items' names, one per item, in the order of their set.
+    fn pile_items(&self, who: usize, pile: ir::PileId) -> Vec<Name> {
+        let set = self.ruleset().piles.get(pile.index()).map_or(0, |p| p.set.index());
+        let kinds = self.names.item.get(set);
+        let held = self.world.piles.pile(who, pile);
+        held.iter()
+            .enumerate()
+            .flat_map(|(k, n)| {
+                let name = kinds.and_then(|names| names.get(k)).cloned();
+                std::iter::repeat_n(name, *n as usize).flatten()
+            })
+            .collect()
     }
 
     /// Where each object is, in the scenario's order.

@@ -168,11 +168,13 @@ impl<S: Sink> Engine<'_, S> {
                 i64::from(self.world.holds(who, *kind))
             }
             Expr::Handlers(kind) => self.world.handlers(c.owner, *kind),
-            Expr::PileHas(at, kind) => i64::from(self.world.piles.count(c.who(at.who)?, at.pile, Some(*kind)) > 0),
-            Expr::PileCount(at, kind) => self.world.piles.count(c.who(at.who)?, at.pile, *kind),
+            Expr::PileHas(at, kind) => {
+                i64::from(self.world.piles.count(self.party(c, at.who)?, at.pile, Some(*kind)) > 0)
+            }
+            Expr::PileCount(at, kind) => self.world.piles.count(self.party(c, at.who)?, at.pile, *kind),
             Expr::PileValue(at, read) => {
                 let kinds = super::piles::Piles::kinds(self.ruleset(), at.pile);
-                self.world.piles.read(c.who(at.who)?, at.pile, kinds, *read)
+                self.world.piles.read(self.party(c, at.who)?, at.pile, kinds, *read)
             }
             Expr::TriggerIs(event) => i64::from(c.event.is_some_and(|ev| ev.is_of(self.ruleset(), *event))),
             Expr::Call(f, args) => self.call(*f, args, c, first)?,

@@ -18,7 +18,7 @@ impl<S: Sink> Engine<'_, S> {
             PileEffect::Move { pick: Pick::Random(n), from, to } => ("moves", Some(n), from, to),
             PileEffect::Move { from, to, .. } => ("moves", None, from, to),
         };
-        let (a, b) = ((c.who(from.who)?, from.pile), (c.who(to.who)?, to.pile));
+        let (a, b) = ((self.party(c, from.who)?, from.pile), (self.party(c, to.who)?, to.pile));
         let mut taken: Vec<usize> = Vec::new();
         match (e, pick) {
             (_, Some(n)) => {

@@ -371,6 +371,7 @@ mod tests {
                 reason: n.to_string(),
                 state,
                 sides: BTreeMap::new(),
+                piles: Default::default(),
                 objects: vec![
                     super::super::trace::FinalObject { object: n.clone(), at: Some(-2), held_by: vec![] },
                     super::super::trace::FinalObject {
@@ -388,6 +389,9 @@ mod tests {
     /// The rest of `every_event`: draws, items, ongoing actions, rests and decisions.
     fn more_events(n: &Name) -> Vec<Event> {
         let side = BTreeMap::from([(n.clone(), BTreeMap::from([(name("cp"), 3)]))]);
+        let deck = BTreeMap::from([(name("deck"), vec![name("ace"), n.clone()])]);
+        let piles =
+            super::super::trace::TablePiles { shared: deck.clone(), sides: BTreeMap::from([(name("foes"), deck)]) };
         vec![
             Event::Pool {
                 who: n.clone(),
@@ -397,7 +401,7 @@ mod tests {
                 cause: Cause::Named(n.clone()),
                 side: true,
             },
-            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), sides: side, objects: vec![] },
+            Event::EncounterEnd { reason: String::new(), state: BTreeMap::new(), sides: side, piles, objects: vec![] },
             Event::Drawn { side: None, who: Some(n.clone()) },
             Event::Drawn { side: Some(name("foes")), who: None },
             Event::Items {

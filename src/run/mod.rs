@@ -215,8 +215,8 @@ impl<'a, S: Sink> Runner<'a, S> {
         let (e, s) = (&mut self.engine, self.scenario);
         while e.next_round(s.rounds)? {}
         let reason = e.end(self.setup.outro)?;
-        let ((state, sides), objects) = (e.final_state(), e.final_objects());
-        e.emit(Event::EncounterEnd { reason, state, sides, objects });
+        let ((state, sides, piles), objects) = (e.final_state(), e.final_objects());
+        e.emit(Event::EncounterEnd { reason, state, sides, piles, objects });
         e.clock.ended = None;
         if let Some(after) = &s.after {
             let slept = if after.downtime_hours > 0 {
@@ -228,8 +228,8 @@ impl<'a, S: Sink> Runner<'a, S> {
                 e.rest(rest, slept)?;
             }
             if after.downtime_hours > 0 || after.rest.is_some() {
-                let ((state, sides), objects) = (e.final_state(), e.final_objects());
-                e.emit(Event::EncounterEnd { reason: trace::AFTER_DOWNTIME.into(), state, sides, objects });
+                let ((state, sides, piles), objects) = (e.final_state(), e.final_objects());
+                e.emit(Event::EncounterEnd { reason: trace::AFTER_DOWNTIME.into(), state, sides, piles, objects });
             }
         }
         Ok(())

@@ -2,15 +2,16 @@
 //! play-by-play for people. Names, not ids: the trace is for people and scripts.
 
 use super::labels::Labels;
+use crate::ir::Loc;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
-
-use crate::ir::Loc;
 use text::{cause_text, decision_text, encounter_end_text, item_list, pool_roll_text, revealed_text};
 
+mod piles;
 mod text;
+pub use piles::{SidePools, TablePiles};
 
 /// A name shared by every event that mentions it: copying one is a reference count, not an
 /// allocation, so writing an event allocates nothing in the steady state. `Rc`, not `Arc`: a
@@ -216,9 +217,6 @@ impl Event {
         )
     }
 }
-
-/// Each side's pools kept `per side` by name, for `encounter_end`.
-pub type SidePools = BTreeMap<Name, BTreeMap<Name, i64>>;
 
 /// Every participant's pools, conditions and piles, for `encounter_end`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -488,10 +486,12 @@ pub enum Event {
     EncounterEnd {
         reason: String,
         state: BTreeMap<Name, FinalState>,
-        /// Each side's pools kept `per side`, listed once for the side (none listed when the
-        /// ruleset keeps none).
+        /// Each side's pools kept `per side`, listed once for the side; then the piles kept
+        /// `shared` and `per side` (none listed when the ruleset keeps none).
         #[serde(skip_serializing_if = "BTreeMap::is_empty")]
         sides: SidePools,
+        #[serde(flatten)]
+        piles: TablePiles,
         /// Where each of the scenario's objects is (none listed when it has none).
         #[serde(skip_serializing_if = "Vec::is_empty")]
         objects: Vec<FinalObject>,
@@ -781,7 +781,9 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::Decision { who, policy, considered, chosen, reaction, pass, question } => {
             decision_text(who, policy, considered, chosen, (*reaction, *pass, question.as_ref()), l)
         }
-        Event::EncounterEnd { reason, state, sides, objects } => encounter_end_text(reason, state, sides, objects, l),
+        Event::EncounterEnd { reason, state, sides, piles, objects } => {
+            encounter_end_text(reason, state, (sides, piles), objects, l)
+        }
     }
 }
 

@@ -361,6 +361,7 @@ impl<'r> World<'r> {
         for (w, side) in sides.iter().enumerate() {
             self.layout.side_first[w] = sides.iter().position(|s| s == side).unwrap_or(w);
         }
+        self.piles.set_sides(&self.layout.side_first);
     }
 
     /// The participant whose slot holds `who`'s value of pool `p`: the first member of `who`'s

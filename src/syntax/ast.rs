@@ -174,6 +174,10 @@ pub struct PileDecl {
     pub label: Option<String>,
     pub of: Ident,
     pub full: bool,
+    /// `shared`: one pile for the whole encounter (where the word is).
+    pub shared: Option<Span>,
+    /// `per side`: one pile for each side (where the words are).
+    pub per_side: Option<Span>,
 }
 
 /// `hand` or `target.hand` in a draw or a move of items.

@@ -91,7 +91,7 @@ fields!(CheckDegrees { name, shifts });
 fields!(Terrain { name, slows, blocks });
 fields!(ItemSet { name, kinds });
 fields!(ItemKindDecl { name, times, value });
-fields!(PileDecl { name, of });
+fields!(PileDecl { name, of, shared, per_side });
 fields!(PileRef { who, pile });
 
 impl Shift for PilePick {

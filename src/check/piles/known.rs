@@ -10,6 +10,10 @@ pub(crate) struct KnownPiles {
     pub(super) piles: Vec<(String, usize)>,
     /// Per set, whether its kinds have numbers (`joker = 100`).
     pub(super) numbered: Vec<bool>,
+    /// Per pile, whether it is `shared`: one pile, whoever's it is named as.
+    pub(super) shared: Vec<bool>,
+    /// Per pile, whether it is kept `per side`: `enemy_side.NAME` reaches the other side's.
+    pub(super) per_side: Vec<bool>,
 }
 
 impl KnownPiles {

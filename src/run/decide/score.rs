@@ -677,7 +677,7 @@ impl<S: Sink> Engine<'_, S> {
             ir::PileEffect::Move { pick: ir::Pick::Random(n), from, .. } => (from, Some(n)),
             ir::PileEffect::Move { from, .. } => (from, None),
         };
-        let Ok(a) = c.who(from.who) else { return true };
+        let Ok(a) = self.party(c, from.who) else { return true };
         // `move highest|lowest` takes one while the pile holds any, as `all` does.
         let kind = match e {
             ir::PileEffect::Move { pick: ir::Pick::Kind(k), .. } => Some(*k),

@@ -1,7 +1,8 @@
 //! What each event, cause and timing writes as JSON: the fields in serde_json's order.
 
 use super::super::trace::{
-    Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Revealed, Targets, Timing,
+    Cause, Dice, Event, FinalObject, FinalState, Name, OrderEntry, Paid, PoolRoll, Revealed, TablePiles, Targets,
+    Timing,
 };
 use super::write::{
     escaped, field, int, int_field, int_map, key, list, lit, name_field, object, quoted, static_field, string, tag,
@@ -152,8 +153,8 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             name_field(out, q, "rest", rest);
             field(out, "outcome", outcome);
         }
-        Event::EncounterEnd { reason, state, sides, objects } => {
-            encounter_end_event(out, reason, state, sides, objects)
+        Event::EncounterEnd { reason, state, sides, piles, objects } => {
+            encounter_end_event(out, reason, state, (sides, piles), objects)
         }
     }
 }
@@ -309,7 +310,7 @@ fn encounter_end_event(
     out: &mut Vec<u8>,
     reason: &str,
     state: &BTreeMap<Name, FinalState>,
-    sides: &BTreeMap<Name, BTreeMap<Name, i64>>,
+    (sides, table): (&BTreeMap<Name, BTreeMap<Name, i64>>, &TablePiles),
     objects: &[FinalObject],
 ) {
     tag(out, "encounter_end");
@@ -333,6 +334,14 @@ fn encounter_end_event(
     if !sides.is_empty() {
         key(out, "sides");
         object(out, sides, int_map);
+    }
+    if !table.shared.is_empty() {
+        key(out, "shared_piles");
+        object(out, &table.shared, |out, items| list(out, items));
+    }
+    if !table.sides.is_empty() {
+        key(out, "side_piles");
+        object(out, &table.sides, |out, piles| object(out, piles, |out, items| list(out, items)));
     }
     if !objects.is_empty() {
         out.extend_from_slice(b",\"objects\":[");

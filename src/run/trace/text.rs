@@ -1,7 +1,9 @@
 //! The words of the trace's text lines that take more than a line to say: a pool's or named
 //! roll's faces, a policy's decision, the final state, the items, causes and reveals.
 
-use super::{Cause, Considered, Dice, FinalObject, FinalState, Labels, Name, PoolRoll, Revealed};
+use super::{
+    Cause, Considered, Dice, FinalObject, FinalState, Labels, Name, PoolRoll, Revealed, SidePools, TablePiles,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -84,12 +86,31 @@ pub(super) fn decision_text(
     format!("  {who} ({policy}) considers{what} {options}; takes {chosen}.")
 }
 
+/// The piles that hold something, `deck: ace, king; hand: queen`, by label as the pools are;
+/// an empty pile is left out (JSON lists it, as `[]`).
+fn piles_text(piles: &BTreeMap<Name, Vec<Name>>, l: &Labels) -> String {
+    let mut piles: Vec<(&str, &[Name])> = piles
+        .iter()
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(pile, items)| (l.pile(pile), items.as_slice()))
+        .collect();
+    piles.sort_by(|a, b| a.0.cmp(b.0));
+    let piles: Vec<String> = piles
+        .iter()
+        .map(|(pile, items)| {
+            let items: Vec<&str> = items.iter().map(|i| &**i).collect();
+            format!("{pile}: {}", items.join(", "))
+        })
+        .collect();
+    piles.join("; ")
+}
+
 /// `Encounter ends: ...` (after downtime: `Downtime ends.`), then each participant's pools and conditions (and under them what
 /// their piles hold), and the objects.
 pub(super) fn encounter_end_text(
     reason: &str,
     state: &BTreeMap<Name, FinalState>,
-    sides: &BTreeMap<Name, BTreeMap<Name, i64>>,
+    (sides, table): (&SidePools, &TablePiles),
     objects: &[FinalObject],
     l: &Labels,
 ) -> String {
@@ -98,11 +119,26 @@ pub(super) fn encounter_end_text(
     } else {
         format!("\nEncounter ends: {reason}.")
     };
-    for (side, pools) in sides {
-        let mut pools: Vec<(&str, i64)> = pools.iter().map(|(p, v)| (l.pool(p), *v)).collect();
+    let none = BTreeMap::new();
+    // Each side with pools or piles kept `per side`: its pools, and its piles under them.
+    let named: std::collections::BTreeSet<&Name> = sides.keys().chain(table.sides.keys()).collect();
+    for side in named {
+        let mut pools: Vec<(&str, i64)> =
+            sides.get(side).unwrap_or(&none).iter().map(|(p, v)| (l.pool(p), *v)).collect();
         pools.sort_by(|a, b| a.0.cmp(b.0));
         let pools: Vec<String> = pools.iter().map(|(p, v)| format!("{p} {v}")).collect();
-        let _ = write!(s, "\n  side {side}: {}", pools.join(", "));
+        let piles = table.sides.get(side).map(|p| piles_text(p, l)).unwrap_or_default();
+        match (pools.is_empty(), piles.is_empty()) {
+            (true, true) => {}
+            (true, false) => _ = write!(s, "\n  side {side}: {piles}"),
+            (false, true) => _ = write!(s, "\n  side {side}: {}", pools.join(", ")),
+            (false, false) => _ = write!(s, "\n  side {side}: {}\n    {piles}", pools.join(", ")),
+        }
+    }
+    // The piles kept `shared`, once, as the table's.
+    let shared = piles_text(&table.shared, l);
+    if !shared.is_empty() {
+        let _ = write!(s, "\n  table: {shared}");
     }
     for (name, st) in state {
         // In the order of what is printed, as JSON lists them by name: a ruleset's labels
@@ -122,25 +158,10 @@ pub(super) fn encounter_end_text(
                 .collect();
             let _ = write!(s, "; {}", conditions.join(", "));
         }
-        // The piles that hold something, on a line of their own under their holder's; an empty
-        // pile is left out (JSON lists it, as `[]`).
-        // By label, as the pools are.
-        let mut piles: Vec<(&str, &[Name])> = st
-            .piles
-            .iter()
-            .filter(|(_, items)| !items.is_empty())
-            .map(|(pile, items)| (l.pile(pile), items.as_slice()))
-            .collect();
-        piles.sort_by(|a, b| a.0.cmp(b.0));
-        let piles: Vec<String> = piles
-            .iter()
-            .map(|(pile, items)| {
-                let items: Vec<&str> = items.iter().map(|i| &**i).collect();
-                format!("{pile}: {}", items.join(", "))
-            })
-            .collect();
+        // The piles that hold something, on a line of their own under their holder's.
+        let piles = piles_text(&st.piles, l);
         if !piles.is_empty() {
-            let _ = write!(s, "\n    {}", piles.join("; "));
+            let _ = write!(s, "\n    {piles}");
         }
     }
     if !objects.is_empty() {

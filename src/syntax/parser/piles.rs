@@ -26,14 +26,23 @@ impl Builder {
         Ok(Decl::Items(Box::new(ItemSet { name, label, kinds })))
     }
 
-    /// `pile NAME ["Label"] of SET [{ starts full }]` (its keyword already taken).
+    /// `pile NAME ["Label"] of SET [{ starts full; shared | per side }]` (its keyword already taken).
     pub(super) fn pile_decl<'i>(&self, mut it: Peekable<impl Iterator<Item = P<'i>>>, p: &P<'i>) -> R<Decl> {
         let name = self.ident(&self.next(&mut it, p)?);
         let label = self.opt_string(&mut it);
         it.next(); // `of`
         let of = self.ident(&self.next(&mut it, p)?);
-        let full = it.next().is_some_and(|body| kids(&body).next().is_some());
-        Ok(Decl::Pile(Box::new(PileDecl { name, label, of, full })))
+        let (mut full, mut shared, mut per_side) = (false, None, None);
+        if let Some(body) = it.next() {
+            for clause in kids(&body) {
+                match clause.as_rule() {
+                    Rule::shared_clause => shared = Some(self.span(&clause)),
+                    Rule::per_side_clause => per_side = Some(self.span(&clause)),
+                    _ => full = true,
+                }
+            }
+        }
+        Ok(Decl::Pile(Box::new(PileDecl { name, label, of, full, shared, per_side })))
     }
 
     /// `draw N from PILE to PILE` (its keyword already taken).
