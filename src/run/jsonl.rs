@@ -292,6 +292,8 @@ mod tests {
             Event::PhaseEnd { phase: n.clone() },
             Event::TurnStart { actor: n.clone() },
             Event::TurnEnd { actor: n.clone() },
+            Event::Granted { who: n.clone(), action: name("B"), end: false },
+            Event::Granted { who: n.clone(), action: name("B"), end: true },
             Event::Roll { who: n.clone(), dice: Dice { count: 3, sides: u32::MAX }, result: 0, pool: None },
             Event::Roll {
                 who: n.clone(),
@@ -592,6 +594,7 @@ mod tests {
             Event::Items { .. } => 29,
             Event::Drawn { .. } => 30,
             Event::Each { .. } => 31,
+            Event::Granted { .. } => 32,
         }
     }
 }

@@ -34,6 +34,7 @@ mod draws;
 mod effects;
 mod encounter;
 mod engine;
+mod granted;
 mod error;
 mod eval;
 mod exact;

@@ -10,7 +10,9 @@ use std::rc::Rc;
 use crate::ir::Loc;
 use text::{cause_text, decision_text, encounter_end_text, item_list, pool_roll_text, revealed_text};
 
+mod dice;
 mod text;
+pub use dice::Dice;
 
 /// A name shared by every event that mentions it: copying one is a reference count, not an
 /// allocation, so writing an event allocates nothing in the steady state. `Rc`, not `Arc`: a
@@ -125,25 +127,6 @@ impl PoolRoll {
         } else {
             self.shown.join(", ")
         }
-    }
-}
-
-/// Dice as rolled: `1d20`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Dice {
-    pub count: u32,
-    pub sides: u32,
-}
-
-impl fmt::Display for Dice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}d{}", self.count, self.sides)
-    }
-}
-
-impl Serialize for Dice {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
     }
 }
 
@@ -511,6 +494,8 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         question: Option<Name>,
     },
+    /// A turn granted by a reaction (`grants turn`) begins (`end` false) or ends, for `who`.
+    Granted { who: Name, action: Name, end: bool },
 }
 
 /// What `Search` found ending the turn, or declining a reaction, worth: its mean value over its
@@ -696,6 +681,8 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
         Event::TurnStart { actor } => format!("{actor}'s turn."),
         Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
+        Event::Granted { who, action, end: false } => format!("{who} takes a turn granted by {action}."),
+        Event::Granted { who, end: true, .. } => format!("{who}'s granted turn ends."),
         Event::Pool { who, pool, from, to, cause, side } => {
             let side = if *side { "side " } else { "" };
             match labels {

@@ -47,6 +47,13 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             q.escaped(out, actor);
             out.push(b'"');
         }
+        Event::Granted { who, action, end } => {
+            lit(out, b"\"granted\",\"who\":\"");
+            q.escaped(out, who);
+            lit(out, b"\",\"action\":\"");
+            q.escaped(out, action);
+            lit(out, if *end { b"\",\"end\":true" } else { b"\",\"end\":false" });
+        }
         Event::Pool { who, pool, from, to, cause: c, side } => {
             lit(out, b"\"pool\",\"who\":\"");
             q.escaped(out, who);
