@@ -422,7 +422,11 @@ fn a_decision_in_a_granted_turn_is_a_branch_point() {
     let ask = Ask { for_who: Some("B".into()), plan: true, ..Ask::default() };
     let got = solve::solve(&r, &s, &ask, &mut |_| {}).expect("solves");
     assert_eq!(p(&got, "b left standing"), BigRational::one());
-    let granted = got.plan.iter().find(|d| d.after.iter().any(|a| a.contains("react with counteract"))).expect("a granted decision");
+    let granted = got
+        .plan
+        .iter()
+        .find(|d| d.after.iter().any(|a| a.contains("react with counteract")))
+        .expect("a granted decision");
     let names: Vec<&str> = granted.options.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["dash", "shoot at A", "end the turn"]);
     assert_eq!(granted.best, 1);

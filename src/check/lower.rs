@@ -87,6 +87,10 @@ const TURN_END: [ir::TurnStep; 6] = [
     ir::TurnStep::Expire,
 ];
 
+/// The clauses an action may have once each.
+const ACTION_SINGLES: &[&str] =
+    &["partner", "partners", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve", "grants"];
+
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope, sources: &'a SourceMap) -> Lowerer<'a> {
         Lowerer {
@@ -946,9 +950,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, loc: ir::Loc) -> ir::Action {
-        const SINGLES: &[&str] =
-            &["partner", "partners", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve", "grants"];
-        self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
+        self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, ACTION_SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
         let (timing, no_actor) = self.timing_answered(&a.clauses);

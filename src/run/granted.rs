@@ -41,7 +41,8 @@ impl<'r, S: Sink> Engine<'r, S> {
         };
         let name = self.names.action[a.index()].clone();
         let actor = self.names.who[who].clone();
-        let started = self.emit_by(Event::Granted { who: actor.clone(), action: name.clone(), end: false }, Some(g.loc));
+        let started =
+            self.emit_by(Event::Granted { who: actor.clone(), action: name.clone(), end: false }, Some(g.loc));
         let outer = self.caused_by(started);
         let cause = Cause::Named(name.clone());
         let kept = budget.iter().map(|&(p, _)| (p, self.world.pool(who, p))).collect();

@@ -495,7 +495,11 @@ pub enum Event {
         question: Option<Name>,
     },
     /// A turn granted by a reaction (`grants turn`) begins (`end` false) or ends, for `who`.
-    Granted { who: Name, action: Name, end: bool },
+    Granted {
+        who: Name,
+        action: Name,
+        end: bool,
+    },
 }
 
 /// What `Search` found ending the turn, or declining a reaction, worth: its mean value over its

@@ -1176,7 +1176,7 @@ impl Builder {
                         _ => {
                             parts.next(); // `limit`
                             let what = self.next(&mut parts, &item)?;
-                            let moves = kids(&what).next().is_some_and(|w| w.as_rule() == Rule::kw_move);
+                            let moves = what.as_rule() == Rule::grant_moves;
                             let amount = self.expr(self.next(&mut parts, &item)?)?;
                             granted.limits.push(GrantLimit { moves, amount, span: item_span });
                         }

@@ -362,8 +362,6 @@ fn keyword(rule: Rule) -> Option<&'static str> {
         kw_interrupted => "`interrupted`",
         kw_partners => "`partners`",
         kw_ends_turn => "`ends_turn`",
-        kw_grants => "`grants`",
-        kw_actions => "`actions`",
         kw_resolve => "`resolve`",
         kw_space => "`space`",
         kw_surprise => "`surprise`",
@@ -433,6 +431,8 @@ fn turn_order_keyword(r: Rule) -> Option<&'static str> {
         Rule::kw_side => "`side`",
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
+        Rule::kw_grants => "`grants`",
+        Rule::kw_actions => "`actions`",
         _ => return pile_word(r),
     })
 }
