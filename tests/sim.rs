@@ -423,7 +423,9 @@ fn no_interval_of_a_count_or_a_share_leaves_what_it_can_be() {
     fn walk(v: &serde_json::Value, path: &str, bad: &mut Vec<String>) {
         match v {
             serde_json::Value::Object(m) => {
-                if let (Some(low), Some(high)) = (m.get("low").and_then(|x| x.as_f64()), m.get("high").and_then(|x| x.as_f64())) {
+                if let (Some(low), Some(high)) =
+                    (m.get("low").and_then(|x| x.as_f64()), m.get("high").and_then(|x| x.as_f64()))
+                {
                     let share = path.contains("share");
                     if low < 0.0 || (share && high > 1.0) {
                         bad.push(format!("{path}: [{low}, {high}]"));

@@ -425,3 +425,36 @@ fn a_draw_from_a_shared_deck_is_a_chance_over_what_is_left_in_it() {
     assert_eq!(p(&got, "foes left standing"), q(1, 3));
     assert_eq!(p(&got, "round limit"), BigRational::zero());
 }
+
+#[test]
+fn a_decision_in_a_granted_turn_is_a_branch_point() {
+    // B has 1 ap a turn and A 2 hp: B wins in round 1 only by shooting again in the turn its
+    // counteract grants when A's turn ends. `dash`, declared first, is the option a stand-in
+    // takes: only a solver that branches inside the granted turn finds the win.
+    let text = "ruleset granted\ninitiative { value 0 }\nround { phase act: turns }\nstat hp_max = 10\n\
+                pool ap { max 1; refresh at turn_start }\npool hp { max hp_max; when <= 0 { apply down } }\n\
+                condition down { blocks actions, free_actions, reactions }\n\
+                action dash { cost 1 ap; resolve { move 3 } }\n\
+                action shoot { cost 1 ap; target enemy; requires distance(target) <= 4; resolve { target.hp -= 1 } }\n\
+                reaction counteract { cost 0; on turn_end by enemy; grants turn { ap = 1; limit move 2 } }\n";
+    let c = compile_str("granted.rules", text);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let r = c.ruleset.expect("compiles");
+    let s = scenario::parse(
+        "(rounds: 1, participants: [(name: \"B\", side: \"b\", position: 3, controller: Policy(Passive)), \
+         (name: \"A\", side: \"a\", position: 0, stats: {\"hp_max\": 2}, controller: Policy(Passive))])",
+    )
+    .expect("parses");
+    assert_eq!(p(&solved(&r, &s, None), "b left standing"), BigRational::zero());
+    let ask = Ask { for_who: Some("B".into()), plan: true, ..Ask::default() };
+    let got = solve::solve(&r, &s, &ask, &mut |_| {}).expect("solves");
+    assert_eq!(p(&got, "b left standing"), BigRational::one());
+    let granted = got
+        .plan
+        .iter()
+        .find(|d| d.after.iter().any(|a| a.contains("react with counteract")))
+        .expect("a granted decision");
+    let names: Vec<&str> = granted.options.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["dash", "shoot at A", "end the turn"]);
+    assert_eq!(granted.best, 1);
+}

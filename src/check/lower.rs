@@ -39,6 +39,8 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) block_depth: u32,
     /// Per pool (in the scope's order): kept `per side`, for `enemy_side.NAME` (sides.rs).
     pub(crate) per_side_pools: Vec<bool>,
+    /// Per pool (by index): declared `shared`.
+    pub(crate) shared_pools: Vec<bool>,
 }
 
 /// What an expression or effect may refer to where it is written.
@@ -85,6 +87,10 @@ const TURN_END: [ir::TurnStep; 6] = [
     ir::TurnStep::Expire,
 ];
 
+/// The clauses an action may have once each.
+const ACTION_SINGLES: &[&str] =
+    &["partner", "partners", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve", "grants"];
+
 impl<'a> Lowerer<'a> {
     pub fn new(scope: &'a Scope, sources: &'a SourceMap) -> Lowerer<'a> {
         Lowerer {
@@ -103,6 +109,7 @@ impl<'a> Lowerer<'a> {
             emitted: Vec::new(),
             block_depth: 0,
             per_side_pools: Vec::new(),
+            shared_pools: Vec::new(),
         }
     }
 
@@ -187,6 +194,12 @@ impl<'a> Lowerer<'a> {
                     p.clauses.iter().any(|c| matches!(c, PoolClause::PerSide(_)))
                         && !p.clauses.iter().any(|c| matches!(c, PoolClause::Shared(_))),
                 ),
+                _ => None,
+            })
+            .collect();
+        self.shared_pools = (entries.iter())
+            .filter_map(|e| match &e.item.decl {
+                Decl::Pool(p) => Some(p.clauses.iter().any(|c| matches!(c, PoolClause::Shared(_)))),
                 _ => None,
             })
             .collect();
@@ -937,9 +950,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn action(&mut self, a: &ast::Action, default_cost: Option<&(Vec<ir::Cost>, ir::Loc)>, loc: ir::Loc) -> ir::Action {
-        const SINGLES: &[&str] =
-            &["partner", "partners", "target", "on", "interrupts", "ends_turn", "rounds", "interrupted", "resolve"];
-        self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, SINGLES);
+        self.once(&a.clauses, ActionClause::kind_word, ActionClause::span, ACTION_SINGLES);
         let has_target = a.clauses.iter().any(|c| matches!(c, ActionClause::Target { who, .. } if who.name != "none"));
         let has_on = a.clauses.iter().any(|c| matches!(c, ActionClause::On(_)));
         let (timing, no_actor) = self.timing_answered(&a.clauses);
@@ -962,6 +973,7 @@ impl<'a> Lowerer<'a> {
             interrupted: None,
             partners: None,
             effects: Vec::new(),
+            grants: None,
             loc,
         };
         let mut unguarded: Option<(ir::CostRule, Span)> = None;
@@ -1045,6 +1057,7 @@ impl<'a> Lowerer<'a> {
                     }));
                 }
                 ActionClause::Resolve(b) => out.effects = self.block(b, ctx),
+                ActionClause::Grants(g) => out.grants = Some(Box::new(self.granted_turn(g, a.kind, ctx))),
             }
         }
         if no_actor && !matches!(out.target.kind, ir::TargetKind::None | ir::TargetKind::Self_) {

@@ -8,6 +8,7 @@ mod counting;
 mod degrees;
 mod dice_names;
 mod expr;
+mod granted;
 pub use expr::{function_forms, FUNCTIONS, RELATIONS, TIMINGS, WHO_WORDS};
 mod lints;
 pub mod load;

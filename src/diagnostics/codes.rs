@@ -696,6 +696,18 @@ Example:
 
 Fix: keep the pool per side, `pool cp { per side; start 2 }`; or, to change one participant's pool, name \
 the participant: `target.cp -= 1`.";
+
+    GrantMisuse => "grant-misuse", "`grants turn { ... }` gives a reaction's reactor a turn of its own once \
+the reaction resolves: only a reaction grants a turn, and the turn's budget names pools the reactor holds \
+(not a `shared` or `per side` pool, whose value is not the reactor's), each once; each kind of `limit` \
+(`move`, `actions`) is written once.
+
+Example:
+
+    action rally { cost 1 ap; grants turn { ap = 1 } }
+
+Fix: make it a reaction that says what it answers: `reaction counteract { on turn_end by enemy; grants \
+turn { ap = 1; limit move 2 } }`.";
 }
 
 #[cfg(test)]

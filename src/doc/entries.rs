@@ -463,7 +463,8 @@ impl Rules<'_> {
                 | ActionClause::Requires(..)
                 | ActionClause::Interrupts(_)
                 | ActionClause::EndsTurn(_)
-                | ActionClause::Rounds(..) => parts.push(vec![code(self.text(clause.span()))]),
+                | ActionClause::Rounds(..)
+                | ActionClause::Grants(_) => parts.push(vec![code(self.text(clause.span()))]),
                 ActionClause::Interrupted { when, .. } => {
                     parts.push(vec![text("interrupted when "), code(self.text(when.span))])
                 }

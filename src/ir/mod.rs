@@ -17,7 +17,7 @@ pub use piles::*;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever the IR's shape changes; the runner refuses other versions.
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 
 macro_rules! ids {
     ($($name:ident),*) => {$(
@@ -403,6 +403,22 @@ pub struct Action {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Box<Interruption>>,
     pub effects: Vec<Effect>,
+    /// `grants turn { ... }` of a reaction: the turn its reactor is given once it resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grants: Option<Box<GrantedTurn>>,
+    pub loc: Loc,
+}
+
+/// `grants turn { POOL = EXPR; limit move EXPR; limit actions EXPR }`: a turn inserted for the
+/// reactor once its reaction resolves. The pools named hold their budget for that turn only (each
+/// pool's own value is kept aside and comes back after); the limits bound what the turn does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GrantedTurn {
+    pub budget: Vec<(PoolId, Expr)>,
+    /// `limit move N`: the turn's voluntary moves go at most this many units together.
+    pub moves: Option<Expr>,
+    /// `limit actions N`: the turn declares at most this many actions.
+    pub actions: Option<Expr>,
     pub loc: Loc,
 }
 

@@ -717,6 +717,15 @@ impl Validator<'_> {
             self.effects(&i.effects);
         }
         self.effects(&a.effects);
+        if let Some(g) = &a.grants {
+            self.loc(g.loc);
+            for (p, e) in &g.budget {
+                self.pool(*p);
+                self.expr(e);
+            }
+            self.opt(&g.moves);
+            self.opt(&g.actions);
+        }
     }
 
     fn dispatch(&mut self) {

@@ -262,6 +262,13 @@ mod tests {
         assert!(keyword_docs("side").iter().any(|d| d.contains("once for each side")), "{:?}", keyword_docs("side"));
         assert!(keyword_docs("per").iter().any(|d| d.starts_with("`per side`")));
         assert!(builtin("enemy_side").is_some_and(|m| m.contains("per side")));
+        // `grants turn { ... }`: the clause and what its limits count.
+        assert!(
+            keyword_docs("grants").iter().any(|d| d.contains("gives its reactor a")),
+            "{:?}",
+            keyword_docs("grants")
+        );
+        assert!(keyword_docs("actions").iter().any(|d| d.contains("granted turn")), "{:?}", keyword_docs("actions"));
         assert!(keyword_docs("ap").is_empty());
     }
 }

@@ -753,6 +753,7 @@ impl<S: Sink> Engine<'_, S> {
             self.pending.ongoing.push(Ongoing { who, action: a, left: rounds - 1, ctx });
         } else if !cancelled {
             self.run_effects(&action.effects, &ctx, cause, action.loc)?;
+            self.granted_turn(who, a, &ctx)?;
         }
         // The action has resolved: its consequences (a fall to 0 HP) apply before anyone answers
         // it (Frontiers, "Damage While Down During Resolution").

@@ -292,6 +292,7 @@ mod tests {
             Event::PhaseEnd { phase: n.clone() },
             Event::TurnStart { actor: n.clone() },
             Event::TurnEnd { actor: n.clone() },
+            Event::Granted { who: n.clone(), action: name("B"), end: true },
             Event::Roll { who: n.clone(), dice: Dice { count: 3, sides: u32::MAX }, result: 0, pool: None },
             Event::Roll {
                 who: n.clone(),
@@ -502,7 +503,7 @@ mod tests {
         let mut seen: Vec<usize> = every_event(&name("x")).iter().map(variant).collect();
         seen.sort_unstable();
         seen.dedup();
-        assert_eq!(seen, (0..32).collect::<Vec<_>>(), "every kind of event is checked");
+        assert_eq!(seen, (0..33).collect::<Vec<_>>(), "every kind of event is checked");
     }
 
     /// The start of a line is counted up from the last one's text and a rule's end is kept per
@@ -596,6 +597,7 @@ mod tests {
             Event::Items { .. } => 29,
             Event::Drawn { .. } => 30,
             Event::Each { .. } => 31,
+            Event::Granted { .. } => 32,
         }
     }
 }

@@ -38,6 +38,7 @@ mod error;
 mod eval;
 mod exact;
 mod explore;
+mod granted;
 mod held;
 mod hidden;
 mod initiative;

@@ -19,7 +19,10 @@ impl<'r, S: Sink> Engine<'r, S> {
         leap: Option<&ir::Expr>,
         c: &Ctx,
     ) -> Result<bool, RunError> {
-        let n = self.eval(amount, c)?.max(0);
+        let mut n = self.eval(amount, c)?.max(0);
+        if !self.pending.granted.is_empty() {
+            n = self.granted_move(c.owner, n);
+        }
         let leap = match leap {
             Some(x) => self.eval(x, c)?.clamp(0, 2 * MAX_POSITION),
             None => 0,

@@ -33,6 +33,18 @@ pub struct Readied {
     pub keep: bool,
 }
 
+/// A turn granted by a reaction (`grants turn`), under way (granted.rs).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Granted {
+    pub who: usize,
+    /// The reactor's own values of the budget's pools, put back when the turn ends.
+    pub kept: Vec<(ir::PoolId, i64)>,
+    /// `limit move`: units its moves may still go.
+    pub moves_left: Option<i64>,
+    /// `limit actions`: actions it may still declare.
+    pub actions_left: Option<i64>,
+}
+
 /// A declaration paid for and waiting to resolve: in a simultaneous phase until everyone has
 /// declared, in a reaction chain until every reaction to the event has.
 #[derive(Debug, Clone)]
@@ -100,6 +112,8 @@ pub(crate) struct Pending<'r> {
     pub holding: Vec<bool>,
     pub deferred: Vec<Deferred>,
     pub ongoing: Vec<Ongoing>,
+    /// Granted turns under way, the innermost last.
+    pub(crate) granted: Vec<Granted>,
 }
 
 impl<'r> Pending<'r> {
@@ -118,6 +132,7 @@ impl<'r> Pending<'r> {
         super::buffers::refill(&mut self.holding, n, false);
         self.deferred.clear();
         self.ongoing.clear();
+        self.granted.clear();
     }
 
     /// Writes what is under way canonically (canon.rs): not the causes and event numbers, which
@@ -138,6 +153,7 @@ impl<'r> Pending<'r> {
             holding,
             deferred,
             ongoing,
+            granted,
         } = self;
         for list in [changed, immediate] {
             c.n(list.len());
@@ -176,6 +192,10 @@ impl<'r> Pending<'r> {
             c.put(&(o.who, o.action, o.left));
             o.ctx.canon(c);
         }
+        c.n(granted.len());
+        for g in granted {
+            c.put(&(g.who, &g.kept, g.moves_left, g.actions_left));
+        }
     }
 
     /// Becomes a copy of `other`, in the allocations it has.
@@ -196,6 +216,7 @@ impl<'r> Pending<'r> {
             holding,
             deferred,
             ongoing,
+            granted,
         } = other;
         self.changed.clone_from(changed);
         self.immediate.clone_from(immediate);
@@ -211,5 +232,6 @@ impl<'r> Pending<'r> {
         self.holding.clone_from(holding);
         self.deferred.clone_from(deferred);
         self.ongoing.clone_from(ongoing);
+        self.granted.clone_from(granted);
     }
 }

@@ -9,8 +9,10 @@ use std::fmt;
 use std::rc::Rc;
 use text::{cause_text, decision_text, encounter_end_text, item_list, pool_roll_text, revealed_text};
 
+mod dice;
 mod piles;
 mod text;
+pub use dice::Dice;
 pub use piles::{SidePools, TablePiles};
 
 /// A name shared by every event that mentions it: copying one is a reference count, not an
@@ -130,25 +132,6 @@ impl PoolRoll {
         } else {
             self.shown.join(", ")
         }
-    }
-}
-
-/// Dice as rolled: `1d20`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Dice {
-    pub count: u32,
-    pub sides: u32,
-}
-
-impl fmt::Display for Dice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}d{}", self.count, self.sides)
-    }
-}
-
-impl Serialize for Dice {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
     }
 }
 
@@ -515,6 +498,12 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         question: Option<Name>,
     },
+    /// A turn granted by a reaction (`grants turn`) begins (`end` false) or ends, for `who`.
+    Granted {
+        who: Name,
+        action: Name,
+        end: bool,
+    },
 }
 
 /// What `Search` found ending the turn, or declining a reaction, worth: its mean value over its
@@ -700,6 +689,8 @@ fn render(r: &Record, labels: Option<&Labels>) -> String {
         Event::PhaseEnd { phase } => format!("- end of {phase} phase"),
         Event::TurnStart { actor } => format!("{actor}'s turn."),
         Event::TurnEnd { actor } => format!("{actor}'s turn ends."),
+        Event::Granted { who, action, end: false } => format!("{who} takes a turn granted by {action}."),
+        Event::Granted { who, end: true, .. } => format!("{who}'s granted turn ends."),
         Event::Pool { who, pool, from, to, cause, side } => {
             let side = if *side { "side " } else { "" };
             match labels {

@@ -697,6 +697,27 @@ pub enum ActionClause {
         span: Span,
     },
     Resolve(Block),
+    /// `grants turn { ap = 1; limit move 2 }`: a turn given to the reactor once it resolves.
+    Grants(Box<GrantedTurn>),
+}
+
+/// `grants turn { POOL = EXPR; limit move EXPR; limit actions EXPR }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrantedTurn {
+    /// The pools set for the granted turn, in the order written.
+    pub budget: Vec<(Ident, Expr)>,
+    /// The turn's limits, in the order written.
+    pub limits: Vec<GrantLimit>,
+    pub span: Span,
+}
+
+/// `limit move 2`, `limit actions 1` in a granted turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrantLimit {
+    /// `true` for `move` (units moved), `false` for `actions` (actions declared).
+    pub moves: bool,
+    pub amount: Expr,
+    pub span: Span,
 }
 
 impl ActionClause {
@@ -715,6 +736,7 @@ impl ActionClause {
             ActionClause::Rounds(..) => "rounds",
             ActionClause::Interrupted { .. } => "interrupted",
             ActionClause::Resolve(..) => "resolve",
+            ActionClause::Grants(..) => "grants",
         }
     }
 
@@ -733,6 +755,7 @@ impl ActionClause {
             ActionClause::Limit(l) => l.span,
             ActionClause::On(e) => e.span,
             ActionClause::Resolve(b) => b.span,
+            ActionClause::Grants(g) => g.span,
         }
     }
 }

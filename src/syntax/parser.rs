@@ -1162,6 +1162,28 @@ impl Builder {
                 ActionClause::Interrupted { when: Box::new(when), then, span }
             }
             Rule::resolve_clause => ActionClause::Resolve(self.block(self.next(&mut it, &p)?)?),
+            Rule::grants_clause => {
+                it.next(); // `turn`
+                let mut granted = GrantedTurn { budget: Vec::new(), limits: Vec::new(), span };
+                for item in it {
+                    let item_span = self.span(&item);
+                    let mut parts = kids(&item);
+                    match item.as_rule() {
+                        Rule::grant_budget => {
+                            let pool = self.ident(&self.next(&mut parts, &item)?);
+                            granted.budget.push((pool, self.expr(self.next(&mut parts, &item)?)?));
+                        }
+                        _ => {
+                            parts.next(); // `limit`
+                            let what = self.next(&mut parts, &item)?;
+                            let moves = what.as_rule() == Rule::grant_moves;
+                            let amount = self.expr(self.next(&mut parts, &item)?)?;
+                            granted.limits.push(GrantLimit { moves, amount, span: item_span });
+                        }
+                    }
+                }
+                ActionClause::Grants(Box::new(granted))
+            }
             _ => return Err(self.internal(span.start as usize, "an unknown action clause")),
         })
     }

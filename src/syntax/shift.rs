@@ -399,6 +399,17 @@ impl Shift for ActionClause {
                 span.shift(by);
             }
             ActionClause::Interrupts(span) | ActionClause::EndsTurn(span) => span.shift(by),
+            ActionClause::Grants(g) => {
+                for (pool, e) in &mut g.budget {
+                    pool.shift(by);
+                    e.shift(by);
+                }
+                for l in &mut g.limits {
+                    l.amount.shift(by);
+                    l.span.shift(by);
+                }
+                g.span.shift(by);
+            }
             ActionClause::Resolve(body) => body.shift(by),
         }
     }

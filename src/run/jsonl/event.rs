@@ -48,6 +48,7 @@ pub(super) fn event(out: &mut Vec<u8>, q: &mut Quoted, e: &Event) {
             q.escaped(out, actor);
             out.push(b'"');
         }
+        Event::Granted { who, action, end } => granted(out, q, who, action, *end),
         Event::Pool { who, pool, from, to, cause: c, side } => {
             lit(out, b"\"pool\",\"who\":\"");
             q.escaped(out, who);
@@ -524,4 +525,13 @@ fn decision<C: serde::Serialize, P: serde::Serialize>(
     if let Some(question) = question {
         name_field(out, q, "question", question);
     }
+}
+
+/// `"granted","who":"B","action":"counteract","end":false`.
+fn granted(out: &mut Vec<u8>, q: &mut Quoted, who: &Name, action: &Name, end: bool) {
+    lit(out, b"\"granted\",\"who\":\"");
+    q.escaped(out, who);
+    lit(out, b"\",\"action\":\"");
+    q.escaped(out, action);
+    lit(out, if end { b"\",\"end\":true" } else { b"\",\"end\":false" });
 }

@@ -6,7 +6,7 @@ use super::Rule;
 const GROUPS: &[(&[Rule], &str)] = &[
     (&[Rule::kw_pool, Rule::kw_action, Rule::kw_stat], "a declaration (`pool`, `stat`, `action`, `reaction`, `condition`, `round`, `initiative`, `limit`, `at`, ...)"),
     (&[Rule::kw_max, Rule::kw_refresh, Rule::kw_overspend], "a pool clause (`max`, `min`, `start`, `refresh`, `keep`, `lose`, `decay`, `convert`, `gain`, `overspend`, `when`, `rising`, `emit`, `shared`, `per side`)"),
-    (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `partners`, `resolve`)"),
+    (&[Rule::kw_cost, Rule::kw_resolve, Rule::kw_requires], "an action clause (`cost`, `category`, `limit`, `target`, `requires`, `on`, `interrupts`, `ends_turn`, `rounds`, `interrupted`, `partner`, `partners`, `grants`, `resolve`)"),
     (&[Rule::kw_blocks, Rule::kw_lasts], "a condition clause (`blocks`, `implies`, `lasts`, `negative`, `positive`, `maintain`, `at`)"),
     (&[Rule::kw_value, Rule::kw_ties], "an initiative clause (`value`, `made`, `adjust`, `range`, `order`, `ties`, `allow`, `reorder`, `slots`)"),
     (&[Rule::kw_apply, Rule::kw_emit], "an effect (`pool -= n`, `apply`, `remove`, `emit`, `if`, `choose`, `check`, `move`, `push`, `pay`, `do`, `take`, `drop`, `end_turn`, ...)"),
@@ -182,6 +182,7 @@ fn group_extent(members: &[Rule]) -> Vec<Rule> {
             kw_rounds,
             kw_interrupted,
             kw_partners,
+            kw_grants,
             kw_resolve,
         ],
         Some(kw_blocks) => vec![kw_blocks, kw_implies, kw_lasts, kw_negative, kw_positive, kw_maintain, kw_at],
@@ -430,6 +431,8 @@ fn turn_order_keyword(r: Rule) -> Option<&'static str> {
         Rule::kw_side => "`side`",
         Rule::kw_reorder => "`reorder`",
         Rule::kw_slots => "`slots`",
+        Rule::kw_grants => "`grants`",
+        Rule::kw_actions => "`actions`",
         _ => return pile_word(r),
     })
 }
