@@ -292,7 +292,6 @@ mod tests {
             Event::PhaseEnd { phase: n.clone() },
             Event::TurnStart { actor: n.clone() },
             Event::TurnEnd { actor: n.clone() },
-            Event::Granted { who: n.clone(), action: name("B"), end: true },
             Event::Roll { who: n.clone(), dice: Dice { count: 3, sides: u32::MAX }, result: 0, pool: None },
             Event::Roll {
                 who: n.clone(),
@@ -394,6 +393,7 @@ mod tests {
         let piles =
             super::super::trace::TablePiles { shared: deck.clone(), sides: BTreeMap::from([(name("foes"), deck)]) };
         vec![
+            Event::Granted { who: n.clone(), action: name("B"), end: true },
             Event::Pool {
                 who: n.clone(),
                 pool: name("cp"),
