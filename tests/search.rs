@@ -477,20 +477,31 @@ fn the_exact_budget_decides_whether_search_solves() {
     assert!(err.contains("at most 10000000 positions"), "{err}");
 }
 
+/// `tempo run RULES EXAMPLE --control CONTROL --decisions`: the text line of the first Search
+/// decision asking `question`, and its JSON lines event.
+fn searched_question(rules: &str, example: &str, control: &str, question: &str) -> (String, String) {
+    let run = |format: &str| tempo(&["run", rules, example, "--control", control, "--decisions", "--format", format]);
+    let text = run("text");
+    let wanted = format!("(search) considers for {question}:");
+    let line = text.lines().find(|l| l.contains(&wanted)).expect(&text).to_string();
+    let json = run("jsonl");
+    let key = format!("\"question\":\"{question}\"");
+    let event = json.lines().find(|l| l.contains(&key)).expect(&json).to_string();
+    (line, event)
+}
+
 /// An initiative adjustment Search makes is accounted for like its turns: each adjustment it
 /// weighed (the extremes and none) with its value, and the one taken, in text and JSON lines.
 #[test]
 fn decisions_show_a_searched_initiative_adjustment() {
-    let run = |format: &str| {
-        let control = ["--control", "heroes=Search(playouts: 30, exact: 0)", "--decisions", "--format", format];
-        tempo(&[&["run", "rulesets/frontiers.rules", "examples/frontiers-duel.ron"][..], &control[..]].concat())
-    };
-    let text = run("text");
-    let line = text.lines().find(|l| l.contains("(search) considers for initiative:")).expect(&text);
+    let (line, event) = searched_question(
+        "rulesets/frontiers.rules",
+        "examples/frontiers-duel.ron",
+        "heroes=Search(playouts: 30, exact: 0)",
+        "initiative",
+    );
     assert!(line.contains("-2 (") && line.contains("+0 (") && line.contains("+2 ("), "{line}");
     assert!(line.contains(" playouts); takes ") || line.contains(" playouts), "), "{line}");
-    let json = run("jsonl");
-    let event = json.lines().find(|l| l.contains("\"question\":\"initiative\"")).expect(&json);
     assert!(event.contains("\"considered\":[{\"action\":\"-2\""), "{event}");
 }
 
@@ -498,16 +509,39 @@ fn decisions_show_a_searched_initiative_adjustment() {
 /// `choose`: the question `slot`, each member who could take it with its value, and the taker.
 #[test]
 fn decisions_show_who_search_gives_a_slot_to() {
-    let run = |format: &str| {
-        let control = ["--control", "raiders=Search(playouts: 20, exact: 0)", "--decisions", "--format", format];
-        tempo(&[&["run", "rulesets/side-slots.rules", "examples/side-slots-skirmish.ron"][..], &control[..]].concat())
-    };
-    let text = run("text");
-    let line = text.lines().find(|l| l.contains("(search) considers for slot:")).expect(&text);
+    let (line, event) = searched_question(
+        "rulesets/side-slots.rules",
+        "examples/side-slots-skirmish.ron",
+        "raiders=Search(playouts: 20, exact: 0)",
+        "slot",
+    );
     assert!(line.contains(" playouts)") && line.contains("; takes "), "{line}");
-    let json = run("jsonl");
-    let event = json.lines().find(|l| l.contains("\"question\":\"slot\"")).expect(&json);
     assert!(event.contains("\"considered\":[{\"action\":\""), "{event}");
+}
+
+/// A decision that has not mattered stops early: with a Brute that cannot hurt her, Aria wins
+/// whatever she does, so each turn decision's candidates get 16 playouts each (every one a
+/// win), not the 200 of the budget; the rollout's choice (the attack) is kept.
+#[test]
+fn a_decision_that_has_not_mattered_stops_after_sixteen_playouts_each() {
+    let text = tempo(&[
+        "run",
+        "rulesets/frontiers.rules",
+        "examples/frontiers-fair-duel.ron",
+        "--control",
+        "heroes=Search(exact: 0)",
+        "--set",
+        "Brute.damage=0",
+        "--set",
+        "Brute.attack_bonus=-20",
+        "--decisions",
+    ]);
+    let turns: Vec<&str> = text.lines().filter(|l| l.contains("(search) considers Attack")).collect();
+    assert!(!turns.is_empty(), "{text}");
+    for line in turns {
+        assert!(line.contains("Attack at Brute (1 over 16 playouts)"), "{line}");
+        assert!(line.contains("the end of its turn (1 over 16 playouts); takes Attack at Brute."), "{line}");
+    }
 }
 
 #[test]
